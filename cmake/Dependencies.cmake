@@ -1,0 +1,30 @@
+# Dependencies come from Debian packages; nothing is vendored or downloaded.
+#   nlohmann-json3-dev  -> nlohmann/json.hpp
+#   libxxhash-dev       -> xxhash.h (used header-only: XXH_INLINE_ALL)
+#   catch2 (v2)         -> catch2/catch.hpp (native tests only)
+if(EMSCRIPTEN)
+  # Emscripten's sysroot hides /usr/include, and adding -I/usr/include would pull glibc's
+  # headers into the wasm build. Give it a directory holding only the two header libraries.
+  set(ATHENA_WASM_INCLUDE "${CMAKE_BINARY_DIR}/third_party_include")
+  file(MAKE_DIRECTORY "${ATHENA_WASM_INCLUDE}")
+  find_path(ATHENA_NLOHMANN_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
+  find_path(ATHENA_XXHASH_DIR xxhash.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
+  file(CREATE_LINK "${ATHENA_NLOHMANN_DIR}/nlohmann" "${ATHENA_WASM_INCLUDE}/nlohmann" SYMBOLIC)
+  file(CREATE_LINK "${ATHENA_XXHASH_DIR}/xxhash.h" "${ATHENA_WASM_INCLUDE}/xxhash.h" SYMBOLIC)
+  add_library(athena_third_party INTERFACE)
+  target_include_directories(athena_third_party SYSTEM INTERFACE "${ATHENA_WASM_INCLUDE}")
+else()
+  find_package(nlohmann_json 3.10 REQUIRED)
+  find_path(ATHENA_XXHASH_DIR xxhash.h REQUIRED)
+  add_library(athena_third_party INTERFACE)
+  target_link_libraries(athena_third_party INTERFACE nlohmann_json::nlohmann_json)
+  target_include_directories(athena_third_party SYSTEM INTERFACE "${ATHENA_XXHASH_DIR}")
+  find_package(Catch2 2 REQUIRED)
+endif()
+
+function(athena_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  if(ATHENA_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()

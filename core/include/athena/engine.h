@@ -1,0 +1,114 @@
+// The delta engine's public face: one Engine per browser, one state per page.
+// Every call is coarse (one per CDP result, event or action) so the WASM facade
+// can forward it as one call. Nothing here talks to a browser.
+//
+// The action flow (seeds/000 §6 executeWithDelta), as the extension drives it:
+//   begin_action(page, capture, agent_version)   pre-validation; may answer by itself
+//   resolve(page, ref)                            ref -> live node, or a precise error
+//   ... the extension acts ...
+//   finish_action(page, capture, info)            FactPack (delta / no_change / overlay / full)
+//   abort_action(page)                            the action failed: nothing advances
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "athena/error.h"
+#include "athena/factpack.h"
+#include "athena/limits.h"
+#include "athena/snapshot.h"
+
+namespace athena {
+
+struct Config {
+  std::size_t history = limits::kDefaultHistory;
+  double max_change_ratio = limits::kDefaultMaxChangeRatio;  // the one reliability rule
+  bool dedup_regions = true;   // seeds/003 on baselines
+};
+
+/// A tab the agent controls: c{context}p{page} of its refs.
+struct PageKey {
+  int context = 0;
+  int page = 0;
+};
+
+/// What pre-validation found (seeds/000 §3 validateAgentState).
+enum class Freshness : std::uint8_t { kCurrent = 0, kStaleWithHistory, kStaleNoHistory };
+
+struct PreCheck {
+  Freshness freshness = Freshness::kCurrent;
+  std::uint64_t current_version = 0;
+  /// kStaleWithHistory: the delta from the agent's version (becomes FactPack::before_action).
+  /// kStaleNoHistory: the full snapshot to return instead of acting (the action must not run).
+  std::optional<FactPack> pack;
+};
+
+/// A ref resolved against the latest capture: everything needed to act on the live node.
+struct Target {
+  std::string ref;
+  std::int64_t backend_node_id = 0;
+  std::string frame_id;
+  std::string loader_id;
+  std::uint64_t semantic_key = 0;
+  std::string role;
+  std::string name;
+  Rect bbox;  // main-frame viewport CSS px
+  bool disabled = false;
+};
+
+struct ActionInfo {
+  std::string kind;                   // "click", "type", "navigate", ...
+  std::vector<std::string> warnings;  // e.g. from bounded stabilization
+  bool force_full = false;            // the agent asked for a full snapshot
+};
+
+struct FindQuery {
+  std::string role;    // exact role, or empty
+  std::string name;    // case-insensitive substring, or empty
+  std::string region;  // region name, or empty
+  std::size_t limit = 50;
+};
+
+class PageSession;
+
+class Engine {
+ public:
+  explicit Engine(Config config = {});
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  Status open_page(PageKey key);
+  Status close_page(PageKey key);
+
+  /// A CDP event for this page, as JSON {"method": "...", "params": {...}} (Page.frameNavigated,
+  /// Page.frameDetached, Page.frameAttached, Target.detachedFromTarget, ...). Unknown methods are ignored.
+  Status on_event(PageKey key, std::string_view event_json);
+
+  /// Baseline request (navigate result, snapshot tool): always a full FactPack, trimmed and
+  /// deduplicated against the previous baseline of this page.
+  Result<FactPack> snapshot(PageKey key, std::string_view capture_json, const ActionInfo& info = {});
+
+  Result<PreCheck> begin_action(PageKey key, std::string_view capture_json,
+                                std::optional<std::uint64_t> agent_version);
+  Result<Target> resolve(PageKey key, std::string_view ref) const;
+  Result<FactPack> finish_action(PageKey key, std::string_view capture_json, const ActionInfo& info);
+  Status abort_action(PageKey key);
+
+  /// Elements of the current state matching the query, including those the renderer trimmed
+  /// or a dedup collapsed.
+  Result<std::vector<Element>> find(PageKey key, const FindQuery& query) const;
+
+  const Config& config() const { return config_; }
+
+ private:
+  Result<PageSession*> page(PageKey key) const;
+  Config config_;
+  std::vector<std::unique_ptr<PageSession>> pages_;
+};
+
+}  // namespace athena

@@ -1,0 +1,94 @@
+// A FactPack as data: what the engine decides, before any rendering.
+// Two renderers (render.h) turn the same FactPack into agent text or JSON.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "athena/snapshot.h"
+
+namespace athena {
+
+enum class PackType : std::uint8_t { kFull = 0, kDelta, kNoChange, kOverlayOpened, kOverlayClosed };
+/// "full", "delta", "no_change", "overlay_opened", "overlay_closed".
+const char* pack_type_name(PackType type);
+
+/// One element as the agent sees it, addressed by its ref.
+struct Element {
+  std::string ref;  // c{context}p{page}f{frame}e{n}
+  std::string role;
+  std::string name;
+  std::string description;
+  Category category = Category::kInteractive;
+  NodeState state;
+  std::string href;
+  int level = 0;
+  Region region = Region::kPage;
+  std::string region_label;
+  int overlay = -1;         // -1 = base page, else depth index in the overlay stack
+  bool in_viewport = false;
+};
+
+/// A ref the agent must stop using, and why.
+struct Invalidation {
+  std::string ref;
+  /// "removed", "navigated" (its document was replaced), "detached" (frame gone),
+  /// "overlay_closed", "identity_changed".
+  std::string cause;
+  std::string role;  // last known role and name, so the agent knows what vanished
+  std::string name;
+};
+
+struct Modified {
+  std::string ref;
+  Element before;
+  Element after;
+};
+
+/// A landmark region of a full snapshot or of an overlay's content.
+struct RegionBlock {
+  Region region = Region::kPage;
+  std::string label;
+  std::string frame_ref;          // "f0" main frame, "f2" an iframe (frame index in refs)
+  std::vector<Element> elements;  // all of them; trimming is the renderer's job
+  /// Cross-baseline dedup (seeds/003): the ordered semantic keys equal the previous baseline's;
+  /// elements are still listed here (their refs stay valid) but the text renders one line.
+  bool unchanged = false;
+};
+
+struct OverlayInfo {
+  OverlayType type = OverlayType::kUnknown;
+  std::string name;
+  int depth = 0;  // 1 = first overlay over the page, 2 = nested, ...
+};
+
+struct FactPack {
+  PackType type = PackType::kFull;
+  std::uint64_t version = 0;
+  /// Why a full snapshot was sent ("first", "navigation", "unreliable_delta", "unknown_frames",
+  /// "stale_version", "requested", "state_lost"), or empty.
+  std::string reason;
+  std::string url;
+  std::string title;
+
+  std::vector<Invalidation> invalidated;  // always first in the text
+
+  // full, overlay_opened: content grouped by region.
+  std::vector<RegionBlock> regions;
+
+  // delta, and overlay_closed (changes of the base page while the overlay was open).
+  std::vector<Element> added;
+  std::vector<Modified> modified;
+
+  // overlay_opened / overlay_closed.
+  OverlayInfo overlay;
+
+  std::vector<std::string> warnings;  // e.g. "page still changing after 2000 ms"
+
+  /// When the agent acted on a stale-but-known version: what changed before the action
+  /// (at most one element; a vector because FactPack is incomplete here).
+  std::vector<FactPack> before_action;
+};
+
+}  // namespace athena
