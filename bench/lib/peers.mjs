@@ -1,0 +1,51 @@
+// The MCP servers we are measured against, started exactly as a user would start them,
+// driving Debian's Chromium headless (never a downloaded browser), through the official SDK client.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = (name) => path.join(root, 'node_modules/.bin', name);
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** @typedef {{name: string, command: string, args: string[], env?: Record<string,string>}} PeerSpec */
+
+/** @type {Record<string, () => PeerSpec>} */
+export const PEERS = {
+  playwright: () => ({
+    name: 'Playwright MCP',
+    command: bin('playwright-mcp'),
+    args: ['--headless', '--isolated', '--no-sandbox', '--browser', 'chromium', '--executable-path', CHROMIUM],
+  }),
+  devtools: () => ({
+    name: 'chrome-devtools-mcp',
+    command: bin('chrome-devtools-mcp'),
+    args: ['--headless', '--isolated', '--executablePath', CHROMIUM, '--usageStatistics=false',
+           '--chromeArg=--no-sandbox', '--chromeArg=--disable-background-networking',
+           '--chromeArg=--disable-component-update', '--chromeArg=--no-first-run'],
+    env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+  }),
+};
+
+/** Starts a peer and returns a connected SDK client. */
+export async function connectPeer(key) {
+  const spec = PEERS[key]();
+  const home = mkdtempSync(path.join(os.tmpdir(), `athena-peer-${key}-`));
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    env: { ...process.env, HOME: home, TMPDIR: home, ...(spec.env ?? {}) },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'athena-bench', version: '0.1.0' });
+  await client.connect(transport);
+  return { client, spec, close: () => client.close() };
+}
+
+/** Concatenated text of a tool result (what lands in the agent's context). */
+export function resultText(result) {
+  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+}
