@@ -1,0 +1,212 @@
+#include "compiler/accname.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "athena/limits.h"
+#include "compiler/node_state.h"
+#include "compiler/roles.h"
+#include "compiler/text.h"
+
+namespace athena::compiler {
+namespace {
+
+// Bounds on one name computation: a hostile page cannot make naming one element cost more
+// than this many node visits or recurse deeper than this.
+constexpr int kVisitBudget = 20'000;
+constexpr int kMaxNameDepth = 256;
+// Content past this is never shown (names are cut at kMaxNameChars, texts at kMaxTextChars).
+constexpr std::size_t kEnoughText = 4 * limits::kMaxTextChars;
+
+bool embedded_control_role(std::string_view r) {
+  return r == "textbox" || r == "searchbox" || r == "combobox" || r == "listbox" || r == "slider" || r == "spinbutton";
+}
+
+bool inline_display(std::string_view d) { return d.empty() || d.rfind("inline", 0) == 0 || d == "contents"; }
+
+struct Walk {
+  const Dom& dom;
+  const Visibility& vis;
+  int root;
+  int budget = kVisitBudget;
+  std::vector<int> visiting;
+
+  bool blank(const std::string& s) const { return is_blank(s); }
+
+  std::string text_of(int t, bool include_hidden) const {
+    if (!include_hidden && vis.css_hidden(t)) return "";
+    const Node& n = dom.nodes[static_cast<std::size_t>(t)];
+    // The layout text is what Chrome renders (text-transform applied) and names from.
+    if (n.layout && !n.layout->text.empty()) return std::string(n.layout->text);
+    return std::string(dom.node_value(t));
+  }
+
+  std::string content(int i, bool include_hidden, int depth) {
+    std::string out;
+    for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0 && out.size() < kEnoughText;
+         c = dom.nodes[static_cast<std::size_t>(c)].next) {
+      if (dom.is_text(c)) {
+        append_collapsed(out, text_of(c, include_hidden));
+        continue;
+      }
+      if (!dom.is_element(c)) continue;
+      const std::string part = compute(c, false, true, include_hidden, depth + 1);
+      // CSS block boxes separate words (accname 1.2 §4.3.2 step 2F.iii).
+      const bool block = !inline_display(dom.style(c, kDisplay));
+      if (block) out.push_back(' ');
+      append_collapsed(out, part);
+      if (block) out.push_back(' ');
+    }
+    return out;
+  }
+
+  std::string labels(int i, int depth) {
+    std::vector<int> ls;
+    if (const std::vector<int>* f = dom.labels_for(i)) ls = *f;
+    for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+      if (dom.tag(p) != "label") continue;
+      bool has_for = false;
+      const std::string_view f = dom.attr(p, "for", &has_for);
+      if (!has_for || f == dom.attr(i, "id")) {
+        if (std::find(ls.begin(), ls.end(), p) == ls.end()) ls.push_back(p);
+      }
+      break;
+    }
+    std::sort(ls.begin(), ls.end());  // same document: global index order is document order
+    std::string out;
+    for (const int l : ls) {
+      const std::string part = compute(l, false, true, false, depth + 1);
+      if (!blank(part)) {
+        if (!out.empty()) out.push_back(' ');
+        append_collapsed(out, part);
+      }
+    }
+    return out;
+  }
+
+  std::string first_child_text(int i, std::string_view tag, int depth) {
+    for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (dom.tag(c) == tag) return compute(c, false, true, false, depth + 1);
+    return "";
+  }
+
+  std::string native(int i, std::string_view role, int depth) {
+    const std::string& t = dom.tag(i);
+    bool has = false;
+    if (t == "input") {
+      const std::string type = lower(collapse_ws(dom.attr(i, "type")));
+      if (type == "button" || type == "submit" || type == "reset") {
+        const std::string_view v = dom.attr(i, "value", &has);
+        if (has) return std::string(v);
+        if (type == "submit") return "Submit";
+        if (type == "reset") return "Reset";
+        return labels(i, depth);
+      }
+      if (type == "image") {
+        const std::string_view alt = dom.attr(i, "alt", &has);
+        if (has && !is_blank(alt)) return std::string(alt);
+        const std::string_view v = dom.attr(i, "value", &has);
+        if (has && !is_blank(v)) return std::string(v);
+        if (dom.has_attr(i, "title")) return "";
+        return "Submit";
+      }
+    }
+    if (t == "input" || t == "select" || t == "textarea" || t == "meter" || t == "progress" || t == "output" ||
+        t == "button") {
+      std::string l = labels(i, depth);
+      if (!blank(l)) return l;
+    }
+    if (t == "img" || t == "area") {
+      const std::string_view alt = dom.attr(i, "alt", &has);
+      if (has) return std::string(alt);
+    }
+    if (t == "fieldset") return first_child_text(i, "legend", depth);
+    if (t == "table") return first_child_text(i, "caption", depth);
+    if (t == "figure") return first_child_text(i, "figcaption", depth);
+    if (t == "svg") return first_child_text(i, "title", depth);
+    (void)role;
+    return "";
+  }
+
+  std::string compute(int i, bool in_labelledby, bool in_content, bool include_hidden, int depth) {
+    if (--budget < 0 || depth > kMaxNameDepth) return "";
+    if (dom.is_text(i)) return text_of(i, include_hidden);
+    if (!dom.is_element(i)) return "";
+    if (std::find(visiting.begin(), visiting.end(), i) != visiting.end()) return "";
+    if (!include_hidden && i != root && (vis.css_hidden(i) || vis.aria_hidden(i))) return "";
+    visiting.push_back(i);
+    std::string r = step(i, in_labelledby, in_content, include_hidden, depth);
+    visiting.pop_back();
+    return r;
+  }
+
+  std::string step(int i, bool in_labelledby, bool in_content, bool include_hidden, int depth) {
+    const std::string role = role_of(dom, i);
+    bool has = false;
+    // 2B aria-labelledby (not followed twice: a referenced node's own labelledby is ignored).
+    if (!in_labelledby) {
+      const std::string_view ids = dom.attr(i, "aria-labelledby", &has);
+      if (has) {
+        std::string out;
+        std::string_view rest = ids;
+        for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
+          rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
+          const int ref = dom.by_id(i, tok);
+          if (ref < 0) continue;
+          const bool hidden_ref = vis.css_hidden(ref) || vis.aria_hidden(ref);
+          const std::string part = compute(ref, true, true, include_hidden || hidden_ref, depth + 1);
+          if (!blank(part)) {
+            if (!out.empty()) out.push_back(' ');
+            append_collapsed(out, part);
+          }
+        }
+        if (!blank(out)) return out;
+      }
+    }
+    const bool embedded = (in_content || in_labelledby) && i != root && embedded_control_role(role);
+    // 2C aria-label
+    if (!embedded) {
+      const std::string_view label = dom.attr(i, "aria-label", &has);
+      if (has && !is_blank(label)) return std::string(label);
+    }
+    // 2E embedded control: its value stands in its place (secrets give nothing).
+    if (embedded) return field_value(dom, i, role);
+    // 2D native host-language label
+    if (role != "none") {
+      std::string n = native(i, role, depth);
+      if (!blank(n)) return n;
+    }
+    // 2F name from content (always while recursing into another element's content)
+    if (name_from_content(role) || i != root) {
+      std::string c = content(i, include_hidden, depth);
+      if (!blank(c)) return c;
+    }
+    // 2I tooltip, then the placeholder of text fields
+    const std::string_view title = dom.attr(i, "title", &has);
+    if (has && !is_blank(title)) return std::string(title);
+    if (i == root && (dom.tag(i) == "input" || dom.tag(i) == "textarea")) {
+      const std::string_view ph = dom.attr(i, "placeholder", &has);
+      if (has && !is_blank(ph)) return std::string(ph);
+    }
+    if (i == root) {
+      const std::string_view ph = dom.attr(i, "aria-placeholder", &has);
+      if (has && !is_blank(ph)) return std::string(ph);
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+std::string accessible_name(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
+  (void)role;
+  Walk w{dom, vis, i, kVisitBudget, {}};
+  return collapse_ws(w.compute(i, false, false, false, 0));
+}
+
+std::string subtree_text(const Dom& dom, const Visibility& vis, int i) {
+  Walk w{dom, vis, i, kVisitBudget, {i}};
+  return collapse_ws(w.content(i, false, 0));
+}
+
+}  // namespace athena::compiler

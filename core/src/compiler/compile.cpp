@@ -1,0 +1,298 @@
+// compile_capture(): the one pass over the flat tree that decides which elements an agent sees
+// and fills their ReadableNode. The rules live in the files named after them (roles, accname,
+// node_state, visibility, regions, overlays); this file only orders them.
+#include <algorithm>
+#include <unordered_map>
+
+#include "athena/compiler.h"
+#include "athena/limits.h"
+#include "compiler/accname.h"
+#include "compiler/capture.h"
+#include "compiler/dom_view.h"
+#include "compiler/node_state.h"
+#include "compiler/overlays.h"
+#include "compiler/regions.h"
+#include "compiler/roles.h"
+#include "compiler/text.h"
+#include "compiler/visibility.h"
+
+namespace athena {
+namespace {
+
+using namespace compiler;
+
+struct Candidate {  // an overlay before sorting
+  int node = -1;
+  int parent = -1;  // candidate index of the enclosing overlay
+  OverlayMatch match;
+  int z = 0;
+};
+
+bool is_live(const Dom& dom, int i, std::string_view role, Category& cat) {
+  const std::string live = lower(collapse_ws(dom.attr(i, "aria-live")));
+  if (role == "alert" || live == "assertive") { cat = Category::kAlert; return true; }
+  if (role == "status" || role == "log" || role == "marquee" || role == "timer" || live == "polite") {
+    cat = Category::kStatus;
+    return true;
+  }
+  const std::string cls = lower(dom.attr(i, "class"));
+  if (cls.find("toast") != std::string::npos || cls.find("snackbar") != std::string::npos) {
+    cat = Category::kStatus;
+    return true;
+  }
+  return false;
+}
+
+// Elements named by aria-errormessage / aria-describedby of an aria-invalid field.
+std::vector<char> validation_targets(const Dom& dom) {
+  std::vector<char> out(dom.nodes.size(), 0);
+  for (const int i : dom.order) {
+    if (!dom.is_element(i)) continue;
+    const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
+    if (inv.empty() || inv == "false" || inv == "undefined") continue;
+    for (const std::string_view a : {"aria-errormessage", "aria-describedby"}) {
+      std::string_view rest = dom.attr(i, a);
+      for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
+        rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
+        const int ref = dom.by_id(i, tok);
+        if (ref >= 0) out[static_cast<std::size_t>(ref)] = 1;
+      }
+    }
+  }
+  return out;
+}
+
+std::string page_title(const Dom& dom) {
+  for (const int i : dom.order) {
+    const Node& n = dom.nodes[static_cast<std::size_t>(i)];
+    if (n.doc != 0) break;
+    if (n.tag != "title" || n.parent < 0 || dom.tag(n.parent) != "head") continue;
+    std::string t;
+    for (int c = n.first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (dom.is_text(c)) append_collapsed(t, dom.node_value(c));
+    trim_in_place(t);
+    return t;
+  }
+  return collapse_ws(dom.raw.docs.empty() ? std::string_view{} : dom.raw.docs[0].title);
+}
+
+std::string cut(std::string s, std::size_t n) {
+  cut_utf8(s, n);
+  trim_in_place(s);
+  return s;
+}
+
+}  // namespace
+
+Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOptions& options) {
+  auto parsed = parse_json(capture_json);
+  if (!parsed) return parsed.error();
+  auto raw_r = read_capture(parsed.value());
+  if (!raw_r) return raw_r.error();
+  const RawCapture& raw = raw_r.value();
+
+  Snapshot snap;
+  const Dom dom(raw, snap.warnings);
+  const Visibility vis(dom);
+
+  for (const RawFrame& f : raw.frames)
+    snap.frames.push_back(FrameInfo{std::string(f.id), std::string(f.loader_id), std::string(f.parent_id), std::string(f.url), f.out_of_process});
+  snap.url = raw.frames.empty() ? std::string() : std::string(raw.frames[0].url);
+  snap.title = cut(page_title(dom), limits::kMaxNameChars);
+  if (raw.has_viewport) {
+    snap.viewport = raw.viewport;
+  } else if (dom.root >= 0 && dom.nodes[static_cast<std::size_t>(dom.root)].layout) {
+    const Rect& b = dom.nodes[static_cast<std::size_t>(dom.root)].layout->bounds;
+    snap.viewport = Rect{raw.docs[0].scroll_x, raw.docs[0].scroll_y, b.width, b.height};
+  }
+  if (dom.root < 0) return snap;
+
+  const std::size_t n = dom.nodes.size();
+  std::vector<std::string> role(n);
+  std::vector<char> base_interactive(n, 0), has_inter_desc(n, 0);
+  for (const int i : dom.order) {
+    if (!dom.is_element(i)) continue;
+    role[static_cast<std::size_t>(i)] = role_of(dom, i);
+    long long ti = -1;
+    const bool tabbable = parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0;
+    const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
+    const bool editable_root = is_contenteditable(dom, i) && !(p >= 0 && dom.is_element(p) && is_contenteditable(dom, p));
+    base_interactive[static_cast<std::size_t>(i)] = is_interactive_role(role[static_cast<std::size_t>(i)]) || tabbable || editable_root;
+  }
+  for (auto it = dom.order.rbegin(); it != dom.order.rend(); ++it) {
+    const int p = dom.nodes[static_cast<std::size_t>(*it)].parent;
+    if (p >= 0 && (base_interactive[static_cast<std::size_t>(*it)] || has_inter_desc[static_cast<std::size_t>(*it)]))
+      has_inter_desc[static_cast<std::size_t>(p)] = 1;
+  }
+  const std::vector<char> validation = validation_targets(dom);
+
+  std::vector<Region> region(n, Region::kPage);
+  std::vector<int> landmark(n, -1), z(n, 0), ov(n, -1);
+  std::vector<char> in_live(n, 0);
+  std::unordered_map<int, std::string> landmark_label;
+  std::vector<Candidate> cands;
+  std::vector<int> node_ov;  // parallel to snap.nodes: candidate index
+  std::string heading;
+  std::vector<char> doc_warned(raw.docs.size(), 0);
+  const double vw = snap.viewport.width, vh = snap.viewport.height;
+
+  for (const int i : dom.order) {
+    const auto u = static_cast<std::size_t>(i);
+    const Node& node = dom.nodes[u];
+    if (node.parent >= 0) {
+      const auto pu = static_cast<std::size_t>(node.parent);
+      region[u] = region[pu];
+      landmark[u] = landmark[pu];
+      z[u] = z[pu];
+      ov[u] = ov[pu];
+      in_live[u] = in_live[pu];
+    }
+    if (!dom.is_element(i)) continue;
+    const std::string& r = role[u];
+    z[u] = own_z_index(dom, i, z[u]);
+    const bool focusable = is_focusable(dom, i);
+    const bool visible = vis.visible(i, focusable);
+
+    if (visible) {
+      const OverlayMatch m = classify_overlay(dom, i, r);
+      if (m.rule) {
+        cands.push_back(Candidate{i, ov[u], m, z[u]});
+        ov[u] = static_cast<int>(cands.size()) - 1;
+      }
+    }
+    const Region lm = landmark_of(dom, i, r);
+    if (lm != Region::kPage) {
+      region[u] = lm;
+      landmark[u] = i;
+    }
+
+    // What is this element to the agent?
+    Category cat = Category::kInteractive;
+    bool emit = false;
+    const std::string& t = node.tag;
+    const int sel = (t == "option") ? [&] {
+      for (int p = node.parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
+        if (dom.tag(p) == "select") return p;
+      return -1;
+    }() : -1;
+    const bool clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" &&
+                           !has_inter_desc[u];  // a container with delegated listeners is not a control
+    if (base_interactive[u] || clickable) {
+      emit = true;
+      if (sel >= 0 && role[static_cast<std::size_t>(sel)] == "combobox") emit = false;  // shown as the select's value
+    } else if (validation[u] && !in_live[u]) {
+      cat = Category::kValidation;
+      emit = true;
+    } else if (!in_live[u] && is_live(dom, i, r, cat)) {
+      emit = true;
+    } else if (r == "heading") {
+      cat = Category::kHeading;
+      emit = true;
+    }
+    if (!emit) continue;
+    const bool shown = sel >= 0 ? vis.visible(sel, true) : visible;
+    if (!shown) continue;
+    if (cat == Category::kAlert || cat == Category::kStatus || cat == Category::kValidation) in_live[u] = 1;
+
+    ReadableNode rn;
+    rn.category = cat;
+    rn.role = r;
+    if (cat == Category::kInteractive || cat == Category::kHeading) {
+      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
+    } else {
+      std::string text = accessible_name(dom, vis, i, r);
+      if (is_blank(text)) text = subtree_text(dom, vis, i);
+      rn.name = cut(text, limits::kMaxTextChars);
+      if (rn.name.empty()) continue;  // an empty live region says nothing yet
+    }
+    if (cat == Category::kHeading && rn.name.empty()) continue;
+    if (node.frame < 0) {
+      snap.has_unknown_frames = true;
+      if (!doc_warned[static_cast<std::size_t>(node.doc)]++)
+        snap.warnings.push_back("document " + std::string(raw.docs[static_cast<std::size_t>(node.doc)].url) + " (frame " +
+                                std::string(raw.docs[static_cast<std::size_t>(node.doc)].frame_id) +
+                                ") is not in the frame tree: its elements were left out; take a new snapshot");
+      continue;
+    }
+    const Node& box_node = dom.nodes[static_cast<std::size_t>(sel >= 0 ? sel : i)];
+    rn.bbox = box_node.box;
+    rn.in_viewport = rn.bbox.x < vw && rn.bbox.x + rn.bbox.width > 0 && rn.bbox.y < vh && rn.bbox.y + rn.bbox.height > 0;
+    if (!options.include_offscreen && !rn.in_viewport) continue;
+    rn.backend_node_id = dom.backend(i);
+    rn.frame_id = std::string(raw.frames[static_cast<std::size_t>(node.frame)].id);
+    rn.loader_id = std::string(raw.frames[static_cast<std::size_t>(node.frame)].loader_id);
+    rn.state = state_of(dom, i, r);
+    bool has = false;
+    const std::string_view desc = dom.attr(i, "aria-description", &has);
+    if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
+    else if (!is_blank(dom.attr(i, "placeholder")) && (t == "input" || t == "textarea")) {
+      const std::string ph = collapse_ws(dom.attr(i, "placeholder"));
+      if (ph != rn.name) rn.description = cut(ph, limits::kMaxNameChars);
+    }
+    if (r == "link") rn.href = std::string(dom.attr(i, "href"));
+    if (t == "input") {
+      rn.input_type = lower(collapse_ws(dom.attr(i, "type")));
+      if (rn.input_type.empty()) rn.input_type = "text";
+    }
+    rn.level = heading_level(dom, i, r);
+    rn.z_index = z[u];
+    rn.visible = true;
+    rn.region = region[u];
+    if (landmark[u] >= 0) {
+      auto it = landmark_label.find(landmark[u]);
+      if (it == landmark_label.end()) {
+        std::string label;
+        // Only an author-given label names a landmark (its content would repeat the page).
+        for (const std::string_view a : {"aria-label", "aria-labelledby"})
+          if (dom.has_attr(landmark[u], a)) label = cut(accessible_name(dom, vis, landmark[u], role[static_cast<std::size_t>(landmark[u])]), limits::kMaxNameChars);
+        it = landmark_label.emplace(landmark[u], std::move(label)).first;
+      }
+      rn.region_label = it->second;
+    }
+    rn.heading = heading;
+    rn.shadow_path = dom.shadow_path(i);
+    snap.nodes.push_back(std::move(rn));
+    node_ov.push_back(ov[u]);
+    if (cat == Category::kHeading) heading = snap.nodes.back().name;
+  }
+
+  // Overlays in stacking order (z-index, then document order = candidate order).
+  std::vector<int> sorted(cands.size());
+  for (std::size_t k = 0; k < sorted.size(); ++k) sorted[k] = static_cast<int>(k);
+  std::stable_sort(sorted.begin(), sorted.end(), [&](int a, int b) {
+    return cands[static_cast<std::size_t>(a)].z < cands[static_cast<std::size_t>(b)].z;
+  });
+  std::vector<int> new_index(cands.size(), -1);
+  for (const int k : sorted) {
+    const Candidate& c = cands[static_cast<std::size_t>(k)];
+    const Node& rootn = dom.nodes[static_cast<std::size_t>(c.node)];
+    if (rootn.frame < 0) {
+      snap.has_unknown_frames = true;
+      continue;
+    }
+    Overlay o;
+    o.backend_node_id = dom.backend(c.node);
+    o.frame_id = std::string(raw.frames[static_cast<std::size_t>(rootn.frame)].id);
+    o.loader_id = std::string(raw.frames[static_cast<std::size_t>(rootn.frame)].loader_id);
+    o.type = c.match.type;
+    o.rule = c.match.rule;
+    o.confidence = c.match.confidence;
+    o.z_index = c.z;
+    o.name = cut(accessible_name(dom, vis, c.node, role[static_cast<std::size_t>(c.node)]), limits::kMaxNameChars);
+    new_index[static_cast<std::size_t>(k)] = static_cast<int>(snap.overlays.size());
+    snap.overlays.push_back(std::move(o));
+  }
+  // A dropped overlay (unknown frame) hands its contents to the one around it.
+  auto resolve = [&](int k) {
+    while (k >= 0 && new_index[static_cast<std::size_t>(k)] < 0) k = cands[static_cast<std::size_t>(k)].parent;
+    return k < 0 ? -1 : new_index[static_cast<std::size_t>(k)];
+  };
+  for (std::size_t k = 0; k < cands.size(); ++k)
+    if (new_index[k] >= 0) snap.overlays[static_cast<std::size_t>(new_index[k])].parent = resolve(cands[k].parent);
+  for (std::size_t k = 0; k < snap.nodes.size(); ++k) snap.nodes[k].overlay = resolve(node_ov[k]);
+
+  assign_semantic_keys(snap);
+  return snap;
+}
+
+}  // namespace athena

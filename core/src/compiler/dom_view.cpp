@@ -1,0 +1,316 @@
+#include "compiler/dom_view.h"
+
+#include <utility>
+
+#include "athena/limits.h"
+#include "compiler/text.h"
+
+namespace athena::compiler {
+
+Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
+  std::size_t total = 0;
+  base_.reserve(raw.docs.size());
+  for (const RawDocument& d : raw.docs) {
+    base_.push_back(static_cast<int>(total));
+    total += d.size();
+  }
+  nodes.resize(total);
+  for (std::size_t di = 0; di < raw.docs.size(); ++di) {
+    const RawDocument& d = raw.docs[di];
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      Node& n = nodes[static_cast<std::size_t>(base_[di]) + i];
+      n.doc = static_cast<int>(di);
+      n.local = static_cast<int>(i);
+      n.type = d.type[i];
+      n.tag = n.type == 1 ? lower(d.name[i]) : std::string(d.name[i]);
+      n.shadow = (d.flags[i] & kInShadow) != 0;
+      if (d.layout[i] >= 0) n.layout = &d.layouts[static_cast<std::size_t>(d.layout[i])];
+    }
+  }
+  if (total == 0) return;
+  std::vector<std::vector<int>> kids(total);
+  build_children(kids, warnings);
+  place_oopifs(kids, warnings);
+  link(kids, warnings);
+  index_ids();
+}
+
+std::uint16_t Dom::flags(int i) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  return raw.docs[static_cast<std::size_t>(n.doc)].flags[static_cast<std::size_t>(n.local)];
+}
+std::int64_t Dom::backend(int i) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  return raw.docs[static_cast<std::size_t>(n.doc)].backend[static_cast<std::size_t>(n.local)];
+}
+std::string_view Dom::node_value(int i) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  return raw.docs[static_cast<std::size_t>(n.doc)].value[static_cast<std::size_t>(n.local)];
+}
+std::string_view Dom::input_value(int i) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  return raw.docs[static_cast<std::size_t>(n.doc)].input_value[static_cast<std::size_t>(n.local)];
+}
+std::string_view Dom::text_value(int i) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  return raw.docs[static_cast<std::size_t>(n.doc)].text_value[static_cast<std::size_t>(n.local)];
+}
+
+std::string_view Dom::attr(int i, std::string_view name, bool* found) const {
+  const Node& n = nodes[static_cast<std::size_t>(i)];
+  const RawDocument& d = raw.docs[static_cast<std::size_t>(n.doc)];
+  const auto b = d.attr_begin[static_cast<std::size_t>(n.local)], e = d.attr_begin[static_cast<std::size_t>(n.local) + 1];
+  for (auto k = b; k < e; ++k)
+    if (iequals(d.attrs[k].name, name)) {
+      if (found) *found = true;
+      return d.attrs[k].value;
+    }
+  if (found) *found = false;
+  return {};
+}
+
+bool Dom::has_attr(int i, std::string_view name) const {
+  bool found = false;
+  attr(i, name, &found);
+  return found;
+}
+
+std::string_view Dom::style(int i, StyleSlot s) const {
+  const RawLayout* l = nodes[static_cast<std::size_t>(i)].layout;
+  return l ? l->style[s] : std::string_view{};
+}
+
+void Dom::build_children(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings) {
+  for (std::size_t di = 0; di < raw.docs.size(); ++di) {
+    const RawDocument& d = raw.docs[di];
+    const int base = base_[di];
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      // Pseudo elements (::before, ::marker) and user-agent shadow trees are rendering details.
+      if (d.flags[i] & (kPseudo | kInUaShadow)) continue;
+      if (d.parent[i] >= 0) kids[static_cast<std::size_t>(base + d.parent[i])].push_back(base + static_cast<int>(i));
+      if (d.content_doc[i] >= 0) kids[static_cast<std::size_t>(base) + i].push_back(base_[static_cast<std::size_t>(d.content_doc[i])]);
+    }
+    // DOM-shaped input: a #document-fragment child of an element is its shadow root.
+    for (std::size_t i = 0; i < d.size(); ++i) {
+      const int host = base + static_cast<int>(i);
+      if (d.type[i] != 1) continue;
+      int frag = -1;
+      std::vector<int> light;
+      for (const int k : kids[static_cast<std::size_t>(host)]) {
+        if (nodes[static_cast<std::size_t>(k)].type == 11 && frag < 0) frag = k;
+        else light.push_back(k);
+      }
+      if (frag < 0) continue;
+      nodes[static_cast<std::size_t>(host)].is_host = true;
+      // Slots of this shadow tree in tree order, not entering nested shadow roots.
+      std::vector<int> slots, stack(kids[static_cast<std::size_t>(frag)].rbegin(), kids[static_cast<std::size_t>(frag)].rend());
+      while (!stack.empty()) {
+        const int n = stack.back();
+        stack.pop_back();
+        if (nodes[static_cast<std::size_t>(n)].type == 11) continue;
+        nodes[static_cast<std::size_t>(n)].shadow = true;
+        if (nodes[static_cast<std::size_t>(n)].tag == "slot") slots.push_back(n);
+        const auto& ks = kids[static_cast<std::size_t>(n)];
+        for (auto it = ks.rbegin(); it != ks.rend(); ++it) stack.push_back(*it);
+      }
+      // Named slot assignment (DOM §4.2.2.3): an element goes to the first slot whose name equals
+      // its slot attribute; text and elements without one go to the first default slot.
+      std::vector<std::vector<int>> assigned(slots.size());
+      for (const int l : light) {
+        const std::string_view want = nodes[static_cast<std::size_t>(l)].type == 1 ? attr(l, "slot") : std::string_view{};
+        if (nodes[static_cast<std::size_t>(l)].type != 1 && nodes[static_cast<std::size_t>(l)].type != 3) continue;
+        for (std::size_t s = 0; s < slots.size(); ++s)
+          if (attr(slots[s], "name") == want) {
+            assigned[s].push_back(l);
+            break;
+          }
+      }
+      kids[static_cast<std::size_t>(host)] = kids[static_cast<std::size_t>(frag)];
+      for (std::size_t s = 0; s < slots.size(); ++s)
+        if (!assigned[s].empty()) kids[static_cast<std::size_t>(slots[s])] = std::move(assigned[s]);
+    }
+  }
+  (void)warnings;
+}
+
+void Dom::place_oopifs(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings) {
+  std::vector<char> used(nodes.size(), 0);
+  for (std::size_t s = 1; s < raw.sessions.size(); ++s) {
+    const RawSession& ses = raw.sessions[s];
+    std::string_view parent_frame;
+    std::string_view url;
+    for (const RawFrame& f : raw.frames)
+      if (f.id == ses.frame_id && f.out_of_process) {
+        parent_frame = f.parent_id;
+        url = f.url;
+        break;
+      }
+    int owner = -1;
+    for (int pass = 0; pass < 3 && owner < 0; ++pass) {
+      for (std::size_t di = 0; di < raw.docs.size() && owner < 0; ++di) {
+        const RawDocument& d = raw.docs[di];
+        if (static_cast<int>(di) >= ses.first_doc && static_cast<int>(di) < ses.first_doc + ses.doc_count) continue;
+        if (!parent_frame.empty() ? d.frame_id != parent_frame : d.session != 0) continue;
+        for (std::size_t i = 0; i < d.size() && owner < 0; ++i) {
+          const int g = base_[di] + static_cast<int>(i);
+          const std::string& t = nodes[static_cast<std::size_t>(g)].tag;
+          if ((t != "iframe" && t != "frame") || d.content_doc[i] >= 0 || used[static_cast<std::size_t>(g)]) continue;
+          // Best evidence first: DOM.getFrameOwner's id, then the src URL, then the first free iframe.
+          if ((pass == 0 && ses.owner_backend >= 0 && d.backend[i] == ses.owner_backend) ||
+              (pass == 1 && ses.owner_backend < 0 && !url.empty() && attr(g, "src") == url) ||
+              (pass == 2 && ses.owner_backend < 0))
+            owner = g;
+        }
+      }
+    }
+    if (owner < 0) {
+      warnings.push_back("oopifs[" + std::to_string(s - 1) + "]: no <iframe> owns frame " + std::string(ses.frame_id) +
+                         "; its elements are left out");
+      continue;
+    }
+    used[static_cast<std::size_t>(owner)] = 1;
+    if (ses.doc_count > 0) kids[static_cast<std::size_t>(owner)].push_back(base_[static_cast<std::size_t>(ses.first_doc)]);
+  }
+}
+
+void Dom::link(const std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings) {
+  std::unordered_map<std::string_view, int> frame_index;
+  // An OOPIF's own session knows its loaderId best: its entry wins over the parent's view.
+  for (std::size_t f = 0; f < raw.frames.size(); ++f)
+    if (raw.frames[f].out_of_process || !frame_index.count(raw.frames[f].id)) frame_index[raw.frames[f].id] = static_cast<int>(f);
+  std::vector<double> off_x(raw.docs.size(), 0), off_y(raw.docs.size(), 0);
+  root = base_[0];
+  bool too_deep = false;
+  std::vector<int> stack{root};
+  nodes[static_cast<std::size_t>(root)].parent = -1;
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    Node& n = nodes[static_cast<std::size_t>(i)];
+    if (n.linked) continue;
+    n.linked = true;
+    order.push_back(i);
+    const RawDocument& d = raw.docs[static_cast<std::size_t>(n.doc)];
+    if (n.local == 0) {
+      // A document's boxes are in its own coordinates: shift by the iframe's content box
+      // (border from clientRects) and the document's own scroll.
+      double ox = 0, oy = 0;
+      if (n.parent >= 0) {
+        const Node& owner = nodes[static_cast<std::size_t>(n.parent)];
+        if (owner.layout) {
+          ox = owner.box.x + owner.layout->client_left;
+          oy = owner.box.y + owner.layout->client_top;
+        }
+      }
+      off_x[static_cast<std::size_t>(n.doc)] = ox - d.scroll_x;
+      off_y[static_cast<std::size_t>(n.doc)] = oy - d.scroll_y;
+    }
+    if (n.layout) {
+      n.box = n.layout->bounds;
+      if (n.local != 0) {  // the #document's box is the viewport/frame size, not a position
+        n.box.x += off_x[static_cast<std::size_t>(n.doc)];
+        n.box.y += off_y[static_cast<std::size_t>(n.doc)];
+      } else {
+        n.box.x = off_x[static_cast<std::size_t>(n.doc)] + d.scroll_x;
+        n.box.y = off_y[static_cast<std::size_t>(n.doc)] + d.scroll_y;
+      }
+    }
+    const auto fi = frame_index.find(d.frame_id);
+    n.frame = fi == frame_index.end() ? -1 : fi->second;
+    const auto& ks = kids[static_cast<std::size_t>(i)];
+    if (ks.empty()) continue;
+    if (static_cast<std::size_t>(n.depth) >= limits::kMaxDepth) {
+      too_deep = true;
+      continue;
+    }
+    for (auto it = ks.rbegin(); it != ks.rend(); ++it) {
+      Node& c = nodes[static_cast<std::size_t>(*it)];
+      if (c.linked) continue;
+      c.parent = i;
+      c.depth = n.depth + 1;
+      if (!c.shadow || c.doc != n.doc) {
+        c.scope = -1;
+      } else if (n.type == 1 && (n.is_host || !n.shadow || n.tag.find('-') != std::string::npos)) {
+        // Entering a shadow tree from its host. DOMSnapshot has no shadow-root nodes, so a
+        // custom element in a shadow tree whose children are also in one is taken as a host.
+        n.is_host = true;
+        c.scope = i;
+      } else {
+        c.scope = n.scope;
+      }
+      stack.push_back(*it);
+    }
+  }
+  if (too_deep)
+    warnings.push_back("DOM deeper than " + std::to_string(limits::kMaxDepth) + " levels (limits::kMaxDepth): deeper elements left out");
+  // Sibling links and display:contents-aware "rendered", from pre-order.
+  std::vector<int> last(nodes.size(), -1);
+  for (const int i : order) {
+    const int p = nodes[static_cast<std::size_t>(i)].parent;
+    if (p < 0) continue;
+    if (last[static_cast<std::size_t>(p)] < 0) nodes[static_cast<std::size_t>(p)].first_child = i;
+    else nodes[static_cast<std::size_t>(last[static_cast<std::size_t>(p)])].next = i;
+    last[static_cast<std::size_t>(p)] = i;
+  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Node& n = nodes[static_cast<std::size_t>(*it)];
+    if (n.layout) n.rendered = true;
+    if (n.rendered && n.parent >= 0) nodes[static_cast<std::size_t>(n.parent)].rendered = true;
+  }
+}
+
+std::uint64_t Dom::scope_key(int doc, int scope) const {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(doc)) << 32) | static_cast<std::uint32_t>(scope + 2);
+}
+
+void Dom::index_ids() {
+  for (const int i : order) {
+    if (!is_element(i)) continue;
+    const Node& n = nodes[static_cast<std::size_t>(i)];
+    bool has = false;
+    const std::string_view id = attr(i, "id", &has);
+    if (has && !id.empty()) {
+      ids_[scope_key(n.doc, n.scope)].emplace(id, i);
+      ids_[scope_key(n.doc, -2)].emplace(id, i);  // whole-document fallback
+    }
+    if (n.tag == "label") {
+      const std::string_view f = attr(i, "for", &has);
+      if (has && !f.empty()) label_for_[scope_key(n.doc, n.scope)][f].push_back(i);
+    }
+  }
+}
+
+int Dom::by_id(int from, std::string_view id) const {
+  const Node& n = nodes[static_cast<std::size_t>(from)];
+  for (const int scope : {n.scope, -2}) {
+    const auto m = ids_.find(scope_key(n.doc, scope));
+    if (m == ids_.end()) continue;
+    const auto it = m->second.find(id);
+    if (it != m->second.end()) return it->second;
+  }
+  return -1;
+}
+
+const std::vector<int>* Dom::labels_for(int control) const {
+  const Node& n = nodes[static_cast<std::size_t>(control)];
+  const std::string_view id = attr(control, "id");
+  if (id.empty()) return nullptr;
+  const auto m = label_for_.find(scope_key(n.doc, n.scope));
+  if (m == label_for_.end()) return nullptr;
+  const auto it = m->second.find(id);
+  return it == m->second.end() ? nullptr : &it->second;
+}
+
+std::string Dom::shadow_path(int i) const {
+  std::vector<int> hosts;
+  for (int s = nodes[static_cast<std::size_t>(i)].scope; s >= 0 && hosts.size() < 64; s = nodes[static_cast<std::size_t>(s)].scope)
+    hosts.push_back(s);
+  std::string out;
+  for (auto it = hosts.rbegin(); it != hosts.rend(); ++it) {
+    if (!out.empty()) out += '/';
+    out += nodes[static_cast<std::size_t>(*it)].tag;
+  }
+  return out;
+}
+
+}  // namespace athena::compiler

@@ -1,0 +1,80 @@
+// The page as one flat tree: every document of every session (main, same-process iframes,
+// out-of-process iframes) linked into a single composed tree, in the order Chrome renders it.
+//
+// Chrome's DOMSnapshot already walks the flat tree (a shadow host's children are its shadow
+// tree's, a <slot>'s are its assigned nodes). A capture in DOM shape (shadow roots as
+// #document-fragment children, as DOM.getDocument gives them) is flattened here the same
+// way, assigning light-DOM children to slots as the DOM spec does.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "compiler/capture.h"
+
+namespace athena::compiler {
+
+struct Node {
+  int doc = -1;    // RawCapture::docs index
+  int local = -1;  // index inside that document
+  int parent = -1, first_child = -1, next = -1;  // flat tree links (-1: none)
+  int depth = 0;
+  int scope = -1;   // shadow host whose shadow tree holds the node; -1 for the document tree
+  int frame = -1;   // RawCapture::frames index of the node's document; -1 when unknown
+  bool linked = false;      // reachable from the main document (others are ignored)
+  bool is_host = false;     // a shadow host
+  bool shadow = false;      // lives in an author shadow tree (open or closed)
+  bool rendered = false;    // has a layout box itself or somewhere below (display: contents)
+  std::uint8_t type = 0;    // DOM nodeType
+  std::string tag;          // lower-case element name; "#text", "#document", ...
+  Rect box;                 // main-frame viewport CSS px (valid when layout != nullptr)
+  const RawLayout* layout = nullptr;
+};
+
+class Dom {
+ public:
+  /// Links the documents of `raw` into one tree. Never fails: unreachable or too-deep nodes are
+  /// left unlinked and reported in `warnings`.
+  Dom(const RawCapture& raw, std::vector<std::string>& warnings);
+
+  const RawCapture& raw;
+  std::vector<Node> nodes;
+  std::vector<int> order;  // linked nodes in flat-tree pre-order (document order)
+  int root = -1;           // the main #document
+
+  bool is_element(int i) const { return nodes[static_cast<std::size_t>(i)].type == 1; }
+  bool is_text(int i) const { return nodes[static_cast<std::size_t>(i)].type == 3; }
+  const std::string& tag(int i) const { return nodes[static_cast<std::size_t>(i)].tag; }
+  std::uint16_t flags(int i) const;
+  std::int64_t backend(int i) const;
+  std::string_view node_value(int i) const;
+  std::string_view input_value(int i) const;
+  std::string_view text_value(int i) const;
+  /// Attribute value; `found` says whether it is present (an empty value is still present).
+  std::string_view attr(int i, std::string_view name, bool* found = nullptr) const;
+  bool has_attr(int i, std::string_view name) const;
+  /// Style value from the capture ("" when the node has no layout box or the style was not captured).
+  std::string_view style(int i, StyleSlot s) const;
+
+  /// Element with this id in the same tree scope as `from` (falls back to the whole document).
+  int by_id(int from, std::string_view id) const;
+  /// <label for=id> elements pointing at `control`, in document order.
+  const std::vector<int>* labels_for(int control) const;
+  /// "sl-dialog/sl-button": tags of the shadow hosts holding `i`, outermost first.
+  std::string shadow_path(int i) const;
+
+ private:
+  std::vector<int> base_;  // global index of each document's node 0
+  std::unordered_map<std::uint64_t, std::unordered_map<std::string_view, int>> ids_;
+  std::unordered_map<std::uint64_t, std::unordered_map<std::string_view, std::vector<int>>> label_for_;
+  std::uint64_t scope_key(int doc, int scope) const;
+  void build_children(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings);
+  void place_oopifs(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings);
+  void link(const std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings);
+  void index_ids();
+};
+
+}  // namespace athena::compiler

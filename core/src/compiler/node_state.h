@@ -1,0 +1,26 @@
+// Element state (disabled, checked, expanded, value, ...) and the redaction of secrets.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "athena/snapshot.h"
+#include "compiler/dom_view.h"
+
+namespace athena::compiler {
+
+/// Password fields and autocomplete cc-* / one-time-code fields: their values never leave the compiler.
+bool is_secret_field(const Dom& dom, int i);
+
+/// The value an agent may see: input/textarea text, the selected option(s) of a select, a
+/// range's aria-valuetext/valuenow; "" for secrets (check is_secret_field) and buttons.
+std::string field_value(const Dom& dom, int i, std::string_view role);
+
+/// Disabled natively (incl. an ancestor <fieldset disabled> outside its first <legend>,
+/// a disabled <optgroup>) or through aria-disabled on it or an ancestor.
+bool is_disabled(const Dom& dom, int i);
+
+/// All of NodeState for element `i` with Chrome role `role`.
+NodeState state_of(const Dom& dom, int i, std::string_view role);
+
+}  // namespace athena::compiler

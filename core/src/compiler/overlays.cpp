@@ -1,0 +1,73 @@
+#include "compiler/overlays.h"
+
+#include "compiler/text.h"
+
+namespace athena::compiler {
+namespace {
+
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool has_backdrop_sibling(const Dom& dom, int i) {
+  const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
+  if (p < 0) return false;
+  for (int s = dom.nodes[static_cast<std::size_t>(p)].first_child; s >= 0; s = dom.nodes[static_cast<std::size_t>(s)].next) {
+    if (s == i || !dom.is_element(s) || !dom.nodes[static_cast<std::size_t>(s)].rendered) continue;
+    if (lower(dom.attr(s, "class")).find("backdrop") != std::string::npos) return true;
+  }
+  return false;
+}
+
+bool floats(const Dom& dom, int i) {
+  int n = i;
+  for (int k = 0; k <= kMenuFloatDepth && n >= 0 && dom.is_element(n); ++k, n = dom.nodes[static_cast<std::size_t>(n)].parent) {
+    const std::string_view pos = dom.style(n, kPosition);
+    if (pos == "absolute" || pos == "fixed") return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool class_has_word(std::string_view cls, std::string_view word) {
+  const std::string c = lower(cls);
+  for (std::size_t at = c.find(word); at != std::string::npos; at = c.find(word, at + 1)) {
+    const bool left = at == 0 || !word_char(c[at - 1]);
+    const bool right = at + word.size() == c.size() || !word_char(c[at + word.size()]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+int own_z_index(const Dom& dom, int i, int fallback) {
+  long long z = 0;
+  if (parse_int(dom.style(i, kZIndex), z)) {
+    if (z > 2147483647LL) z = 2147483647LL;
+    if (z < -2147483647LL) z = -2147483647LL;
+    return static_cast<int>(z);
+  }
+  return fallback;
+}
+
+OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role) {
+  const bool dialog = role == "dialog" || role == "alertdialog";
+  if (dialog && lower(collapse_ws(dom.attr(i, "aria-modal"))) == "true") return {OverlayType::kModal, 1, 1.0};
+  if (dialog) return {OverlayType::kDialog, 2, 0.9};
+  if (dom.has_attr(i, "data-overlay") || dom.has_attr(i, "data-modal") || dom.has_attr(i, "data-dialog"))
+    return {OverlayType::kModal, 3, 0.85};
+  const std::string_view cls = dom.attr(i, "class");
+  if (!cls.empty()) {
+    bool pattern = false;
+    for (const std::string_view w : {"modal", "dialog", "overlay", "popup", "dropdown-menu"}) pattern = pattern || class_has_word(cls, w);
+    if (pattern && (own_z_index(dom, i, 0) >= kOverlayZIndex || has_backdrop_sibling(dom, i))) {
+      const bool dropdown = lower(cls).find("dropdown") != std::string::npos;
+      return {dropdown ? OverlayType::kDropdown : OverlayType::kModal, 4, 0.7};
+    }
+  }
+  if ((role == "menu" || role == "listbox") && dom.has_attr(i, "role") && floats(dom, i))
+    return {OverlayType::kDropdown, 5, 0.7};
+  return {};
+}
+
+}  // namespace athena::compiler

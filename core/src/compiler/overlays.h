@@ -1,0 +1,43 @@
+// Overlay detection: the deterministic rules of seeds/000 §4, first match wins, visible only.
+//   1. role dialog/alertdialog + aria-modal="true"                       -> modal    (1.0)
+//   2. role dialog/alertdialog                                            -> dialog   (0.9)
+//   3. [data-overlay], [data-modal] or [data-dialog]                      -> modal    (0.85)
+//   4. class matches \b(modal|dialog|overlay|popup|dropdown-menu)\b and
+//      (own z-index >= 1000 or a rendered sibling whose class contains "backdrop")
+//                                                                         -> dropdown if the class says
+//                                                                            dropdown, else modal (0.7)
+//   5. (ours) a role=menu/listbox element floating in a position:absolute/fixed box within
+//      kMenuFloatDepth ancestors -> dropdown (0.7). Component libraries (Shoelace's sl-dropdown,
+//      sl-select) open menus in such popups with no class or z-index that rules 1-4 know.
+// Roles are Chrome's (explicit or implicit: an open <dialog> is rule 2 or 1).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "athena/snapshot.h"
+#include "compiler/dom_view.h"
+#include "compiler/visibility.h"
+
+namespace athena::compiler {
+
+inline constexpr int kOverlayZIndex = 1000;  // rule 4's "high z-index"
+inline constexpr int kMenuFloatDepth = 6;    // rule 5: how far up the floating box may be
+
+struct OverlayMatch {
+  OverlayType type = OverlayType::kUnknown;
+  int rule = 0;  // 0: not an overlay
+  double confidence = 0;
+};
+
+/// True if `cls` contains `word` delimited like a JS regex \bword\b (ASCII case-insensitive).
+bool class_has_word(std::string_view cls, std::string_view word);
+
+/// Applies rules 1-5 to element `i` (its role already computed). Visibility is the caller's job.
+OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role);
+
+/// The element's own numeric z-index style, or `fallback` when "auto"/absent.
+int own_z_index(const Dom& dom, int i, int fallback);
+
+}  // namespace athena::compiler

@@ -1,0 +1,34 @@
+// Roles as Chrome's accessibility tree names them (Accessibility.getFullAXTree role.value):
+// the explicit role attribute's first valid token, else the implicit role of HTML-AAM.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "compiler/dom_view.h"
+
+namespace athena::compiler {
+
+/// Chrome's role for element `i` ("button", "link", "textbox", "combobox", "heading", "generic",
+/// "DisclosureTriangle", ...); "" for non-elements.
+std::string role_of(const Dom& dom, int i);
+
+/// Implicit (HTML-AAM) role only, ignoring the role attribute.
+std::string implicit_role(const Dom& dom, int i);
+
+/// Roles an agent acts on (buttons, links, fields, options, menu items, tabs, ...).
+bool is_interactive_role(std::string_view role);
+
+/// Roles whose accessible name comes from their content (accname 1.2 §4.3.2 step 2F).
+bool name_from_content(std::string_view role);
+
+/// Natively focusable: links with href, enabled form controls, summary, tabindex, contenteditable.
+bool is_focusable(const Dom& dom, int i);
+
+/// Heading level: aria-level, else h1..h6, else 2 (ARIA default); 0 if not a heading role.
+int heading_level(const Dom& dom, int i, std::string_view role);
+
+/// "true"/""/"plaintext-only" contenteditable on the element itself.
+bool is_contenteditable(const Dom& dom, int i);
+
+}  // namespace athena::compiler

@@ -1,0 +1,125 @@
+#include "compiler/text.h"
+
+#include <cstdlib>
+
+namespace athena::compiler {
+namespace {
+
+// Length of an HTML whitespace sequence at s[i], 0 if none. NBSP (U+00A0, C2 A0) counts:
+// Chrome's names collapse it like a space.
+std::size_t ws_len(std::string_view s, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') return 1;
+  if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xA0) return 2;
+  return 0;
+}
+
+}  // namespace
+
+void append_collapsed(std::string& out, std::string_view in) {
+  bool space = !out.empty() && out.back() == ' ';
+  for (std::size_t i = 0; i < in.size();) {
+    if (const std::size_t n = ws_len(in, i)) {
+      if (!space) out.push_back(' ');
+      space = true;
+      i += n;
+    } else {
+      out.push_back(in[i]);
+      space = false;
+      ++i;
+    }
+  }
+}
+
+void trim_in_place(std::string& s) {
+  std::size_t b = 0;
+  while (b < s.size() && s[b] == ' ') ++b;
+  std::size_t e = s.size();
+  while (e > b && s[e - 1] == ' ') --e;
+  s = s.substr(b, e - b);
+}
+
+std::string collapse_ws(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  append_collapsed(out, in);
+  trim_in_place(out);
+  return out;
+}
+
+void cut_utf8(std::string& s, std::size_t max_bytes) {
+  if (s.size() <= max_bytes) return;
+  std::size_t n = max_bytes;
+  // Back up over continuation bytes (10xxxxxx) so the cut lands on a character start.
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  s.resize(n);
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+bool iequals(std::string_view s, std::string_view t) {
+  if (s.size() != t.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char a = s[i], b = t[i];
+    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
+    if (a != b) return false;
+  }
+  return true;
+}
+
+namespace {
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+}  // namespace
+
+std::string_view first_token(std::string_view s) {
+  std::size_t b = 0;
+  while (b < s.size() && is_space(s[b])) ++b;
+  std::size_t e = b;
+  while (e < s.size() && !is_space(s[e])) ++e;
+  return s.substr(b, e - b);
+}
+
+bool has_token(std::string_view list, std::string_view token) {
+  std::size_t i = 0;
+  while (i < list.size()) {
+    while (i < list.size() && is_space(list[i])) ++i;
+    std::size_t e = i;
+    while (e < list.size() && !is_space(list[e])) ++e;
+    if (e > i && iequals(list.substr(i, e - i), token)) return true;
+    i = e;
+  }
+  return false;
+}
+
+bool is_blank(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = ws_len(s, i);
+    if (!n) return false;
+    i += n;
+  }
+  return true;
+}
+
+bool parse_int(std::string_view s, long long& out) {
+  std::string t = collapse_ws(s);
+  if (t.empty() || t.size() > 18) return false;
+  std::size_t i = 0;
+  bool neg = false;
+  if (t[0] == '-' || t[0] == '+') { neg = t[0] == '-'; i = 1; }
+  if (i == t.size()) return false;
+  long long v = 0;
+  for (; i < t.size(); ++i) {
+    if (t[i] < '0' || t[i] > '9') return false;
+    v = v * 10 + (t[i] - '0');
+  }
+  out = neg ? -v : v;
+  return true;
+}
+
+}  // namespace athena::compiler

@@ -1,0 +1,51 @@
+#include "compiler/visibility.h"
+
+#include "compiler/text.h"
+
+namespace athena::compiler {
+
+Visibility::Visibility(const Dom& dom) : dom_(dom) {
+  const std::size_t n = dom.nodes.size();
+  transparent_.assign(n, 0);
+  aria_hidden_.assign(n, 0);
+  in_select_.assign(n, 0);
+  for (const int i : dom.order) {  // pre-order: parents first
+    const Node& node = dom.nodes[static_cast<std::size_t>(i)];
+    const auto p = static_cast<std::size_t>(node.parent);
+    const bool has_parent = node.parent >= 0;
+    // A document inside an iframe starts fresh for aria-hidden (it does not cross documents).
+    const bool same_doc = has_parent && dom.nodes[p].doc == node.doc;
+    char t = has_parent ? transparent_[p] : 0;
+    if (node.layout && !node.layout->style[kOpacity].empty()) {
+      const std::string_view o = node.layout->style[kOpacity];
+      if (o == "0" || o == "0.0") t = 1;
+    }
+    transparent_[static_cast<std::size_t>(i)] = t;
+    char a = same_doc ? aria_hidden_[p] : 0;
+    if (node.type == 1 && lower(collapse_ws(dom.attr(i, "aria-hidden"))) == "true") a = 1;
+    aria_hidden_[static_cast<std::size_t>(i)] = a;
+    char s = has_parent ? in_select_[p] : 0;
+    if (has_parent && dom.nodes[p].tag == "select" && dom.nodes[p].rendered) s = 1;
+    in_select_[static_cast<std::size_t>(i)] = s;
+  }
+}
+
+bool Visibility::css_hidden(int i) const {
+  const Node& n = dom_.nodes[static_cast<std::size_t>(i)];
+  if (in_select_[static_cast<std::size_t>(i)]) return false;  // <option>s have no boxes of their own
+  if (!n.rendered) return true;
+  if (n.layout) {
+    const std::string_view v = n.layout->style[kVisibility];
+    if (v == "hidden" || v == "collapse") return true;
+  }
+  return false;
+}
+
+bool Visibility::visible(int i, bool focusable) const {
+  const Node& n = dom_.nodes[static_cast<std::size_t>(i)];
+  if (!n.layout || css_hidden(i) || transparent_[static_cast<std::size_t>(i)]) return false;
+  if (n.box.width <= 0 || n.box.height <= 0) return focusable;
+  return true;
+}
+
+}  // namespace athena::compiler

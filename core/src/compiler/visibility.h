@@ -1,0 +1,29 @@
+// What is rendered, what is visible to a user, and what is hidden from names.
+#pragma once
+
+#include <vector>
+
+#include "compiler/dom_view.h"
+
+namespace athena::compiler {
+
+class Visibility {
+ public:
+  /// Precomputes inherited facts (opacity 0 ancestors, aria-hidden subtrees) in one pass.
+  explicit Visibility(const Dom& dom);
+
+  /// Excluded from accessible names and from the page: not rendered (display:none, or no box in
+  /// its subtree), visibility:hidden/collapse. Options of a rendered <select> count as rendered.
+  bool css_hidden(int i) const;
+  /// aria-hidden="true" on the element or an ancestor.
+  bool aria_hidden(int i) const { return aria_hidden_[static_cast<std::size_t>(i)] != 0; }
+  /// A user can see it: rendered box, visibility visible, no opacity:0 ancestor, and a non-empty
+  /// box unless it is focusable (a focusable 0x0 element can still be tabbed to).
+  bool visible(int i, bool focusable) const;
+
+ private:
+  const Dom& dom_;
+  std::vector<char> transparent_, aria_hidden_, in_select_;
+};
+
+}  // namespace athena::compiler
