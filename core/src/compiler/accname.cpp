@@ -123,7 +123,12 @@ struct Walk {
     if (t == "fieldset") return first_child_text(i, "legend", depth);
     if (t == "table") return first_child_text(i, "caption", depth);
     if (t == "figure") return first_child_text(i, "figcaption", depth);
-    if (t == "svg") return first_child_text(i, "title", depth);
+    if (t == "svg") {
+      // An SVG <title> is never rendered, yet it names the graphic (SVG-AAM).
+      for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+        if (dom.tag(c) == "title") return compute(c, false, true, true, depth + 1);
+      return "";
+    }
     (void)role;
     return "";
   }

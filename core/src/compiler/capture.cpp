@@ -1,5 +1,6 @@
 #include "compiler/capture.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -406,7 +407,7 @@ Result<nlohmann::json> parse_json(std::string_view text) {
     }
   } where;
   json::sax_parse(text.begin(), text.end(), &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
-  return make_error(ErrorCode::kMalformedJson, "capture: not valid JSON (error at byte " + std::to_string(where.pos) + " of " +
+  return make_error(ErrorCode::kMalformedJson, "capture: not valid JSON (error at byte " + std::to_string(std::min(where.pos, text.size())) + " of " +
                                                    std::to_string(text.size()) + "; truncated?); re-capture the page");
 }
 

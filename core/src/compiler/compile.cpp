@@ -190,6 +190,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       emit = true;
     }
     if (!emit) continue;
+    // aria-hidden subtrees are not in Chrome's accessibility tree; agents see the page as it does.
+    if (vis.aria_hidden(i)) continue;
     const bool shown = sel >= 0 ? vis.visible(sel, true) : visible;
     if (!shown) continue;
     if (cat == Category::kAlert || cat == Category::kStatus || cat == Category::kValidation) in_live[u] = 1;

@@ -62,7 +62,11 @@ bool is_secret_field(const Dom& dom, int i) {
 }
 
 std::string field_value(const Dom& dom, int i, std::string_view role) {
-  if (!dom.is_element(i) || is_secret_field(dom, i)) return "";
+  return is_secret_field(dom, i) ? std::string() : unredacted_value(dom, i, role);
+}
+
+std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
+  if (!dom.is_element(i)) return "";
   const std::string& t = dom.tag(i);
   std::string v;
   if (t == "input") {
@@ -158,9 +162,7 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   s.focused = false;
   if (is_secret_field(dom, i)) {
     // Only "it holds something" is kept: the agent can tell a filled secret field from an empty one.
-    const std::string_view raw = (dom.flags(i) & kHasInputValue) ? dom.input_value(i)
-                                 : (dom.flags(i) & kHasTextValue) ? dom.text_value(i)
-                                                                  : dom.attr(i, "value");
+    const std::string raw = unredacted_value(dom, i, role);
     s.value_redacted = !raw.empty();
   } else {
     s.value = field_value(dom, i, role);

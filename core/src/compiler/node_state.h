@@ -16,6 +16,9 @@ bool is_secret_field(const Dom& dom, int i);
 /// range's aria-valuetext/valuenow; "" for secrets (check is_secret_field) and buttons.
 std::string field_value(const Dom& dom, int i, std::string_view role);
 
+/// The same value without redaction. Only for deciding value_redacted; never store it.
+std::string unredacted_value(const Dom& dom, int i, std::string_view role);
+
 /// Disabled natively (incl. an ancestor <fieldset disabled> outside its first <legend>,
 /// a disabled <optgroup>) or through aria-disabled on it or an ancestor.
 bool is_disabled(const Dom& dom, int i);

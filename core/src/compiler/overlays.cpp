@@ -57,7 +57,8 @@ OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role) {
   if (dom.has_attr(i, "data-overlay") || dom.has_attr(i, "data-modal") || dom.has_attr(i, "data-dialog"))
     return {OverlayType::kModal, 3, 0.85};
   const std::string_view cls = dom.attr(i, "class");
-  if (!cls.empty()) {
+  // A backdrop ("modal-backdrop") dims the page behind an overlay; it is not one itself.
+  if (!cls.empty() && lower(cls).find("backdrop") == std::string::npos) {
     bool pattern = false;
     for (const std::string_view w : {"modal", "dialog", "overlay", "popup", "dropdown-menu"}) pattern = pattern || class_has_word(cls, w);
     if (pattern && (own_z_index(dom, i, 0) >= kOverlayZIndex || has_backdrop_sibling(dom, i))) {
