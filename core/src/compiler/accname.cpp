@@ -50,6 +50,10 @@ struct Walk {
         continue;
       }
       if (!dom.is_element(c)) continue;
+      if (dom.tag(c) == "br") {  // a line break separates words like a space
+        out.push_back(' ');
+        continue;
+      }
       const std::string part = compute(c, false, true, include_hidden, depth + 1);
       // CSS block boxes separate words (accname 1.2 §4.3.2 step 2F.iii).
       const bool block = !inline_display(dom.style(c, kDisplay));
@@ -159,7 +163,9 @@ struct Walk {
           const int ref = dom.by_id(i, tok);
           if (ref < 0) continue;
           const bool hidden_ref = vis.css_hidden(ref) || vis.aria_hidden(ref);
-          const std::string part = compute(ref, true, true, include_hidden || hidden_ref, depth + 1);
+          // An element may name itself in its own aria-labelledby: its content is used.
+          const std::string part = ref == i ? content(i, include_hidden || hidden_ref, depth + 1)
+                                            : compute(ref, true, true, include_hidden || hidden_ref, depth + 1);
           if (!blank(part)) {
             if (!out.empty()) out.push_back(' ');
             append_collapsed(out, part);
@@ -186,9 +192,11 @@ struct Walk {
       std::string c = content(i, include_hidden, depth);
       if (!blank(c)) return c;
     }
-    // 2I tooltip, then the placeholder of text fields
+    // 2I tooltip, then the placeholder of text fields. Chrome does not name a generic element
+    // from its title unless it is focusable (the title becomes its description instead).
     const std::string_view title = dom.attr(i, "title", &has);
-    if (has && !is_blank(title)) return std::string(title);
+    const bool nameless = (role == "generic" || role == "none") && i == root && !is_focusable(dom, i);
+    if (has && !is_blank(title) && !nameless) return std::string(title);
     if (i == root && (dom.tag(i) == "input" || dom.tag(i) == "textarea")) {
       const std::string_view ph = dom.attr(i, "placeholder", &has);
       if (has && !is_blank(ph)) return std::string(ph);

@@ -226,7 +226,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     rn.state = state_of(dom, i, r);
     bool has = false;
     const std::string_view desc = dom.attr(i, "aria-description", &has);
+    const std::string title = collapse_ws(dom.attr(i, "title"));
     if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
+    else if (!title.empty() && title != rn.name) rn.description = cut(title, limits::kMaxNameChars);
     else if (!is_blank(dom.attr(i, "placeholder")) && (t == "input" || t == "textarea")) {
       const std::string ph = collapse_ws(dom.attr(i, "placeholder"));
       if (ph != rn.name) rn.description = cut(ph, limits::kMaxNameChars);

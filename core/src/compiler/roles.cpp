@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "compiler/text.h"
 
@@ -127,6 +128,76 @@ std::string implicit_role(const Dom& dom, int i) {
   return "generic";
 }
 
+namespace {
+
+// Chrome's layout-table heuristic, reduced to what a capture shows: explicit data-table signals
+// make a data table; a single row or column makes a layout table; otherwise data.
+bool is_data_table(const Dom& dom, int table) {
+  if (dom.has_attr(table, "role") || dom.has_attr(table, "summary") || dom.has_attr(table, "border")) return true;
+  int rows = 0, max_cols = 0;
+  std::vector<int> stack{table};
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    const std::string& t = dom.tag(n);
+    if (n != table && t == "table") continue;
+    if (t == "caption" || t == "thead" || t == "tfoot" || t == "th" || t == "colgroup" || t == "col") return true;
+    if (t == "td" && (dom.has_attr(n, "headers") || dom.has_attr(n, "scope") || dom.has_attr(n, "abbr"))) return true;
+    if (t == "tr") {
+      ++rows;
+      int cols = 0;
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+        cols += dom.tag(c) == "td";
+      max_cols = std::max(max_cols, cols);
+    }
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      stack.push_back(c);
+  }
+  return rows >= 2 && max_cols >= 2;
+}
+
+int ancestor_tag(const Dom& dom, int i, std::string_view tag) {
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
+    if (dom.tag(p) == tag) return p;
+  return -1;
+}
+
+bool has_ancestor_role(const Dom& dom, int i, std::initializer_list<std::string_view> roles) {
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+    const std::string r = role_of(dom, p);
+    for (const auto want : roles)
+      if (r == want) return true;
+  }
+  return false;
+}
+
+// Roles Chrome drops to generic outside their required context (ARIA "required context role").
+std::string in_context(const Dom& dom, int i, std::string role) {
+  if (role == "option" && dom.tag(i) != "option" && !has_ancestor_role(dom, i, {"listbox", "combobox", "group"}))
+    return "generic";
+  if (role == "treeitem" && !has_ancestor_role(dom, i, {"tree", "group"})) return "generic";
+  return role;
+}
+
+std::string layout_table_role(const Dom& dom, int i, std::string role) {
+  const std::string& t = dom.tag(i);
+  if (t == "td" || t == "tr" || t == "table") {
+    const int table = t == "table" ? i : ancestor_tag(dom, i, "table");
+    if (table >= 0 && !is_data_table(dom, table))
+      return t == "td" ? "LayoutTableCell" : t == "tr" ? "LayoutTableRow" : "LayoutTable";
+    return role;
+  }
+  if (role == "generic") {
+    const std::string_view d = dom.style(i, kDisplay);
+    if (d == "table" || d == "inline-table") return "LayoutTable";
+    if (d == "table-row") return "LayoutTableRow";
+    if (d == "table-cell") return "LayoutTableCell";
+  }
+  return role;
+}
+
+}  // namespace
+
 std::string role_of(const Dom& dom, int i) {
   if (!dom.is_element(i)) return "";
   bool has = false;
@@ -140,12 +211,12 @@ std::string role_of(const Dom& dom, int i) {
       if (valid_role(tok)) {
         // Presentational roles conflict with focusability (ARIA 1.2 §9.3): the implicit role stays.
         if ((tok == "none" || tok == "presentation") && is_focusable(dom, i)) break;
-        return chrome_name(tok);
+        return in_context(dom, i, chrome_name(tok));
       }
       rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
     }
   }
-  return implicit_role(dom, i);
+  return layout_table_role(dom, i, implicit_role(dom, i));
 }
 
 bool is_interactive_role(std::string_view r) {
@@ -159,8 +230,10 @@ bool is_interactive_role(std::string_view r) {
 bool name_from_content(std::string_view r) {
   static constexpr std::array<std::string_view, 21> kRoles = {
       "button", "cell", "checkbox", "columnheader", "DisclosureTriangle", "gridcell", "heading", "link",
-      "option", "menuitem", "menuitemcheckbox", "menuitemradio", "radio", "row", "rowheader", "switch", "tab",
+      "option", "menuitem", "menuitemcheckbox", "menuitemradio", "radio", "LayoutTableCell", "rowheader", "switch", "tab",
       "tooltip", "treeitem", "term", "legend"};
+  // DPub-ARIA references name from their content too.
+  if (r == "doc-noteref" || r == "doc-backlink" || r == "doc-biblioref" || r == "doc-glossref") return true;
   return std::find(kRoles.begin(), kRoles.end(), r) != kRoles.end();
 }
 
