@@ -161,7 +161,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       }
     }
     const Region lm = landmark_of(dom, i, r);
-    if (lm != Region::kPage) {
+    // A dialog's own header and footer are part of the dialog, not page landmarks.
+    const bool in_dialog_part = region[u] == Region::kDialog && (lm == Region::kHeader || lm == Region::kFooter);
+    if (lm != Region::kPage && !in_dialog_part) {
       region[u] = lm;
       landmark[u] = i;
     }

@@ -230,6 +230,10 @@ void Dom::link(const std::vector<std::vector<int>>& kids, std::vector<std::strin
       c.depth = n.depth + 1;
       if (!c.shadow || c.doc != n.doc) {
         c.scope = -1;
+      } else if (n.tag == "slot" && n.scope >= 0) {
+        // Assigned to a slot: it belongs to the tree around that slot's host (slot fallback
+        // content, rarer, is taken as assigned too).
+        c.scope = nodes[static_cast<std::size_t>(n.scope)].scope;
       } else if (n.type == 1 && (n.is_host || !n.shadow || n.tag.find('-') != std::string::npos)) {
         // Entering a shadow tree from its host. DOMSnapshot has no shadow-root nodes, so a
         // custom element in a shadow tree whose children are also in one is taken as a host.

@@ -18,7 +18,10 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
     char t = has_parent ? transparent_[p] : 0;
     if (node.layout && !node.layout->style[kOpacity].empty()) {
       const std::string_view o = node.layout->style[kOpacity];
-      if (o == "0" || o == "0.0") t = 1;
+      // A native control made transparent on its own is the "visually hidden input" pattern
+      // (custom checkboxes, switches, file pickers): its styled stand-in is what users see.
+      const bool native_control = node.tag == "input" || node.tag == "select" || node.tag == "textarea";
+      if ((o == "0" || o == "0.0") && !native_control) t = 1;
     }
     transparent_[static_cast<std::size_t>(i)] = t;
     char a = same_doc ? aria_hidden_[p] : 0;
