@@ -13,6 +13,26 @@ using nlohmann::json;
 
 const char* type_name(const json& j) { return j.type_name(); }
 
+// A field path built only when an error needs it: formatting "x.nodes.parentIndex[7]" for
+// every value read would cost more than reading the capture.
+struct Lazy {
+  const std::string& base;
+  const char* field;
+  std::size_t index;
+};
+struct Lazy2 {  // base.field[index][sub]
+  const std::string& base;
+  const char* field;
+  std::size_t index, sub;
+};
+std::string to_path(const std::string& p) { return p; }
+std::string to_path(const Lazy2& l) {
+  return l.base + "." + l.field + "[" + std::to_string(l.index) + "][" + std::to_string(l.sub) + "]";
+}
+std::string to_path(const Lazy& l) {
+  return l.base + (l.field[0] ? "." : "") + l.field + "[" + std::to_string(l.index) + "]";
+}
+
 // First error wins; every reader returns false after setting it, so callers just bail out.
 struct Ctx {
   Error err;
@@ -22,8 +42,9 @@ struct Ctx {
     failed = true;
     return false;
   }
-  bool bad(const std::string& path, const std::string& what) {
-    return fail(ErrorCode::kMalformedCapture, path + ": " + what + " (see docs/capture-format.md; re-capture the page)");
+  template <typename P>
+  bool bad(const P& path, const std::string& what) {
+    return fail(ErrorCode::kMalformedCapture, to_path(path) + ": " + what + " (see docs/capture-format.md; re-capture the page)");
   }
 };
 
@@ -44,7 +65,8 @@ bool want_object(Ctx& c, const json* j, const std::string& path) {
   return true;
 }
 
-bool want_int(Ctx& c, const json& j, const std::string& path, long long& out) {
+template <typename P>
+bool want_int(Ctx& c, const json& j, const P& path, long long& out) {
   if (!j.is_number_integer()) return c.bad(path, std::string("expected an integer, got ") + type_name(j));
   if (j.is_number_unsigned()) {
     const auto u = j.get<std::uint64_t>();
@@ -56,7 +78,8 @@ bool want_int(Ctx& c, const json& j, const std::string& path, long long& out) {
   return true;
 }
 
-bool want_number(Ctx& c, const json& j, const std::string& path, double& out) {
+template <typename P>
+bool want_number(Ctx& c, const json& j, const P& path, double& out) {
   if (!j.is_number()) return c.bad(path, std::string("expected a number, got ") + type_name(j));
   out = j.get<double>();
   return true;
@@ -82,7 +105,8 @@ struct SnapshotReader {
   std::string path;  // "snapshot" or "oopifs[2].snapshot"
 
   // A string-table index: -1 means "absent" (empty); anything else must be in range.
-  bool str(const json& j, const std::string& p, std::string_view& out, bool allow_absent = true) {
+  template <typename P>
+  bool str(const json& j, const P& p, std::string_view& out, bool allow_absent = true) {
     long long i = 0;
     if (!want_int(c, j, p, i)) return false;
     if (i == -1 && allow_absent) { out = {}; return true; }
@@ -111,10 +135,10 @@ struct SnapshotReader {
     }
     for (std::size_t k = 0; k < idx->size(); ++k) {
       long long node = 0;
-      if (!want_int(c, (*idx)[k], at(rp + ".index", k), node)) return false;
+      if (!want_int(c, (*idx)[k], Lazy{rp, "index", k}, node)) return false;
       if (node < 0 || static_cast<std::size_t>(node) >= n)
-        return c.bad(at(rp + ".index", k), "node index " + std::to_string(node) + " out of range (" + std::to_string(n) + " nodes)");
-      if (!fn(static_cast<std::size_t>(node), val ? &(*val)[k] : nullptr, at(rp + ".value", k))) return false;
+        return c.bad(Lazy{rp, "index", k}, "node index " + std::to_string(node) + " out of range (" + std::to_string(n) + " nodes)");
+      if (!fn(static_cast<std::size_t>(node), val ? &(*val)[k] : nullptr, Lazy{rp, "value", k})) return false;
     }
     return true;
   }
@@ -164,28 +188,30 @@ bool SnapshotReader::nodes(const json& doc, const std::string& dp, RawDocument& 
   d.attr_begin.assign(n + 1, 0);
   for (std::size_t i = 0; i < n; ++i) {
     long long v = 0;
-    if (!want_int(c, (*parent)[i], at(np + ".parentIndex", i), v)) return false;
+    if (!want_int(c, (*parent)[i], Lazy{np, "parentIndex", i}, v)) return false;
     // DOMSnapshot lists nodes in pre-order, so a parent always comes first. Requiring it
     // rules out cycles and forward references in one comparison.
     if (v < -1 || v >= static_cast<long long>(i))
-      return c.bad(at(np + ".parentIndex", i),
+      return c.bad(Lazy{np, "parentIndex", i},
                    "parent " + std::to_string(v) + " is not an earlier node (a cycle, or not DOMSnapshot's pre-order)");
     d.parent[i] = static_cast<int>(v);
-    if (!want_int(c, (*type)[i], at(np + ".nodeType", i), v)) return false;
-    if (v < 0 || v > 12) return c.bad(at(np + ".nodeType", i), "node type " + std::to_string(v) + " is not a DOM node type");
+    if (!want_int(c, (*type)[i], Lazy{np, "nodeType", i}, v)) return false;
+    if (v < 0 || v > 12) return c.bad(Lazy{np, "nodeType", i}, "node type " + std::to_string(v) + " is not a DOM node type");
     d.type[i] = static_cast<std::uint8_t>(v);
-    if (!str((*name)[i], at(np + ".nodeName", i), d.name[i], false)) return false;
-    if (value && !str((*value)[i], at(np + ".nodeValue", i), d.value[i])) return false;
-    if (!want_int(c, (*backend)[i], at(np + ".backendNodeId", i), v)) return false;
+    if (!str((*name)[i], Lazy{np, "nodeName", i}, d.name[i], false)) return false;
+    if (value && !str((*value)[i], Lazy{np, "nodeValue", i}, d.value[i])) return false;
+    if (!want_int(c, (*backend)[i], Lazy{np, "backendNodeId", i}, v)) return false;
     d.backend[i] = v;
     if (attrs) {
       const json& a = (*attrs)[i];
-      const std::string ap = at(np + ".attributes", i);
-      if (!a.is_array()) return c.bad(ap, std::string("expected an array, got ") + type_name(a));
-      if (a.size() % 2) return c.bad(ap, "odd number of entries (name/value pairs expected)");
+      const std::string& ap = np;  // paths are built only on error
+      if (!a.is_array()) return c.bad(Lazy{ap, "attributes", i}, std::string("expected an array, got ") + type_name(a));
+      if (a.size() % 2) return c.bad(Lazy{ap, "attributes", i}, "odd number of entries (name/value pairs expected)");
       for (std::size_t k = 0; k < a.size(); k += 2) {
         Attr at_{};
-        if (!str(a[k], at(ap, k), at_.name, false) || !str(a[k + 1], at(ap, k + 1), at_.value)) return false;
+        if (!str(a[k], Lazy2{np, "attributes", i, k}, at_.name, false) ||
+            !str(a[k + 1], Lazy2{np, "attributes", i, k + 1}, at_.value))
+          return false;
         d.attrs.push_back(at_);
       }
     }
@@ -193,7 +219,7 @@ bool SnapshotReader::nodes(const json& doc, const std::string& dp, RawDocument& 
   }
 
   auto flag = [&](const char* key, std::uint16_t bit) {
-    return rare(*nodes, key, n, np, false, [&](std::size_t node, const json*, const std::string&) {
+    return rare(*nodes, key, n, np, false, [&](std::size_t node, const json*, const auto&) {
       d.flags[node] |= bit;
       return true;
     });
@@ -201,7 +227,7 @@ bool SnapshotReader::nodes(const json& doc, const std::string& dp, RawDocument& 
   if (!flag("inputChecked", kChecked) || !flag("optionSelected", kOptionSelected) || !flag("isClickable", kClickable))
     return false;
   auto rare_str = [&](const char* key, std::vector<std::string_view>* out, std::uint16_t bit) {
-    return rare(*nodes, key, n, np, true, [&](std::size_t node, const json* v, const std::string& p) {
+    return rare(*nodes, key, n, np, true, [&](std::size_t node, const json* v, const auto& p) {
       std::string_view s;
       if (!str(*v, p, s)) return false;
       if (out) (*out)[node] = s;
@@ -243,30 +269,30 @@ bool SnapshotReader::layout(const json& doc, const std::string& dp, RawDocument&
   d.layouts.resize(m);
   for (std::size_t k = 0; k < m; ++k) {
     long long node = 0;
-    if (!want_int(c, (*index)[k], at(lp + ".nodeIndex", k), node)) return false;
+    if (!want_int(c, (*index)[k], Lazy{lp, "nodeIndex", k}, node)) return false;
     if (node < 0 || static_cast<std::size_t>(node) >= d.size())
-      return c.bad(at(lp + ".nodeIndex", k), "node index " + std::to_string(node) + " out of range (" +
+      return c.bad(Lazy{lp, "nodeIndex", k}, "node index " + std::to_string(node) + " out of range (" +
                                                  std::to_string(d.size()) + " nodes)");
     RawLayout& L = d.layouts[k];
     const json& b = (*bounds)[k];
-    const std::string bp = at(lp + ".bounds", k);
+    const Lazy bp{lp, "bounds", k};
     if (!b.is_array() || b.size() != 4) return c.bad(bp, "expected [x, y, width, height]");
     if (!want_number(c, b[0], bp, L.bounds.x) || !want_number(c, b[1], bp, L.bounds.y) ||
         !want_number(c, b[2], bp, L.bounds.width) || !want_number(c, b[3], bp, L.bounds.height))
       return false;
     const json& s = (*styles)[k];
-    const std::string sp = at(lp + ".styles", k);
+    const Lazy sp{lp, "styles", k};
     if (!s.is_array()) return c.bad(sp, std::string("expected an array, got ") + type_name(s));
     for (int slot = 0; slot < kStyleCount; ++slot) {
       const int pos = style_pos[static_cast<std::size_t>(slot)];
       if (pos < 0 || static_cast<std::size_t>(pos) >= s.size()) continue;
-      if (!str(s[static_cast<std::size_t>(pos)], at(sp, static_cast<std::size_t>(pos)), L.style[static_cast<std::size_t>(slot)]))
+      if (!str(s[static_cast<std::size_t>(pos)], Lazy2{lp, "styles", k, static_cast<std::size_t>(pos)}, L.style[static_cast<std::size_t>(slot)]))
         return false;
     }
-    if (text && !str((*text)[k], at(lp + ".text", k), L.text)) return false;
+    if (text && !str((*text)[k], Lazy{lp, "text", k}, L.text)) return false;
     if (client) {
       const json& r = (*client)[k];
-      const std::string rp = at(lp + ".clientRects", k);
+      const Lazy rp{lp, "clientRects", k};
       if (!r.is_array() || (r.size() != 0 && r.size() != 4)) return c.bad(rp, "expected [] or [x, y, width, height]");
       if (r.size() == 4 && (!want_number(c, r[0], rp, L.client_left) || !want_number(c, r[1], rp, L.client_top)))
         return false;
@@ -355,7 +381,7 @@ bool read_snapshot(Ctx& c, const json* snap, const std::string& path, int sessio
     // always comes after the document holding the iframe; each is some iframe's at most once.
     const json& nodes = doc["nodes"];
     if (!r.rare(nodes, "contentDocumentIndex", d.size(), dp + ".nodes", true,
-                [&](std::size_t node, const json* v, const std::string& p) {
+                [&](std::size_t node, const json* v, const auto& p) {
                   long long k = 0;
                   if (!want_int(c, *v, p, k)) return false;
                   if (k <= static_cast<long long>(di) || k >= count)
