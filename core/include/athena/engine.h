@@ -58,12 +58,28 @@ struct Target {
   std::string name;
   Rect bbox;  // main-frame viewport CSS px
   bool disabled = false;
+  /// The live element as the agent would see it now (same ref; in_viewport as of the capture).
+  Element element;
 };
 
 struct ActionInfo {
   std::string kind;                   // "click", "type", "navigate", ...
   std::vector<std::string> warnings;  // e.g. from bounded stabilization
   bool force_full = false;            // the agent asked for a full snapshot
+};
+
+/// Sizes of one page's bounded state (benchmarks, memory checks; see limits.h for the bounds).
+struct PageStats {
+  std::uint64_t version = 0;          // current version
+  std::uint64_t delivered_version = 0;
+  std::size_t live_elements = 0;      // elements of the latest capture
+  std::size_t delivered_elements = 0; // elements the agent holds
+  std::size_t registry = 0;           // refs tracked (live + tombstones)
+  std::size_t tombstones = 0;         // <= limits::kMaxRemovedTombstones
+  std::size_t history = 0;            // versions kept besides the current, <= Config::history
+  std::size_t frames = 0;
+  std::size_t retired_documents = 0;  // <= limits::kMaxRetiredDocuments
+  std::size_t overlay_depth = 0;
 };
 
 struct FindQuery {
@@ -102,6 +118,15 @@ class Engine {
   /// Elements of the current state matching the query, including those the renderer trimmed
   /// or a dedup collapsed.
   Result<std::vector<Element>> find(PageKey key, const FindQuery& query) const;
+
+  /// The same three calls on an already compiled Snapshot (tests, benches, replay of synthetic
+  /// pages). The JSON entry points are compile_capture() + these.
+  Result<FactPack> snapshot_from(PageKey key, Snapshot snapshot, const ActionInfo& info = {});
+  Result<PreCheck> begin_action_from(PageKey key, Snapshot snapshot, std::optional<std::uint64_t> agent_version);
+  Result<FactPack> finish_action_from(PageKey key, Snapshot snapshot, const ActionInfo& info);
+
+  /// Sizes of the page's bounded state.
+  Result<PageStats> stats(PageKey key) const;
 
   const Config& config() const { return config_; }
 

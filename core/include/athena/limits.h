@@ -21,6 +21,8 @@ inline constexpr std::size_t kDefaultHistory = 3;             // snapshot versio
 inline constexpr std::size_t kMaxHistory = 16;
 inline constexpr std::size_t kMaxRemovedTombstones = 4'096;   // refs remembered as "removed in vN" per page
 inline constexpr std::size_t kMaxPages = 256;                 // pages per engine
+inline constexpr std::size_t kMaxRetiredDocuments = 1'024;    // (frame, loader) pairs remembered as navigated/detached per page
+inline constexpr std::size_t kMaxMatchRounds = 4;             // neighbour-anchored matching rounds (engine matcher)
 
 // Delta reliability: ONE rule (DESIGN §7). A delta is unreliable, and a full snapshot is sent,
 // when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified

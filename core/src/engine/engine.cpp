@@ -1,0 +1,120 @@
+// Engine: pages by PageKey, JSON entry points (compile_capture + PageSession).
+#include "athena/engine.h"
+
+#include <algorithm>
+
+#include "athena/compiler.h"
+#include "engine/page_session.h"
+
+namespace athena {
+
+Engine::Engine(Config config) : config_(config) {}
+Engine::~Engine() = default;
+
+Result<PageSession*> Engine::page(PageKey key) const {
+  for (const auto& p : pages_)
+    if (p->key().context == key.context && p->key().page == key.page) return p.get();
+  return make_error(ErrorCode::kUnknownPage, "no page c" + std::to_string(key.context) + "p" + std::to_string(key.page) +
+                                                 " is open; call open_page first (or use a page the agent was given)");
+}
+
+Status Engine::open_page(PageKey key) {
+  if (page(key)) return Ok{};  // idempotent: a service-worker restart may open it again
+  if (key.context < 0 || key.page < 0)
+    return make_error(ErrorCode::kUnknownPage, "page keys are non-negative (context " + std::to_string(key.context) +
+                                                   ", page " + std::to_string(key.page) + ")");
+  if (pages_.size() >= limits::kMaxPages)
+    return make_error(ErrorCode::kInputTooLarge, "too many open pages (limits::kMaxPages); close unused pages first");
+  pages_.push_back(std::make_unique<PageSession>(key, config_));
+  return Ok{};
+}
+
+Status Engine::close_page(PageKey key) {
+  auto it = std::find_if(pages_.begin(), pages_.end(),
+                         [&](const auto& p) { return p->key().context == key.context && p->key().page == key.page; });
+  if (it == pages_.end()) return page(key).error();
+  pages_.erase(it);
+  return Ok{};
+}
+
+Status Engine::on_event(PageKey key, std::string_view event_json) {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->on_event(event_json);
+}
+
+namespace {
+Result<Snapshot> compile(std::string_view capture_json) {
+  if (capture_json.size() > limits::kMaxInputBytes)
+    return make_error(ErrorCode::kInputTooLarge, "capture JSON is over limits::kMaxInputBytes; the page is too large to capture");
+  return compile_capture(capture_json);
+}
+}  // namespace
+
+Result<FactPack> Engine::snapshot(PageKey key, std::string_view capture_json, const ActionInfo& info) {
+  auto p = page(key);
+  if (!p) return p.error();
+  auto s = compile(capture_json);
+  if (!s) return s.error();
+  return (*p)->snapshot(std::move(s.value()), info);
+}
+
+Result<PreCheck> Engine::begin_action(PageKey key, std::string_view capture_json, std::optional<std::uint64_t> agent_version) {
+  auto p = page(key);
+  if (!p) return p.error();
+  auto s = compile(capture_json);
+  if (!s) return s.error();
+  return (*p)->begin_action(std::move(s.value()), agent_version);
+}
+
+Result<Target> Engine::resolve(PageKey key, std::string_view ref) const {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->resolve(ref);
+}
+
+Result<FactPack> Engine::finish_action(PageKey key, std::string_view capture_json, const ActionInfo& info) {
+  auto p = page(key);
+  if (!p) return p.error();
+  auto s = compile(capture_json);
+  if (!s) return s.error();
+  return (*p)->finish_action(std::move(s.value()), info);
+}
+
+Status Engine::abort_action(PageKey key) {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->abort_action();
+}
+
+Result<std::vector<Element>> Engine::find(PageKey key, const FindQuery& query) const {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->find(query);
+}
+
+Result<FactPack> Engine::snapshot_from(PageKey key, Snapshot snapshot, const ActionInfo& info) {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->snapshot(std::move(snapshot), info);
+}
+
+Result<PreCheck> Engine::begin_action_from(PageKey key, Snapshot snapshot, std::optional<std::uint64_t> agent_version) {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->begin_action(std::move(snapshot), agent_version);
+}
+
+Result<FactPack> Engine::finish_action_from(PageKey key, Snapshot snapshot, const ActionInfo& info) {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->finish_action(std::move(snapshot), info);
+}
+
+Result<PageStats> Engine::stats(PageKey key) const {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->stats();
+}
+
+}  // namespace athena

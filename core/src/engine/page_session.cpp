@@ -1,0 +1,617 @@
+#include "engine/page_session.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <tuple>
+#include <unordered_set>
+
+#include "athena/limits.h"
+#include "engine/matcher.h"
+
+namespace athena {
+
+using engine::Binding;
+using engine::OverlayId;
+using engine::RefId;
+using engine::View;
+using engine::ViewEntry;
+
+namespace {
+
+std::string quoted(const std::string& role, const std::string& name) { return role + " \"" + name + "\""; }
+
+OverlayInfo info_of(const std::vector<OverlayId>& stack) {
+  OverlayInfo info;
+  if (stack.empty()) return info;
+  info.type = stack.back().type;
+  info.name = stack.back().name;
+  info.depth = static_cast<int>(stack.size());
+  return info;
+}
+
+std::string scope_of(const Snapshot& s, const ReadableNode& n) {
+  std::string k = n.frame_id;
+  k += '\x1f';
+  k += n.loader_id;
+  if (n.overlay >= 0) {
+    const Overlay& o = s.overlays[static_cast<std::size_t>(n.overlay)];
+    k += '\x1f';
+    k += o.frame_id;
+    k += '\x1f';
+    k += o.loader_id;
+    k += '\x1f';
+    k += std::to_string(o.backend_node_id);
+  }
+  return k;
+}
+
+// Entries of `view` in contexts [lo, hi) (-1 = base page).
+template <typename F>
+void each_ctx(const View& view, int lo, int hi, F f) {
+  for (const ViewEntry& e : view.entries)
+    if (e.element.overlay >= lo && e.element.overlay < hi) f(e);
+}
+
+using BlockKey = std::tuple<int, int, std::string, int>;  // frame index, region, label, overlay
+BlockKey block_key(const ViewEntry& e) {
+  return {e.frame_index, static_cast<int>(e.element.region), e.element.region_label, e.element.overlay};
+}
+
+}  // namespace
+
+PageSession::PageSession(PageKey key, const Config& config)
+    : key_(key), config_(config), versions_(config.history) {}
+
+Binding PageSession::binding_of(const ReadableNode& node) {
+  return Binding{node.frame_id, node.loader_id, node.backend_node_id, tracker_.frame_index(node.frame_id)};
+}
+
+View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) {
+  View v;
+  v.main_frame_id = s.frames[0].frame_id;
+  v.main_loader_id = s.frames[0].loader_id;
+  for (const Overlay& o : s.overlays) v.stack.push_back(OverlayId{o.frame_id, o.loader_id, o.backend_node_id, o.type, o.name});
+  v.entries.reserve(s.nodes.size());
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    const ReadableNode& n = s.nodes[i];
+    ViewEntry e;
+    e.ref = refs[i];
+    e.frame_index = tracker_.frame_index(n.frame_id);
+    e.ident = engine::ident_hash(n);
+    Element& el = e.element;
+    el.ref = engine::format_ref(key_.context, key_.page, e.frame_index, e.ref);
+    el.role = n.role;
+    el.name = n.name;
+    el.description = n.description;
+    el.category = n.category;
+    el.state = n.state;
+    el.href = n.href;
+    el.level = n.level;
+    el.region = n.region;
+    el.region_label = n.region_label;
+    el.overlay = n.overlay;
+    el.in_viewport = n.in_viewport;
+    e.content = engine::element_hash(el);
+    v.entries.push_back(std::move(e));
+  }
+  return v;
+}
+
+// Validates everything before touching any state, so a bad capture leaves the page as it was.
+Result<View> PageSession::ingest(Snapshot s) {
+  if (s.frames.empty() || !s.frames[0].parent_id.empty() || s.frames[0].frame_id.empty())
+    return make_error(ErrorCode::kMalformedCapture, "capture has no main frame; capture the page again");
+  if (s.nodes.size() > limits::kMaxNodes)
+    return make_error(ErrorCode::kInputTooLarge, "capture has more elements than limits::kMaxNodes; the page is too large");
+  std::map<std::string, std::string> loaders;
+  for (const FrameInfo& f : s.frames) loaders[f.frame_id] = f.loader_id;
+  bool unknown = s.has_unknown_frames;
+  {
+    // Nodes whose document is not in the capture's frame tree cannot get a trustworthy ref.
+    std::vector<ReadableNode> kept;
+    kept.reserve(s.nodes.size());
+    for (ReadableNode& n : s.nodes) {
+      auto it = loaders.find(n.frame_id);
+      if (it == loaders.end() || it->second != n.loader_id || n.loader_id.empty()) {
+        unknown = true;
+        continue;
+      }
+      kept.push_back(std::move(n));
+    }
+    s.nodes = std::move(kept);
+  }
+  for (const ReadableNode& n : s.nodes)
+    if (n.overlay < -1 || n.overlay >= static_cast<int>(s.overlays.size()))
+      return make_error(ErrorCode::kMalformedCapture, "element overlay index " + std::to_string(n.overlay) +
+                                                          " is outside the capture's overlays; capture the page again");
+  {
+    std::set<std::tuple<std::string, std::string, std::int64_t>> ids;
+    for (const ReadableNode& n : s.nodes)
+      if (!ids.emplace(n.frame_id, n.loader_id, n.backend_node_id).second)
+        return make_error(ErrorCode::kMalformedCapture,
+                          "two elements share backend node id " + std::to_string(n.backend_node_id) + " in frame '" +
+                              n.frame_id + "'; capture the page again");
+  }
+  if (tracker_.initialized()) {
+    Status fresh = tracker_.check_capture(s);
+    if (!fresh) return fresh.error();
+  } else {
+    Status init = tracker_.init(s.frames);  // retried by the next capture if it fails
+    if (!init) return init.error();
+  }
+
+  // From here on the capture is accepted.
+  tracker_.sync(s);
+  if (unknown || tracker_.needs_full()) unknown_frames_ = true;
+  const std::uint64_t raw = content_hash(s);
+
+  std::vector<RefId> refs(s.nodes.size(), 0);
+  if (live_ && live_->raw_hash == raw && live_->snapshot.nodes.size() == s.nodes.size()) {
+    refs = live_->refs;  // same identities, same content: nothing to match
+  } else {
+    std::unordered_map<std::string, int> scopes;
+    auto intern = [&](const std::string& k) { return scopes.emplace(k, static_cast<int>(scopes.size())).first->second; };
+    std::vector<engine::MatchNode> olds, news;
+    if (live_) {
+      olds.reserve(live_->snapshot.nodes.size());
+      for (std::size_t i = 0; i < live_->snapshot.nodes.size(); ++i) {
+        const ReadableNode& n = live_->snapshot.nodes[i];
+        olds.push_back({intern(scope_of(live_->snapshot, n)), n.backend_node_id, engine::ident_hash(n), live_->refs[i]});
+      }
+    }
+    news.reserve(s.nodes.size());
+    for (const ReadableNode& n : s.nodes) news.push_back({intern(scope_of(s, n)), n.backend_node_id, engine::ident_hash(n), 0});
+    engine::MatchResult m = engine::match_nodes(olds, news);
+    for (std::size_t j = 0; j < s.nodes.size(); ++j) {
+      const Binding b = binding_of(s.nodes[j]);
+      if (m.refs[j] != 0) {
+        refs[j] = m.refs[j];
+        registry_.rebind(refs[j], b);
+      } else {
+        refs[j] = registry_.issue(b);
+      }
+    }
+    for (std::size_t i : m.unmatched) {
+      const ReadableNode& n = live_->snapshot.nodes[i];
+      std::string cause = "removed";
+      switch (tracker_.doc(n.frame_id, n.loader_id)) {
+        case engine::FrameTracker::Doc::kNavigated: cause = "navigated"; break;
+        case engine::FrameTracker::Doc::kDetached:
+        case engine::FrameTracker::Doc::kUnknown: cause = "detached"; break;
+        case engine::FrameTracker::Doc::kLive:
+          if (n.overlay >= 0) {
+            const Overlay& o = live_->snapshot.overlays[static_cast<std::size_t>(n.overlay)];
+            bool still = false;
+            for (const Overlay& now : s.overlays)
+              still = still || (now.backend_node_id == o.backend_node_id && now.frame_id == o.frame_id && now.loader_id == o.loader_id);
+            if (!still) cause = "overlay_closed";
+          }
+          break;
+      }
+      registry_.kill(live_->refs[i], cause);
+    }
+  }
+  View view = build_view(s, refs);
+  Live next;
+  next.snapshot = std::move(s);
+  next.refs = std::move(refs);
+  next.raw_hash = raw;
+  next.node_of_ref.reserve(next.refs.size());
+  for (std::size_t i = 0; i < next.refs.size(); ++i) next.node_of_ref[next.refs[i]] = i;
+  live_ = std::move(next);
+  return view;
+}
+
+// Versions the view (a new version only if what the agent could see changed) and stamps the
+// refs that vanished in it.
+void PageSession::commit(View& view, Outcome* outcome) {
+  view.hash = engine::view_hash(view);
+  auto [entry, is_new] = versions_.capture_if_changed(view);
+  (void)is_new;
+  view.version = entry->version;
+  registry_.stamp(entry->version);
+  if (outcome) {
+    outcome->pack.version = entry->version;
+    outcome->target.version = entry->version;
+    outcome->target.hash = engine::view_hash(outcome->target);
+  }
+}
+
+std::string PageSession::full_reason_for(const View& to) const {
+  if (!delivered_) return "first";
+  if (delivered_->main_frame_id != to.main_frame_id || delivered_->main_loader_id != to.main_loader_id) return "navigation";
+  if (unknown_frames_) return "unknown_frames";
+  return "";
+}
+
+PageSession::Outcome PageSession::full(const View* from, View& to, const std::string& reason) {
+  Outcome out;
+  out.pack.type = PackType::kFull;
+  out.pack.reason = reason;
+  // Group into region blocks, first appearance order.
+  std::vector<BlockKey> order;
+  std::map<BlockKey, std::vector<std::size_t>> blocks;
+  for (std::size_t i = 0; i < to.entries.size(); ++i) {
+    BlockKey k = block_key(to.entries[i]);
+    auto [it, inserted] = blocks.emplace(k, std::vector<std::size_t>{});
+    if (inserted) order.push_back(k);
+    it->second.push_back(i);
+  }
+  std::map<BlockKey, std::vector<const ViewEntry*>> previous;
+  if (from && config_.dedup_regions)
+    for (const ViewEntry& e : from->entries) previous[block_key(e)].push_back(&e);
+
+  std::set<BlockKey> unchanged;
+  for (const BlockKey& k : order) {
+    auto p = previous.find(k);
+    if (p == previous.end()) continue;
+    const std::vector<std::size_t>& now = blocks[k];
+    const std::vector<const ViewEntry*>& was = p->second;
+    if (now.size() != was.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; same && i < now.size(); ++i) {
+      const ViewEntry& n = to.entries[now[i]];
+      const ViewEntry& o = *was[i];
+      if (n.ident != o.ident || n.content != o.content) same = false;
+      else if (n.ref != o.ref) {
+        // Rebinding is allowed only from a ref the agent never saw to one it holds that no live
+        // node uses any more (seeds/003 + DESIGN §2: refs of an unchanged region stay valid).
+        const engine::RefRecord* nr = registry_.find(n.ref);
+        const engine::RefRecord* orr = registry_.find(o.ref);
+        if (!nr || nr->shown || !orr || orr->live) same = false;
+      }
+    }
+    if (!same) continue;
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      ViewEntry& n = to.entries[now[i]];
+      const ViewEntry& o = *was[i];
+      if (n.ref == o.ref) continue;
+      const std::size_t node = now[i];  // view entries and live nodes share indices
+      registry_.rebind(o.ref, binding_of(live_->snapshot.nodes[node]));
+      registry_.drop_unshown(n.ref);
+      live_->node_of_ref.erase(n.ref);
+      live_->node_of_ref[o.ref] = node;
+      live_->refs[node] = o.ref;
+      n.ref = o.ref;
+      n.element.ref = o.element.ref;
+    }
+    unchanged.insert(k);
+  }
+  for (const BlockKey& k : order) {
+    RegionBlock b;
+    b.region = static_cast<Region>(std::get<1>(k));
+    b.label = std::get<2>(k);
+    b.frame_ref = "f" + std::to_string(std::get<0>(k));
+    b.unchanged = unchanged.count(k) > 0;
+    for (std::size_t i : blocks[k]) b.elements.push_back(to.entries[i].element);
+    out.pack.regions.push_back(std::move(b));
+  }
+  if (from) {
+    std::unordered_set<RefId> now;
+    for (const ViewEntry& e : to.entries) now.insert(e.ref);
+    for (const ViewEntry& e : from->entries) {
+      if (now.count(e.ref)) continue;
+      const engine::RefRecord* r = registry_.find(e.ref);
+      out.pack.invalidated.push_back({e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name});
+    }
+  }
+  out.pack.overlay = info_of(to.stack);
+  out.target = to;
+  return out;
+}
+
+PageSession::Outcome PageSession::transition(const View& from, View& to, std::string reason) {
+  if (reason.empty()) reason = full_reason_for(to);
+  if (!reason.empty()) return full(&from, to, reason);
+
+  const std::vector<OverlayId>& T = from.stack;
+  const std::vector<OverlayId>& S = to.stack;
+  std::size_t P = 0;
+  while (P < T.size() && P < S.size() && T[P] == S[P]) ++P;
+  const int p = static_cast<int>(P), t = static_cast<int>(T.size()), s = static_cast<int>(S.size());
+  constexpr int kAll = 1 << 30;
+
+  Outcome out;
+  auto invalidate = [&](const ViewEntry& e, const char* fallback) {
+    const engine::RefRecord* r = registry_.find(e.ref);
+    std::string cause = r && !r->live && !r->cause.empty() ? r->cause : fallback;
+    out.pack.invalidated.push_back({e.element.ref, cause, e.element.role, e.element.name});
+  };
+  // Changes of one context (the live one), old -> new by ref. Returns false if unreliable.
+  auto diff_ctx = [&](int c) {
+    std::unordered_map<RefId, const ViewEntry*> before;
+    std::size_t n_before = 0, n_after = 0;
+    each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
+      before.emplace(e.ref, &e);
+      ++n_before;
+    });
+    std::unordered_set<RefId> after;
+    each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
+      ++n_after;
+      after.insert(e.ref);
+      auto it = before.find(e.ref);
+      if (it == before.end()) out.pack.added.push_back(e.element);
+      else if (it->second->content != e.content) out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
+    });
+    each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
+      if (!after.count(e.ref)) invalidate(e, "removed");
+    });
+    // The one reliability rule (limits.h, DESIGN §7).
+    const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size();
+    const std::size_t denom = std::max(n_before, n_after);
+    if (denom < limits::kMinNodesForRatio) return true;
+    return !(static_cast<double>(changed) / static_cast<double>(denom) > config_.max_change_ratio);
+  };
+  auto keep = [&](int lo, int hi) { each_ctx(from, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); }); };
+  auto take = [&](int lo, int hi) { each_ctx(to, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); }); };
+  out.target.main_frame_id = to.main_frame_id;
+  out.target.main_loader_id = to.main_loader_id;
+  out.target.stack = S;
+
+  if (p == t && p == s) {
+    // Same overlay stack: a delta of the live context (top overlay, or the base page).
+    const int c = s - 1;
+    if (!diff_ctx(c)) return full(&from, to, "unreliable_delta");
+    keep(-1, c);
+    take(c, c + 1);
+    out.pack.type = out.pack.added.empty() && out.pack.modified.empty() && out.pack.invalidated.empty()
+                        ? PackType::kNoChange
+                        : PackType::kDelta;
+    return out;
+  }
+  if (p == s && p < t) {
+    // Closed back to context s-1: its refs were captured at open and die now; the context we
+    // return to reports what changed while it was frozen.
+    const int c = s - 1;
+    if (!diff_ctx(c)) return full(&from, to, "unreliable_delta");
+    std::vector<Invalidation> changes = std::move(out.pack.invalidated);
+    out.pack.invalidated.clear();
+    each_ctx(from, p, kAll, [&](const ViewEntry& e) { invalidate(e, "overlay_closed"); });
+    out.pack.invalidated.insert(out.pack.invalidated.end(), changes.begin(), changes.end());
+    keep(-1, c);
+    take(c, c + 1);
+    out.pack.type = PackType::kOverlayClosed;
+    out.pack.overlay = info_of(T);
+    return out;
+  }
+  // Opened (p == t < s) or replaced (p < t, p < s): overlays above the common prefix close,
+  // new ones are listed whole; everything below stays frozen.
+  each_ctx(from, p, kAll, [&](const ViewEntry& e) { invalidate(e, "overlay_closed"); });
+  keep(-1, p);
+  take(p, kAll);
+  std::vector<BlockKey> order;
+  std::map<BlockKey, RegionBlock> blocks;
+  each_ctx(to, p, kAll, [&](const ViewEntry& e) {
+    BlockKey k = block_key(e);
+    auto [it, inserted] = blocks.emplace(k, RegionBlock{});
+    if (inserted) {
+      order.push_back(k);
+      it->second.region = e.element.region;
+      it->second.label = e.element.region_label;
+      it->second.frame_ref = "f" + std::to_string(e.frame_index);
+    }
+    it->second.elements.push_back(e.element);
+  });
+  for (const BlockKey& k : order) out.pack.regions.push_back(std::move(blocks[k]));
+  out.pack.type = PackType::kOverlayOpened;
+  out.pack.overlay = info_of(S);
+  return out;
+}
+
+void PageSession::deliver(const Outcome& outcome) {
+  // Returned = delivered: only now does the agent hold these refs with these identities.
+  for (const ViewEntry& e : outcome.target.entries) registry_.show(e.ref, e.ident, e.element.role, e.element.name);
+  delivered_ = std::make_shared<const View>(outcome.target);
+  if (outcome.pack.type == PackType::kFull) {
+    unknown_frames_ = false;
+    tracker_.clear_needs_full();
+  }
+}
+
+Result<FactPack> PageSession::snapshot(Snapshot snapshot, const ActionInfo& info) {
+  Result<View> view = ingest(std::move(snapshot));
+  if (!view) return view.error();
+  pending_.reset();  // a baseline replaces whatever an unfinished action was going to report
+  View& to = view.value();
+  std::string reason = full_reason_for(to);
+  if (reason.empty()) reason = "requested";
+  Outcome out = full(delivered_.get(), to, reason);
+  commit(to, &out);
+  out.pack.url = live_->snapshot.url;
+  out.pack.title = live_->snapshot.title;
+  out.pack.warnings = info.warnings;
+  deliver(out);
+  return std::move(out.pack);
+}
+
+Result<PreCheck> PageSession::begin_action(Snapshot snapshot, std::optional<std::uint64_t> agent_version) {
+  Result<View> view = ingest(std::move(snapshot));
+  if (!view) return view.error();
+  pending_.reset();
+  View& to = view.value();
+  PreCheck pre;
+  auto no_history = [&](const std::string& reason) {
+    Outcome out = full(delivered_.get(), to, reason);
+    commit(to, &out);
+    out.pack.url = live_->snapshot.url;
+    out.pack.title = live_->snapshot.title;
+    deliver(out);
+    pre.freshness = Freshness::kStaleNoHistory;
+    pre.current_version = out.pack.version;
+    pre.pack = std::move(out.pack);
+    return pre;  // no pending action: the action must not run
+  };
+  if (!delivered_ || !agent_version) {
+    // Nothing delivered yet, or the agent did not say: nothing to reconcile before acting;
+    // any drift shows up in the action's own result (computed from what was delivered).
+    commit(to, nullptr);
+    pre.current_version = to.version;
+    pending_ = Pending{};
+    return pre;
+  }
+  if (*agent_version != delivered_->version) return no_history("stale_version");
+  Outcome out = transition(*delivered_, to, "");
+  if (out.pack.type == PackType::kFull) {
+    // A navigation, unknown frames or an unreliable delta before the action: never act on it.
+    commit(to, &out);
+    out.pack.url = live_->snapshot.url;
+    out.pack.title = live_->snapshot.title;
+    deliver(out);
+    pre.freshness = Freshness::kStaleNoHistory;
+    pre.current_version = out.pack.version;
+    pre.pack = std::move(out.pack);
+    return pre;
+  }
+  commit(to, &out);
+  pre.current_version = to.version;
+  if (out.pack.type == PackType::kNoChange) {
+    pending_ = Pending{};
+    return pre;
+  }
+  if (!versions_.get(delivered_->version)) return no_history("stale_version");
+  out.pack.url = live_->snapshot.url;
+  out.pack.title = live_->snapshot.title;
+  pre.freshness = Freshness::kStaleWithHistory;
+  pre.pack = out.pack;
+  pending_ = Pending{std::move(out)};
+  return pre;
+}
+
+Result<FactPack> PageSession::finish_action(Snapshot snapshot, const ActionInfo& info) {
+  if (!pending_)
+    return make_error(ErrorCode::kWrongCallOrder,
+                      "finish_action without begin_action (or after abort_action / a stale_no_history answer); "
+                      "call begin_action before acting");
+  Result<View> view = ingest(std::move(snapshot));
+  if (!view) return view.error();  // the action stays pending: a retry with a good capture can finish it
+  View& to = view.value();
+  Pending pending = std::move(*pending_);
+  pending_.reset();
+  Outcome out;
+  if (!delivered_) {
+    out = full(nullptr, to, "first");
+  } else {
+    const View& from = pending.before ? pending.before->target : *delivered_;
+    out = transition(from, to, info.force_full ? "requested" : "");
+  }
+  commit(to, &out);
+  out.pack.url = live_->snapshot.url;
+  out.pack.title = live_->snapshot.title;
+  out.pack.warnings = info.warnings;
+  if (pending.before) {
+    deliver(*pending.before);
+    out.pack.before_action.push_back(std::move(pending.before->pack));
+  }
+  deliver(out);
+  return std::move(out.pack);
+}
+
+Status PageSession::abort_action() {
+  if (!pending_)
+    return make_error(ErrorCode::kWrongCallOrder, "abort_action without begin_action; nothing to abort");
+  pending_.reset();  // nothing advances: the agent's refs and version stay what it holds
+  return Ok{};
+}
+
+Result<Target> PageSession::resolve(std::string_view ref_text) const {
+  const std::string ref(ref_text);
+  engine::ParsedRef p;
+  if (!engine::parse_ref(ref, p))
+    return make_error(ErrorCode::kMalformedRef,
+                      "'" + ref + "' is not an element ref (like c0p1f0e17); use a ref from the latest FactPack");
+  if (p.context != key_.context)
+    return make_error(ErrorCode::kContextMismatch, "ref " + ref + " belongs to browser context " + std::to_string(p.context) +
+                                                       ", this page is in context " + std::to_string(key_.context) +
+                                                       "; use refs from this page's FactPacks");
+  if (p.page != key_.page)
+    return make_error(ErrorCode::kPageMismatch, "ref " + ref + " belongs to page " + std::to_string(p.page) + ", not page " +
+                                                    std::to_string(key_.page) + "; act on the page it came from, or use refs from this page's FactPacks");
+  const engine::RefRecord* r = p.n > 0 && p.n <= registry_.last_issued() ? registry_.find(static_cast<RefId>(p.n)) : nullptr;
+  if (!r || !r->shown || r->binding.frame_index != p.frame)
+    return make_error(ErrorCode::kUnknownRef, "ref " + ref + " was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
+  const std::string what = quoted(r->shown_role, r->shown_name);
+  if (!r->live) {
+    const std::string v = " in v" + std::to_string(r->dead_in);
+    if (r->cause == "navigated")
+      return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what + ") is gone: its frame navigated" + v +
+                                                          " and every ref of the old document is dead; take a snapshot");
+    if (r->cause == "detached")
+      return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what + ") is gone: its frame was removed" + v + "; take a snapshot");
+    if (r->cause == "overlay_closed")
+      return make_error(ErrorCode::kRefRemoved, "ref " + ref + " (" + what + ") was removed" + v +
+                                                    " when its overlay closed; use refs from the latest FactPack");
+    return make_error(ErrorCode::kRefRemoved, "ref " + ref + " (" + what + ") was removed" + v +
+                                                  "; use refs from the latest FactPack, or take a snapshot");
+  }
+  if (tracker_.doc(r->binding.frame_id, r->binding.loader_id) != engine::FrameTracker::Doc::kLive)
+    return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what +
+                                                        ") is gone: its frame navigated after the last capture; take a snapshot");
+  if (!live_ || !live_->node_of_ref.count(static_cast<RefId>(p.n)))
+    return make_error(ErrorCode::kInternal, "ref " + ref + " is live but has no node; take a snapshot");
+  auto it = live_->node_of_ref.find(static_cast<RefId>(p.n));
+  const ReadableNode& n = live_->snapshot.nodes[it->second];
+  if (engine::ident_hash(n) != r->shown_ident)
+    return make_error(ErrorCode::kIdentityChanged, "ref " + ref + " was " + what + ", now is " + quoted(n.role, n.name) +
+                                                       "; it was not acted on: read the latest FactPack (or take a snapshot) and pick the ref again");
+  Target t;
+  t.ref = ref;
+  t.backend_node_id = n.backend_node_id;
+  t.frame_id = n.frame_id;
+  t.loader_id = n.loader_id;
+  t.semantic_key = n.semantic_key;
+  t.role = n.role;
+  t.name = n.name;
+  t.bbox = n.bbox;
+  t.disabled = n.state.disabled;
+  Element& el = t.element;
+  el.ref = ref;
+  el.role = n.role;
+  el.name = n.name;
+  el.description = n.description;
+  el.category = n.category;
+  el.state = n.state;
+  el.href = n.href;
+  el.level = n.level;
+  el.region = n.region;
+  el.region_label = n.region_label;
+  el.overlay = n.overlay;
+  el.in_viewport = n.in_viewport;
+  return t;
+}
+
+std::vector<Element> PageSession::find(const FindQuery& q) const {
+  std::vector<Element> out;
+  if (!delivered_) return out;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  const std::string name = lower(q.name);
+  for (const ViewEntry& e : delivered_->entries) {
+    if (out.size() >= q.limit) break;
+    if (!q.role.empty() && e.element.role != q.role) continue;
+    if (!q.region.empty() && q.region != region_name(e.element.region)) continue;
+    if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
+    out.push_back(e.element);
+  }
+  return out;
+}
+
+PageStats PageSession::stats() const {
+  PageStats s;
+  s.version = versions_.current_version();
+  s.delivered_version = delivered_ ? delivered_->version : 0;
+  s.live_elements = live_ ? live_->snapshot.nodes.size() : 0;
+  s.delivered_elements = delivered_ ? delivered_->entries.size() : 0;
+  s.registry = registry_.size();
+  s.tombstones = registry_.tombstones();
+  s.history = versions_.history_size();
+  s.frames = tracker_.frame_count();
+  s.retired_documents = tracker_.retired_count();
+  s.overlay_depth = delivered_ ? delivered_->stack.size() : 0;
+  return s;
+}
+
+}  // namespace athena

@@ -1,0 +1,76 @@
+// One page's state (seeds/000 §4 PageSnapshotState): uninitialized -> base <-> overlay.
+//
+// Three Views carry everything: `live_` (the latest capture, refs assigned by the matcher),
+// `delivered_` (exactly what the agent holds: the last FactPack applied) and the version
+// history. A FactPack is always delivered_ -> target, where target is the latest capture with
+// the contexts the state machine keeps frozen (the base page while an overlay is open, every
+// overlay below the top one) taken from delivered_. Applying the pack to what the agent holds
+// gives target, which is what the fidelity tests check.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "athena/engine.h"
+#include "engine/frame_tracker.h"
+#include "engine/ref_registry.h"
+#include "engine/version_manager.h"
+#include "engine/view.h"
+
+namespace athena {
+
+class PageSession {
+ public:
+  PageSession(PageKey key, const Config& config);
+
+  PageKey key() const { return key_; }
+  Status on_event(std::string_view event_json) { return tracker_.on_event(event_json); }
+  Result<FactPack> snapshot(Snapshot snapshot, const ActionInfo& info);
+  Result<PreCheck> begin_action(Snapshot snapshot, std::optional<std::uint64_t> agent_version);
+  Result<Target> resolve(std::string_view ref) const;
+  Result<FactPack> finish_action(Snapshot snapshot, const ActionInfo& info);
+  Status abort_action();
+  std::vector<Element> find(const FindQuery& query) const;
+  PageStats stats() const;
+
+ private:
+  using View = engine::View;
+  struct Outcome {
+    FactPack pack;
+    View target;
+  };
+  struct Live {
+    Snapshot snapshot;
+    std::vector<engine::RefId> refs;  // per node
+    std::uint64_t raw_hash = 0;       // content_hash(snapshot): the cheap "nothing moved" check
+    std::unordered_map<engine::RefId, std::size_t> node_of_ref;
+  };
+  struct Pending {
+    std::optional<Outcome> before;  // stale_with_history: delivered only with the action's result
+  };
+
+  Result<View> ingest(Snapshot snapshot);
+  View build_view(const Snapshot& snapshot, const std::vector<engine::RefId>& refs);
+  void commit(View& view, Outcome* outcome);
+  Outcome transition(const View& from, View& to, std::string reason);
+  Outcome full(const View* from, View& to, const std::string& reason);
+  void deliver(const Outcome& outcome);
+  engine::Binding binding_of(const ReadableNode& node);
+  std::string full_reason_for(const View& to) const;
+
+  PageKey key_;
+  Config config_;
+  engine::FrameTracker tracker_;
+  engine::RefRegistry registry_;
+  engine::SnapshotVersionManager versions_;
+  std::optional<Live> live_;
+  std::shared_ptr<const View> delivered_;  // null = uninitialized
+  std::optional<Pending> pending_;
+  bool unknown_frames_ = false;  // the next pack must be full (reason unknown_frames)
+};
+
+}  // namespace athena

@@ -1,0 +1,92 @@
+#include "engine/ref_registry.h"
+
+#include "athena/limits.h"
+
+namespace athena::engine {
+
+RefId RefRegistry::issue(const Binding& binding) {
+  const RefId id = next_++;
+  RefRecord& r = records_[id];
+  r.binding = binding;
+  r.live = true;
+  return id;
+}
+
+const RefRecord* RefRegistry::find(RefId ref) const {
+  auto it = records_.find(ref);
+  return it == records_.end() ? nullptr : &it->second;
+}
+
+void RefRegistry::rebind(RefId ref, const Binding& binding) {
+  auto it = records_.find(ref);
+  if (it == records_.end()) return;
+  if (!it->second.live) --dead_;
+  it->second.binding = binding;
+  it->second.live = true;
+  it->second.cause.clear();
+  it->second.dead_in = 0;
+}
+
+void RefRegistry::kill(RefId ref, const std::string& cause) {
+  auto it = records_.find(ref);
+  if (it == records_.end() || !it->second.live) return;
+  if (!it->second.shown) {
+    records_.erase(it);
+    return;
+  }
+  it->second.live = false;
+  it->second.cause = cause;
+  it->second.dead_in = 0;
+  it->second.seq = ++seq_;
+  ++dead_;
+  tomb_order_.emplace_back(ref, seq_);
+  unstamped_.push_back(ref);
+  trim();
+}
+
+void RefRegistry::stamp(std::uint64_t version) {
+  for (RefId ref : unstamped_) {
+    auto it = records_.find(ref);
+    if (it != records_.end() && !it->second.live && it->second.dead_in == 0) it->second.dead_in = version;
+  }
+  unstamped_.clear();
+}
+
+void RefRegistry::show(RefId ref, std::uint64_t ident, const std::string& role, const std::string& name) {
+  auto it = records_.find(ref);
+  if (it == records_.end()) return;
+  it->second.shown = true;
+  it->second.shown_ident = ident;
+  it->second.shown_role = role;
+  it->second.shown_name = name;
+}
+
+void RefRegistry::drop_unshown(RefId ref) {
+  auto it = records_.find(ref);
+  if (it != records_.end() && !it->second.shown && it->second.live) records_.erase(it);
+}
+
+void RefRegistry::trim() {
+  // Oldest tombstones go first; entries revived (or re-killed later) since are skipped by seq.
+  while (dead_ > limits::kMaxRemovedTombstones && !tomb_order_.empty()) {
+    auto [ref, seq] = tomb_order_.front();
+    tomb_order_.pop_front();
+    auto it = records_.find(ref);
+    if (it != records_.end() && !it->second.live && it->second.seq == seq) {
+      records_.erase(it);
+      --dead_;
+    }
+  }
+  // Stale queue entries (revived refs) must not grow the queue without bound.
+  while (tomb_order_.size() > 2 * limits::kMaxRemovedTombstones + 16) {
+    auto [ref, seq] = tomb_order_.front();
+    tomb_order_.pop_front();
+    auto it = records_.find(ref);
+    if (it != records_.end() && !it->second.live && it->second.seq == seq) {
+      records_.erase(it);
+      --dead_;
+    }
+  }
+}
+
+}  // namespace athena::engine

@@ -1,0 +1,67 @@
+// Every ref a page has issued: what it is bound to, what the agent was shown, and — for a
+// bounded number of dead ones — why and when it died, so resolve() can say "removed in v12".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/view.h"
+
+namespace athena::engine {
+
+/// The scoped identity of seeds/000 §1 a ref is bound to.
+struct Binding {
+  std::string frame_id;
+  std::string loader_id;
+  std::int64_t backend_node_id = 0;
+  int frame_index = 0;
+};
+
+struct RefRecord {
+  Binding binding;
+  bool live = false;   // bound to a node of the latest capture
+  bool shown = false;  // delivered to the agent at least once
+  std::uint64_t shown_ident = 0;  // identity key the agent was last shown
+  std::string shown_role, shown_name;
+  std::string cause;        // when dead: "removed", "navigated", "detached", "overlay_closed"
+  std::uint64_t dead_in = 0;  // version of the capture it vanished from
+  std::uint64_t seq = 0;      // tombstone generation (bounded FIFO)
+};
+
+class RefRegistry {
+ public:
+  /// New ref, never reused within the page (n only grows).
+  RefId issue(const Binding& binding);
+  const RefRecord* find(RefId ref) const;
+  /// Moves a ref to another node (matcher rebinding, region dedup). Revives a dead one.
+  void rebind(RefId ref, const Binding& binding);
+  /// The ref's node is gone. Unshown refs are forgotten (nobody can hold them); shown ones
+  /// become tombstones, stamped with a version by stamp().
+  void kill(RefId ref, const std::string& cause);
+  /// Stamps refs killed since the last stamp with the version they vanished in.
+  void stamp(std::uint64_t version);
+  /// The agent was shown this ref as (ident, role, name).
+  void show(RefId ref, std::uint64_t ident, const std::string& role, const std::string& name);
+  /// Forgets a ref that was never shown (dedup replaced it by the one the agent holds).
+  void drop_unshown(RefId ref);
+
+  RefId last_issued() const { return next_ - 1; }
+  std::size_t size() const { return records_.size(); }
+  std::size_t tombstones() const { return dead_; }
+
+ private:
+  void trim();
+  std::unordered_map<RefId, RefRecord> records_;
+  std::deque<std::pair<RefId, std::uint64_t>> tomb_order_;
+  std::vector<RefId> unstamped_;
+  std::size_t dead_ = 0;
+  std::uint64_t seq_ = 0;
+  RefId next_ = 1;
+};
+
+}  // namespace athena::engine

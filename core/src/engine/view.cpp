@@ -1,0 +1,86 @@
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "engine/view.h"
+
+#include <limits>
+
+namespace athena::engine {
+namespace {
+
+// Length-prefixed fields in one XXH3 stream, so ("ab","c") != ("a","bc").
+class Hasher {
+ public:
+  Hasher() { XXH3_64bits_reset(&state_); }
+  Hasher& str(const std::string& s) {
+    num(s.size());
+    XXH3_64bits_update(&state_, s.data(), s.size());
+    return *this;
+  }
+  Hasher& num(std::uint64_t v) {
+    XXH3_64bits_update(&state_, &v, sizeof v);
+    return *this;
+  }
+  std::uint64_t digest() const { return XXH3_64bits_digest(&state_); }
+
+ private:
+  XXH3_state_t state_;
+};
+
+std::uint64_t state_bits(const NodeState& s) {
+  return (std::uint64_t(s.disabled) << 0) | (std::uint64_t(s.focused) << 1) | (std::uint64_t(s.required) << 2) |
+         (std::uint64_t(s.invalid) << 3) | (std::uint64_t(s.selected) << 4) | (std::uint64_t(s.readonly) << 5) |
+         (std::uint64_t(s.value_redacted) << 6) | (std::uint64_t(s.checked) << 8) |
+         (std::uint64_t(s.expanded) << 12) | (std::uint64_t(s.pressed) << 16);
+}
+
+}  // namespace
+
+std::uint64_t ident_hash(const ReadableNode& node) {
+  return Hasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.role).str(node.name).str(node.href).digest();
+}
+
+std::uint64_t element_hash(const Element& e) {
+  Hasher h;
+  h.str(e.role).str(e.name).str(e.description).str(e.href).str(e.region_label);
+  h.num(static_cast<std::uint64_t>(e.category)).num(static_cast<std::uint64_t>(e.level));
+  h.num(static_cast<std::uint64_t>(e.region)).num(static_cast<std::uint64_t>(e.overlay + 1));
+  h.num(state_bits(e.state)).str(e.state.value);
+  return h.digest();
+}
+
+std::uint64_t view_hash(const View& view) {
+  Hasher h;
+  h.str(view.main_frame_id).str(view.main_loader_id).num(view.stack.size());
+  for (const OverlayId& o : view.stack) h.str(o.frame_id).str(o.loader_id).num(static_cast<std::uint64_t>(o.backend_node_id));
+  h.num(view.entries.size());
+  for (const ViewEntry& e : view.entries) h.num(e.ref).num(e.content);
+  return h.digest();
+}
+
+std::string format_ref(int context, int page, int frame, RefId n) {
+  return "c" + std::to_string(context) + "p" + std::to_string(page) + "f" + std::to_string(frame) + "e" + std::to_string(n);
+}
+
+bool parse_ref(const std::string& text, ParsedRef& out) {
+  const char tags[4] = {'c', 'p', 'f', 'e'};
+  long long* fields[4] = {&out.context, &out.page, &out.frame, &out.n};
+  std::size_t i = 0;
+  for (int f = 0; f < 4; ++f) {
+    if (i >= text.size() || text[i] != tags[f]) return false;
+    ++i;
+    const std::size_t start = i;
+    long long v = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (i - start >= 12) return false;  // far beyond any counter we issue
+      v = v * 10 + (text[i] - '0');
+      ++i;
+    }
+    if (i == start) return false;
+    if (text[start] == '0' && i - start > 1) return false;  // no leading zeros: one spelling per ref
+    *fields[f] = v;
+  }
+  return i == text.size();
+}
+
+}  // namespace athena::engine

@@ -1,0 +1,64 @@
+// The agent's view as data: every element the agent holds, keyed by ref. The engine keeps one
+// View per version (history), one for the latest capture, and one for what was last delivered;
+// every FactPack is the difference between two Views, which is what makes deltas checkable.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "athena/factpack.h"
+#include "athena/snapshot.h"
+
+namespace athena::engine {
+
+using RefId = std::uint32_t;  // the n of c{context}p{page}f{frame}e{n}; 0 = none
+
+/// Identity of an overlay root: the scoped identity of seeds/000 (Fix 21 compares all three).
+struct OverlayId {
+  std::string frame_id;
+  std::string loader_id;
+  std::int64_t backend_node_id = 0;
+  OverlayType type = OverlayType::kUnknown;
+  std::string name;
+  bool operator==(const OverlayId& o) const {
+    return backend_node_id == o.backend_node_id && frame_id == o.frame_id && loader_id == o.loader_id;
+  }
+  bool operator!=(const OverlayId& o) const { return !(*this == o); }
+};
+
+struct ViewEntry {
+  RefId ref = 0;
+  int frame_index = 0;
+  std::uint64_t ident = 0;    // frame, region, role, name, href (what the agent calls "the same thing")
+  std::uint64_t content = 0;  // everything the agent sees of it except in_viewport
+  Element element;            // element.overlay = context: -1 base, else index in `stack`
+};
+
+struct View {
+  std::uint64_t version = 0;
+  std::string main_frame_id;
+  std::string main_loader_id;
+  std::vector<OverlayId> stack;    // open overlays, bottom first (== Snapshot::overlays order)
+  std::vector<ViewEntry> entries;  // document order
+  std::uint64_t hash = 0;          // what the version manager compares (refs included)
+};
+
+/// Identity key: xxHash3 of frame_id, region, role, name, href (DESIGN §2 without the ordinal;
+/// the matcher disambiguates equals by their neighbours instead of by position).
+std::uint64_t ident_hash(const ReadableNode& node);
+/// Content of an element as the agent sees it (ref and in_viewport excluded).
+std::uint64_t element_hash(const Element& element);
+/// Hash of a whole view (refs, contexts, contents, overlay stack, main document).
+std::uint64_t view_hash(const View& view);
+
+/// "c{context}p{page}f{frame}e{n}".
+std::string format_ref(int context, int page, int frame, RefId n);
+
+struct ParsedRef {
+  long long context = 0, page = 0, frame = 0, n = 0;
+};
+/// Strict parse of c{d}p{d}f{d}e{d}; false when malformed.
+bool parse_ref(const std::string& text, ParsedRef& out);
+
+}  // namespace athena::engine
