@@ -1,0 +1,268 @@
+#include "snapshot_gen.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace athena::testing {
+
+std::uint64_t Rng::next() {
+  std::uint64_t z = (s_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+const char* mutation_name(Mutation m) {
+  switch (m) {
+    case Mutation::kInsert: return "insert";
+    case Mutation::kRemove: return "remove";
+    case Mutation::kRerender: return "rerender";
+    case Mutation::kReorder: return "reorder";
+    case Mutation::kRename: return "rename";
+    case Mutation::kToggle: return "toggle";
+    case Mutation::kDuplicateLabel: return "duplicate_label";
+    case Mutation::kOpenOverlay: return "open_overlay";
+    case Mutation::kCloseOverlay: return "close_overlay";
+    case Mutation::kNestOverlay: return "nest_overlay";
+    case Mutation::kReplaceOverlay: return "replace_overlay";
+    case Mutation::kNavigateSubframe: return "navigate_subframe";
+    case Mutation::kNavigateMain: return "navigate_main";
+  }
+  return "?";
+}
+
+namespace {
+const char* const kNames[] = {"Save", "Delete", "Edit", "Open", "Item A", "Item B", "Item C", "Item D", "Search",
+                              "Home", "Next", "Cancel", "Profile", "Settings", "Cart", "Help"};
+const Region kRegions[] = {Region::kHeader, Region::kNav, Region::kMain, Region::kMain, Region::kMain, Region::kFooter, Region::kAside};
+}  // namespace
+
+SnapshotGen::SnapshotGen(std::uint64_t seed, GenOptions options) : rng_(seed), options_(options) {
+  frames_.push_back(Fr{"MAIN", new_loader(), "https://example.test/", -1});
+  for (std::size_t i = 0; i < options_.subframes; ++i)
+    frames_.push_back(Fr{"SUB" + std::to_string(next_frame_++), new_loader(), "https://frame.test/", 0});
+  for (std::size_t i = 0; i < options_.initial_elements; ++i) els_.push_back(random_element(rng_.below(frames_.size()), -1));
+}
+
+std::string SnapshotGen::new_loader() { return "L" + std::to_string(next_loader_++); }
+
+SnapshotGen::El SnapshotGen::random_element(std::size_t frame, int overlay) {
+  El e;
+  e.backend_node_id = next_node_++;
+  e.frame = frame;
+  e.overlay = overlay;
+  e.region = overlay >= 0 ? Region::kDialog : kRegions[rng_.below(std::size(kRegions))];
+  if (e.region == Region::kNav && rng_.chance(50)) e.label = rng_.chance(50) ? "Primary" : "Secondary";
+  e.name = kNames[rng_.below(std::size(kNames))];
+  switch (rng_.below(6)) {
+    case 0: e.role = "button"; break;
+    case 1: e.role = "link"; e.href = "/" + e.name; break;
+    case 2: e.role = "checkbox"; e.state.checked = Tri::kFalse; break;
+    case 3: e.role = "textbox"; break;
+    case 4: e.role = "heading"; e.category = Category::kHeading; e.level = 2; break;
+    default: e.role = "status"; e.category = Category::kStatus; break;
+  }
+  return e;
+}
+
+std::size_t SnapshotGen::pick_ctx_element(int overlay) {
+  std::vector<std::size_t> in;
+  for (std::size_t i = 0; i < els_.size(); ++i)
+    if (els_[i].overlay == overlay) in.push_back(i);
+  if (in.empty()) return els_.size();
+  return in[rng_.below(in.size())];
+}
+
+void SnapshotGen::open_overlay() {
+  if (overlays_.size() >= options_.max_overlays) return;
+  Ov o;
+  o.backend_node_id = next_node_++;
+  o.type = rng_.chance(50) ? OverlayType::kModal : OverlayType::kDropdown;
+  o.name = rng_.chance(50) ? "Confirm" : "Menu";
+  overlays_.push_back(o);
+  const int idx = static_cast<int>(overlays_.size()) - 1;
+  const std::size_t n = 1 + rng_.below(4);
+  for (std::size_t i = 0; i < n; ++i) els_.push_back(random_element(0, idx));
+}
+
+void SnapshotGen::close_overlay() {
+  if (overlays_.empty()) return;
+  const int idx = static_cast<int>(overlays_.size()) - 1;
+  els_.erase(std::remove_if(els_.begin(), els_.end(), [&](const El& e) { return e.overlay == idx; }), els_.end());
+  overlays_.pop_back();
+}
+
+Mutation SnapshotGen::step() {
+  static const Mutation kAll[] = {Mutation::kInsert, Mutation::kInsert, Mutation::kRemove, Mutation::kRemove,
+                                  Mutation::kRerender, Mutation::kReorder, Mutation::kRename, Mutation::kToggle,
+                                  Mutation::kToggle, Mutation::kDuplicateLabel, Mutation::kOpenOverlay,
+                                  Mutation::kCloseOverlay, Mutation::kNestOverlay, Mutation::kReplaceOverlay,
+                                  Mutation::kNavigateSubframe, Mutation::kNavigateMain};
+  const Mutation m = kAll[rng_.below(std::size(kAll))];
+  apply(m);
+  return m;
+}
+
+void SnapshotGen::apply(Mutation m) {
+  // Mutations of content happen in the top context half the time (the agent works in the
+  // overlay), in the base page otherwise (changes behind the overlay).
+  const int ctx = !overlays_.empty() && rng_.chance(60) ? static_cast<int>(overlays_.size()) - 1 : -1;
+  switch (m) {
+    case Mutation::kInsert: {
+      if (els_.size() >= options_.max_elements) return;
+      const std::size_t at = pick_ctx_element(ctx);
+      El e = random_element(ctx >= 0 ? 0 : rng_.below(frames_.size()), ctx);
+      els_.insert(els_.begin() + static_cast<std::ptrdiff_t>(std::min(at, els_.size())), e);
+      return;
+    }
+    case Mutation::kRemove: {
+      const std::size_t i = pick_ctx_element(ctx);
+      if (i < els_.size()) els_.erase(els_.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+    case Mutation::kRerender: {
+      // A framework swaps in identical nodes (new backend ids) for one frame's part of a context.
+      const std::size_t frame = rng_.below(frames_.size());
+      for (El& e : els_)
+        if (e.overlay == ctx && e.frame == frame) e.backend_node_id = next_node_++;
+      return;
+    }
+    case Mutation::kReorder: {
+      const std::size_t a = pick_ctx_element(ctx), b = pick_ctx_element(ctx);
+      if (a < els_.size() && b < els_.size() && els_[a].frame == els_[b].frame) std::swap(els_[a], els_[b]);
+      return;
+    }
+    case Mutation::kRename: {
+      const std::size_t i = pick_ctx_element(ctx);
+      if (i < els_.size()) {
+        els_[i].name = kNames[rng_.below(std::size(kNames))];
+        if (els_[i].role == "link") els_[i].href = "/" + els_[i].name;
+      }
+      return;
+    }
+    case Mutation::kToggle: {
+      const std::size_t i = pick_ctx_element(ctx);
+      if (i >= els_.size()) return;
+      NodeState& s = els_[i].state;
+      switch (rng_.below(4)) {
+        case 0: s.disabled = !s.disabled; break;
+        case 1: s.checked = s.checked == Tri::kTrue ? Tri::kFalse : Tri::kTrue; break;
+        case 2: s.expanded = s.expanded == Tri::kTrue ? Tri::kFalse : Tri::kTrue; break;
+        default: s.value = s.value.empty() ? "typed" : ""; break;
+      }
+      return;
+    }
+    case Mutation::kDuplicateLabel: {
+      if (els_.size() >= options_.max_elements) return;
+      const std::size_t i = pick_ctx_element(ctx);
+      if (i >= els_.size()) return;
+      El copy = els_[i];
+      copy.backend_node_id = next_node_++;
+      els_.insert(els_.begin() + static_cast<std::ptrdiff_t>(rng_.chance(50) ? i : i + 1), copy);
+      return;
+    }
+    case Mutation::kOpenOverlay:
+      if (overlays_.empty()) open_overlay();
+      return;
+    case Mutation::kNestOverlay:
+      open_overlay();
+      return;
+    case Mutation::kCloseOverlay:
+      close_overlay();
+      return;
+    case Mutation::kReplaceOverlay:
+      if (overlays_.empty()) return;
+      close_overlay();
+      open_overlay();
+      return;
+    case Mutation::kNavigateSubframe: {
+      if (frames_.size() < 2) return;
+      const std::size_t f = 1 + rng_.below(frames_.size() - 1);
+      frames_[f].loader = new_loader();
+      const bool same_content = rng_.chance(50);
+      for (El& e : els_) {
+        if (e.frame != f) continue;
+        e.backend_node_id = next_node_++;
+        if (!same_content) e.name = kNames[rng_.below(std::size(kNames))];
+      }
+      return;
+    }
+    case Mutation::kNavigateMain: {
+      // New document: overlays gone, iframes replaced, header/nav often identical (dedup).
+      overlays_.clear();
+      frames_.resize(1);
+      frames_[0].loader = new_loader();
+      for (std::size_t i = 0; i < options_.subframes; ++i)
+        frames_.push_back(Fr{"SUB" + std::to_string(next_frame_++), new_loader(), "https://frame.test/", 0});
+      const bool keep_chrome = rng_.chance(70);
+      std::vector<El> next;
+      for (El e : els_) {
+        if (e.overlay >= 0 || e.frame != 0) continue;
+        if (keep_chrome && (e.region == Region::kHeader || e.region == Region::kNav)) {
+          e.backend_node_id = next_node_++;
+          next.push_back(e);
+        }
+      }
+      const std::size_t n = 3 + rng_.below(options_.initial_elements);
+      for (std::size_t i = 0; i < n; ++i) next.push_back(random_element(rng_.below(frames_.size()), -1));
+      els_ = std::move(next);
+      return;
+    }
+  }
+}
+
+Snapshot SnapshotGen::build() const {
+  Snapshot s;
+  s.url = frames_[0].url;
+  s.title = "Synthetic";
+  for (const Fr& f : frames_)
+    s.frames.push_back(FrameInfo{f.id, f.loader, f.parent < 0 ? "" : frames_[static_cast<std::size_t>(f.parent)].id, f.url, false});
+  for (std::size_t i = 0; i < overlays_.size(); ++i) {
+    Overlay o;
+    o.backend_node_id = overlays_[i].backend_node_id;
+    o.frame_id = frames_[0].id;
+    o.loader_id = frames_[0].loader;
+    o.type = overlays_[i].type;
+    o.rule = 1;
+    o.confidence = 1.0;
+    o.z_index = 1000 + static_cast<int>(i);
+    o.name = overlays_[i].name;
+    o.parent = static_cast<int>(i) - 1;
+    s.overlays.push_back(o);
+  }
+  for (const El& e : els_) {
+    ReadableNode n;
+    n.backend_node_id = e.backend_node_id;
+    n.frame_id = frames_[e.frame].id;
+    n.loader_id = frames_[e.frame].loader;
+    n.role = e.role;
+    n.name = e.name;
+    n.href = e.href;
+    n.category = e.category;
+    n.state = e.state;
+    n.level = e.level;
+    n.region = e.region;
+    n.region_label = e.label;
+    n.overlay = e.overlay;
+    n.in_viewport = true;
+    s.nodes.push_back(std::move(n));
+  }
+  assign_semantic_keys(s);
+  return s;
+}
+
+Snapshot SnapshotGen::big_page(std::size_t n, std::uint64_t seed) {
+  GenOptions o;
+  o.initial_elements = 0;
+  o.subframes = 0;
+  o.max_elements = n + 1000;
+  SnapshotGen g(seed, o);
+  for (std::size_t i = 0; i < n; ++i) {
+    El e = g.random_element(0, -1);
+    e.name += " " + std::to_string(i % 997);  // mostly distinct names, some repeats
+    g.els_.push_back(e);
+  }
+  return g.build();
+}
+
+}  // namespace athena::testing
