@@ -1,0 +1,137 @@
+// Fidelity property on random mutation sequences (seeded; ATHENA_FIDELITY_RUNS runs more,
+// ATHENA_FIDELITY_SEED replays one).
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "agent_view.h"
+#include "athena/engine.h"
+#include "fidelity.h"
+#include "snapshot_gen.h"
+
+using namespace athena;
+using namespace athena::testing;
+
+namespace {
+
+struct RunStats {
+  std::map<std::string, std::size_t> packs;
+  std::size_t steps = 0, aborts = 0, unchanged_regions = 0, rebinds_checked = 0;
+};
+
+// One random session. Returns "" or the failure, with the step log.
+std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats) {
+  SnapshotGen gen(seed);
+  Rng rng(seed ^ 0xA5A5A5A5ull);
+  Engine engine;
+  const PageKey key{0, 1};
+  engine.open_page(key);
+  AgentView view;
+  std::string log;
+  auto fail = [&](const std::string& what) { return "seed " + std::to_string(seed) + ": " + what + "\n  steps:" + log; };
+  auto mutate = [&](std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) log += std::string(" ") + mutation_name(gen.step());
+  };
+  auto deliver = [&](const FactPack& pack, const Snapshot& state) -> std::string {
+    ++stats.packs[pack_type_name(pack.type) + (pack.reason.empty() ? std::string() : ":" + pack.reason)];
+    for (const RegionBlock& b : pack.regions) stats.unchanged_regions += b.unchanged;
+    log += std::string(" =>") + pack_type_name(pack.type) + "@v" + std::to_string(pack.version);
+    std::string err = view.apply(pack);
+    if (!err.empty()) return "agent could not apply " + std::string(pack_type_name(pack.type)) + ": " + err;
+    return check_fidelity(view, engine, key, state);
+  };
+
+  Snapshot state = gen.build();
+  auto first = engine.snapshot_from(key, state);
+  if (!first) return fail("first snapshot: " + first.error().message);
+  if (std::string e = deliver(*first, state); !e.empty()) return fail(e);
+
+  for (std::size_t step = 0; step < steps; ++step) {
+    ++stats.steps;
+    const std::size_t op = rng.below(10);
+    if (op == 0) {
+      log += " [snapshot]";
+      mutate(rng.below(3));
+      state = gen.build();
+      auto pack = engine.snapshot_from(key, state);
+      if (!pack) return fail("snapshot: " + pack.error().message);
+      if (std::string e = deliver(*pack, state); !e.empty()) return fail(e);
+      continue;
+    }
+    log += " [action";
+    mutate(rng.below(100) < 30 ? 1 + rng.below(2) : 0);  // drift before the action
+    std::optional<std::uint64_t> agent;
+    const std::size_t v = rng.below(10);
+    if (v < 7) agent = view.version();
+    else if (v == 7 && view.version() > 1) agent = view.version() - 1;
+    else if (v == 8) agent = std::nullopt;
+    else agent = view.version() + 100;
+    log += " agent=" + (agent ? "v" + std::to_string(*agent) : std::string("none")) + "]";
+    state = gen.build();
+    auto pre = engine.begin_action_from(key, state, agent);
+    if (!pre) return fail("begin_action: " + pre.error().message);
+    if (pre->freshness == Freshness::kStaleNoHistory) {
+      if (!pre->pack || pre->pack->type != PackType::kFull) return fail("stale_no_history without a full snapshot");
+      if (std::string e = deliver(*pre->pack, state); !e.empty()) return fail("stale_no_history: " + e);
+      continue;
+    }
+    if (rng.below(10) == 0) {
+      ++stats.aborts;
+      log += " [abort]";
+      if (!engine.abort_action(key)) return fail("abort_action failed");
+      // Nothing advanced: every ref the agent holds resolves to what it holds, or errors.
+      for (const auto& [ref, held] : view.elements()) {
+        auto t = engine.resolve(key, ref);
+        if (t && (t->role != held.role || t->name != held.name)) return fail("after abort, " + ref + " resolves to another element");
+      }
+      continue;
+    }
+    mutate(rng.below(4));  // what the action did
+    state = gen.build();
+    ActionInfo info;
+    info.kind = "click";
+    info.force_full = rng.below(20) == 0;
+    auto pack = engine.finish_action_from(key, state, info);
+    if (!pack) return fail("finish_action: " + pack.error().message);
+    if (pre->freshness == Freshness::kStaleWithHistory && pack->before_action.size() != 1)
+      return fail("stale_with_history but no before_action in the result");
+    if (std::string e = deliver(*pack, state); !e.empty()) return fail(e);
+  }
+  return "";
+}
+
+std::size_t env_or(const char* name, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 10)) : fallback;
+}
+
+}  // namespace
+
+TEST_CASE("fidelity: applying every FactPack to the agent's view equals a fresh full snapshot", "[engine][fidelity]") {
+  const std::size_t runs = env_or("ATHENA_FIDELITY_RUNS", 10000);
+  const std::size_t only = env_or("ATHENA_FIDELITY_SEED", 0);
+  RunStats stats;
+  std::size_t failures = 0;
+  for (std::size_t i = 0; i < runs && failures < 3; ++i) {
+    const std::uint64_t seed = only ? only : 1 + i;
+    std::string err = run_sequence(seed, 12, stats);
+    if (!err.empty()) {
+      ++failures;
+      FAIL_CHECK(err);
+    }
+    if (only) break;
+  }
+  CHECK(failures == 0);
+  std::string summary = "fidelity: " + std::to_string(runs) + " sequences, " + std::to_string(stats.steps) + " steps, " +
+                        std::to_string(stats.aborts) + " aborts, " + std::to_string(stats.unchanged_regions) + " unchanged regions;";
+  for (const auto& [type, n] : stats.packs) summary += " " + type + "=" + std::to_string(n);
+  WARN(summary);
+  // The generator must actually exercise every kind of FactPack.
+  if (runs >= 1000 && !only)
+    for (const char* type : {"full:first", "full:navigation", "full:stale_version", "full:requested", "delta", "no_change",
+                           "overlay_opened", "overlay_closed"})
+    CHECK(stats.packs[type] > 0);
+}
