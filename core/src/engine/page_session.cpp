@@ -54,6 +54,12 @@ void each_ctx(const View& view, int lo, int hi, F f) {
     if (e.element.overlay >= lo && e.element.overlay < hi) f(e);
 }
 
+struct PairHash {
+  std::size_t operator()(const std::pair<std::size_t, std::int64_t>& p) const {
+    return std::hash<std::int64_t>()(p.second) * 31u + p.first;
+  }
+};
+
 using BlockKey = std::tuple<int, int, std::string, int>;  // frame index, region, label, overlay
 BlockKey block_key(const ViewEntry& e) {
   return {e.frame_index, static_cast<int>(e.element.region), e.element.region_label, e.element.overlay};
@@ -127,9 +133,12 @@ Result<View> PageSession::ingest(Snapshot s) {
       return make_error(ErrorCode::kMalformedCapture, "element overlay index " + std::to_string(n.overlay) +
                                                           " is outside the capture's overlays; capture the page again");
   {
-    std::set<std::tuple<std::string, std::string, std::int64_t>> ids;
+    std::map<std::string, std::size_t> frame_pos;
+    for (std::size_t i = 0; i < s.frames.size(); ++i) frame_pos.emplace(s.frames[i].frame_id, i);
+    std::unordered_set<std::pair<std::size_t, std::int64_t>, PairHash> ids;
+    ids.reserve(s.nodes.size() * 2 + 1);
     for (const ReadableNode& n : s.nodes)
-      if (!ids.emplace(n.frame_id, n.loader_id, n.backend_node_id).second)
+      if (!ids.emplace(frame_pos[n.frame_id], n.backend_node_id).second)
         return make_error(ErrorCode::kMalformedCapture,
                           "two elements share backend node id " + std::to_string(n.backend_node_id) + " in frame '" +
                               n.frame_id + "'; capture the page again");
