@@ -1,0 +1,84 @@
+// Cross-baseline region dedup (seeds/003 as DESIGN §2 settles it).
+#include <catch2/catch.hpp>
+
+#include "agent_view.h"
+#include "fidelity.h"
+#include "helpers.h"
+
+using namespace athena;
+using namespace athena::testing;
+
+namespace {
+Snapshot site(const std::string& loader, std::int64_t base, const std::string& article) {
+  PageBuilder b(loader);
+  b.el(base + 1, "link", "Home", Region::kNav).el(base + 2, "link", "Shop", Region::kNav).el(base + 3, "link", "Cart", Region::kNav);
+  b.el(base + 4, "heading", article).el(base + 5, "button", "Buy " + article);
+  b.el(base + 6, "link", "Imprint", Region::kFooter);
+  return b.build();
+}
+const RegionBlock* block(const FactPack& p, Region r) {
+  for (const RegionBlock& b : p.regions)
+    if (b.region == r) return &b;
+  return nullptr;
+}
+}  // namespace
+
+TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
+  Harness h;
+  AgentView agent;
+  auto s0 = site("L1", 0, "Phone");
+  FactPack first = h.snap(s0);
+  REQUIRE(agent.apply(first) == "");
+  for (const RegionBlock& b : first.regions) CHECK_FALSE(b.unchanged);
+
+  SECTION("a region whose ordered semantic keys equal the previous baseline's is unchanged, across a navigation, and its refs stay valid") {
+    auto s1 = site("L2", 100, "Laptop");  // new document, every node new
+    FactPack nav = h.act(first.version, s1, &s0);
+    REQUIRE(nav.reason == "navigation");
+    REQUIRE(block(nav, Region::kNav));
+    CHECK(block(nav, Region::kNav)->unchanged);
+    CHECK(block(nav, Region::kFooter)->unchanged);
+    CHECK_FALSE(block(nav, Region::kMain)->unchanged);
+    // The agent's nav refs act on the new document's nodes.
+    auto t = h.resolve(ref_of(first, "link", "Shop"));
+    REQUIRE(t);
+    CHECK(t->backend_node_id == 102);
+    CHECK(t->loader_id == "L2");
+    // Every other ref of the replaced document is invalid, and said so.
+    CHECK(invalidated_refs(nav) == std::vector<std::string>{ref_of(first, "heading", "Phone"), ref_of(first, "button", "Buy Phone")});
+    for (const Invalidation& i : nav.invalidated) CHECK(i.cause == "navigated");
+    CHECK(h.resolve(ref_of(first, "button", "Buy Phone")).error().code == ErrorCode::kDocumentReplaced);
+    REQUIRE(agent.apply(nav) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, s1) == "");
+  }
+  SECTION("one element different: the region is sent again") {
+    auto s1 = site("L2", 100, "Laptop");
+    s1.nodes[2].name = "Cart (1)";
+    assign_semantic_keys(s1);
+    FactPack nav = h.act(first.version, s1, &s0);
+    CHECK_FALSE(block(nav, Region::kNav)->unchanged);
+    CHECK(h.resolve(ref_of(first, "link", "Home")).error().code == ErrorCode::kDocumentReplaced);
+    REQUIRE(agent.apply(nav) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, s1) == "");
+  }
+  SECTION("same keys, different state: not unchanged (the agent would hold stale state)") {
+    auto s1 = site("L2", 100, "Phone");
+    s1.nodes[4].state.disabled = true;
+    FactPack nav = h.act(first.version, s1, &s0);
+    CHECK(block(nav, Region::kNav)->unchanged);
+    CHECK_FALSE(block(nav, Region::kMain)->unchanged);
+  }
+  SECTION("a snapshot of an unchanged page: every region unchanged") {
+    FactPack again = h.snap(s0);
+    for (const RegionBlock& b : again.regions) CHECK(b.unchanged);
+    CHECK(again.version == first.version);
+    REQUIRE(agent.apply(again) == "");
+  }
+  SECTION("Config::dedup_regions = false sends every region") {
+    Config off;
+    off.dedup_regions = false;
+    Harness h2(off);
+    h2.snap(s0);
+    for (const RegionBlock& b : h2.snap(s0).regions) CHECK_FALSE(b.unchanged);
+  }
+}

@@ -1,0 +1,79 @@
+// The one reliability rule (limits.h, DESIGN §7), at its edges: a delta is unreliable when
+// changed / max(before, after) > max_change_ratio, never for contexts under kMinNodesForRatio.
+#include <catch2/catch.hpp>
+
+#include "athena/limits.h"
+#include "helpers.h"
+
+using namespace athena;
+using namespace athena::testing;
+
+namespace {
+// n buttons; the first `renamed` of them renamed (same nodes: "modified").
+Snapshot page(int n, int renamed = 0, int extra = 0) {
+  PageBuilder b;
+  for (int i = 0; i < n; ++i) b.el(1000 + i, "button", (i < renamed ? "R" : "B") + std::to_string(i));
+  for (int i = 0; i < extra; ++i) b.el(5000 + i, "button", "New" + std::to_string(i));
+  return b.build();
+}
+FactPack run(const Snapshot& before, const Snapshot& after, Config config = {}) {
+  Harness h(config);
+  FactPack full = h.snap(before);
+  return h.act(full.version, after, &before);
+}
+}  // namespace
+
+TEST_CASE("reliability rule at its edges", "[engine][reliability]") {
+  REQUIRE(limits::kDefaultMaxChangeRatio == 0.40);
+  REQUIRE(limits::kMinNodesForRatio == 8);
+  SECTION("exactly 40% changed is still a delta (the rule is '>')") {
+    FactPack p = run(page(20), page(20, 8));
+    CHECK(p.type == PackType::kDelta);
+    CHECK(p.modified.size() == 8);
+  }
+  SECTION("one more change (45%) falls back to a full snapshot") {
+    FactPack p = run(page(20), page(20, 9));
+    CHECK(p.type == PackType::kFull);
+    CHECK(p.reason == "unreliable_delta");
+  }
+  SECTION("the denominator is max(before, after): 10 added to 10 is 50%") {
+    CHECK(run(page(10), page(10, 0, 10)).reason == "unreliable_delta");
+    CHECK(run(page(12), page(12, 0, 8)).type == PackType::kDelta);  // 8 / 20 = 40%
+  }
+  SECTION("removals count: 8 of 20 removed is a delta, 9 is not") {
+    CHECK(run(page(20), page(12)).type == PackType::kDelta);
+    CHECK(run(page(20), page(11)).reason == "unreliable_delta");
+  }
+  SECTION("contexts under kMinNodesForRatio never fall back") {
+    FactPack p = run(page(7), page(7, 7));
+    CHECK(p.type == PackType::kDelta);
+    CHECK(p.modified.size() == 7);
+  }
+  SECTION("at kMinNodesForRatio the rule applies") {
+    CHECK(run(page(8), page(8, 3)).type == PackType::kDelta);            // 37.5%
+    CHECK(run(page(8), page(8, 4)).reason == "unreliable_delta");         // 50%
+    CHECK(run(page(7), page(7, 3, 1)).reason == "unreliable_delta");      // 4 / max(7, 8) = 50%
+  }
+  SECTION("configurable: Config::max_change_ratio") {
+    Config loose;
+    loose.max_change_ratio = 0.5;
+    CHECK(run(page(20), page(20, 10), loose).type == PackType::kDelta);
+    CHECK(run(page(20), page(20, 11), loose).reason == "unreliable_delta");
+    Config strict;
+    strict.max_change_ratio = 0.0;
+    CHECK(run(page(20), page(20, 1), strict).reason == "unreliable_delta");
+    CHECK(run(page(20), page(20), strict).type == PackType::kNoChange);
+  }
+  SECTION("the rule is taken in the context diffed: a big base change behind an overlay does not count") {
+    Harness h;
+    PageBuilder b;
+    for (int i = 0; i < 20; ++i) b.el(1000 + i, "button", "B" + std::to_string(i));
+    b.overlay(90).el(91, "button", "OK", Region::kDialog, "", 0);
+    Snapshot s0 = b.build();
+    FactPack full = h.snap(s0);
+    Snapshot s1 = s0;
+    for (int i = 0; i < 15; ++i) s1.nodes[static_cast<std::size_t>(i)].name = "Z" + std::to_string(i);
+    assign_semantic_keys(s1);
+    CHECK(h.act(full.version, s1, &s0).type == PackType::kNoChange);
+  }
+}

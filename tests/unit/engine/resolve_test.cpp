@@ -1,0 +1,98 @@
+// resolve(ref): a live node, or a precise error saying what to do next. Acting on a stale ref
+// must be impossible.
+#include <catch2/catch.hpp>
+
+#include "helpers.h"
+
+using namespace athena;
+using namespace athena::testing;
+
+TEST_CASE("resolve: every way a ref can be wrong has its own error and next step", "[engine][resolve]") {
+  Harness h;
+  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
+  FactPack full = h.snap(s0);
+  const std::string save = ref_of(full, "button", "Save"), help = ref_of(full, "link", "Help"), pay = ref_of(full, "button", "Pay");
+  REQUIRE(save == "c0p1f0e1");
+  REQUIRE(pay == "c0p1f1e3");
+
+  SECTION("a live ref resolves to its node") {
+    auto t = h.resolve(save);
+    REQUIRE(t);
+    CHECK(t->backend_node_id == 1);
+    CHECK(t->frame_id == "MAIN");
+    CHECK(t->loader_id == "L1");
+    CHECK(t->role == "button");
+    CHECK(t->element.name == "Save");
+  }
+  SECTION("malformed ref") {
+    auto r = h.resolve("button Save");
+    CHECK(r.error().code == ErrorCode::kMalformedRef);
+    CHECK(r.error().message == "'button Save' is not an element ref (like c0p1f0e17); use a ref from the latest FactPack");
+  }
+  SECTION("context mismatch") {
+    auto r = h.resolve("c3p1f0e1");
+    CHECK(r.error().code == ErrorCode::kContextMismatch);
+    CHECK(r.error().message == "ref c3p1f0e1 belongs to browser context 3, this page is in context 0; use refs from this page's FactPacks");
+  }
+  SECTION("page mismatch") {
+    auto r = h.resolve("c0p2f0e1");
+    CHECK(r.error().code == ErrorCode::kPageMismatch);
+    CHECK(r.error().message.find("belongs to page 2, not page 1") != std::string::npos);
+  }
+  SECTION("unknown ref: never issued, or issued in another frame than it claims") {
+    CHECK(h.resolve("c0p1f0e999").error().code == ErrorCode::kUnknownRef);
+    CHECK(h.resolve("c0p1f0e3").error().code == ErrorCode::kUnknownRef);  // e3 lives in f1
+    CHECK(h.resolve("c0p1f0e999").error().message ==
+          "ref c0p1f0e999 was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
+  }
+  SECTION("unknown ref: issued internally but never shown to the agent") {
+    auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB")
+                  .el(4, "button", "Hidden so far").build();
+    h.begin(s1, std::nullopt);  // the capture issued e4, nothing delivered it
+    CHECK(h.resolve("c0p1f0e4").error().code == ErrorCode::kUnknownRef);
+  }
+  SECTION("removed in vN") {
+    auto s1 = PageBuilder().frame("SUB", "S1").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
+    FactPack d = h.act(full.version, s1, &s0);
+    auto r = h.resolve(save);
+    CHECK(r.error().code == ErrorCode::kRefRemoved);
+    CHECK(r.error().message == "ref c0p1f0e1 (button \"Save\") was removed in v" + std::to_string(d.version) +
+                                   "; use refs from the latest FactPack, or take a snapshot");
+  }
+  SECTION("document replaced by navigation") {
+    auto s1 = PageBuilder("L2").frame("SUB", "S9").el(11, "button", "Other").build();
+    FactPack nav = h.act(full.version, s1, &s0);
+    REQUIRE(nav.reason == "navigation");
+    auto r = h.resolve(help);
+    CHECK(r.error().code == ErrorCode::kDocumentReplaced);
+    CHECK(r.error().message == "ref c0p1f0e2 (link \"Help\") is gone: its frame navigated in v" + std::to_string(nav.version) +
+                                   " and every ref of the old document is dead; take a snapshot");
+  }
+  SECTION("identity changed: was button \"Save\", now button \"Delete\"") {
+    auto s1 = s0;
+    s1.nodes[0].name = "Delete";  // same DOM node, now something else
+    assign_semantic_keys(s1);
+    h.begin(s1, full.version);  // the agent thinks it clicks "Save"
+    auto r = h.resolve(save);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == ErrorCode::kIdentityChanged);
+    CHECK(r.error().message == "ref c0p1f0e1 was button \"Save\", now is button \"Delete\"; it was not acted on: read the latest "
+                               "FactPack (or take a snapshot) and pick the ref again");
+    // Once the change is delivered the agent knows the ref as "Delete": it resolves again.
+    REQUIRE(h.engine.abort_action(h.key));
+    FactPack shown = h.snap(s1);
+    CHECK(h.resolve(save)->name == "Delete");
+    CHECK(ref_of(shown, "button", "Delete") == save);
+  }
+  SECTION("a state change is not an identity change") {
+    auto s1 = s0;
+    s1.nodes[0].state.disabled = true;
+    h.begin(s1, full.version);
+    auto t = h.resolve(save);
+    REQUIRE(t);
+    CHECK(t->disabled);
+  }
+  SECTION("unknown page") {
+    CHECK(h.engine.resolve(PageKey{0, 9}, save).error().code == ErrorCode::kUnknownPage);
+  }
+}
