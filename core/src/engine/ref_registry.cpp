@@ -41,7 +41,6 @@ void RefRegistry::kill(RefId ref, const std::string& cause) {
   ++dead_;
   tomb_order_.emplace_back(ref, seq_);
   unstamped_.push_back(ref);
-  trim();
 }
 
 void RefRegistry::stamp(std::uint64_t version) {
@@ -50,6 +49,9 @@ void RefRegistry::stamp(std::uint64_t version) {
     if (it != records_.end() && !it->second.live && it->second.dead_in == 0) it->second.dead_in = version;
   }
   unstamped_.clear();
+  // Bounded only now: until the pack is made, a ref killed by this capture may be revived by
+  // region dedup (a navigation to a page with the same nav keeps the agent's nav refs).
+  trim();
 }
 
 void RefRegistry::show(RefId ref, std::uint64_t ident, const std::string& role, const std::string& name) {

@@ -43,7 +43,8 @@ class RefRegistry {
   /// The ref's node is gone. Unshown refs are forgotten (nobody can hold them); shown ones
   /// become tombstones, stamped with a version by stamp().
   void kill(RefId ref, const std::string& cause);
-  /// Stamps refs killed since the last stamp with the version they vanished in.
+  /// Stamps refs killed since the last stamp with the version they vanished in, then trims the
+  /// tombstones to limits::kMaxRemovedTombstones (oldest first).
   void stamp(std::uint64_t version);
   /// The agent was shown this ref as (ident, role, name).
   void show(RefId ref, std::uint64_t ident, const std::string& role, const std::string& name);
