@@ -8,6 +8,27 @@
 //   ... the extension acts ...
 //   finish_action(page, capture, info)            FactPack (delta / no_change / overlay / full)
 //   abort_action(page)                            the action failed: nothing advances
+//
+// What the engine guarantees (tests/unit/engine prove each):
+// - A FactPack is always the difference between what the agent holds (the last FactPack
+//   returned: returned = delivered) and the new capture, by ref. Applying it to the agent's view
+//   gives exactly a fresh full snapshot of the page (in overlay mode: of the top overlay; the
+//   base page is frozen while an overlay is open and its changes come with overlay_closed).
+// - Refs survive what is not a change: same node, or (same document, same overlay context) the
+//   only remaining element with the same frame/region/role/name/href, or the only one of those
+//   after the same matched neighbour. Anything ambiguous is an explicit remove + add.
+// - A re-render that swaps in identical nodes is no_change and does NOT bump the version: the
+//   version counts states of the agent's view (refs included), not DOM churn.
+// - begin_action with agent_version == the last delivered version and a changed page returns
+//   kStaleWithHistory; its pack is delivered with the action's result as FactPack::before_action
+//   (finish_action fills it in). Any other agent version (older, newer, never delivered) is
+//   kStaleNoHistory: a full snapshot, and finish_action will refuse (the action must not run).
+//   No agent_version at all means "assume current": drift shows up in the action's result.
+// - Full snapshot reasons: "first", "navigation" (main frame document or main frame changed),
+//   "unknown_frames" (capture dropped nodes, or events the frame tree could not place),
+//   "unreliable_delta" (limits.h rule), "stale_version", "requested" (ActionInfo::force_full, or
+//   snapshot() without any other reason).
+// - Bad captures and events return an Error and leave the page exactly as it was.
 #pragma once
 
 #include <cstdint>
@@ -116,7 +137,8 @@ class Engine {
   Status abort_action(PageKey key);
 
   /// Elements of the current state matching the query, including those the renderer trimmed
-  /// or a dedup collapsed.
+  /// or a dedup collapsed. "Current" is what the agent was last delivered (every ref returned
+  /// is one it holds and can resolve).
   Result<std::vector<Element>> find(PageKey key, const FindQuery& query) const;
 
   /// The same three calls on an already compiled Snapshot (tests, benches, replay of synthetic
