@@ -412,7 +412,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
 void PageSession::deliver(const Outcome& outcome) {
   // Returned = delivered: only now does the agent hold these refs with these identities.
   for (const ViewEntry& e : outcome.target.entries) registry_.show(e.ref, e.ident, e.element.role, e.element.name);
-  delivered_ = std::make_shared<const View>(outcome.target);
+  delivered_ = std::make_shared<const View>(outcome.target);  // copied: a pending "before" is kept until finish
   if (outcome.pack.type == PackType::kFull) {
     unknown_frames_ = false;
     tracker_.clear_needs_full();

@@ -3,29 +3,43 @@
 
 #include "engine/view.h"
 
+#include <cstring>
 #include <limits>
 
 namespace athena::engine {
 namespace {
 
 // Length-prefixed fields gathered in one buffer and hashed in one shot (XXH3's streaming state
-// costs more than the few dozen bytes hashed here), so ("ab","c") != ("a","bc").
+// costs more than the few dozen bytes hashed here), so ("ab","c") != ("a","bc"). The buffer
+// lives on the stack; only unusually long fields spill to the heap.
 class Hasher {
  public:
-  Hasher() { buf_.reserve(128); }
   Hasher& str(const std::string& s) {
     num(s.size());
-    buf_.append(s);
+    put(s.data(), s.size());
     return *this;
   }
   Hasher& num(std::uint64_t v) {
-    buf_.append(reinterpret_cast<const char*>(&v), sizeof v);
+    put(reinterpret_cast<const char*>(&v), sizeof v);
     return *this;
   }
-  std::uint64_t digest() const { return XXH3_64bits(buf_.data(), buf_.size()); }
+  std::uint64_t digest() const {
+    return spill_.empty() ? XXH3_64bits(buf_, len_) : XXH3_64bits(spill_.data(), spill_.size());
+  }
 
  private:
-  std::string buf_;
+  void put(const char* p, std::size_t n) {
+    if (spill_.empty() && len_ + n <= sizeof buf_) {
+      std::memcpy(buf_ + len_, p, n);
+      len_ += n;
+      return;
+    }
+    if (spill_.empty()) spill_.assign(buf_, len_);
+    spill_.append(p, n);
+  }
+  char buf_[512];
+  std::size_t len_ = 0;
+  std::string spill_;
 };
 
 std::uint64_t state_bits(const NodeState& s) {

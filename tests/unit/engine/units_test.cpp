@@ -5,6 +5,7 @@
 
 #include "athena/limits.h"
 #include "engine/frame_tracker.h"
+#include "engine/matcher.h"
 #include "engine/ref_registry.h"
 #include "engine/version_manager.h"
 #include "engine/view.h"
@@ -173,5 +174,68 @@ TEST_CASE("seeds/000 §9 unit 2: SnapshotVersionManager", "[engine][versions]") 
     REQUIRE(gone.pack);
     CHECK(gone.pack->type == PackType::kFull);
     CHECK(gone.pack->reason == "stale_version");
+  }
+}
+
+TEST_CASE("seeds/000 §9 unit 5: Format Functions (refs in FactPacks)", "[engine][format]") {
+  // The renderers only print refs the engine put in the FactPack; the seed's concern (refs
+  // serialized with the frame they belong to) is asserted on the FactPack itself.
+  Harness h;
+  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
+  FactPack full = h.snap(s0);
+  auto frame_of = [&](const std::string& ref) {
+    engine::ParsedRef p;
+    REQUIRE(engine::parse_ref(ref, p));
+    return p.frame;
+  };
+  SECTION("formatFullSnapshot serializes refs via frameTracker") {
+    for (const RegionBlock& b : full.regions)
+      for (const Element& e : b.elements) CHECK("f" + std::to_string(frame_of(e.ref)) == b.frame_ref);
+    CHECK(frame_of(ref_of(full, "button", "Inner")) == 1);
+  }
+  SECTION("formatDelta serializes all refs via frameTracker") {
+    auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(3, "button", "Inner 2", Region::kMain, "SUB").build();
+    s1.nodes[0].state.focused = true;
+    FactPack d = h.act(full.version, s1, &s0);
+    REQUIRE(d.added.size() == 1);
+    CHECK(frame_of(d.added[0].ref) == 1);
+    REQUIRE(d.modified.size() == 1);
+    CHECK(frame_of(d.modified[0].ref) == 0);
+    CHECK(d.modified[0].before.ref == d.modified[0].ref);
+    REQUIRE(d.invalidated.size() == 1);
+    CHECK(frame_of(d.invalidated[0].ref) == 1);
+  }
+  SECTION("formatNode requires frameTracker parameter") {
+    // Every ref of a pack resolves to a node of the frame its f-part names.
+    for (const Element& e : listed(full)) CHECK(h.resolve(e.ref)->frame_id == (frame_of(e.ref) == 0 ? "MAIN" : "SUB"));
+  }
+}
+
+TEST_CASE("matcher: identity, then unique key, then unique key after the same neighbour", "[engine][matcher]") {
+  using engine::MatchNode;
+  auto n = [](int scope, std::int64_t id, std::uint64_t ident, engine::RefId ref = 0) { return MatchNode{scope, id, ident, ref}; };
+  SECTION("scoped identity first, even when the key changed (a modification)") {
+    auto r = engine::match_nodes({n(0, 5, 1, 11)}, {n(0, 5, 2)});
+    CHECK(r.refs == std::vector<engine::RefId>{11});
+    CHECK(r.by_identity == 1);
+  }
+  SECTION("never across scopes (frame, document, overlay)") {
+    auto r = engine::match_nodes({n(0, 5, 1, 11)}, {n(1, 5, 1)});
+    CHECK(r.refs == std::vector<engine::RefId>{0});
+    CHECK(r.unmatched == std::vector<std::size_t>{0});
+  }
+  SECTION("unique key on both sides rebinds; two candidates never do") {
+    auto r = engine::match_nodes({n(0, 1, 7, 11), n(0, 2, 8, 12), n(0, 3, 8, 13)}, {n(0, 9, 7), n(0, 10, 8), n(0, 11, 8)});
+    CHECK(r.refs == std::vector<engine::RefId>{11, 0, 0});
+    // 8 is ambiguous, and both 8s follow the same matched neighbour (the 7): still ambiguous.
+    CHECK(r.by_key == 1);
+    CHECK(r.unmatched == std::vector<std::size_t>{1, 2});
+  }
+  SECTION("the neighbour anchor separates equals") {
+    // [A x B x] -> [A' x' B' x']: each x follows a different matched neighbour.
+    auto r = engine::match_nodes({n(0, 1, 1, 11), n(0, 2, 9, 12), n(0, 3, 2, 13), n(0, 4, 9, 14)},
+                                 {n(0, 5, 1), n(0, 6, 9), n(0, 7, 2), n(0, 8, 9)});
+    CHECK(r.refs == std::vector<engine::RefId>{11, 12, 13, 14});
+    CHECK(r.by_neighbour == 2);
   }
 }
