@@ -106,7 +106,9 @@ Status FrameTracker::on_event(std::string_view event_json) {
       return Ok{};
     }
     if (!frames_.count(parent)) {
-      needs_full_ = true;
+      // Late news about a subtree a capture already showed gone is harmless; anything else is a
+      // frame we cannot place.
+      if (!gone(parent)) needs_full_ = true;
       return Ok{};
     }
     frames_[id] = Frame{loader, parent};
@@ -117,7 +119,7 @@ Status FrameTracker::on_event(std::string_view event_json) {
     if (id.empty()) return bad("has no frameId");
     if (!initialized_) return Ok{};
     if (!frames_.count(parent)) {
-      needs_full_ = true;
+      if (!gone(parent)) needs_full_ = true;
       return Ok{};
     }
     frames_.emplace(id, Frame{"", parent});
@@ -134,7 +136,7 @@ Status FrameTracker::on_event(std::string_view event_json) {
     // document lives on in the OOPIF session, so only a real removal retires it.
     if (str(params, "reason") == "swap") return Ok{};
     if (!frames_.count(id)) {
-      if (method == "Page.frameDetached") needs_full_ = true;
+      if (method == "Page.frameDetached" && !gone(id)) needs_full_ = true;  // late detach of a known-gone frame: fine
       return Ok{};
     }
     if (id == main_frame_id_) {
@@ -145,6 +147,11 @@ Status FrameTracker::on_event(std::string_view event_json) {
     return Ok{};
   }
   return Ok{};
+}
+
+bool FrameTracker::gone(const std::string& frame_id) const {
+  auto it = retired_.lower_bound({frame_id, std::string()});
+  return it != retired_.end() && it->first.first == frame_id && !frames_.count(frame_id);
 }
 
 Status FrameTracker::check_capture(const Snapshot& snapshot) const {

@@ -57,6 +57,8 @@ class FrameTracker {
   };
   void retire(const std::string& frame_id, const std::string& loader_id, bool detached);
   void detach(const std::string& frame_id);
+  /// The frame existed and is gone (detached or its parent's document replaced).
+  bool gone(const std::string& frame_id) const;
 
   bool initialized_ = false;
   bool needs_full_ = false;

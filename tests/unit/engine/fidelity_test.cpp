@@ -44,7 +44,34 @@ std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats)
     return check_fidelity(view, engine, key, state);
   };
 
+  // CDP events for what changed in the frame tree since `last` (sent half of the time, as the
+  // extension would forward them before capturing).
+  Snapshot last_sent;
+  auto send_events = [&](const Snapshot& now) -> std::string {
+    if (rng.below(2) == 0) return "";
+    for (const FrameInfo& f : now.frames) {
+      bool same = false;
+      for (const FrameInfo& o : last_sent.frames) same = same || (o.frame_id == f.frame_id && o.loader_id == f.loader_id);
+      if (same) continue;
+      const std::string ev = R"({"method":"Page.frameNavigated","params":{"frame":{"id":")" + f.frame_id + R"(","loaderId":")" +
+                             f.loader_id + "\"" + (f.parent_id.empty() ? "" : R"(,"parentId":")" + f.parent_id + "\"") + "}}}";
+      if (!engine.on_event(key, ev)) return "event refused: " + ev;
+      log += " [nav " + f.frame_id + "]";
+    }
+    for (const FrameInfo& o : last_sent.frames) {
+      bool still = false;
+      for (const FrameInfo& f : now.frames) still = still || f.frame_id == o.frame_id;
+      if (still) continue;
+      if (!engine.on_event(key, R"({"method":"Page.frameDetached","params":{"frameId":")" + o.frame_id + R"(","reason":"remove"}})"))
+        return "detach refused";
+      log += " [detach " + o.frame_id + "]";
+    }
+    last_sent = now;
+    return "";
+  };
+
   Snapshot state = gen.build();
+  last_sent = state;
   auto first = engine.snapshot_from(key, state);
   if (!first) return fail("first snapshot: " + first.error().message);
   if (std::string e = deliver(*first, state); !e.empty()) return fail(e);
@@ -56,6 +83,7 @@ std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats)
       log += " [snapshot]";
       mutate(rng.below(3));
       state = gen.build();
+      if (std::string e = send_events(state); !e.empty()) return fail(e);
       auto pack = engine.snapshot_from(key, state);
       if (!pack) return fail("snapshot: " + pack.error().message);
       if (std::string e = deliver(*pack, state); !e.empty()) return fail(e);
@@ -71,6 +99,7 @@ std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats)
     else agent = view.version() + 100;
     log += " agent=" + (agent ? "v" + std::to_string(*agent) : std::string("none")) + "]";
     state = gen.build();
+    if (std::string e = send_events(state); !e.empty()) return fail(e);
     auto pre = engine.begin_action_from(key, state, agent);
     if (!pre) return fail("begin_action: " + pre.error().message);
     if (pre->freshness == Freshness::kStaleNoHistory) {
@@ -91,6 +120,7 @@ std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats)
     }
     mutate(rng.below(4));  // what the action did
     state = gen.build();
+    if (std::string e = send_events(state); !e.empty()) return fail(e);
     ActionInfo info;
     info.kind = "click";
     info.force_full = rng.below(20) == 0;
