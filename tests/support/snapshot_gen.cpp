@@ -1,6 +1,7 @@
 #include "snapshot_gen.h"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace athena::testing {
