@@ -147,8 +147,8 @@ int main(int argc, char** argv) {
      << "| step | ms | result |\n|---|---:|---|\n";
   for (const Row& r : rows) md << "| " << r.what << " | " << fmt(median(r.ms)) << " | " << r.pack << " |\n";
   md << "\nMemory: RSS grew " << fmt(rss_after - rss_before, "%.1f") << " MiB for one page of 10,000 elements "
-     << "(live capture + delivered view + " << big_stats.history << " kept versions + registry of " << big_stats.registry
-     << " refs; inputs excluded).\n\n";
+     << "(high-water: live capture + delivered view + the transient views of one call + registry of " << big_stats.registry
+     << " refs; the " << big_stats.history << " kept versions are hashes only; bench inputs excluded).\n\n";
 
   // --- 10,000-step session ---------------------------------------------------------------------
   {

@@ -13,20 +13,18 @@ bool SnapshotVersionManager::peek(std::uint64_t view_hash) const {
   return entries_.empty() || entries_.back().hash != view_hash;
 }
 
-std::pair<const SnapshotVersionManager::Entry*, bool> SnapshotVersionManager::capture_if_changed(View view) {
+std::pair<const SnapshotVersionManager::Entry*, bool> SnapshotVersionManager::capture_if_changed(const View& view) {
   if (!peek(view.hash)) return {&entries_.back(), false};
-  return {push(std::move(view)), true};
+  return {push(view.hash), true};
 }
 
-const SnapshotVersionManager::Entry* SnapshotVersionManager::force_capture(View view) { return push(std::move(view)); }
+const SnapshotVersionManager::Entry* SnapshotVersionManager::force_capture(const View& view) { return push(view.hash); }
 
-const SnapshotVersionManager::Entry* SnapshotVersionManager::push(View view) {
+const SnapshotVersionManager::Entry* SnapshotVersionManager::push(std::uint64_t hash) {
   Entry e;
   e.version = ++last_;
-  e.hash = view.hash;
-  view.version = e.version;
-  e.view = std::make_shared<const View>(std::move(view));
-  entries_.push_back(std::move(e));
+  e.hash = hash;
+  entries_.push_back(e);
   while (entries_.size() > history_ + 1) entries_.pop_front();
   return &entries_.back();
 }

@@ -1,12 +1,13 @@
 // Monotonic versions of a page's view (seeds/000 §3): a version is bumped only when what the
 // agent could see changed (refs included), never decreases (also across navigations), and the
-// last N are kept so an agent one or two versions behind can be told what changed.
+// last N are remembered. Only ids and hashes are kept: the engine always diffs from the view the
+// agent holds (PageSession::delivered_), and that view may be diffed only while its version is
+// still among the last N (older -> stale_no_history, a full snapshot).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <memory>
 
 #include "engine/view.h"
 
@@ -17,7 +18,6 @@ class SnapshotVersionManager {
   struct Entry {
     std::uint64_t version = 0;
     std::uint64_t hash = 0;
-    std::shared_ptr<const View> view;
   };
 
   /// history: versions kept besides the current one (clamped to 1..limits::kMaxHistory).
@@ -26,9 +26,9 @@ class SnapshotVersionManager {
   /// Would a view with this hash be a new version? Nothing changes.
   bool peek(std::uint64_t view_hash) const;
   /// New version only when the hash differs from the current one. Returns {entry, is_new}.
-  std::pair<const Entry*, bool> capture_if_changed(View view);
+  std::pair<const Entry*, bool> capture_if_changed(const View& view);
   /// New version regardless of the hash.
-  const Entry* force_capture(View view);
+  const Entry* force_capture(const View& view);
   /// Current or one of the kept versions; nullptr when unknown or dropped.
   const Entry* get(std::uint64_t version) const;
   const Entry* current() const { return entries_.empty() ? nullptr : &entries_.back(); }
@@ -37,7 +37,7 @@ class SnapshotVersionManager {
   std::size_t history_size() const { return entries_.empty() ? 0 : entries_.size() - 1; }
 
  private:
-  const Entry* push(View view);
+  const Entry* push(std::uint64_t hash);
   std::size_t history_;
   std::uint64_t last_ = 0;
   std::deque<Entry> entries_;  // oldest first; back() is current
