@@ -358,6 +358,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   out.target.main_frame_id = to.main_frame_id;
   out.target.main_loader_id = to.main_loader_id;
   out.target.stack = S;
+  out.target.entries.reserve(std::max(from.entries.size(), to.entries.size()));
 
   if (p == t && p == s) {
     // Same overlay stack: a delta of the live context (top overlay, or the base page).
@@ -409,10 +410,10 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   return out;
 }
 
-void PageSession::deliver(const Outcome& outcome) {
+void PageSession::deliver(Outcome& outcome, bool last) {
   // Returned = delivered: only now does the agent hold these refs with these identities.
   for (const ViewEntry& e : outcome.target.entries) registry_.show(e.ref, e.ident, e.element.role, e.element.name);
-  delivered_ = std::make_shared<const View>(outcome.target);  // copied: a pending "before" is kept until finish
+  if (last) delivered_ = std::make_shared<const View>(std::move(outcome.target));
   if (outcome.pack.type == PackType::kFull) {
     unknown_frames_ = false;
     tracker_.clear_needs_full();
@@ -510,7 +511,7 @@ Result<FactPack> PageSession::finish_action(Snapshot snapshot, const ActionInfo&
   out.pack.title = live_->snapshot.title;
   out.pack.warnings = info.warnings;
   if (pending.before) {
-    deliver(*pending.before);
+    deliver(*pending.before, false);  // its target is where `out` started from
     out.pack.before_action.push_back(std::move(pending.before->pack));
   }
   deliver(out);

@@ -58,7 +58,9 @@ class PageSession {
   void commit(View& view, Outcome* outcome);
   Outcome transition(const View& from, View& to, std::string reason);
   Outcome full(const View* from, View& to, const std::string& reason);
-  void deliver(const Outcome& outcome);
+  /// Marks every ref of the outcome's target as shown; the last one delivered becomes what the
+  /// agent holds (its target is moved out).
+  void deliver(Outcome& outcome, bool last = true);
   engine::Binding binding_of(const ReadableNode& node);
   std::string full_reason_for(const View& to) const;
 

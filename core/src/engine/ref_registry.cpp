@@ -57,6 +57,7 @@ void RefRegistry::stamp(std::uint64_t version) {
 void RefRegistry::show(RefId ref, std::uint64_t ident, const std::string& role, const std::string& name) {
   auto it = records_.find(ref);
   if (it == records_.end()) return;
+  if (it->second.shown && it->second.shown_ident == ident) return;  // already known as this
   it->second.shown = true;
   it->second.shown_ident = ident;
   it->second.shown_role = role;
