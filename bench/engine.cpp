@@ -162,8 +162,8 @@ int main(int argc, char** argv) {
     engine.open_page(key);
     FactPack first = *engine.snapshot_from(key, gen.build());
     std::uint64_t v = first.version;
-    md << "### 10,000-step session (random mutations, ~60-120 elements, 2 iframes)\n\n"
-       << "| step | RSS MiB | registry refs | tombstones | history | retired docs | version | ms/step (last 1,000) |\n"
+    md << "### 10,000-step session (each step: 2 random mutations, begin_action + finish_action; ~60-120 elements, 2 iframes)\n\n"
+       << "| step | RSS MiB | registry refs | tombstones | history | retired docs | version | ms/step (since previous row) |\n"
        << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto t0 = Clock::now();
     for (int step = 1; step <= 10000; ++step) {
