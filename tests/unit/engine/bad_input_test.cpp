@@ -84,3 +84,34 @@ TEST_CASE("bad input: an error or a full snapshot, never a wrong delta", "[engin
     CHECK(h.engine.resolve(h.key, save).error().code == ErrorCode::kUnknownPage);
   }
 }
+
+TEST_CASE("bad input: random garbage events and captures never crash or corrupt", "[engine][bad-input]") {
+  Harness h;
+  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "button", "Pay", Region::kMain, "SUB").build();
+  FactPack full = h.snap(s0);
+  const char* pieces[] = {"{", "}", "[", "]", "\"method\"", ":", ",", "\"Page.frameNavigated\"", "\"Page.frameDetached\"",
+                          "\"params\"", "\"frame\"", "\"id\"", "\"SUB\"", "\"MAIN\"", "\"loaderId\"", "\"X\"", "null", "1", "\"frameId\"",
+                          "\"parentId\"", "\"reason\"", "\"swap\"", "true"};
+  std::uint64_t x = 12345;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (int i = 0; i < 3000; ++i) {
+    std::string ev;
+    const int n = 1 + static_cast<int>(next() % 24);
+    for (int k = 0; k < n; ++k) ev += pieces[next() % (sizeof pieces / sizeof *pieces)];
+    (void)h.engine.on_event(h.key, ev);        // any answer but a crash
+    (void)h.engine.snapshot(h.key, ev);        // garbage captures are errors
+  }
+  // Whatever the events did, the next capture is either refused or answered safely.
+  auto pre = h.engine.begin_action_from(h.key, s0, full.version);
+  if (pre) {
+    auto p = h.engine.finish_action_from(h.key, s0, {});
+    if (p) CHECK((p->type == PackType::kFull || p->type == PackType::kNoChange));
+  } else {
+    CHECK(pre.error().code == ErrorCode::kWrongCallOrder);
+  }
+}
