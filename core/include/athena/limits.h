@@ -22,7 +22,7 @@ inline constexpr std::size_t kMaxHistory = 16;
 inline constexpr std::size_t kMaxRemovedTombstones = 4'096;   // refs remembered as "removed in vN" per page
 inline constexpr std::size_t kMaxPages = 256;                 // pages per engine
 inline constexpr std::size_t kMaxRetiredDocuments = 1'024;    // (frame, loader) pairs remembered as navigated/detached per page
-inline constexpr std::size_t kMaxMatchRounds = 4;             // neighbour-anchored matching rounds (engine matcher)
+inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-anchored matching rounds (engine matcher; one list row per round)
 
 // Delta reliability: ONE rule (DESIGN §7). A delta is unreliable, and a full snapshot is sent,
 // when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified

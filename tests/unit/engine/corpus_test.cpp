@@ -25,9 +25,12 @@ TEST_CASE("recorded flows: every FactPack is faithful", "[engine][corpus]") {
     return;
   }
   std::size_t steps = 0;
+  std::string summary;
   for (const corpus::Case& c : cases) {
     if (c.steps.empty()) continue;
-    DYNAMIC_SECTION(c.name) {
+    INFO("case " << c.name);
+    summary += "\n  " + c.name + ":";
+    {
       Engine engine;
       const PageKey key{0, 1};
       REQUIRE(engine.open_page(key));
@@ -57,9 +60,12 @@ TEST_CASE("recorded flows: every FactPack is faithful", "[engine][corpus]") {
         REQUIRE(state);
         REQUIRE(agent.apply(*pack) == "");
         REQUIRE(check_fidelity(agent, engine, key, *state) == "");
+        summary += " " + std::string(pack_type_name(pack->type)) + (pack->reason.empty() ? "" : "(" + pack->reason + ")") + "[+" +
+                   std::to_string(pack->added.size()) + " ~" + std::to_string(pack->modified.size()) + " -" +
+                   std::to_string(pack->invalidated.size()) + "]";
         ++steps;
       }
     }
   }
-  WARN("recorded flows: " << cases.size() << " cases, " << steps << " action steps checked");
+  WARN("recorded flows: " << cases.size() << " cases, " << steps << " action steps checked" << summary);
 }
