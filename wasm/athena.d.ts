@@ -1,0 +1,210 @@
+// Types of wasm/athena.mjs, the wrapper over the wasm core. Checked in; tests/wasm/dts.test.mjs
+// fails when the wrapper's exports or methods and this file drift apart.
+
+/** Stable error codes (core/include/athena/error.h, error_code_name). */
+export type ErrorCode =
+  | 'malformed_json'
+  | 'malformed_capture'
+  | 'input_too_large'
+  | 'malformed_event'
+  | 'wrong_call_order'
+  | 'unknown_page'
+  | 'page_closed'
+  | 'malformed_ref'
+  | 'context_mismatch'
+  | 'page_mismatch'
+  | 'unknown_ref'
+  | 'ref_removed'
+  | 'document_replaced'
+  | 'identity_changed'
+  | 'stale_version'
+  | 'internal';
+
+/** The only error the wrapper throws: a core error value, or a refused argument. */
+export declare class AthenaError extends Error {
+  constructor(code: ErrorCode, message: string);
+  readonly name: 'AthenaError';
+  readonly code: ErrorCode;
+}
+
+/** Options for the Emscripten factory. */
+export interface ModuleOptions {
+  /** The .wasm bytes (required under Node: the glue cannot fetch a file: URL). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where to fetch athena_core.wasm from (default: next to athena_core.mjs). */
+  locateFile?: (path: string, scriptDirectory: string) => string;
+}
+
+/** Loads and instantiates the wasm core. */
+export declare function loadAthena(moduleOptions?: ModuleOptions): Promise<Athena>;
+
+/** Bounds from core/include/athena/limits.h. */
+export interface Limits {
+  readonly maxInputBytes: number;
+  readonly maxHistory: number;
+  readonly defaultHistory: number;
+  readonly defaultMaxChangeRatio: number;
+  readonly maxPages: number;
+}
+
+export interface EngineConfig {
+  /** Snapshot versions kept per page, 1..limits.maxHistory (default limits.defaultHistory). */
+  history?: number;
+  /** The one reliability rule: a delta changing more than this share is sent as a full snapshot. (0, 1]. */
+  maxChangeRatio?: number;
+  /** Cross-baseline region dedup (seeds/003). Default true. */
+  dedupRegions?: boolean;
+}
+
+export declare class Athena {
+  private constructor();
+  /** Core version, "major.minor.patch". */
+  readonly version: string;
+  readonly limits: Limits;
+  /** Every ErrorCode the core can return. */
+  readonly errorCodes: readonly ErrorCode[];
+  createEngine(config?: EngineConfig): Engine;
+}
+
+/** A tab the agent controls: the c{context}p{page} of its refs. */
+export interface PageKey {
+  context: number;
+  page: number;
+}
+
+export interface ActionInfo {
+  /** "click", "type", "navigate", ... */
+  kind?: string;
+  /** e.g. from bounded stabilization; shown in the FactPack. */
+  warnings?: string[];
+  /** The agent asked for a full snapshot. */
+  forceFull?: boolean;
+}
+
+export type PackType = 'full' | 'delta' | 'no_change' | 'overlay_opened' | 'overlay_closed';
+
+/** The FactPack as render_json writes it (core/include/athena/render.h). */
+export type FactPackJson = { readonly type: PackType; readonly version: number } & Record<string, unknown>;
+
+/** One FactPack, rendered both ways by the core. */
+export interface FactPackResult {
+  readonly type: PackType;
+  readonly version: number;
+  /** Agent text (render_text). */
+  readonly text: string;
+  /** JSON for programs (render_json), byte-identical to the native core's. */
+  readonly json: string;
+  /** `json`, parsed on first access. */
+  readonly factpack: FactPackJson;
+}
+
+export type Freshness = 'current' | 'stale_with_history' | 'stale_no_history';
+
+export interface PreCheck {
+  freshness: Freshness;
+  currentVersion: number;
+  /** stale_with_history: the delta from the agent's version; stale_no_history: the full snapshot to return instead of acting. */
+  pack: FactPackResult | null;
+}
+
+export type Tri = 'false' | 'true' | 'mixed';
+
+export interface ElementState {
+  disabled: boolean;
+  focused: boolean;
+  required: boolean;
+  invalid: boolean;
+  selected: boolean;
+  readonly: boolean;
+  value: string;
+  valueRedacted: boolean;
+  checked?: Tri;
+  expanded?: Tri;
+  pressed?: Tri;
+}
+
+export type Category = 'interactive' | 'heading' | 'alert' | 'status' | 'validation';
+export type Region = 'page' | 'header' | 'nav' | 'main' | 'aside' | 'footer' | 'dialog' | 'search' | 'form';
+
+export interface Element {
+  ref: string;
+  role: string;
+  name: string;
+  description: string;
+  category: Category;
+  state: ElementState;
+  href: string;
+  level: number;
+  region: Region;
+  regionLabel: string;
+  /** -1 = base page, else depth index in the overlay stack. */
+  overlay: number;
+  inViewport: boolean;
+}
+
+/** A ref resolved against the latest capture: what is needed to act on the live node. */
+export interface Target {
+  ref: string;
+  backendNodeId: number;
+  frameId: string;
+  loaderId: string;
+  /** 64-bit xxHash as a decimal string (a JS number would round it). */
+  semanticKey: string;
+  role: string;
+  name: string;
+  /** Main-frame viewport CSS px. */
+  bbox: { x: number; y: number; width: number; height: number };
+  disabled: boolean;
+  element: Element;
+}
+
+export interface FindQuery {
+  /** Exact role. */
+  role?: string;
+  /** Case-insensitive substring of the accessible name. */
+  name?: string;
+  /** Region name. */
+  region?: string;
+  /** 1..100000, default 50. */
+  limit?: number;
+}
+
+export interface PageStats {
+  version: number;
+  deliveredVersion: number;
+  liveElements: number;
+  deliveredElements: number;
+  registry: number;
+  tombstones: number;
+  history: number;
+  frames: number;
+  retiredDocuments: number;
+  overlayDepth: number;
+}
+
+/** One browser's delta engine; one call per CDP result, event or action (core/include/athena/engine.h). */
+export declare class Engine {
+  private constructor();
+  /** Starts tracking a tab (idempotent). */
+  openPage(key: PageKey): void;
+  /** Forgets a tab and its refs. */
+  closePage(key: PageKey): void;
+  /** A CDP event as JSON text: {"method": "...", "params": {...}}. */
+  onEvent(key: PageKey, eventJson: string): void;
+  /** Baseline: always a full FactPack. captureJson per docs/capture-format.md. */
+  snapshot(key: PageKey, captureJson: string, info?: ActionInfo): FactPackResult;
+  /** Pre-validation before acting; agentVersion = version of the agent's last FactPack, if sent. */
+  beginAction(key: PageKey, captureJson: string, agentVersion?: number | null): PreCheck;
+  /** A ref to the live node, or an AthenaError saying why not. */
+  resolve(key: PageKey, ref: string): Target;
+  /** After acting: delta / no_change / overlay_opened / overlay_closed / full. */
+  finishAction(key: PageKey, captureJson: string, info?: ActionInfo): FactPackResult;
+  /** The action failed: nothing advances. */
+  abortAction(key: PageKey): void;
+  /** Elements the agent holds matching the query (trimmed or deduplicated ones included). */
+  find(key: PageKey, query?: FindQuery): Element[];
+  /** Sizes of the page's bounded state. */
+  stats(key: PageKey): PageStats;
+  /** Frees the engine; later calls throw AthenaError('wrong_call_order'). Idempotent. */
+  dispose(): void;
+}

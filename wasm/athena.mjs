@@ -1,0 +1,284 @@
+// The typed face of the wasm core: what the extension, the web demo and Node import.
+//
+//   import { loadAthena, AthenaError } from './athena.mjs';
+//   const athena = await loadAthena();                 // Node: loadAthena({ wasmBinary })
+//   const engine = athena.createEngine();              // one per browser
+//   engine.openPage({ context: 0, page: 1 });
+//   const pack = engine.snapshot(key, captureJson);    // { type, version, text, json, factpack }
+//
+// Every method is one call into wasm (one per CDP result, event or action). Arguments are
+// checked here first, so bad input never reaches the Embind glue (which would throw untyped
+// errors, or copy a huge string into the heap); the core answers errors as values, which
+// become an AthenaError with a stable `.code` (core/include/athena/error.h). Nothing is thrown
+// but AthenaError. The module stays usable after any error, except after a wasm trap, which
+// this wrapper reports once as code "internal" and then refuses every call ("reload the core").
+import createAthenaCore from './athena_core.mjs';
+
+/** An error from the core or from checking arguments at the boundary. */
+export class AthenaError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'AthenaError';
+    this.code = code;
+  }
+}
+
+const encoder = new TextEncoder();
+const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isIndex = (v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
+
+/**
+ * Loads and instantiates the wasm module. `moduleOptions` go to the Emscripten factory
+ * (`wasmBinary` under Node, `locateFile` to serve the .wasm from elsewhere).
+ */
+export async function loadAthena(moduleOptions = {}) {
+  const raw = await createAthenaCore(moduleOptions);
+  return new Athena(raw);
+}
+
+/** The loaded module: facts about the core and a factory of engines. */
+export class Athena {
+  #raw;
+  #state = { broken: null };
+
+  constructor(raw) {
+    this.#raw = raw;
+    this.version = raw.version();
+    this.limits = Object.freeze(JSON.parse(raw.limits()));
+    this.errorCodes = Object.freeze(JSON.parse(raw.errorCodes()));
+  }
+
+  /** A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions? }. */
+  createEngine(config = {}) {
+    if (config === null || typeof config !== 'object' || Array.isArray(config))
+      throw new AthenaError('malformed_json', `createEngine: config must be an object, got ${describe(config)}`);
+    const history = config.history ?? this.limits.defaultHistory;
+    const ratio = config.maxChangeRatio ?? this.limits.defaultMaxChangeRatio;
+    const dedup = config.dedupRegions ?? true;
+    if (typeof history !== 'number' || typeof ratio !== 'number')
+      throw new AthenaError('malformed_json', 'createEngine: config.history and config.maxChangeRatio must be numbers');
+    if (typeof dedup !== 'boolean')
+      throw new AthenaError('malformed_json', 'createEngine: config.dedupRegions must be true or false');
+    const check = call(this.#state, () => this.#raw.Engine.validateConfig(history, ratio));
+    unwrap(check);
+    const handle = call(this.#state, () => new this.#raw.Engine(history, ratio, dedup));
+    return new Engine(this.#raw, handle, this.#state, this.limits);
+  }
+}
+
+/** One browser's delta engine; methods mirror core/include/athena/engine.h one for one. */
+export class Engine {
+  #raw;
+  #handle;
+  #state;
+  #limits;
+
+  constructor(raw, handle, state, limits) {
+    this.#raw = raw;
+    this.#handle = handle;
+    this.#state = state;
+    this.#limits = limits;
+  }
+
+  /** Starts tracking a tab (idempotent). */
+  openPage(key) {
+    const [c, p] = this.#key(key, 'openPage');
+    unwrap(this.#call(() => this.#handle.openPage(c, p)));
+  }
+
+  /** Forgets a tab and all its refs. */
+  closePage(key) {
+    const [c, p] = this.#key(key, 'closePage');
+    unwrap(this.#call(() => this.#handle.closePage(c, p)));
+  }
+
+  /** A CDP event for this page as JSON text: {"method": "...", "params": {...}}. */
+  onEvent(key, eventJson) {
+    const [c, p] = this.#key(key, 'onEvent');
+    const [ptr, len] = this.#bytes(eventJson, 'onEvent', 'eventJson', 'malformed_event');
+    unwrap(this.#call(() => this.#handle.onEvent(c, p, ptr, len)));
+  }
+
+  /** Baseline (navigate result, snapshot tool): always a full FactPack. */
+  snapshot(key, captureJson, info) {
+    const [c, p] = this.#key(key, 'snapshot');
+    const infoJson = actionInfo(info, 'snapshot');
+    const [ptr, len] = this.#bytes(captureJson, 'snapshot', 'captureJson', 'malformed_capture');
+    return pack(unwrap(this.#call(() => this.#handle.snapshot(c, p, ptr, len, infoJson))));
+  }
+
+  /** Pre-validation before acting; agentVersion = the version of the agent's last FactPack, if it sent one. */
+  beginAction(key, captureJson, agentVersion) {
+    const [c, p] = this.#key(key, 'beginAction');
+    this.#check(captureJson, 'beginAction', 'captureJson', 'malformed_capture');
+    let v = -1;
+    if (agentVersion !== undefined && agentVersion !== null) {
+      if (!Number.isSafeInteger(agentVersion) || agentVersion < 0)
+        throw new AthenaError('stale_version', `beginAction: agentVersion must be a non-negative integer (the version of the agent's last FactPack) or absent, got ${String(agentVersion)}`);
+      v = agentVersion;
+    }
+    const [ptr, len] = this.#bytes(captureJson, 'beginAction', 'captureJson', 'malformed_capture');
+    const reply = unwrap(this.#call(() => this.#handle.beginAction(c, p, ptr, len, v)));
+    const extra = JSON.parse(reply.extra);
+    return { freshness: extra.freshness, currentVersion: extra.currentVersion, pack: reply.json ? pack(reply) : null };
+  }
+
+  /** A ref -> the live node to act on, or an AthenaError saying why not (ref_removed, ...). */
+  resolve(key, ref) {
+    const [c, p] = this.#key(key, 'resolve');
+    ref = this.#text(ref, 'resolve', 'ref', 'malformed_ref');
+    return JSON.parse(unwrap(this.#call(() => this.#handle.resolve(c, p, ref))).json);
+  }
+
+  /** After the action: the FactPack (delta / no_change / overlay_* / full). */
+  finishAction(key, captureJson, info) {
+    const [c, p] = this.#key(key, 'finishAction');
+    const infoJson = actionInfo(info, 'finishAction');
+    const [ptr, len] = this.#bytes(captureJson, 'finishAction', 'captureJson', 'malformed_capture');
+    return pack(unwrap(this.#call(() => this.#handle.finishAction(c, p, ptr, len, infoJson))));
+  }
+
+  /** The action failed: nothing advances. */
+  abortAction(key) {
+    const [c, p] = this.#key(key, 'abortAction');
+    unwrap(this.#call(() => this.#handle.abortAction(c, p)));
+  }
+
+  /** Elements the agent holds matching { role?, name?, region?, limit? } (limit default 50). */
+  find(key, query = {}) {
+    const [c, p] = this.#key(key, 'find');
+    if (query === null || typeof query !== 'object' || Array.isArray(query))
+      throw new AthenaError('malformed_json', `find: query must be an object {role?, name?, region?, limit?}, got ${describe(query)}`);
+    const s = (name) => {
+      const v = query[name] ?? '';
+      if (typeof v !== 'string') throw new AthenaError('malformed_json', `find: query.${name} must be a string, got ${describe(v)}`);
+      if (v.length > 4096) throw new AthenaError('input_too_large', `find: query.${name} is over 4096 characters`);
+      return v.toWellFormed();
+    };
+    const role = s('role'), name = s('name'), region = s('region');
+    const limit = query.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100000)
+      throw new AthenaError('malformed_json', `find: query.limit must be an integer from 1 to 100000, got ${String(limit)}`);
+    return JSON.parse(unwrap(this.#call(() => this.#handle.find(c, p, role, name, region, limit))).json);
+  }
+
+  /** Sizes of the page's bounded state (limits.h). */
+  stats(key) {
+    const [c, p] = this.#key(key, 'stats');
+    return JSON.parse(unwrap(this.#call(() => this.#handle.stats(c, p))).json);
+  }
+
+  /** Frees the engine's wasm memory; any later call is an AthenaError (wrong_call_order). Idempotent. */
+  dispose() {
+    if (!this.#handle) return;
+    const h = this.#handle;
+    this.#handle = null;
+    try { h.delete(); } catch { /* already gone: nothing to free */ }
+  }
+
+  // A capture or event as UTF-8 in a fresh heap block, for the very next raw call (which frees
+  // it): one TextEncoder pass and one copy, instead of the glue's per-character loop. Every
+  // other argument is checked before this, so nothing can throw between here and the call.
+  #bytes(value, method, what, code) {
+    this.#check(value, method, what, code);
+    const bytes = encoder.encode(value);  // lone surrogates become U+FFFD, as in CDP
+    if (bytes.length > this.#limits.maxInputBytes)
+      throw new AthenaError('input_too_large', `${method}: ${what} is ${bytes.length} bytes, over limits::kMaxInputBytes (${this.#limits.maxInputBytes}); capture a smaller page or frame`);
+    const raw = this.#raw;
+    const ptr = this.#call(() => raw._malloc(bytes.length || 1));
+    if (!ptr)
+      throw new AthenaError('input_too_large', `${method}: no room for ${bytes.length} bytes in the wasm heap; close unused pages or capture a smaller frame`);
+    raw.HEAPU8.set(bytes, ptr);  // HEAPU8 read after malloc: growth replaces the buffer
+    return [ptr, bytes.length];
+  }
+
+  #call(fn) {
+    if (!this.#handle) throw new AthenaError('wrong_call_order', 'this engine was disposed; create a new one with createEngine()');
+    return call(this.#state, fn);
+  }
+
+  #key(key, method) {
+    if (key === null || typeof key !== 'object' || !isIndex(key.context) || !isIndex(key.page))
+      throw new AthenaError('unknown_page', `${method}: the page key must be {context, page} with non-negative integers, got ${safeShow(key)}`);
+    return [key.context, key.page];
+  }
+
+  // Checks a string argument's type and size.
+  #check(value, method, what, code) {
+    if (typeof value !== 'string')
+      throw new AthenaError(code, `${method}: ${what} must be a string${code === 'malformed_ref' ? ' like "c0p1f0e17"' : ' of JSON (JSON.stringify it first)'}, got ${describe(value)}`);
+    // A UTF-16 length over the byte limit is over it in UTF-8 too: refuse before encoding.
+    if (value.length > this.#limits.maxInputBytes)
+      throw new AthenaError('input_too_large', `${method}: ${what} is ${value.length} characters, over limits::kMaxInputBytes (${this.#limits.maxInputBytes} bytes); capture a smaller page or frame`);
+  }
+
+  // A small string argument, checked, as the glue should encode it.
+  #text(value, method, what, code) {
+    this.#check(value, method, what, code);
+    // A lone surrogate has no UTF-8 form, and the glue's encoder would merge it with the next
+    // character. Replace it with U+FFFD, as TextEncoder and CDP do.
+    return value.isWellFormed() ? value : value.toWellFormed();
+  }
+}
+
+function safeShow(v) {
+  try {
+    const s = JSON.stringify(v);
+    return s === undefined ? describe(v) : s.length > 80 ? s.slice(0, 77) + '...' : s;
+  } catch {
+    return describe(v);
+  }
+}
+
+// {kind?, warnings?, forceFull?} -> JSON for the core ('' = defaults).
+function actionInfo(info, method) {
+  if (info === undefined || info === null) return '';
+  if (typeof info !== 'object' || Array.isArray(info))
+    throw new AthenaError('malformed_json', `${method}: info must be an object {kind?, warnings?, forceFull?}, got ${describe(info)}`);
+  const out = {};
+  if (info.kind !== undefined) {
+    if (typeof info.kind !== 'string') throw new AthenaError('malformed_json', `${method}: info.kind must be a string ("click", "type", ...)`);
+    out.kind = info.kind.toWellFormed();
+  }
+  if (info.warnings !== undefined) {
+    if (!Array.isArray(info.warnings) || !info.warnings.every((w) => typeof w === 'string'))
+      throw new AthenaError('malformed_json', `${method}: info.warnings must be an array of strings`);
+    out.warnings = info.warnings.map((w) => w.toWellFormed());
+  }
+  if (info.forceFull !== undefined) {
+    if (typeof info.forceFull !== 'boolean') throw new AthenaError('malformed_json', `${method}: info.forceFull must be true or false`);
+    out.forceFull = info.forceFull;
+  }
+  return JSON.stringify(out);
+}
+
+// Runs one raw call. Anything thrown here is not an error value from the core but a trap of the
+// wasm instance (or a glue error): its memory can no longer be trusted, so every later call is refused.
+function call(state, fn) {
+  if (state.broken) throw new AthenaError('internal', `the wasm core stopped after an earlier failure (${state.broken}); reload it with loadAthena()`);
+  try {
+    return fn();
+  } catch (e) {
+    state.broken = String(e && e.message ? e.message : e).slice(0, 200);
+    throw new AthenaError('internal', `the wasm core failed (${state.broken}); reload it with loadAthena() and report the input`);
+  }
+}
+
+function unwrap(reply) {
+  if (!reply.ok) throw new AthenaError(reply.code || 'internal', reply.message || 'the core ran out of memory while reporting an error; reload it with loadAthena()');
+  return reply;
+}
+
+// A FactPack as both renderings; `factpack` parses the JSON on first use only.
+function pack(reply) {
+  let parsed;
+  return {
+    type: reply.type,
+    version: reply.version,
+    text: reply.text,
+    json: reply.json,
+    get factpack() {
+      return (parsed ??= JSON.parse(reply.json));
+    },
+  };
+}
