@@ -1,0 +1,115 @@
+// The one capture implementation (docs/capture-format.md): the extension calls it with
+// chrome.debugger's sendCommand, the recorder with a raw CDP session, so the corpus holds
+// exactly what the core is fed in the user's browser. No Node or chrome APIs here.
+//
+// Cost model (PLATFORM.md): through chrome.debugger the price grows with the number of JSON
+// nodes, so ask for as little as possible: one DOMSnapshot with 7 computed styles and rects
+// per process, the frame tree, layout metrics, and one DOM.getFrameOwner per out-of-process
+// iframe. The calls of one capture are issued together, not one after another.
+
+/** Computed styles the compiler reads, in the order it reads them (capture.cpp). */
+export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'pointer-events', 'cursor']);
+
+/** Capture format version this module writes. */
+export const CAPTURE_VERSION = 1;
+
+/**
+ * @callback Send
+ * @param {string} method CDP method, e.g. "DOMSnapshot.captureSnapshot"
+ * @param {object} [params]
+ * @param {string} [sessionId] flattened child session (out-of-process iframe); undefined = the page
+ * @returns {Promise<any>}
+ */
+
+/**
+ * @typedef {{frameId: string, sessionId: string}} OopifSession  an attached out-of-process iframe
+ * @typedef {{v: number, styles: string[], frameTree: object, snapshot: object,
+ *            oopifs: Array<{frameId: string, ownerBackendNodeId: number|null, frameTree: object, snapshot: object}>,
+ *            viewport: {x: number, y: number, width: number, height: number}}} Capture
+ * @typedef {{capture: Capture, timings: Record<string, number>, warnings: string[]}} CaptureResult
+ */
+
+const SNAPSHOT_PARAMS = Object.freeze({ computedStyles: CAPTURE_STYLES, includeDOMRects: true });
+
+/** Milliseconds since an arbitrary origin (performance.now where available). */
+const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
+
+/**
+ * Captures the page and its out-of-process iframes.
+ * @param {Send} send
+ * @param {{oopifs?: OopifSession[]}} [opts]
+ * @returns {Promise<CaptureResult>}
+ */
+export async function capture(send, opts = {}) {
+  const oopifSessions = opts.oopifs ?? [];
+  /** @type {Record<string, number>} */
+  const timings = {};
+  /** @type {string[]} */
+  const warnings = [];
+  const timed = async (label, promise) => {
+    const t0 = now();
+    try { return await promise; } finally { timings[label] = Math.round((now() - t0) * 100) / 100; }
+  };
+  const t0 = now();
+  const [snapshot, tree, metrics] = await Promise.all([
+    timed('captureSnapshot', send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS)),
+    timed('getFrameTree', send('Page.getFrameTree', {})),
+    timed('getLayoutMetrics', send('Page.getLayoutMetrics', {})),
+  ]);
+  const oopifs = await Promise.all(oopifSessions.map(async (o, k) => {
+    try {
+      const [snap, childTree, owner] = await Promise.all([
+        timed(`oopif${k}.captureSnapshot`, send('DOMSnapshot.captureSnapshot', SNAPSHOT_PARAMS, o.sessionId)),
+        timed(`oopif${k}.getFrameTree`, send('Page.getFrameTree', {}, o.sessionId)),
+        timed(`oopif${k}.getFrameOwner`, frameOwner(send, o.frameId, oopifSessions)),
+      ]);
+      return { frameId: o.frameId, ownerBackendNodeId: owner, frameTree: childTree.frameTree, snapshot: snap };
+    } catch (e) {
+      // A frame that went away between attach and capture is not an error of the page: the
+      // compiler reports its nodes as unknown frames if anything still points at it.
+      warnings.push(`out-of-process frame ${o.frameId} could not be captured: ${e && e.message ? e.message : e}`);
+      return null;
+    }
+  }));
+  timings.total = Math.round((now() - t0) * 100) / 100;
+  const vv = metrics.cssVisualViewport ?? metrics.visualViewport ?? {};
+  return {
+    capture: {
+      v: CAPTURE_VERSION,
+      styles: [...CAPTURE_STYLES],
+      frameTree: tree.frameTree,
+      snapshot,
+      oopifs: oopifs.filter(Boolean),
+      viewport: { x: vv.pageX ?? 0, y: vv.pageY ?? 0, width: vv.clientWidth ?? 0, height: vv.clientHeight ?? 0 },
+    },
+    timings,
+    warnings,
+  };
+}
+
+/**
+ * backendNodeId of the <iframe> owning an out-of-process frame. The owner lives in the parent
+ * frame's process: the page's session first, then the other iframe sessions (nested OOPIFs).
+ * @param {Send} send
+ * @param {string} frameId
+ * @param {OopifSession[]} sessions
+ * @returns {Promise<number|null>}
+ */
+async function frameOwner(send, frameId, sessions) {
+  for (const sessionId of [undefined, ...sessions.map((s) => s.sessionId)]) {
+    try {
+      const r = await send('DOM.getFrameOwner', { frameId }, sessionId);
+      if (r && typeof r.backendNodeId === 'number') return r.backendNodeId;
+    } catch {
+      // not in this process: try the next
+    }
+  }
+  return null;
+}
+
+/** The CDP events the core wants (frame lifecycle); everything else is not forwarded. */
+export const CORE_EVENTS = Object.freeze(new Set([
+  'Page.frameNavigated', 'Page.frameDetached', 'Page.frameAttached', 'Page.navigatedWithinDocument',
+  'Page.frameStartedLoading', 'Page.frameStoppedLoading', 'Page.lifecycleEvent',
+  'Target.attachedToTarget', 'Target.detachedFromTarget', 'Inspector.targetCrashed',
+]));

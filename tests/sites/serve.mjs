@@ -1,0 +1,118 @@
+// The fixture sites, served from 127.0.0.1 only: real libraries nobody here wrote (Python docs
+// from Debian's python3-doc, TodoMVC apps from npm `todomvc`, Bootstrap, Shoelace) plus small
+// pages written around them, on two ports. The second port is reached as http://localhost:<B>:
+// 127.0.0.1:A and 127.0.0.1:B are the same site for Chromium and stay in process, while
+// 127.0.0.1 vs localhost are different sites, so an iframe from `otherOrigin` is a real
+// out-of-process iframe under site isolation.
+//
+//   import { startSites } from './serve.mjs';
+//   const sites = await startSites();      // {origin, otherOrigin, url(path), otherUrl(path), close()}
+//   sites.url('/sites/bootstrap.html')
+//
+// CLI: `node tests/sites/serve.mjs [portA portB]` prints the URLs and serves until Ctrl-C.
+//
+// Mounts (whole folders: add a page by adding a file):
+//   /sites/...    tests/sites/ (our pages around the libraries; /sites/ext/ for extension tests)
+//   /todomvc/...  node_modules/todomvc/examples/ (react, backbone, vanillajs, ... as shipped)
+//   /npm/bootstrap/...  node_modules/bootstrap/dist/
+//   /npm/shoelace/...   node_modules/@shoelace-style/shoelace/cdn/ (self-contained ES modules)
+//   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
+//   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
+import { createServer } from 'node:http';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+
+export const MOUNTS = Object.freeze({
+  '/sites/': here,
+  '/todomvc/': path.join(root, 'node_modules/todomvc/examples'),
+  '/npm/bootstrap/': path.join(root, 'node_modules/bootstrap/dist'),
+  '/npm/shoelace/': path.join(root, 'node_modules/@shoelace-style/shoelace/cdn'),
+  '/pydoc/': '/usr/share/doc/python3-doc/html',
+});
+
+/** Longest delay /slow may be asked for. */
+export const SLOW_MAX_MS = 30_000;
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.jsx': 'text/jsx; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.gif': 'image/gif', '.ico': 'image/x-icon',
+  '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json', '.wasm': 'application/wasm',
+};
+
+function resolveFile(urlPath) {
+  for (const [prefix, dir] of Object.entries(MOUNTS)) {
+    if (!urlPath.startsWith(prefix)) continue;
+    const rel = decodeURIComponent(urlPath.slice(prefix.length));
+    let file = path.resolve(dir, rel);
+    if (file !== dir && !file.startsWith(dir + path.sep)) return null;  // no escaping the mount
+    if (!existsSync(file)) return null;
+    if (statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    if (!existsSync(file)) return null;
+    // Symlinks (python3-doc's _static) may point elsewhere under /usr/share: allow only real files.
+    return realpathSync(file);
+  }
+  return null;
+}
+
+function handler(req, res) {
+  const url = new URL(req.url, 'http://x');
+  if (url.pathname === '/slow') {
+    const ms = Math.min(Math.max(0, Number(url.searchParams.get('ms')) || 0), SLOW_MAX_MS);
+    setTimeout(() => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`slept ${ms}`); }, ms);
+    return;
+  }
+  if (url.pathname === '/' || url.pathname === '/index.html') {
+    res.writeHead(302, { location: '/sites/' });
+    res.end();
+    return;
+  }
+  const file = resolveFile(url.pathname);
+  if (!file) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end(`not found: ${url.pathname}`);
+    return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  createReadStream(file).pipe(res);
+}
+
+function listen(port) {
+  return new Promise((resolve, reject) => {
+    const server = createServer(handler);
+    server.on('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/**
+ * Starts both servers.
+ * @param {{port?: number, otherPort?: number}} [opts] 0 (default) picks free ports
+ */
+export async function startSites(opts = {}) {
+  const a = await listen(opts.port ?? 0);
+  const b = await listen(opts.otherPort ?? 0);
+  const origin = `http://127.0.0.1:${a.address().port}`;
+  const otherOrigin = `http://localhost:${b.address().port}`;
+  return {
+    origin,
+    otherOrigin,
+    url: (p) => origin + p,
+    otherUrl: (p) => otherOrigin + p,
+    close: () => Promise.all([a, b].map((s) => new Promise((r) => { s.closeAllConnections?.(); s.close(() => r()); }))),
+  };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [pa, pb] = process.argv.slice(2).map(Number);
+  const sites = await startSites({ port: pa || 0, otherPort: pb || 0 });
+  console.log(`fixture sites on ${sites.origin} (and ${sites.otherOrigin} for cross-site frames):`);
+  for (const p of ['/sites/', '/todomvc/react/', '/todomvc/backbone/', '/sites/bootstrap.html', '/sites/shoelace.html',
+    '/sites/frames.html', '/sites/big.html', '/sites/login.html', '/pydoc/index.html']) console.log('  ' + sites.url(p));
+  process.on('SIGINT', () => sites.close().then(() => process.exit(0)));
+}
