@@ -1,0 +1,115 @@
+// The recorded cases: a start page and scripted steps performed with real input. Step names
+// are read by tests (e.g. "open-modal", "close-dialog", "open-dropdown"): keep them telling.
+// Each step's `action` is what an agent would have asked for (stored in step.json).
+
+/** @typedef {{name: string, run?: (page: import('playwright-core').Page, sites: any) => Promise<void>, action?: object}} Step */
+/** @typedef {{name: string, description: string, start: (sites: any) => string, steps: Step[]}} Case */
+
+const load = { name: 'load', action: { op: 'navigate' } };
+const click = (name, selector, text = selector) => ({ name, action: { op: 'click', text }, run: (p) => p.locator(selector).first().click() });
+const fill = (name, selector, text, submit = false) => ({
+  name, action: { op: 'type', field: selector, text, submit },
+  run: async (p) => { await p.locator(selector).first().fill(text); if (submit) await p.locator(selector).first().press('Enter'); },
+});
+const press = (name, key) => ({ name, action: { op: 'press', key }, run: (p) => p.keyboard.press(key) });
+
+/** TodoMVC flow, the same for every implementation (selectors are TodoMVC's spec). */
+const todoSteps = [
+  load,
+  fill('add-todo', '.new-todo, #new-todo', 'Buy milk', true),
+  fill('add-second-todo', '.new-todo, #new-todo', 'Walk the dog', true),
+  click('complete-first', '.todo-list li:first-child .toggle, #todo-list li:first-child .toggle', 'Toggle Todo'),
+  press('press-shift-nothing', 'Shift'),
+  click('filter-active', 'a[href="#/active"]', 'Active'),
+  click('filter-all', 'a[href="#/"]', 'All'),
+  click('clear-completed', '.clear-completed, #clear-completed', 'Clear completed'),
+];
+
+/** @type {Case[]} */
+export const CASES = [
+  {
+    name: 'pydocs',
+    description: 'Python documentation (Debian python3-doc, Sphinx): pages sharing a big navigation',
+    start: (s) => s.url('/pydoc/library/index.html'),
+    steps: [
+      load,
+      click('open-text-processing', 'a.reference[href="text.html"]', 'Text Processing Services'),
+      click('open-string-module', 'a.reference[href="string.html"]', 'string — Common string operations'),
+      { name: 'back', action: { op: 'back' }, run: (p) => p.goBack() },
+      { name: 'scroll-down', action: { op: 'scroll', direction: 'down' }, run: (p) => p.mouse.wheel(0, 2000) },
+    ],
+  },
+  {
+    name: 'todomvc-react',
+    description: 'TodoMVC, React implementation from npm todomvc',
+    start: (s) => s.url('/todomvc/react/index.html'),
+    steps: todoSteps,
+  },
+  {
+    name: 'todomvc-backbone',
+    description: 'TodoMVC, Backbone + jQuery implementation from npm todomvc (its jquery example ships without jQuery)',
+    start: (s) => s.url('/todomvc/backbone/index.html'),
+    steps: todoSteps,
+  },
+  {
+    name: 'bootstrap',
+    description: "Bootstrap 5's real dropdown and modal",
+    start: (s) => s.url('/sites/bootstrap.html'),
+    steps: [
+      load,
+      click('open-dropdown', 'a.dropdown-toggle', 'Account'),
+      press('close-dropdown', 'Escape'),
+      click('open-modal', 'text=Add to cart', 'Add to cart'),
+      fill('type-in-modal', '#note', 'Happy birthday'),
+      click('close-modal', 'text=Keep shopping', 'Keep shopping'),
+      click('save-for-later', 'text=Save for later', 'Save for later'),
+    ],
+  },
+  {
+    name: 'shoelace',
+    description: "Shoelace web components: dialog and menu through shadow DOM",
+    start: (s) => s.url('/sites/shoelace.html'),
+    steps: [
+      { ...load, run: undefined },
+      click('open-dialog', '#open', 'Delete account'),
+      fill('type-in-dialog', '#why input', 'Moving away'),
+      click('close-dialog', '#cancel', 'Cancel'),
+      click('open-menu', '#more sl-button', 'More actions'),
+      click('choose-menu-item', 'sl-menu-item[value="archive"]', 'Archive'),
+    ],
+  },
+  {
+    name: 'frames',
+    description: 'A same-origin iframe and a cross-site (out-of-process) iframe',
+    start: (s) => s.url('/sites/frames.html?other=' + encodeURIComponent(s.otherOrigin)),
+    steps: [
+      load,
+      { name: 'type-in-same-origin-frame', action: { op: 'type', field: 'Email', text: 'ada@example.com' },
+        run: (p) => p.frameLocator('#same').locator('#email').fill('ada@example.com') },
+      { name: 'click-in-same-origin-frame', action: { op: 'click', text: 'Subscribe' },
+        run: (p) => p.frameLocator('#same').locator('#sub').click() },
+      { name: 'click-in-cross-origin-frame', action: { op: 'click', text: 'Apply coupon' },
+        run: (p) => p.frameLocator('#cross').locator('#apply').click() },
+    ],
+  },
+  {
+    name: 'big',
+    description: 'A generated page of 10,000+ elements; clicks that change one element',
+    start: (s) => s.url('/sites/big.html'),
+    steps: [load, click('restock', '#restock', 'Restock row 3'), click('rename', '#rename', 'Rename row 5000')],
+  },
+  {
+    name: 'login',
+    description: 'A sign-in form with a password and a card number (redacted), a validation alert',
+    start: (s) => s.url('/sites/login.html'),
+    steps: [
+      load,
+      fill('fill-username', '#user', 'ada'),
+      fill('fill-password', '#pw', 'hunter22'),
+      fill('fill-card', '#cc', '4111111111111111'),
+      click('submit-wrong', 'button[type=submit]', 'Sign in'),
+      { name: 'sign-in', action: { op: 'type', field: 'Password', text: '***', submit: true },
+        run: async (p) => { await p.fill('#pw', 'correct horse'); await p.click('button[type=submit]'); } },
+    ],
+  },
+];
