@@ -43,6 +43,8 @@ struct Walk {
 
   std::string content(int i, bool include_hidden, int depth) {
     std::string out;
+    const Node& self = dom.nodes[static_cast<std::size_t>(i)];
+    if (!self.before.empty()) append_collapsed(out, std::string(self.before));
     for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0 && out.size() < kEnoughText;
          c = dom.nodes[static_cast<std::size_t>(c)].next) {
       if (dom.is_text(c)) {
@@ -61,6 +63,7 @@ struct Walk {
       append_collapsed(out, part);
       if (block) out.push_back(' ');
     }
+    if (!self.after.empty()) append_collapsed(out, std::string(self.after));
     return out;
   }
 

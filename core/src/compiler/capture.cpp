@@ -183,6 +183,8 @@ bool SnapshotReader::nodes(const json& doc, const std::string& dp, RawDocument& 
   d.flags.assign(n, 0);
   d.input_value.resize(n);
   d.text_value.resize(n);
+  d.pseudo.resize(n);
+  d.generated.resize(n);
   d.content_doc.assign(n, -1);
   d.layout.assign(n, -1);
   d.attr_begin.assign(n + 1, 0);
@@ -240,7 +242,7 @@ bool SnapshotReader::nodes(const json& doc, const std::string& dp, RawDocument& 
     });
   };
   if (!rare_str("inputValue", &d.input_value, kHasInputValue) || !rare_str("textValue", &d.text_value, kHasTextValue) ||
-      !rare_str("pseudoType", nullptr, kPseudo) || !rare_str("shadowRootType", nullptr, 0))
+      !rare_str("pseudoType", &d.pseudo, kPseudo) || !rare_str("shadowRootType", nullptr, 0))
     return false;
   return true;
 }
@@ -297,6 +299,9 @@ bool SnapshotReader::layout(const json& doc, const std::string& dp, RawDocument&
       if (r.size() == 4 && (!want_number(c, r[0], rp, L.client_left) || !want_number(c, r[1], rp, L.client_top)))
         return false;
     }
+    // A pseudo element's generated content (::after { content: "x" }) is the text of its own
+    // layout objects: Chrome names from it.
+    if (!L.text.empty() && d.generated[static_cast<std::size_t>(node)].empty()) d.generated[static_cast<std::size_t>(node)] = L.text;
     // A node can own several layout objects (e.g. ::first-letter); its first box is the element's.
     if (d.layout[static_cast<std::size_t>(node)] < 0) d.layout[static_cast<std::size_t>(node)] = static_cast<int>(k);
   }

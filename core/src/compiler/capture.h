@@ -59,6 +59,8 @@ struct RawDocument {
   std::vector<Attr> attrs;
   std::vector<std::uint16_t> flags;
   std::vector<std::string_view> input_value, text_value;
+  std::vector<std::string_view> pseudo;          // pseudoType ("before", "after", "marker", ...)
+  std::vector<std::string_view> generated;       // a pseudo element's generated text (CSS content)
   std::vector<int> content_doc;       // index into RawCapture::docs of the iframe's document, -1 if none
   std::vector<int> layout;            // index into layouts, -1 when the node has no layout box
   std::vector<RawLayout> layouts;

@@ -15,6 +15,7 @@ Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
     total += d.size();
   }
   nodes.resize(total);
+  data_table_memo.assign(total, -1);
   for (std::size_t di = 0; di < raw.docs.size(); ++di) {
     const RawDocument& d = raw.docs[di];
     for (std::size_t i = 0; i < d.size(); ++i) {
@@ -86,7 +87,19 @@ void Dom::build_children(std::vector<std::vector<int>>& kids, std::vector<std::s
     const int base = base_[di];
     for (std::size_t i = 0; i < d.size(); ++i) {
       // Pseudo elements (::before, ::marker) and user-agent shadow trees are rendering details.
-      if (d.flags[i] & (kPseudo | kInUaShadow)) continue;
+      // Their generated text still counts for names, as in Chrome: kept on the element.
+      if (d.flags[i] & kPseudo) {
+        if (d.parent[i] >= 0 && !d.generated[i].empty()) {
+          Node& owner = nodes[static_cast<std::size_t>(base + d.parent[i])];
+          // Form controls and images have no content of their own: Chrome ignores theirs.
+          const bool replaced = owner.tag == "input" || owner.tag == "select" || owner.tag == "textarea" || owner.tag == "img";
+          if (replaced) continue;
+          if (d.pseudo[i] == "before") owner.before = d.generated[i];
+          else if (d.pseudo[i] == "after") owner.after = d.generated[i];
+        }
+        continue;
+      }
+      if (d.flags[i] & kInUaShadow) continue;
       if (d.parent[i] >= 0) kids[static_cast<std::size_t>(base + d.parent[i])].push_back(base + static_cast<int>(i));
       if (d.content_doc[i] >= 0) kids[static_cast<std::size_t>(base) + i].push_back(base_[static_cast<std::size_t>(d.content_doc[i])]);
     }

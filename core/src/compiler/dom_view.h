@@ -32,6 +32,7 @@ struct Node {
   std::string tag;          // lower-case element name; "#text", "#document", ...
   Rect box;                 // main-frame viewport CSS px (valid when layout != nullptr)
   const RawLayout* layout = nullptr;
+  std::string_view before, after;  // generated text of its ::before / ::after (CSS content)
 };
 
 class Dom {
@@ -65,6 +66,10 @@ class Dom {
   const std::vector<int>* labels_for(int control) const;
   /// "sl-dialog/sl-button": tags of the shadow hosts holding `i`, outermost first.
   std::string shadow_path(int i) const;
+
+  /// Memo for per-table facts (roles.cpp's data-table test), so a table is examined once,
+  /// not once per cell: -1 unknown, 0 no, 1 yes. Indexed like `nodes`.
+  mutable std::vector<signed char> data_table_memo;
 
  private:
   std::vector<int> base_;  // global index of each document's node 0

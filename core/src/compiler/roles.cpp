@@ -132,7 +132,15 @@ namespace {
 
 // Chrome's layout-table heuristic, reduced to what a capture shows: explicit data-table signals
 // make a data table; a single row or column makes a layout table; otherwise data.
+bool scan_data_table(const Dom& dom, int table);
+
 bool is_data_table(const Dom& dom, int table) {
+  signed char& memo = dom.data_table_memo[static_cast<std::size_t>(table)];
+  if (memo < 0) memo = scan_data_table(dom, table) ? 1 : 0;
+  return memo == 1;
+}
+
+bool scan_data_table(const Dom& dom, int table) {
   if (dom.has_attr(table, "role") || dom.has_attr(table, "summary") || dom.has_attr(table, "border")) return true;
   int rows = 0, max_cols = 0;
   std::vector<int> stack{table};

@@ -1,5 +1,6 @@
 // Malformed, truncated and hostile captures: a clear error naming the field, never a crash.
 #include <chrono>
+#include <functional>
 
 #include "athena/limits.h"
 #include "helpers.h"
@@ -183,4 +184,50 @@ TEST_CASE("random byte corruption never crashes", "[compiler][errors]") {
     (void)compile_capture(s);  // ok or an error, never UB (checked under ASan/UBSan)
   }
   SUCCEED();
+}
+
+TEST_CASE("structural mutations (wrong types, wild indices) never crash", "[compiler][errors]") {
+  // Replace random values anywhere in a real-shaped capture with hostile ones.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int ifr = b.el(0, body, "iframe");
+  const int d1 = b.add_document("F1");
+  b.add_frame("F1", "L1", "F0");
+  b.content_document(0, ifr, d1);
+  b.text(d1, b.el(d1, 0, "button", {{"aria-labelledby", "x"}}), "In frame");
+  const int host = b.el(0, body, "x-el");
+  const int sh = b.el(0, host, "button", {{"id", "x"}});
+  b.rare_string(0, sh, "shadowRootType", "open");
+  b.flag(0, sh, "isClickable");
+  b.rare_string(0, b.el(0, body, "input", {{"type", "password"}}), "inputValue", "pw");
+  CaptureBuilder& o = b.add_oopif("OOP", "LO", "F0", b.backend(0, ifr));
+  o.text(0, o.el(0, 0, "a", {{"href", "/"}}), "Cross");
+  const json good = b.json();
+  std::vector<json::json_pointer> leaves;
+  std::function<void(const json&, const json::json_pointer&)> walk = [&](const json& j, const json::json_pointer& p) {
+    leaves.push_back(p);
+    if (j.is_object())
+      for (auto it = j.begin(); it != j.end(); ++it) walk(it.value(), p / it.key());
+    else if (j.is_array())
+      for (std::size_t i = 0; i < j.size(); ++i) walk(j[i], p / i);
+  };
+  walk(good, json::json_pointer());
+  const json hostile[] = {nullptr, -1, -2, 0, 1, 7, 99999, 4294967296LL, -9223372036854775807LL, 1.5, "x", json::array(),
+                          json::array({-1, -1}), json::object(), true};
+  std::uint32_t seed = 7;
+  auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+  int ok = 0, err = 0;
+  for (int k = 0; k < 3000; ++k) {
+    json j = good;
+    for (int m = 0; m < 2; ++m) {
+      const auto& p = leaves[next() % leaves.size()];
+      if (p.empty() || !j.contains(p)) continue;  // an earlier mutation replaced a parent
+      j[p] = hostile[next() % (sizeof hostile / sizeof hostile[0])];
+    }
+    auto r = compile_capture(j.dump());
+    (r.ok() ? ok : err)++;
+    if (!r.ok()) CHECK_FALSE(r.error().message.empty());
+  }
+  CHECK(ok > 0);
+  CHECK(err > 0);
 }

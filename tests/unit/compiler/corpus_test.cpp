@@ -5,6 +5,9 @@
 #include <set>
 
 #include "athena/limits.h"
+#include "compiler/capture.h"
+#include "compiler/dom_view.h"
+#include "compiler/node_state.h"
 #include "corpus.h"
 #include "helpers.h"
 
@@ -163,4 +166,35 @@ TEST_CASE("iframes: same-origin and out-of-process nodes carry their own frame a
     }
   }
   if (!seen) WARN("no out-of-process iframe recorded");
+}
+
+TEST_CASE("no secret value of any recorded page reaches its snapshot", "[compiler][corpus][redaction]") {
+  int secrets = 0;
+  for (const auto& c : corpus::load_cases()) {
+    for (const auto& st : c.steps) {
+      INFO(c.name << "/" << st.name);
+      // Find the secret fields' values in the raw capture with the compiler's own reader...
+      auto j = compiler::parse_json(st.capture_json);
+      REQUIRE(j.ok());
+      auto raw = compiler::read_capture(j.value());
+      REQUIRE(raw.ok());
+      std::vector<std::string> values;
+      {
+        std::vector<std::string> warnings;
+        const compiler::Dom dom(raw.value(), warnings);
+        for (const int i : dom.order)
+          if (compiler::is_secret_field(dom, i)) {
+            const std::string v = compiler::unredacted_value(dom, i, "textbox");
+            if (v.size() >= 3) values.push_back(v);
+          }
+      }
+      // ...then grep the compiled snapshot for them.
+      const std::string text = snapshot_text(compile_ok(st.capture_json));
+      for (const std::string& v : values) {
+        ++secrets;
+        CHECK(text.find(v) == std::string::npos);
+      }
+    }
+  }
+  if (!secrets) WARN("no filled password / cc-* / one-time-code field in the corpus");
 }

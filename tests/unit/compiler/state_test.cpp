@@ -93,10 +93,7 @@ TEST_CASE("secrets never enter the Snapshot", "[compiler][state][redaction]") {
   }
   CHECK_FALSE(by_name(s, "Empty")->state.value_redacted);
   // Grep everything the Snapshot holds, as text.
-  std::string all = s.title + s.url;
-  for (const auto& n : s.nodes) all += n.name + "|" + n.description + "|" + n.state.value + "|" + n.href + "|" + n.heading + "|";
-  for (const auto& o : s.overlays) all += o.name;
-  for (const auto& w : s.warnings) all += w;
+  const std::string all = snapshot_text(s);
   for (const char* secret : {"attr-secret-1", "typed-secret-2", "4111111111111111", "913377", "07-secret-month"}) {
     INFO(secret);
     CHECK(all.find(secret) == std::string::npos);
