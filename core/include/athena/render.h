@@ -11,6 +11,7 @@ namespace athena {
 struct RenderOptions {
   bool trim_regions = true;  // head/tail trimming of long baseline regions (limits.h)
   bool caps = true;          // per-category caps in deltas ("... and 12 more")
+  bool dedup = true;         // a region unchanged since the previous baseline renders as one line (seeds/003)
 };
 
 /// Agent text: XML-like, no decoration (DESIGN §3).
