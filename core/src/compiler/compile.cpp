@@ -235,6 +235,22 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       const std::string ph = collapse_ws(dom.attr(i, "placeholder"));
       if (ph != rn.name) rn.description = cut(ph, limits::kMaxNameChars);
     }
+    // A nameless control (TodoMVC's toggle checkbox, an icon button) is told apart by the text
+    // around it: the nearest ancestor with text, as its description ("in: Buy milk").
+    if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty()) {
+      int a = dom.nodes[static_cast<std::size_t>(i)].parent;
+      for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a); ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
+        const std::string_view at = dom.tag(a);
+        // Containers of many items say nothing about one of them.
+        if (at == "ul" || at == "ol" || at == "table" || at == "tbody" || at == "section" || at == "main" || at == "form" ||
+            at == "body" || at == "nav" || at == "header" || at == "footer")
+          break;
+        const std::string around = collapse_ws(subtree_text(dom, vis, a));
+        if (is_blank(around)) continue;
+        if (around.size() <= limits::kContextMaxChars) rn.description = "in: " + around;
+        break;
+      }
+    }
     if (r == "link") rn.href = std::string(dom.attr(i, "href"));
     if (t == "input") {
       rn.input_type = lower(collapse_ws(dom.attr(i, "type")));
