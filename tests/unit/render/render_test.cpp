@@ -1,0 +1,230 @@
+// The renderers on hand-built FactPacks: exact text where the format matters, bounds at their
+// edges (limits.h), dedup lines, escaping, redaction, determinism. Real packs: golden_test.cpp.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "athena/limits.h"
+#include "athena/render.h"
+
+using namespace athena;
+
+namespace {
+
+Element el(int n, const std::string& role, const std::string& name, Region region = Region::kMain) {
+  Element e;
+  e.ref = "c0p1f0e" + std::to_string(n);
+  e.role = role;
+  e.name = name;
+  e.region = region;
+  return e;
+}
+
+std::size_t count(const std::string& s, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
+  return n;
+}
+
+FactPack full_with(std::size_t n, Region region = Region::kNav) {
+  FactPack p;
+  p.type = PackType::kFull;
+  p.version = 1;
+  p.reason = "first";
+  p.url = "http://127.0.0.1/";
+  p.title = "T";
+  RegionBlock b;
+  b.region = region;
+  b.frame_ref = "f0";
+  for (std::size_t i = 0; i < n; ++i) b.elements.push_back(el(static_cast<int>(i + 1), "link", "Item " + std::to_string(i)));
+  p.regions.push_back(b);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("no_change is one short line", "[render]") {
+  FactPack p;
+  p.type = PackType::kNoChange;
+  p.version = 6;
+  CHECK(render_text(p) == "<no_change v=\"6\"/>\n");
+  p.warnings.push_back("page still changing after 2000 ms");
+  CHECK(render_text(p) == "<no_change v=\"6\">\n<warning>page still changing after 2000 ms</warning>\n<summary/>\n</no_change>\n");
+}
+
+TEST_CASE("a delta: removed first, then added by region, modified old -> new, one summary line", "[render]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 5;
+  p.invalidated.push_back({"c0p1f0e7", "removed", "button", "Undo"});
+  p.added.push_back(el(9, "button", "Delete"));
+  Modified m;
+  m.ref = "c0p1f0e3";
+  m.before = el(3, "checkbox", "Buy milk");
+  m.before.state.checked = Tri::kFalse;
+  m.after = m.before;
+  m.after.state.checked = Tri::kTrue;
+  p.modified.push_back(m);
+  CHECK(render_text(p) ==
+        "<delta v=\"5\">\n"
+        "<removed>\nc0p1f0e7 button \"Undo\"\n</removed>\n"
+        "<added region=\"main\">\nc0p1f0e9 button \"Delete\"\n</added>\n"
+        "<modified>\nc0p1f0e3 checkbox \"Buy milk\": checked=false -> checked\n</modified>\n"
+        "<summary added=\"1\" modified=\"1\" removed=\"1\"/>\n"
+        "</delta>\n");
+}
+
+TEST_CASE("names are quoted with escapes; control characters never break a line", "[render]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.added.push_back(el(1, "button", "Say \"hi\"\nback\\slash", Region::kPage));
+  const std::string t = render_text(p);
+  CHECK(t.find("c0p1f0e1 button \"Say \\\"hi\\\" back\\\\slash\"\n") != std::string::npos);
+  CHECK(count(t, "\n") == 6);  // 6 lines: the name kept its line
+}
+
+TEST_CASE("a redacted value says so and nothing else", "[render][redaction]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  Element e = el(1, "textbox", "Password");
+  e.state.value_redacted = true;
+  p.added.push_back(e);
+  const std::string t = render_text(p);
+  CHECK(t.find("value=redacted") != std::string::npos);
+  CHECK(render_json(p).find("\"value_redacted\":true") != std::string::npos);
+}
+
+TEST_CASE("delta caps per category, with the count of what was left out", "[render][limits]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  const std::size_t extra = 7;
+  for (std::size_t i = 0; i < limits::kDeltaCapPerCategory + extra; ++i) p.added.push_back(el(static_cast<int>(i), "button", "B"));
+  for (std::size_t i = 0; i < limits::kNonInteractiveCap + 2; ++i) {
+    Element h = el(static_cast<int>(1000 + i), "heading", "H");
+    h.category = Category::kHeading;
+    h.level = 2;
+    p.added.push_back(h);
+  }
+  const std::string t = render_text(p);
+  CHECK(count(t, " button \"B\"") == limits::kDeltaCapPerCategory);
+  CHECK(count(t, " heading \"H\" level=2") == limits::kNonInteractiveCap);
+  CHECK(t.find("... 7 more added interactive (use find to see them)") != std::string::npos);
+  CHECK(t.find("... 2 more added heading (use find to see them)") != std::string::npos);
+  CHECK(t.find("<summary added=\"" + std::to_string(p.added.size()) + "\"/>") != std::string::npos);
+  RenderOptions no_caps;
+  no_caps.caps = false;
+  CHECK(count(render_text(p, no_caps), " button \"B\"") == limits::kDeltaCapPerCategory + extra);
+  // JSON never caps.
+  CHECK(nlohmann::json::parse(render_json(p))["added"].size() == p.added.size());
+}
+
+TEST_CASE("baseline regions: trimmed at the threshold, never dropping focused or in-viewport elements", "[render][limits]") {
+  SECTION("at the threshold nothing is trimmed") {
+    const std::string t = render_text(full_with(limits::kRegionTrimThreshold));
+    CHECK(count(t, " link \"Item ") == limits::kRegionTrimThreshold);
+    CHECK(t.find("more here") == std::string::npos);
+  }
+  SECTION("one over: head and tail kept, the gap counted") {
+    const std::size_t n = limits::kRegionTrimThreshold + 1;
+    const std::string t = render_text(full_with(n));
+    CHECK(count(t, " link \"Item ") == limits::kRegionTrimHead + limits::kRegionTrimTail);
+    CHECK(t.find("... " + std::to_string(n - limits::kRegionTrimHead - limits::kRegionTrimTail) +
+                 " more here (use find with region=nav)") != std::string::npos);
+    CHECK(t.find("<summary elements=\"" + std::to_string(n) + "\" shown=\"" +
+                 std::to_string(limits::kRegionTrimHead + limits::kRegionTrimTail) + "\"/>") != std::string::npos);
+  }
+  SECTION("focused and in-viewport elements in the middle stay, splitting the gap") {
+    FactPack p = full_with(100);
+    p.regions[0].elements[50].state.focused = true;
+    p.regions[0].elements[60].in_viewport = true;
+    const std::string t = render_text(p);
+    CHECK(t.find("link \"Item 50\" focused") != std::string::npos);
+    CHECK(t.find("link \"Item 60\"") != std::string::npos);
+    CHECK(t.find("... 35 more here") != std::string::npos);  // 15..49
+    CHECK(t.find("... 9 more here") != std::string::npos);   // 51..59
+    CHECK(t.find("... 34 more here") != std::string::npos);  // 61..94
+  }
+  SECTION("trimming off shows everything") {
+    RenderOptions o;
+    o.trim_regions = false;
+    CHECK(count(render_text(full_with(100), o), " link \"Item ") == 100);
+  }
+}
+
+TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count", "[render][dedup]") {
+  FactPack p = full_with(73);
+  p.reason = "navigation";
+  p.regions[0].unchanged = true;
+  RegionBlock main;
+  main.region = Region::kMain;
+  main.frame_ref = "f0";
+  main.elements.push_back(el(200, "button", "Buy"));
+  p.regions.push_back(main);
+  const std::string t = render_text(p);
+  CHECK(t.find("<region name=\"nav\" unchanged=\"true\" count=\"73\"/>\n") != std::string::npos);
+  CHECK(count(t, " link \"Item ") == 0);
+  CHECK(t.find("c0p1f0e200 button \"Buy\"") != std::string::npos);
+  CHECK(t.find("unchanged_regions=\"1\"") != std::string::npos);
+  SECTION("an unchanged region of an iframe names its frame") {
+    p.regions[0].frame_ref = "f2";
+    CHECK(render_text(p).find("<region name=\"nav\" frame=\"f2\" unchanged=\"true\" count=\"73\"/>") != std::string::npos);
+  }
+  SECTION("dedup off renders it (trimmed)") {
+    RenderOptions o;
+    o.dedup = false;
+    CHECK(render_text(p, o).find("unchanged=\"true\"") == std::string::npos);
+    CHECK(count(render_text(p, o), " link \"Item ") == limits::kRegionTrimHead + limits::kRegionTrimTail);
+  }
+  SECTION("JSON keeps the refs of an unchanged region (they stay valid)") {
+    const auto j = nlohmann::json::parse(render_json(p));
+    CHECK(j["regions"][0]["unchanged"] == true);
+    CHECK(j["regions"][0]["elements"].size() == 73);
+  }
+}
+
+TEST_CASE("a navigation invalidates a document's refs in one line", "[render]") {
+  FactPack p = full_with(3);
+  p.reason = "navigation";
+  for (int i = 0; i < 400; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "navigated", "link", "x"});
+  p.invalidated.push_back({"c0p1f1e9", "detached", "button", "Pay"});
+  const std::string t = render_text(p);
+  CHECK(t.find("<invalid cause=\"detached\" count=\"1\"/>\n<invalid cause=\"navigated\" count=\"400\"/>\n") != std::string::npos);
+  CHECK(t.find("removed=\"401\"") != std::string::npos);
+}
+
+TEST_CASE("overlay packs name the overlay; nested ones their depth", "[render]") {
+  FactPack p;
+  p.type = PackType::kOverlayOpened;
+  p.version = 4;
+  p.overlay = {OverlayType::kModal, "Added to cart", 2};
+  RegionBlock b;
+  b.region = Region::kDialog;
+  b.label = "Added to cart";
+  b.elements.push_back(el(11, "button", "Checkout", Region::kDialog));
+  p.regions.push_back(b);
+  CHECK(render_text(p) ==
+        "<overlay_opened v=\"4\" overlay=\"modal\" name=\"Added to cart\" depth=\"2\">\n"
+        "<region name=\"dialog\" label=\"Added to cart\">\nc0p1f0e11 button \"Checkout\"\n</region>\n"
+        "<summary elements=\"1\"/>\n</overlay_opened>\n");
+}
+
+TEST_CASE("a stale agent version: what changed before the action comes first, nested", "[render]") {
+  FactPack before;
+  before.type = PackType::kDelta;
+  before.version = 7;
+  before.added.push_back(el(30, "link", "New"));
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 8;
+  p.before_action.push_back(before);
+  const std::string t = render_text(p);
+  CHECK(t.rfind("<delta v=\"8\">\n<before_action>\n<delta v=\"7\">\n", 0) == 0);
+  CHECK(nlohmann::json::parse(render_json(p))["before_action"][0]["version"] == 7);
+}
+
+TEST_CASE("rendering is deterministic and JSON is valid UTF-8 even from bad bytes", "[render]") {
+  FactPack p = full_with(60);
+  p.regions[0].elements[3].name = std::string("bad \xff\xfe bytes");
+  CHECK(render_text(p) == render_text(p));
+  CHECK(render_json(p) == render_json(p));
+  CHECK_NOTHROW(nlohmann::json::parse(render_json(p)));
+}
