@@ -63,6 +63,8 @@ export declare class Athena {
   readonly limits: Limits;
   /** Every ErrorCode the core can return. */
   readonly errorCodes: readonly ErrorCode[];
+  /** Bytes of wasm memory (grows on demand, never shrinks): diagnostics and leak checks. */
+  heapBytes(): number;
   createEngine(config?: EngineConfig): Engine;
 }
 

@@ -48,6 +48,11 @@ export class Athena {
     this.errorCodes = Object.freeze(JSON.parse(raw.errorCodes()));
   }
 
+  /** Bytes of wasm memory (it grows on demand and never shrinks): for diagnostics and leak checks. */
+  heapBytes() {
+    return this.#raw.HEAPU8.length;
+  }
+
   /** A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions? }. */
   createEngine(config = {}) {
     if (config === null || typeof config !== 'object' || Array.isArray(config))

@@ -1,14 +1,367 @@
-// Embind facade over athena_core. Coarse calls only: one per CDP result, event or action.
+// Embind facade over athena_core: one bound call per CDP result, event or action, strings in,
+// one Reply (text + JSON) out; never a handle per node (STYLE.md: coarse calls across WASM).
+// No logic of its own beyond turning results into JSON; the JS wrapper athena.mjs validates
+// arguments, writes captures/events into the heap, and turns error Replies into AthenaError.
+// This raw surface is internal: call it only through athena.mjs (it trusts heap pointers).
 #include <emscripten/bind.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
+#include <nlohmann/json.hpp>
+
+#include "athena/engine.h"
+#include "athena/limits.h"
+#include "athena/render.h"
 #include "athena/version.h"
+#include "boundary.h"
 
+namespace athena::wasm {
 namespace {
-std::string core_version() { return athena::kVersion; }
+
+using nlohmann::json;
+
+// JS numbers are doubles: integers are exact up to 2^53.
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+const char* tri_name(Tri t) {
+  switch (t) {
+    case Tri::kUnset: return nullptr;
+    case Tri::kFalse: return "false";
+    case Tri::kTrue: return "true";
+    case Tri::kMixed: return "mixed";
+  }
+  return nullptr;
+}
+
+// Elements of find()/resolve(): every field of athena::Element, camelCase like the rest of the JS API.
+json element_json(const Element& e) {
+  json state = {{"disabled", e.state.disabled}, {"focused", e.state.focused},   {"required", e.state.required},
+                {"invalid", e.state.invalid},   {"selected", e.state.selected}, {"readonly", e.state.readonly},
+                {"value", e.state.value},       {"valueRedacted", e.state.value_redacted}};
+  if (const char* t = tri_name(e.state.checked)) state["checked"] = t;
+  if (const char* t = tri_name(e.state.expanded)) state["expanded"] = t;
+  if (const char* t = tri_name(e.state.pressed)) state["pressed"] = t;
+  return json{{"ref", e.ref},
+              {"role", e.role},
+              {"name", e.name},
+              {"description", e.description},
+              {"category", category_name(e.category)},
+              {"state", std::move(state)},
+              {"href", e.href},
+              {"level", e.level},
+              {"region", region_name(e.region)},
+              {"regionLabel", e.region_label},
+              {"overlay", e.overlay},
+              {"inViewport", e.in_viewport}};
+}
+
+const char* freshness_name(Freshness f) {
+  switch (f) {
+    case Freshness::kCurrent: return "current";
+    case Freshness::kStaleWithHistory: return "stale_with_history";
+    case Freshness::kStaleNoHistory: return "stale_no_history";
+  }
+  return "current";
+}
+
+Reply pack_reply(const FactPack& pack) {
+  Reply r;
+  r.type = pack_type_name(pack.type);
+  r.version = static_cast<double>(pack.version);
+  r.text = render_text(pack);
+  r.json = render_json(pack);
+  r.ok = true;
+  return r;
+}
+
+Reply ok_reply(std::string json_text = "null") {
+  Reply r;
+  r.json = std::move(json_text);
+  r.ok = true;
+  return r;
+}
+
+Reply status_reply(const Status& s) { return s ? ok_reply() : error_reply(s.error()); }
+
+// {"kind": "click", "warnings": ["..."], "forceFull": false}; every field optional.
+Result<ActionInfo> parse_info(const std::string& info_json) {
+  ActionInfo info;
+  if (info_json.empty()) return info;
+  if (info_json.size() > limits::kMaxInputBytes)
+    return make_error(ErrorCode::kInputTooLarge, "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull only");
+  json j = json::parse(info_json, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object())
+    return make_error(ErrorCode::kMalformedJson, "action info must be a JSON object {kind?, warnings?, forceFull?}");
+  if (auto it = j.find("kind"); it != j.end()) {
+    if (!it->is_string()) return make_error(ErrorCode::kMalformedJson, "action info: kind must be a string (\"click\", \"type\", ...)");
+    info.kind = it->get<std::string>();
+  }
+  if (auto it = j.find("warnings"); it != j.end()) {
+    if (!it->is_array()) return make_error(ErrorCode::kMalformedJson, "action info: warnings must be an array of strings");
+    for (const json& w : *it) {
+      if (!w.is_string()) return make_error(ErrorCode::kMalformedJson, "action info: warnings must be an array of strings");
+      info.warnings.push_back(w.get<std::string>());
+    }
+  }
+  if (auto it = j.find("forceFull"); it != j.end()) {
+    if (!it->is_boolean()) return make_error(ErrorCode::kMalformedJson, "action info: forceFull must be true or false");
+    info.force_full = it->get<bool>();
+  }
+  return info;
+}
+
+// The wrapper already checks keys; this keeps the C++ side safe when called directly.
+Result<PageKey> page_key(double context, double page) {
+  auto valid = [](double v) { return std::isfinite(v) && v >= 0 && v <= 2147483647.0 && std::floor(v) == v; };
+  if (!valid(context) || !valid(page))
+    return make_error(ErrorCode::kUnknownPage, "a page key is two non-negative integers {context, page}");
+  return PageKey{static_cast<int>(context), static_cast<int>(page)};
+}
+
+// A capture or event as UTF-8 bytes the wrapper wrote into the wasm heap (TextEncoder +
+// HEAPU8.set: ~10x faster than Embind's per-character std::string conversion on a 1.4 MB
+// capture). The binding owns the block from the call on and frees it on every path.
+class HeapInput {
+ public:
+  HeapInput(std::uintptr_t ptr, double len) : p_(reinterpret_cast<char*>(ptr)), n_(len >= 0 ? static_cast<std::size_t>(len) : 0) {}
+  ~HeapInput() { std::free(p_); }
+  HeapInput(const HeapInput&) = delete;
+  HeapInput& operator=(const HeapInput&) = delete;
+  std::string_view view() const { return p_ ? std::string_view(p_, n_) : std::string_view(); }
+
+ private:
+  char* p_;
+  std::size_t n_;
+};
+
+// One Engine per browser. Methods mirror engine.h one for one.
+class EngineBinding {
+ public:
+  EngineBinding(double history, double max_change_ratio, bool dedup_regions) : engine_(make_config(history, max_change_ratio, dedup_regions)) {}
+
+  /// "" when the configuration is usable, else why not (the wrapper checks before constructing).
+  static Reply validate_config(double history, double max_change_ratio) {
+    return guard("validateConfig", [&] {
+      if (!(std::isfinite(history) && history >= 1 && history <= static_cast<double>(limits::kMaxHistory) &&
+            std::floor(history) == history))
+        return error_reply(ErrorCode::kMalformedJson, "config.history must be an integer from 1 to " +
+                                                          std::to_string(limits::kMaxHistory) + " (limits::kMaxHistory)");
+      if (!(std::isfinite(max_change_ratio) && max_change_ratio > 0 && max_change_ratio <= 1))
+        return error_reply(ErrorCode::kMalformedJson, "config.maxChangeRatio must be a number in (0, 1]");
+      return ok_reply();
+    });
+  }
+
+  Reply open_page(double context, double page) {
+    return guard("openPage", [&] {
+      auto key = page_key(context, page);
+      return key ? status_reply(engine_.open_page(*key)) : error_reply(key.error());
+    });
+  }
+
+  Reply close_page(double context, double page) {
+    return guard("closePage", [&] {
+      auto key = page_key(context, page);
+      return key ? status_reply(engine_.close_page(*key)) : error_reply(key.error());
+    });
+  }
+
+  Reply on_event(double context, double page, std::uintptr_t event_ptr, double event_len) {
+    HeapInput event_json(event_ptr, event_len);
+    return guard("onEvent", [&] {
+      auto key = page_key(context, page);
+      return key ? status_reply(engine_.on_event(*key, event_json.view())) : error_reply(key.error());
+    });
+  }
+
+  Reply snapshot(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& info_json) {
+    HeapInput capture_json(capture_ptr, capture_len);
+    return guard("snapshot", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      auto info = parse_info(info_json);
+      if (!info) return error_reply(info.error());
+      auto pack = engine_.snapshot(*key, capture_json.view(), *info);
+      return pack ? pack_reply(*pack) : error_reply(pack.error());
+    });
+  }
+
+  /// agent_version -1: none ("assume current"). A pack (stale_*) comes as text/json/type/version,
+  /// else json is empty; extra = {freshness, currentVersion}.
+  Reply begin_action(double context, double page, std::uintptr_t capture_ptr, double capture_len, double agent_version) {
+    HeapInput capture_json(capture_ptr, capture_len);
+    return guard("beginAction", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      std::optional<std::uint64_t> agent;
+      if (agent_version >= 0) {
+        if (!(agent_version <= kMaxSafeInteger && std::floor(agent_version) == agent_version))
+          return error_reply(ErrorCode::kStaleVersion, "the agent's version must be a non-negative integer (the version of its last FactPack)");
+        agent = static_cast<std::uint64_t>(agent_version);
+      } else if (!(agent_version == -1)) {
+        return error_reply(ErrorCode::kStaleVersion, "the agent's version must be a non-negative integer, or absent");
+      }
+      auto pre = engine_.begin_action(*key, capture_json.view(), agent);
+      if (!pre) return error_reply(pre.error());
+      Reply r = pre->pack ? pack_reply(*pre->pack) : ok_reply("");
+      r.extra = std::string("{\"freshness\":\"") + freshness_name(pre->freshness) +
+                "\",\"currentVersion\":" + std::to_string(pre->current_version) + "}";
+      return r;
+    });
+  }
+
+  Reply resolve(double context, double page, const std::string& ref) {
+    return guard("resolve", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      auto t = engine_.resolve(*key, ref);
+      if (!t) return error_reply(t.error());
+      json j = {{"ref", t->ref},
+                {"backendNodeId", t->backend_node_id},
+                {"frameId", t->frame_id},
+                {"loaderId", t->loader_id},
+                // 64-bit: a decimal string, since a JS number would round it.
+                {"semanticKey", std::to_string(t->semantic_key)},
+                {"role", t->role},
+                {"name", t->name},
+                {"bbox", {{"x", t->bbox.x}, {"y", t->bbox.y}, {"width", t->bbox.width}, {"height", t->bbox.height}}},
+                {"disabled", t->disabled},
+                {"element", element_json(t->element)}};
+      return ok_reply(j.dump());
+    });
+  }
+
+  Reply finish_action(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& info_json) {
+    HeapInput capture_json(capture_ptr, capture_len);
+    return guard("finishAction", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      auto info = parse_info(info_json);
+      if (!info) return error_reply(info.error());
+      auto pack = engine_.finish_action(*key, capture_json.view(), *info);
+      return pack ? pack_reply(*pack) : error_reply(pack.error());
+    });
+  }
+
+  Reply abort_action(double context, double page) {
+    return guard("abortAction", [&] {
+      auto key = page_key(context, page);
+      return key ? status_reply(engine_.abort_action(*key)) : error_reply(key.error());
+    });
+  }
+
+  Reply find(double context, double page, const std::string& role, const std::string& name, const std::string& region,
+             double limit) {
+    return guard("find", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      if (!(std::isfinite(limit) && limit >= 1 && limit <= 100000 && std::floor(limit) == limit))
+        return error_reply(ErrorCode::kMalformedJson, "find: limit must be an integer from 1 to 100000");
+      FindQuery q;
+      q.role = role;
+      q.name = name;
+      q.region = region;
+      q.limit = static_cast<std::size_t>(limit);
+      auto found = engine_.find(*key, q);
+      if (!found) return error_reply(found.error());
+      json list = json::array();
+      for (const Element& e : *found) list.push_back(element_json(e));
+      return ok_reply(list.dump());
+    });
+  }
+
+  Reply stats(double context, double page) {
+    return guard("stats", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      auto s = engine_.stats(*key);
+      if (!s) return error_reply(s.error());
+      json j = {{"version", s->version},
+                {"deliveredVersion", s->delivered_version},
+                {"liveElements", s->live_elements},
+                {"deliveredElements", s->delivered_elements},
+                {"registry", s->registry},
+                {"tombstones", s->tombstones},
+                {"history", s->history},
+                {"frames", s->frames},
+                {"retiredDocuments", s->retired_documents},
+                {"overlayDepth", s->overlay_depth}};
+      return ok_reply(j.dump());
+    });
+  }
+
+ private:
+  // Out-of-range values are clamped here only as a last defence: the wrapper refuses them first.
+  static Config make_config(double history, double ratio, bool dedup) {
+    Config c;
+    if (std::isfinite(history) && history >= 1 && history <= static_cast<double>(limits::kMaxHistory))
+      c.history = static_cast<std::size_t>(history);
+    if (std::isfinite(ratio) && ratio > 0 && ratio <= 1) c.max_change_ratio = ratio;
+    c.dedup_regions = dedup;
+    return c;
+  }
+
+  Engine engine_;
+};
+
+std::string core_version() { return kVersion; }
+
+// The bounds the wrapper checks before copying a string into the wasm heap, and the defaults
+// it documents; from limits.h so nothing is written twice.
+std::string limits_json() {
+  return json{{"maxInputBytes", limits::kMaxInputBytes},
+              {"maxHistory", limits::kMaxHistory},
+              {"defaultHistory", limits::kDefaultHistory},
+              {"defaultMaxChangeRatio", limits::kDefaultMaxChangeRatio},
+              {"maxPages", limits::kMaxPages}}
+      .dump();
+}
+
+// Every stable error code, from error.h's enum through error_code_name (kOk excluded), so the
+// wrapper and its drift test never keep a second list.
+std::string error_codes_json() {
+  json codes = json::array();
+  for (int c = static_cast<int>(ErrorCode::kOk) + 1; c <= static_cast<int>(ErrorCode::kInternal); ++c)
+    codes.push_back(error_code_name(static_cast<ErrorCode>(c)));
+  return codes.dump();
+}
+
 }  // namespace
+}  // namespace athena::wasm
 
 EMSCRIPTEN_BINDINGS(athena_core) {
-  emscripten::function("version", &core_version);
+  using namespace emscripten;
+  using athena::wasm::EngineBinding;
+  using athena::wasm::Reply;
+  value_object<Reply>("Reply")
+      .field("ok", &Reply::ok)
+      .field("code", &Reply::code)
+      .field("message", &Reply::message)
+      .field("type", &Reply::type)
+      .field("version", &Reply::version)
+      .field("text", &Reply::text)
+      .field("json", &Reply::json)
+      .field("extra", &Reply::extra);
+  function("version", &athena::wasm::core_version);
+  function("limits", &athena::wasm::limits_json);
+  function("errorCodes", &athena::wasm::error_codes_json);
+  class_<EngineBinding>("Engine")
+      .constructor<double, double, bool>()
+      .class_function("validateConfig", &EngineBinding::validate_config)
+      .function("openPage", &EngineBinding::open_page)
+      .function("closePage", &EngineBinding::close_page)
+      .function("onEvent", &EngineBinding::on_event)
+      .function("snapshot", &EngineBinding::snapshot)
+      .function("beginAction", &EngineBinding::begin_action)
+      .function("resolve", &EngineBinding::resolve)
+      .function("finishAction", &EngineBinding::finish_action)
+      .function("abortAction", &EngineBinding::abort_action)
+      .function("find", &EngineBinding::find)
+      .function("stats", &EngineBinding::stats);
 }

@@ -1,0 +1,240 @@
+// The wasm core against the native core, in one run: module size (raw, gzipped), instantiation
+// time, and per-step time (ingest + diff + render: the capture JSON in, FactPack text + JSON out)
+// on the 10,000-element page and on each recorded flow, under Node and in headless Chromium,
+// with the native release doing the very same steps (bench_wasm_native). Writes
+// bench/wasm-results.md (a section of bench/RESULTS.md). Every flow's renderings are digested on
+// all three sides: a digest mismatch is a parity bug and fails the bench.
+//
+//   node bench/wasm.mjs [runs]     ATHENA_WASM_DIR (default build/wasm-release/wasm),
+//                                  ATHENA_WASM_NATIVE (default build/release/bench/bench_wasm_native),
+//                                  ATHENA_CASES_DIR (default tests/cases), CHROMIUM (/usr/bin/chromium)
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import path from 'node:path';
+import os from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { bigCapture } from '../tests/wasm/capture.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const wasmDir = process.env.ATHENA_WASM_DIR ?? path.join(root, 'build/wasm-release/wasm');
+const nativeExe = process.env.ATHENA_WASM_NATIVE ?? path.join(root, 'build/release/bench/bench_wasm_native');
+const casesDir = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const RUNS = Math.max(1, Number(process.argv[2] ?? 7));
+const tmp = path.join(root, 'bench/.tmp/wasm');
+
+for (const f of ['athena_core.wasm', 'athena_core.mjs', 'athena.mjs'])
+  if (!existsSync(path.join(wasmDir, f))) throw new Error(`${path.join(wasmDir, f)} is missing: build the wasm-release preset first`);
+if (!existsSync(nativeExe)) throw new Error(`${nativeExe} is missing: cmake --build build/release --target bench_wasm_native`);
+
+// ------------------------------------------------------------------ flows
+const readCapture = (dir) => {
+  for (const f of ['capture.json', 'capture.json.gz']) {
+    const p = path.join(dir, f);
+    if (existsSync(p)) return f.endsWith('.gz') ? gunzipSync(readFileSync(p)).toString('utf8') : readFileSync(p, 'utf8');
+  }
+  return null;
+};
+function recordedCase(name) {
+  const dir = path.join(casesDir, name);
+  const steps = readdirSync(dir).filter((s) => statSync(path.join(dir, s)).isDirectory()).sort();
+  return steps.map((s) => readCapture(path.join(dir, s))).filter((c) => c !== null);
+}
+const flows = [];
+const recorded = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => statSync(path.join(casesDir, c)).isDirectory()).sort() : [];
+if (recorded.includes('big')) {
+  flows.push({ name: 'big (tests/cases/big, 10,000 elements)', big: true, captures: recordedCase('big') });
+} else {
+  // The recorded 10,000-element page had not landed: the same page as bench_engine's, as captures.
+  const big = [bigCapture(10000), bigCapture(10000, { change: 'small' }), bigCapture(10000, { change: 'small', rerender: true }),
+    bigCapture(10000, { change: 'small', rerender: true, navigate: true })];
+  big.push(big[3]);
+  flows.push({ name: 'big (synthetic capture, 10,000 elements)', big: true, captures: big,
+    steps: ['first full', 'small change (4)', 'identical re-render', 'navigation, same content', 'no change'] });
+}
+for (const c of recorded) if (c !== 'big') flows.push({ name: c, captures: recordedCase(c) });
+
+rmSync(tmp, { recursive: true, force: true });
+const job = flows.map((f, fi) => {
+  mkdirSync(path.join(tmp, String(fi)), { recursive: true });
+  const files = f.captures.map((c, i) => {
+    const p = path.join(tmp, String(fi), `${i}.json`);
+    writeFileSync(p, c);
+    return p;
+  });
+  return { name: f.name, captures: files, urls: files.map((p) => '/flows/' + path.relative(tmp, p)) };
+});
+writeFileSync(path.join(tmp, 'job.json'), JSON.stringify(job.map(({ name, captures }) => ({ name, captures }))));
+
+// ------------------------------------------------------------------ the step loop (Node and Chromium)
+// Self-contained (it is sent into the page as source): for each flow and run, a new engine;
+// snapshot(capture 0); then per later capture beginAction(previous) and finishAction(this).
+// Times are per call, in ms; run 0's renderings go into an FNV-1a digest (bench_wasm_native's).
+async function runFlows(athena, flows, runs, fetchText) {
+  const enc = new TextEncoder();
+  const median = (v) => { const s = [...v].sort((a, b) => a - b); const n = s.length; return n ? (n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : 0; };
+  const out = [];
+  for (const flow of flows) {
+    const caps = [];
+    for (const u of flow.urls) caps.push(await fetchText(u));
+    const first = [], begin = [], finish = [], perStep = caps.map(() => []);
+    let h = 2166136261 >>> 0, textBytes = 0, jsonBytes = 0;
+    const mix = (s) => {
+      for (const b of enc.encode(s)) h = Math.imul(h ^ b, 16777619) >>> 0;
+      h = Math.imul(h ^ 0xff, 16777619) >>> 0;
+    };
+    for (let r = 0; r < runs; r++) {
+      const engine = athena.createEngine();
+      const key = { context: 0, page: 1 };
+      engine.openPage(key);
+      const rendered = (p) => { if (r === 0) { mix(p.text); mix(p.json); textBytes += p.text.length; jsonBytes += p.json.length; } };
+      let t = performance.now();
+      let pack = engine.snapshot(key, caps[0]);
+      first.push(performance.now() - t);
+      perStep[0].push(first.at(-1));
+      rendered(pack);
+      for (let i = 1; i < caps.length; i++) {
+        t = performance.now();
+        const pre = engine.beginAction(key, caps[i - 1], pack.version);
+        const tb = performance.now() - t;
+        begin.push(tb);
+        if (pre.pack) rendered(pre.pack);
+        if (pre.freshness === 'stale_no_history') { pack = pre.pack; continue; }
+        t = performance.now();
+        pack = engine.finishAction(key, caps[i], {});
+        const tf = performance.now() - t;
+        finish.push(tf);
+        perStep[i].push(tf);
+        rendered(pack);
+      }
+      engine.dispose();
+    }
+    out.push({ name: flow.name, first: median(first), begin: median(begin), finish: median(finish),
+      steps: perStep.map(median), textBytes, jsonBytes, digest: h.toString(16).padStart(8, '0') });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ sizes
+const size = (f) => {
+  const b = readFileSync(path.join(wasmDir, f));
+  return { raw: b.length, gz: gzipSync(b, { level: 9 }).length };
+};
+const sizes = { wasm: size('athena_core.wasm'), glue: size('athena_core.mjs'), wrapper: size('athena.mjs') };
+
+// ------------------------------------------------------------------ native
+console.log(`bench wasm: ${flows.length} flows, ${RUNS} runs; native`);
+const native = JSON.parse(execFileSync(nativeExe, ['--steps', path.join(tmp, 'job.json'), String(RUNS)], { encoding: 'utf8', maxBuffer: 1 << 26 })).flows;
+
+// ------------------------------------------------------------------ Node
+console.log('bench wasm: Node');
+const bytes = readFileSync(path.join(wasmDir, 'athena_core.wasm'));
+const { loadAthena } = await import(pathToFileURL(path.join(wasmDir, 'athena.mjs')).href);
+const inst = [];
+let athena;
+for (let i = 0; i < 8; i++) {
+  const t = performance.now();
+  athena = await loadAthena({ wasmBinary: bytes });
+  inst.push(performance.now() - t);
+}
+const nodeRes = await runFlows(athena, job, RUNS, async (u) => readFileSync(path.join(tmp, u.slice('/flows/'.length)), 'utf8'));
+const nodeInst = { cold: inst[0], warm: [...inst.slice(1)].sort((a, b) => a - b)[3] };
+
+// ------------------------------------------------------------------ Chromium
+console.log('bench wasm: Chromium');
+const types = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json', '.html': 'text/html' };
+const page = `<!doctype html><meta charset="utf-8"><title>athena wasm bench</title>`;
+const server = createServer((req, res) => {
+  const url = new URL(req.url, 'http://127.0.0.1');
+  let file = null;
+  if (url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/html' }); return res.end(page); }
+  if (url.pathname.startsWith('/core/')) file = path.join(wasmDir, path.basename(url.pathname));
+  if (url.pathname.startsWith('/flows/')) file = path.join(tmp, path.normalize(url.pathname.slice(7)).replace(/^(\.\.[/\\])+/, ''));
+  if (!file || !existsSync(file)) { res.writeHead(404); return res.end(); }
+  res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.end(readFileSync(file));
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const { chromium } = await import('playwright-core');
+const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+let chromeRes, chromeInst, chromeVersion;
+try {
+  chromeVersion = browser.version();
+  const tab = await browser.newPage();
+  await tab.goto(origin + '/');
+  chromeInst = await tab.evaluate(async () => {
+    const times = [];
+    let t = performance.now();
+    const mod = await import('/core/athena.mjs');  // module fetch + parse, then streaming compile + instantiate
+    globalThis.__athena = await mod.loadAthena();
+    times.push(performance.now() - t);
+    for (let i = 0; i < 7; i++) {
+      t = performance.now();
+      await mod.loadAthena();
+      times.push(performance.now() - t);
+    }
+    return { cold: times[0], warm: times.slice(1).sort((a, b) => a - b)[3] };
+  });
+  chromeRes = await tab.evaluate(
+    `(${runFlows.toString()})(globalThis.__athena, ${JSON.stringify(job.map(({ name, urls }) => ({ name, urls })))}, ${RUNS}, (u) => fetch(u).then((r) => r.text()))`);
+} finally {
+  await browser.close();
+  server.close();
+}
+
+// ------------------------------------------------------------------ report
+const f = (v, d = 2) => (v === undefined || Number.isNaN(v) ? '—' : v.toFixed(d));
+const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const mismatches = [];
+flows.forEach((fl, i) => {
+  if (nodeRes[i].digest !== native[i].digest || chromeRes[i].digest !== native[i].digest)
+    mismatches.push(`${fl.name}: native ${native[i].digest}, node ${nodeRes[i].digest}, chromium ${chromeRes[i].digest}`);
+});
+const big = flows.findIndex((fl) => fl.big);
+const bigStepChrome = Math.max(...chromeRes[big].steps.slice(1));
+const worst = Math.max(...flows.map((_, i) => Math.max(nodeRes[i].finish / native[i].finish, chromeRes[i].finish / native[i].finish)).filter(Number.isFinite));
+const bigRatioChrome = chromeRes[big].finish / native[big].finish;
+
+let md = `## WebAssembly core vs native (bench/wasm.mjs)
+
+One run: native release (\`bench_wasm_native\`), the wasm module under Node ${process.version} and in headless
+Chromium ${chromeVersion} (served from 127.0.0.1), same captures, same steps, median of ${RUNS} runs.
+A step is one call with its capture JSON in and the FactPack's text + JSON out (ingest = parse + compile,
+diff, render): \`snapshot\` for the first capture, then \`beginAction(previous capture)\` and
+\`finishAction(this capture)\` per later capture. Module: \`${path.relative(root, wasmDir)}\`.
+
+| target | measured | |
+|---|---|---|
+| gzipped module under 300 KB | ${kb(sizes.wasm.gz)} (.wasm, gzip -9) + ${kb(sizes.glue.gz)} glue + ${kb(sizes.wrapper.gz)} wrapper | ${sizes.wasm.gz + sizes.glue.gz + sizes.wrapper.gz < 300 * 1024 ? 'met' : 'MISSED'} |
+| wasm within 2.5× of native (finishAction, every flow, Node and Chromium) | worst ${f(worst)}×; 10,000 elements in Chromium ${f(bigRatioChrome)}× | ${worst <= 2.5 ? 'met' : 'MISSED'} |
+| a 10,000-element step under 20 ms in Chromium | slowest step ${f(bigStepChrome, 1)} ms (native finishAction ${f(native[big].finish, 1)} ms median) | ${bigStepChrome < 20 ? 'met' : 'MISSED'} |
+| byte-identical output (digest of every text + JSON) | ${mismatches.length ? 'MISMATCH' : `equal on ${flows.length} flows (native, Node, Chromium)`} | ${mismatches.length ? 'FAILED' : 'met'} |
+
+Module size: .wasm ${kb(sizes.wasm.raw)} raw / ${kb(sizes.wasm.gz)} gzipped; glue athena_core.mjs ${kb(sizes.glue.raw)} / ${kb(sizes.glue.gz)};
+wrapper athena.mjs ${kb(sizes.wrapper.raw)} / ${kb(sizes.wrapper.gz)}.
+
+Instantiation (\`loadAthena()\` → ready): Node (wasmBinary given) ${f(nodeInst.cold, 1)} ms first, ${f(nodeInst.warm, 1)} ms
+after; Chromium (module import + fetch + streaming compile) ${f(chromeInst.cold, 1)} ms first, ${f(chromeInst.warm, 1)} ms after.
+
+| flow | steps | native first / begin / finish ms | Node first / begin / finish ms | Chromium first / begin / finish ms | finish ratio Node | finish ratio Chromium |
+|---|---:|---|---|---|---:|---:|
+`;
+flows.forEach((fl, i) => {
+  const n = native[i], a = nodeRes[i], c = chromeRes[i];
+  md += `| ${fl.name} | ${fl.captures.length} | ${f(n.first)} / ${f(n.begin)} / ${f(n.finish)} | ${f(a.first)} / ${f(a.begin)} / ${f(a.finish)} | ${f(c.first)} / ${f(c.begin)} / ${f(c.finish)} | ${ratio(a.finish, n.finish)} | ${ratio(c.finish, n.finish)} |\n`;
+});
+if (flows[big].steps) {
+  md += `\n10,000-element page, each step (median ms; the first is \`snapshot\`, the others \`finishAction\`):\n\n| step | Node | Chromium |\n|---|---:|---:|\n`;
+  flows[big].steps.forEach((s, i) => { md += `| ${s} | ${f(nodeRes[big].steps[i])} | ${f(chromeRes[big].steps[i])} |\n`; });
+}
+if (!recorded.length) md += `\nNo recorded flows: tests/cases was empty when this ran.\n`;
+if (mismatches.length) md += `\nDigest mismatches (parity bugs):\n\n${mismatches.map((m) => `- ${m}`).join('\n')}\n`;
+md += `\nMachine: ${os.cpus().length} cores shared with other builds; trust ratios over absolute times.\n`;
+writeFileSync(path.join(root, 'bench/wasm-results.md'), md);
+console.log(md);
+rmSync(tmp, { recursive: true, force: true });
+process.exit(mismatches.length ? 1 : 0);
