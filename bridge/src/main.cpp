@@ -1,15 +1,65 @@
-// athena-bridge entry point. Modes arrive with issue #8.
+// athena-bridge: one executable, what Chrome launches for the extension (native-host) and what
+// MCP clients launch (mcp), plus install/uninstall/doctor.
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "athena/version.h"
+#include "host.h"
+#include "install.h"
+#include "mcp.h"
+
+using namespace athena::bridge;
+
+namespace {
+
+int usage(int code) {
+  std::fprintf(code ? stderr : stdout,
+               "athena-bridge %s\n"
+               "usage:\n"
+               "  athena-bridge mcp                          MCP server on stdio (what your agent launches)\n"
+               "  athena-bridge native-host                  native messaging host (Chrome launches it)\n"
+               "  athena-bridge install [--system] [--user-data-dir DIR] [--extension-id ID]\n"
+               "  athena-bridge uninstall [--system] [--user-data-dir DIR]\n"
+               "  athena-bridge doctor [--user-data-dir DIR]\n"
+               "  athena-bridge --version\n",
+               athena::kVersion);
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) {
+  std::signal(SIGPIPE, SIG_IGN);  // a closed peer is an error code, never a dead process
+  if (argc < 2) return usage(2);
+  const std::string mode = argv[1];
+  // Chrome starts the host as `<path> chrome-extension://<id>/ [--parent-window=N]`.
+  if (mode.rfind("chrome-extension://", 0) == 0) return run_native_host(mode);
+  if (mode == "native-host") return run_native_host(argc > 2 ? argv[2] : "");
+  if (mode == "mcp") return run_mcp_server();
+  if (mode == "--version" || mode == "version") {
     std::printf("athena-bridge %s\n", athena::kVersion);
     return 0;
   }
-  std::fprintf(stderr, "athena-bridge %s: the native host, MCP server, install and doctor modes are not there yet.\n",
-               athena::kVersion);
-  return 2;
+  if (mode == "--help" || mode == "help" || mode == "-h") return usage(0);
+  if (mode == "install" || mode == "uninstall" || mode == "doctor") {
+    InstallOptions o;
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--system") o.system = true;
+      else if (a == "--user-data-dir" && i + 1 < argc) o.user_data_dir = argv[++i];
+      else if (a == "--extension-id" && i + 1 < argc) o.extension_id = argv[++i];
+      else if (a == "--binary" && i + 1 < argc) o.binary = argv[++i];
+      else {
+        std::fprintf(stderr, "athena-bridge %s: unknown option %s\n", mode.c_str(), a.c_str());
+        return usage(2);
+      }
+    }
+    if (mode == "install") return cmd_install(o);
+    if (mode == "uninstall") return cmd_uninstall(o);
+    return cmd_doctor(o);
+  }
+  std::fprintf(stderr, "athena-bridge: unknown mode '%s'\n", mode.c_str());
+  return usage(2);
 }

@@ -1,0 +1,157 @@
+#include "endpoint.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "limits.h"
+
+namespace athena::bridge {
+
+std::string runtime_dir() {
+  if (const char* d = std::getenv("ATHENA_RUNTIME_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_RUNTIME_DIR"); x && *x) return std::string(x) + "/athena-delta";
+  const char* t = std::getenv("TMPDIR");
+  std::string base = (t && *t) ? t : "/tmp";
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  return base + "/athena-delta-" + std::to_string(::getuid());
+}
+
+std::string socket_path() { return runtime_dir() + "/bridge.sock"; }
+
+namespace {
+
+bool fill_addr(sockaddr_un& a, const std::string& path, std::string& error) {
+  std::memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  if (path.size() >= sizeof a.sun_path) {
+    error = "socket path " + path + " is too long for a Unix socket; set ATHENA_RUNTIME_DIR to a shorter folder";
+    return false;
+  }
+  std::memcpy(a.sun_path, path.c_str(), path.size() + 1);
+  return true;
+}
+
+bool peer_is_us(int fd) {
+#if defined(__linux__)
+  ucred cred{};
+  socklen_t len = sizeof cred;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return false;
+  return cred.uid == ::getuid();
+#else
+  uid_t uid = 0;
+  gid_t gid = 0;
+  if (::getpeereid(fd, &uid, &gid) != 0) return false;
+  return uid == ::getuid();
+#endif
+}
+
+}  // namespace
+
+int listen_endpoint(std::string& error) {
+  const std::string dir = runtime_dir();
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    error = "cannot create " + dir + ": " + std::strerror(errno);
+    return -1;
+  }
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) {
+    error = dir + " is not a folder owned by this user: remove it or set ATHENA_RUNTIME_DIR";
+    return -1;
+  }
+  if ((st.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
+    error = "cannot restrict " + dir + " to this user: " + std::strerror(errno);
+    return -1;
+  }
+  const std::string path = socket_path();
+  sockaddr_un a{};
+  if (!fill_addr(a, path, error)) return -1;
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = std::string("socket(): ") + std::strerror(errno);
+    return -1;
+  }
+  const mode_t old = ::umask(0177);
+  int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  if (rc != 0 && errno == EADDRINUSE) {
+    std::string ignored;
+    const int probe = connect_endpoint(ignored);
+    if (probe >= 0) {
+      ::close(probe);
+      ::umask(old);
+      ::close(fd);
+      error = "another athena-bridge native host is already listening on " + path +
+              " (a second Chrome profile with the extension?); only one can serve at a time";
+      return -1;
+    }
+    ::unlink(path.c_str());  // stale: its host is gone
+    rc = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  }
+  ::umask(old);
+  if (rc != 0 || ::chmod(path.c_str(), 0600) != 0 || ::listen(fd, 16) != 0) {
+    error = "cannot listen on " + path + ": " + std::strerror(errno);
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+int accept_peer(int listen_fd, std::string& error) {
+  const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd < 0) return -1;
+  if (!peer_is_us(fd)) {
+    ::close(fd);
+    error = "refused a connection from another user";
+    return -1;
+  }
+  return fd;
+}
+
+int connect_endpoint(std::string& error) {
+  const std::string path = socket_path();
+  sockaddr_un a{};
+  if (!fill_addr(a, path, error)) return -1;
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    error = std::string("socket(): ") + std::strerror(errno);
+    return -1;
+  }
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    error = "no native host is listening on " + path + " (" + std::strerror(errno) + ")";
+    ::close(fd);
+    return -1;
+  }
+  if (!peer_is_us(fd)) {
+    ::close(fd);
+    error = "the process listening on " + path + " belongs to another user: refusing it";
+    return -1;
+  }
+  return fd;
+}
+
+bool write_all(int fd, const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) {
+        pollfd p{fd, POLLOUT, 0};
+        ::poll(&p, 1, limits::kPollMs);
+        continue;
+      }
+      return false;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace athena::bridge

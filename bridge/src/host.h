@@ -1,0 +1,56 @@
+// `athena-bridge native-host`: started by Chrome for the extension (native messaging on
+// stdin/stdout), it serves MCP servers on the local socket and routes between them.
+//
+// HostRouter is the routing as a pure state machine (unit-tested); run_native_host() is the
+// poll loop around it.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace athena::bridge {
+
+using nlohmann::json;
+
+/// Where an outgoing message goes: the extension (client 0) or an MCP client (its number).
+struct Outgoing {
+  int client = 0;  // 0 = extension
+  json message;
+};
+
+class HostRouter {
+ public:
+  /// The extension's side.
+  std::vector<Outgoing> from_extension(const json& msg);
+  /// An MCP server connected (client >= 1) / sent a message / went away.
+  std::vector<Outgoing> client_connected(int client);
+  std::vector<Outgoing> from_client(int client, const json& msg);
+  std::vector<Outgoing> client_gone(int client);
+
+  bool extension_ready() const { return ext_ready_; }
+  std::size_t pending() const { return pending_.size(); }
+
+ private:
+  json status() const;
+  struct Client {
+    std::string session;
+    std::string name;
+  };
+  std::map<int, Client> clients_;
+  struct Pending {
+    int client;
+    json id;
+  };
+  std::map<std::string, Pending> pending_;  // host call id -> caller
+  bool ext_ready_ = false;
+  std::string ext_version_;
+  long next_session_ = 1;
+  long next_call_ = 1;
+};
+
+/// Runs the native host until Chrome closes stdin. Returns the process exit code.
+int run_native_host(const std::string& caller_origin);
+
+}  // namespace athena::bridge

@@ -1,0 +1,22 @@
+// Every bound of athena-bridge, in one place.
+#pragma once
+
+#include <cstddef>
+
+namespace athena::bridge::limits {
+
+inline constexpr int kProtocol = 1;                                  // wire protocol (docs/wire-protocol.md)
+inline constexpr std::size_t kMaxToChromeBytes = 1u << 20;           // Chrome's limit for host -> browser messages
+inline constexpr std::size_t kChunkDataBytes = 512u << 10;           // data per chunk (JSON escaping may double it)
+inline constexpr std::size_t kMaxFrameBytes = 64u << 20;             // any framed message we accept (browser or socket)
+inline constexpr std::size_t kMaxChunks = 256;                       // chunks of one message (kMaxChunks * kChunkDataBytes <= kMaxFrameBytes... roughly)
+inline constexpr std::size_t kMaxMcpLineBytes = 16u << 20;           // one JSON-RPC message on stdio
+inline constexpr std::size_t kMaxClients = 32;                       // MCP clients served at once by one native host
+inline constexpr std::size_t kMaxPendingCalls = 256;                 // tool calls in flight per MCP server
+inline constexpr int kDefaultCallDeadlineMs = 60'000;                // a tool call, end to end
+inline constexpr int kMaxCallDeadlineMs = 300'000;                   // what a client may ask for (wait_for)
+inline constexpr int kDeadlineMarginMs = 2'000;                      // the extension gets this much less, to answer in time
+inline constexpr int kConnectTimeoutMs = 2'000;                      // connecting to the host's socket
+inline constexpr int kPollMs = 250;                                  // event-loop tick (deadline checks)
+
+}  // namespace athena::bridge::limits

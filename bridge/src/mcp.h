@@ -1,0 +1,73 @@
+// `athena-bridge mcp`: the MCP server (JSON-RPC 2.0 over stdio, newline-delimited, as the MCP
+// specification's stdio transport says). Tool calls travel to the native host's socket and on to
+// the extension; the answer's FactPack comes back as text and as structuredContent.
+//
+// McpServer is the protocol as a state machine (unit-tested with lambdas for I/O);
+// run_mcp_server() is the poll loop around it.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace athena::bridge {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+/// Protocol revisions we speak, newest first (what the official TypeScript SDK accepts).
+const std::vector<std::string>& supported_protocol_versions();
+
+class McpServer {
+ public:
+  struct Io {
+    std::function<void(const json&)> to_client;            // one JSON-RPC message to stdout
+    std::function<bool(const json&)> to_host;              // false: not connected
+    std::function<bool(std::string& error)> connect_host;  // (re)connect; false + why
+  };
+  explicit McpServer(Io io) : io_(std::move(io)) {}
+
+  /// One line from stdin.
+  void on_line(const std::string& line, Clock::time_point now = Clock::now());
+  /// One message from the native host.
+  void on_host(const json& msg);
+  /// The host connection dropped: fail what was in flight.
+  void on_host_lost(const std::string& why);
+  /// Times out calls past their deadline.
+  void tick(Clock::time_point now = Clock::now());
+
+  bool initialized() const { return initialized_; }
+  std::size_t in_flight() const { return pending_.size(); }
+  bool extension_connected() const { return ext_connected_; }
+  const std::string& client_name() const { return client_name_; }
+
+ private:
+  void handle(const json& msg, Clock::time_point now);
+  void reply(const json& id, json result);
+  void fail(const json& id, int code, const std::string& message);
+  void tool_error(const json& id, const std::string& message);
+  void call_tool(const json& id, const json& params, Clock::time_point now);
+
+  struct Pending {
+    json rpc_id;
+    std::string tool;
+    Clock::time_point deadline;
+    int deadline_ms;
+    json progress_token;  // null when the client asked for none
+  };
+  Io io_;
+  bool initialized_ = false;
+  bool ext_connected_ = false;
+  std::string client_name_ = "mcp-client";
+  std::string host_error_;
+  std::map<std::string, Pending> pending_;  // call id sent to the host -> request
+  long next_id_ = 1;
+};
+
+/// Runs the MCP server on stdin/stdout until stdin closes. Returns the exit code.
+int run_mcp_server();
+
+}  // namespace athena::bridge

@@ -1,0 +1,26 @@
+// The MCP tool list: the extension's actions (docs/wire-protocol.md), described as briefly as an
+// agent needs. The whole list is in every agent's context: it is budgeted and measured
+// (bench/tool-list-results.md).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace athena::bridge {
+
+using nlohmann::json;
+
+/// tools/list's `tools` array.
+const json& tool_list();
+
+/// The tool's definition, or nullptr.
+const json* find_tool(const std::string& name);
+
+/// "" if `args` satisfy the tool's inputSchema (required keys, property types, no unknown keys),
+/// else what is wrong, in words an agent can act on.
+std::string check_arguments(const json& tool, const json& args);
+
+/// Whether the tool answers with a FactPack (and so has an outputSchema).
+bool returns_factpack(const std::string& name);
+
+}  // namespace athena::bridge

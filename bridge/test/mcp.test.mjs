@@ -1,0 +1,187 @@
+// athena-bridge mcp against the official MCP SDK client (stdio) and the MCP Inspector CLI, with
+// the native host started as Chrome starts it. The extension's side is played by the test
+// (FakeChrome: a test double of Chrome and the extension, not of the bridge); the real extension
+// is exercised end to end in tests/e2e.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { bridgeBinary, FakeChrome, root, sandbox } from './helpers.mjs';
+
+const run = promisify(execFile);
+
+async function mcpClient(env, name = 'test-agent') {
+  const transport = new StdioClientTransport({ command: bridgeBinary(), args: ['mcp'], env, stderr: 'pipe' });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+test('without Chrome: initialize and tools/list answer; a tool call says what to do', async () => {
+  const { env } = sandbox();
+  const client = await mcpClient(env);
+  try {
+    assert.equal(client.getServerVersion().name, 'athena-delta');
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const t of ['navigate', 'click', 'type', 'press', 'snapshot', 'find', 'tabs']) assert.ok(names.includes(t), t);
+    const r = await client.callTool({ name: 'navigate', arguments: { url: 'http://127.0.0.1/' } });
+    assert.equal(r.isError, true);
+    assert.match(text(r), /not connected/);
+    assert.match(text(r), /athena-bridge doctor/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('bad params are JSON-RPC errors naming the problem', async () => {
+  const { env } = sandbox();
+  const client = await mcpClient(env);
+  try {
+    await assert.rejects(client.callTool({ name: 'click', arguments: {} }), /missing required argument 'ref'/);
+    await assert.rejects(client.callTool({ name: 'click', arguments: { ref: 5 } }), /'ref' must be string/);
+    await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /unknown tool: nope/);
+    await assert.rejects(client.callTool({ name: 'scroll', arguments: { direction: 'sideways' } }), /must be one of/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('a call travels MCP -> socket -> native host -> Chrome and back, with structuredContent', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  const hello = await chrome.hello();
+  assert.equal(hello.protocol, 1);
+  await sleep(100);  // the host's socket is up once it said hello
+  const client = await mcpClient(env, 'agent-one');
+  try {
+    const pending = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e3', version: 4 } });
+    const open = await chrome.next((m) => m.type === 'session_open');
+    assert.equal(open.client, 'agent-one');
+    const call = await chrome.next((m) => m.type === 'call');
+    assert.equal(call.tool, 'click');
+    assert.deepEqual(call.args, { ref: 'c0p1f0e3', version: 4 });
+    assert.equal(call.session, open.session);
+    assert.ok(call.deadline_ms > 0);
+    const factpack = { type: 'delta', version: 5, added: [] };
+    chrome.send({ type: 'result', id: call.id, ok: true, text: '<delta v="5">\n</delta>\n', factpack, version: 5 });
+    const r = await pending;
+    assert.equal(text(r), '<delta v="5">\n</delta>\n');
+    assert.deepEqual(r.structuredContent, factpack);
+    // An error from the extension is a tool error the agent reads.
+    const p2 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e9' } });
+    const c2 = await chrome.next((m) => m.type === 'call');
+    chrome.send({ type: 'result', id: c2.id, ok: false, error: { code: 'stale_ref', message: 'c0p1f0e9 was removed in v5' } });
+    const r2 = await p2;
+    assert.equal(r2.isError, true);
+    assert.match(text(r2), /stale_ref: c0p1f0e9 was removed in v5/);
+  } finally {
+    await client.close();
+  }
+  const close = await chrome.next((m) => m.type === 'session_close');
+  assert.ok(close.session);
+  assert.equal(await chrome.close(), 0);
+});
+
+test('two agents at once: each has its own session, the second never kicks out the first', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  await chrome.hello();
+  await sleep(100);
+  const a = await mcpClient(env, 'agent-a');
+  const b = await mcpClient(env, 'agent-b');
+  try {
+    const pa = a.callTool({ name: 'snapshot', arguments: {} });
+    const pb = b.callTool({ name: 'snapshot', arguments: {} });
+    const calls = [await chrome.next((m) => m.type === 'call'), await chrome.next((m) => m.type === 'call')];
+    assert.notEqual(calls[0].session, calls[1].session);
+    for (const c of calls) chrome.send({ type: 'result', id: c.id, ok: true, text: `for ${c.session}`, factpack: { type: 'full', version: 1 }, version: 1 });
+    const [ra, rb] = await Promise.all([pa, pb]);
+    assert.notEqual(text(ra), text(rb));
+  } finally {
+    await a.close();
+    await b.close();
+    await chrome.close();
+  }
+});
+
+test('a protocol mismatch gets a clear upgrade message', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  chrome.send({ type: 'hello', protocol: 99, extension: 'future' });
+  const e = await chrome.next((m) => m.type === 'error');
+  assert.equal(e.code, 'protocol_mismatch');
+  assert.match(e.message, /extension speaks protocol 99, athena-bridge 1: update athena-bridge/);
+  await chrome.close();
+});
+
+test('messages to Chrome over 1 MB arrive in chunks that reassemble exactly', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  await chrome.hello();
+  await sleep(100);
+  const client = await mcpClient(env);
+  try {
+    const big = 'é'.repeat(700_000) + 'x'.repeat(300_000);  // ~1.7 MB of UTF-8
+    const p = client.callTool({ name: 'type', arguments: { ref: 'c0p1f0e1', text: big } });
+    const first = await chrome.next((m) => m.type === 'chunk');
+    const parts = [first];
+    while (parts.length < first.total) parts.push(await chrome.next((m) => m.type === 'chunk'));
+    const whole = JSON.parse(parts.map((c) => c.data).join(''));
+    assert.equal(whole.type, 'call');
+    assert.equal(whole.args.text, big);
+    chrome.send({ type: 'result', id: whole.id, ok: true, text: 'typed', factpack: { type: 'delta', version: 2 }, version: 2 });
+    assert.equal(text(await p), 'typed');
+  } finally {
+    await client.close();
+    await chrome.close();
+  }
+});
+
+test('when Chrome goes away mid-call the agent gets an error, not a hang', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  await chrome.hello();
+  await sleep(100);
+  const client = await mcpClient(env);
+  try {
+    const p = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e1' } });
+    await chrome.next((m) => m.type === 'call');
+    await chrome.close();
+    const r = await p;
+    assert.equal(r.isError, true);
+    assert.match(text(r), /not connected/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('the MCP Inspector CLI lists and calls the tools', async () => {
+  const { env } = sandbox();
+  const inspector = path.join(root, 'node_modules/.bin/mcp-inspector');
+  const list = await run(inspector, ['--cli', bridgeBinary(), 'mcp', '--method', 'tools/list'], { env, timeout: 60_000 });
+  const tools = JSON.parse(list.stdout).tools.map((t) => t.name);
+  assert.ok(tools.includes('navigate') && tools.includes('click'));
+  const call = await run(inspector, ['--cli', bridgeBinary(), 'mcp', '--method', 'tools/call', '--tool-name', 'snapshot'], { env, timeout: 60_000 })
+    .catch((e) => e);
+  assert.match(String(call.stdout ?? '') + String(call.stderr ?? ''), /not connected/);
+});
+
+test('the protocol version is negotiated as the SDK expects', async () => {
+  const { env } = sandbox();
+  const client = await mcpClient(env);
+  try {
+    // The SDK refuses to connect unless the server answered a version it supports; it asked for the latest.
+    assert.ok(LATEST_PROTOCOL_VERSION);
+    assert.equal((await client.ping()).constructor, Object);
+  } finally {
+    await client.close();
+  }
+});

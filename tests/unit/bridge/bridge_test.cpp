@@ -1,0 +1,204 @@
+// athena-bridge's logic without processes: framing, chunking, host routing, the MCP state machine.
+#include <catch2/catch.hpp>
+
+#include "framing.h"
+#include "host.h"
+#include "limits.h"
+#include "mcp.h"
+#include "tools.h"
+
+using namespace athena::bridge;
+
+TEST_CASE("frames: length prefix little-endian, split anywhere, oversize refused", "[bridge][framing]") {
+  const std::string a = encode_frame("{\"a\":1}"), b = encode_frame(std::string(300, 'x'));
+  CHECK(a.substr(0, 4) == std::string("\x07\x00\x00\x00", 4));
+  FrameReader r(1000);
+  const std::string both = a + b;
+  for (std::size_t i = 0; i < both.size(); ++i) REQUIRE(r.feed(&both[i], 1));  // byte by byte
+  CHECK(r.next() == std::string("{\"a\":1}"));
+  CHECK(r.next() == std::string(300, 'x'));
+  CHECK_FALSE(r.next());
+  CHECK(r.pending() == 0);
+  SECTION("a truncated message stays pending (EOF then says so)") {
+    const std::string t = encode_frame("abcdef").substr(0, 7);
+    r.feed(t.data(), t.size());
+    CHECK_FALSE(r.next());
+    CHECK(r.pending() == 7);
+  }
+  SECTION("an announced length over the limit fails the stream") {
+    FrameReader small(10);
+    const std::string big = encode_frame(std::string(11, 'y'));
+    CHECK_FALSE(small.feed(big.data(), 4));
+    CHECK(small.failed());
+    CHECK(small.error() == "a message of 11 bytes exceeds the limit of 10 bytes");
+  }
+}
+
+TEST_CASE("chunks: split under Chrome's limit, reassembled exactly, bad pieces refused", "[bridge][framing]") {
+  std::string text;
+  for (int i = 0; i < 300'000; ++i) text += i % 3 ? "ab" : "\xC3\xA9";  // é: never split inside it
+  const auto pieces = split_for_chrome(text, "c1", 100'000);
+  REQUIRE(pieces.size() > 1);
+  ChunkAssembler as;
+  std::optional<std::string> whole;
+  for (const auto& p : pieces) {
+    CHECK(p.size() <= 100'000);
+    whole = as.add(nlohmann::json::parse(p));
+  }
+  REQUIRE(whole);
+  CHECK(*whole == text);
+  CHECK(as.open() == 0);
+  CHECK(split_for_chrome("small", "c2", 100).size() == 1);
+  CHECK_THROWS_WITH(as.add({{"id", "x"}, {"seq", 1u}, {"total", 2u}, {"data", "d"}}),
+                    "chunk x: piece 1 of 2 out of order (expected 0)");
+  CHECK_THROWS_WITH(as.add({{"id", "x"}, {"seq", 0u}, {"total", 0u}, {"data", "d"}}), Catch::Contains("outside 1.."));
+  CHECK_THROWS(as.add({{"id", 3}}));
+}
+
+TEST_CASE("host routing: calls before the extension's hello are refused with not_connected", "[bridge][host]") {
+  HostRouter r;
+  r.client_connected(1);
+  auto out = r.from_client(1, {{"type", "call"}, {"id", 7}, {"tool", "snapshot"}, {"args", nlohmann::json::object()}});
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].client == 1);
+  CHECK(out[0].message["error"]["code"] == "not_connected");
+  // Its session opens when the extension arrives.
+  auto hello = r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
+  REQUIRE(hello.size() == 3);
+  CHECK(hello[1].message["type"] == "session_open");
+  CHECK(hello[2].message["extension"] == true);
+}
+
+TEST_CASE("host routing: hello first, sessions per client, ids rewritten and restored", "[bridge][host]") {
+  HostRouter r;
+  auto hello = r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}, {"extension", "1.0"}});
+  REQUIRE(hello.size() == 1);
+  CHECK(hello[0].message["type"] == "hello");
+  r.client_connected(1);
+  r.client_connected(2);
+  auto h1 = r.from_client(1, {{"type", "hello"}, {"client", "claude"}});
+  auto h2 = r.from_client(2, {{"type", "hello"}, {"client", "cursor"}});
+  CHECK(h1[0].message["type"] == "session_open");
+  CHECK(h2[0].message["session"] != h1[0].message["session"]);
+  auto c1 = r.from_client(1, {{"type", "call"}, {"id", 1}, {"tool", "click"}});
+  auto c2 = r.from_client(2, {{"type", "call"}, {"id", 1}, {"tool", "click"}});  // same id, other client
+  const std::string hid1 = c1[0].message["id"], hid2 = c2[0].message["id"];
+  CHECK(hid1 != hid2);
+  auto res = r.from_extension({{"type", "result"}, {"id", hid2}, {"ok", true}});
+  REQUIRE(res.size() == 1);
+  CHECK(res[0].client == 2);
+  CHECK(res[0].message["id"] == 1);
+  CHECK(r.from_extension({{"type", "result"}, {"id", hid2}, {"ok", true}}).empty());  // answered once only
+  SECTION("a client leaving cancels its calls and closes its session") {
+    auto gone = r.client_gone(1);
+    REQUIRE(gone.size() == 2);
+    CHECK(gone[0].message == nlohmann::json({{"type", "cancel"}, {"id", hid1}}));
+    CHECK(gone[1].message["type"] == "session_close");
+    CHECK(r.pending() == 0);
+  }
+  SECTION("a wrong protocol is named with what to update") {
+    HostRouter r2;
+    auto e = r2.from_extension({{"type", "hello"}, {"protocol", 0}});
+    CHECK(e[0].message["code"] == "protocol_mismatch");
+    CHECK(e[0].message["message"] == "the extension speaks protocol 0, athena-bridge 1: update the extension");
+    CHECK_FALSE(r2.extension_ready());
+  }
+}
+
+namespace {
+
+struct FakeIo {
+  std::vector<nlohmann::json> to_client, to_host;
+  bool connected = true;
+  McpServer::Io io() {
+    return {[this](const nlohmann::json& m) { to_client.push_back(m); },
+            [this](const nlohmann::json& m) {
+              if (!connected) return false;
+              to_host.push_back(m);
+              return true;
+            },
+            [this](std::string& e) {
+              if (!connected) e = "no native host is listening";
+              return connected;
+            }};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("MCP: initialize negotiates, errors are JSON-RPC errors", "[bridge][mcp]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","clientInfo":{"name":"x","version":"1"}}})");
+  CHECK(f.to_client.back()["result"]["protocolVersion"] == "2025-03-26");
+  s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"1999-01-01"}})");
+  CHECK(f.to_client.back()["result"]["protocolVersion"] == supported_protocol_versions().front());
+  s.on_line("{not json");
+  CHECK(f.to_client.back()["error"]["code"] == -32700);
+  s.on_line(R"({"jsonrpc":"2.0","id":3,"method":"nope"})");
+  CHECK(f.to_client.back()["error"]["code"] == -32601);
+  s.on_line(R"({"jsonrpc":"1.0","id":4,"method":"ping"})");
+  CHECK(f.to_client.back()["error"]["code"] == -32600);
+  s.on_line(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"click","arguments":{"ref":"c0p1f0e1","extra":1}}})");
+  CHECK(f.to_client.back()["error"]["message"] == "click: unknown argument 'extra' (known: ref, tab, version)");
+  const std::size_t before = f.to_client.size();
+  s.on_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  CHECK(f.to_client.size() == before);  // notifications get no answer
+}
+
+TEST_CASE("MCP: calls have deadlines; cancellation and lost hosts never leave a call hanging", "[bridge][mcp]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_host({{"type", "status"}, {"extension", true}});
+  const auto t0 = Clock::now();
+  s.on_line(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"snapshot","arguments":{}}})", t0);
+  REQUIRE(f.to_host.size() == 1);
+  CHECK(s.in_flight() == 1);
+  SECTION("deadline") {
+    s.tick(t0 + std::chrono::milliseconds(limits::kDefaultCallDeadlineMs - 1));
+    CHECK(s.in_flight() == 1);
+    s.tick(t0 + std::chrono::milliseconds(limits::kDefaultCallDeadlineMs));
+    CHECK(s.in_flight() == 0);
+    CHECK(f.to_client.back()["result"]["isError"] == true);
+    CHECK(f.to_host.back()["type"] == "cancel");
+  }
+  SECTION("cancelled by the client: no answer, the extension is told") {
+    s.on_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}})");
+    CHECK(s.in_flight() == 0);
+    CHECK(f.to_host.back()["type"] == "cancel");
+  }
+  SECTION("host lost") {
+    s.on_host_lost("Chrome closed");
+    CHECK(s.in_flight() == 0);
+    CHECK(f.to_client.back()["result"]["isError"] == true);
+  }
+  SECTION("progress is forwarded only to clients that asked") {
+    const std::string hid = f.to_host.back()["id"];
+    const std::size_t n = f.to_client.size();
+    s.on_host({{"type", "progress"}, {"id", hid}, {"progress", 1}});
+    CHECK(f.to_client.size() == n);
+  }
+}
+
+TEST_CASE("MCP: not connected gives an actionable tool error", "[bridge][mcp]") {
+  FakeIo f;
+  f.connected = false;
+  McpServer s(f.io());
+  s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"navigate","arguments":{"url":"http://x/"}}})");
+  const auto& r = f.to_client.back()["result"];
+  CHECK(r["isError"] == true);
+  const std::string t = r["content"][0]["text"];
+  CHECK(t.find("Chrome with the Athena Delta extension is not connected: no native host is listening") == 0);
+  CHECK(t.find("athena-bridge doctor") != std::string::npos);
+}
+
+TEST_CASE("tool list: every tool has a schema; FactPack tools an outputSchema", "[bridge][tools]") {
+  for (const auto& t : tool_list()) {
+    INFO(t["name"]);
+    CHECK(t["inputSchema"]["type"] == "object");
+    CHECK(t["description"].get<std::string>().size() < 80);
+    CHECK(t.contains("outputSchema") == returns_factpack(t["name"]));
+  }
+  CHECK(check_arguments(*find_tool("type"), {{"ref", "a"}, {"text", "b"}, {"submit", true}}) == "");
+  CHECK(check_arguments(*find_tool("select"), {{"ref", "a"}, {"values", {1}}}) == "select: every item of 'values' must be string");
+}
