@@ -57,7 +57,7 @@ class BaseAgent {
 
 export class PlaywrightAgent extends BaseAgent {
   constructor() { super('playwright'); }
-  static re = /^\s*- (?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)".*\[ref=(?<ref>e\d+)\]/;
+  static re = /^\s*- (?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)".*\[ref=(?<ref>(?:f\d+)?e\d+)\]/;
   async look(call) { this.view = await call('browser_snapshot', {}); }
   ref(text, role) {
     const ref = findInLines(this.view.split('\n'), PlaywrightAgent.re, text, role);
@@ -105,3 +105,68 @@ export class DevtoolsAgent extends BaseAgent {
 }
 
 export const AGENTS = { playwright: PlaywrightAgent, devtools: DevtoolsAgent };
+
+/**
+ * Athena Delta through the whole chain (MCP SDK client -> athena-bridge mcp -> native host ->
+ * extension -> chrome.debugger). The agent keeps the page it was shown: the full FactPack of a
+ * navigation, then each action's FactPack applied to it (JSON view: structuredContent), and finds
+ * refs there by visible text like the others. An element the text trimmed is looked up with the
+ * `find` tool, whose reply counts like any other.
+ */
+export class AthenaAgent extends BaseAgent {
+  constructor(chain) { super('athena'); this.chain = chain; this.elements = new Map(); this.version = 0; }
+  async start() { this.client = this.chain.client; this.close = async () => {}; this.name = 'Athena Delta'; }
+  apply(fp) {
+    if (!fp || typeof fp !== 'object') return;
+    for (const b of fp.before_action ?? []) this.apply(b);
+    if (fp.type === 'full') this.elements.clear();
+    for (const i of fp.invalidated ?? []) this.elements.delete(i.ref);
+    for (const r of fp.regions ?? []) for (const e of r.elements ?? []) this.elements.set(e.ref, e);
+    for (const e of fp.added ?? []) this.elements.set(e.ref, e);
+    for (const m of fp.modified ?? []) this.elements.set(m.ref, m.after);
+    if (typeof fp.version === 'number') this.version = fp.version;
+  }
+  async act(call, name, args) {
+    const r = await this.client.callTool({ name, arguments: args });
+    const text = resultText(r);
+    call.texts.push(text);
+    if (r.isError) throw Object.assign(new Error(`${name}: ${text.slice(0, 300)}`), { text });
+    this.apply(r.structuredContent);
+    return r;
+  }
+  async ref(call, text, role) {
+    const want = norm(text);
+    let fallback = null;
+    for (const e of this.elements.values()) {
+      if (role && e.role !== role) continue;
+      if (norm(e.name) === want) return e.ref;
+      if (!fallback && norm(e.name).includes(want)) fallback = e.ref;
+    }
+    if (fallback) return fallback;
+    const r = await this.act(call, 'find', { name: text, ...(role ? { role } : {}) });
+    const m = /(c\d+p\d+f\d+e\d+)/.exec(resultText(r));
+    if (!m) throw new Error(`no element "${text}" in the FactPacks nor through find`);
+    return m[1];
+  }
+  async run(step) {
+    const call = { texts: [] };
+    try {
+      await this.do(step, call);
+      return { texts: call.texts, calls: call.texts.length, ok: true };
+    } catch (e) {
+      return { texts: call.texts, calls: call.texts.length, ok: false, error: String(e.message ?? e) };
+    }
+  }
+  async do(step, call) {
+    const v = { version: this.version };
+    switch (step.op) {
+      case 'navigate': await this.act(call, 'navigate', { url: step.url }); break;
+      case 'click': await this.act(call, 'click', { ref: await this.ref(call, step.text, step.role), ...v }); break;
+      case 'type': await this.act(call, 'type', { ref: await this.ref(call, step.field, step.role), text: step.text, ...(step.submit ? { submit: true } : {}), ...v }); break;
+      case 'press': await this.act(call, 'press', { keys: step.key, ...v }); break;
+      case 'back': await this.act(call, 'back', v); break;
+      case 'snapshot': await this.act(call, 'snapshot', {}); break;
+    }
+  }
+}
+AGENTS.athena = AthenaAgent;
