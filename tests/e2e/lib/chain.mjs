@@ -1,0 +1,126 @@
+// The whole product chain as a user runs it, for end-to-end tests, the demo and the benchmark:
+//   MCP client (official SDK) -> athena-bridge mcp -> socket -> athena-bridge native-host
+//   (spawned by Chromium through native messaging) -> extension service worker -> chrome.debugger.
+// Everything is real; the only thing chosen for tests is where it lives: a throwaway profile
+// with the native host registered in <profile>/NativeMessagingHosts (PLATFORM.md), a private
+// runtime dir for the bridge's socket, and HOME/TMPDIR inside a temp folder.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const EXTENSION_DIR = path.join(root, 'extension');
+export const EXTENSION_ID = readFileSync(path.join(EXTENSION_DIR, 'EXTENSION_ID'), 'utf8').trim();
+
+/** Bounds of the harness (all waits are bounded; named here only). */
+export const CHAIN_LIMITS = Object.freeze({
+  connectMs: 20_000,      // extension <-> bridge connected after Chromium starts
+  connectPollMs: 150,     // how often we ask while waiting
+  toolCallMs: 60_000,     // one MCP tool call, end to end
+});
+
+/** The athena-bridge binary: ATHENA_BRIDGE, else the first built one. */
+export function bridgeBinary() {
+  const candidates = [process.env.ATHENA_BRIDGE, 'build/release/bridge/athena-bridge', 'build/dev/bridge/athena-bridge']
+    .filter(Boolean).map((p) => path.resolve(root, p));
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) throw new Error(`athena-bridge is not built (looked in ${candidates.join(', ')}): run ./athena build`);
+  return found;
+}
+
+/** Fails with a clear message when the wasm core has not been staged into the extension. */
+export function checkExtensionBuilt() {
+  const core = path.join(EXTENSION_DIR, 'core');
+  if (!existsSync(core) || !readdirSafe(core).some((f) => f.endsWith('.wasm'))) {
+    throw new Error(`the extension has no wasm core in ${core}: run ./athena build`);
+  }
+}
+
+function readdirSafe(dir) {
+  try { return readdirSync(dir); } catch { return []; }
+}
+
+/** Text of an MCP tool result (what lands in the agent's context). */
+export function resultText(result) {
+  return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+}
+
+/**
+ * Starts Chromium with the extension and the native host registered, then an MCP client on
+ * `athena-bridge mcp`, and waits until the extension is connected.
+ * @param {{headless?: boolean, clientName?: string, log?: (s: string) => void}} [opts]
+ */
+export async function startChain(opts = {}) {
+  const headless = opts.headless ?? true;
+  const log = opts.log ?? (() => {});
+  checkExtensionBuilt();
+  const bridge = bridgeBinary();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'athena-chain-'));
+  const profile = path.join(tmp, 'profile');
+  const runtime = path.join(tmp, 'run');
+  const home = path.join(tmp, 'home');
+  for (const d of [profile, home]) mkdirSync(d, { recursive: true });
+  mkdirSync(runtime, { recursive: true, mode: 0o700 });
+  const env = { ...process.env, HOME: home, TMPDIR: tmp, ATHENA_RUNTIME_DIR: runtime, XDG_RUNTIME_DIR: runtime };
+
+  log(`registering the native host in ${profile}/NativeMessagingHosts`);
+  execFileSync(bridge, ['install', '--user-data-dir', profile], { env, stdio: 'pipe' });
+
+  log(`starting Chromium (${headless ? 'headless' : 'headed'}) with the extension ${EXTENSION_ID}`);
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless,
+    env,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [`--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`, '--no-sandbox',
+      '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  let worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
+  if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
+
+  const clients = [];
+  /** A new MCP client on `athena-bridge mcp` (each is its own agent session). */
+  async function connectClient(name = opts.clientName ?? 'athena-e2e') {
+    const transport = new StdioClientTransport({ command: bridge, args: ['mcp'], env, stderr: 'pipe' });
+    const client = new Client({ name, version: '1.0.0' });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  }
+
+  const client = await connectClient();
+  log('waiting for the extension to connect to the bridge');
+  const deadline = Date.now() + CHAIN_LIMITS.connectMs;
+  let last = '';
+  for (;;) {
+    const r = await client.callTool({ name: 'tabs', arguments: { action: 'list' } });
+    if (!r.isError) break;
+    last = resultText(r);
+    if (Date.now() > deadline) throw new Error(`the extension did not connect within ${CHAIN_LIMITS.connectMs} ms: ${last}`);
+    await new Promise((res) => setTimeout(res, CHAIN_LIMITS.connectPollMs));
+  }
+
+  /** Calls a tool; returns {text, structured, isError}. */
+  async function call(name, args = {}, c = client) {
+    const r = await c.callTool({ name, arguments: args }, undefined, { timeout: CHAIN_LIMITS.toolCallMs });
+    return { text: resultText(r), structured: r.structuredContent, isError: !!r.isError, raw: r };
+  }
+
+  let closed = false;
+  async function close() {
+    if (closed) return;
+    closed = true;
+    for (const c of clients) await c.close().catch(() => {});
+    await context.close().catch(() => {});
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  return { client, call, connectClient, context, worker, bridge, env, profile, runtime, tmp, close };
+}
