@@ -1,0 +1,1026 @@
+// The agent's hands: every tool of docs/wire-protocol.md, each through the seeds'
+// executeWithDelta flow (pre-validation with the agent's version -> resolve the ref, its semantic
+// key re-checked against the live node -> act -> bounded stabilization -> FactPack), over
+// chrome.debugger. One wasm engine per browser; chrome is injected (the service worker passes the
+// real one).
+import { capture, CORE_EVENTS } from './capture.js';
+import { LIMITS } from './limits.js';
+import { keyEvents } from './keys.js';
+import { checkUrl, normalizePolicy } from './policy.js';
+import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const msg = (e) => (e instanceof Error ? e.message : String(e));
+
+/** An error for the agent: a stable code and a message saying what to do. */
+export class ToolError extends Error {
+  /** @param {string} code @param {string} message */
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Tools that replace the document: their result is a baseline (full FactPack). */
+const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
+
+/** Expression run in the page: resolves when the DOM was quiet for quietMs, or at capMs. */
+const DOM_QUIET_JS = (quietMs, capMs) => `new Promise((resolve) => {
+  let last = performance.now(), count = 0;
+  const start = last;
+  const mo = new MutationObserver((records) => { count += records.length; last = performance.now(); });
+  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  const tick = () => {
+    const t = performance.now();
+    if (t - last >= ${quietMs}) { mo.disconnect(); resolve({ quiet: true, ms: Math.round(t - start), mutations: count }); }
+    else if (t - start >= ${capMs}) { mo.disconnect(); resolve({ quiet: false, ms: Math.round(t - start), mutations: count }); }
+    else setTimeout(tick, 25);
+  };
+  setTimeout(tick, 25);
+})`;
+
+/** Region name -> selector of its landmark (read {region}). */
+const REGION_SELECTORS = Object.freeze({
+  page: 'body', main: 'main,[role=main]', header: 'header,[role=banner]', nav: 'nav,[role=navigation]',
+  aside: 'aside,[role=complementary]', footer: 'footer,[role=contentinfo]',
+  dialog: 'dialog[open],[role=dialog],[role=alertdialog]', search: 'search,[role=search]', form: 'form,[role=form]',
+});
+
+/** Text of an element; password and payment values never leave the page. */
+const READ_FN = `function (max) {
+  const secret = (el) => el instanceof HTMLInputElement && (el.type === 'password' || /^cc-|^(credit-card|card)/i.test(el.autocomplete || ''));
+  let t;
+  if (secret(this)) t = '[redacted: password or payment field]';
+  else if ('value' in this && (this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement || this instanceof HTMLSelectElement)) t = String(this.value);
+  else t = this.innerText ?? this.textContent ?? '';
+  return { text: t.slice(0, max), length: t.length };
+}`;
+
+/**
+ * @typedef {import('./tabs.js').PageKey} PageKey
+ * @typedef {{session: string, tool: string, args?: any, id?: any}} Call
+ * @typedef {{ok: true, text: string, factpack?: any, version?: number, image?: {mime: string, data: string}} |
+ *           {ok: false, error: {code: string, message: string}}} Reply
+ */
+
+class TabState {
+  /** @param {number} tabId @param {PageKey} key @param {string} session */
+  constructor(tabId, key, session) {
+    this.tabId = tabId;
+    this.key = key;
+    this.session = session;
+    this.attached = false;
+    this.hasBaseline = false;
+    /** @type {Map<string, {frameId: string, sessionId: string}>} sessionId -> OOPIF */
+    this.oopifs = new Map();
+    /** @type {Map<string, number>} requestId -> start time */
+    this.inflight = new Map();
+    this.lastNetwork = 0;
+    this.loading = false;
+    /** @type {{type: string, message: string, defaultPrompt?: string, url?: string} | null} */
+    this.dialog = null;
+    /** @type {((d: any) => void)[]} */
+    this.dialogWaiters = [];
+    /** The action a dialog interrupted: finished when the dialog is answered. @type {any} */
+    this.held = null;
+    /** Why the agent lost this tab (debugger detached, closed, crashed). @type {{code: string, message: string} | null} */
+    this.dead = null;
+    /** @type {((e: ToolError) => void)[]} */
+    this.deathWaiters = [];
+    this.crashed = false;
+    /** Tabs opened by this tab during the current action. @type {string[]} */
+    this.opened = [];
+    /** @type {Promise<any>} */
+    this.queue = Promise.resolve();
+    /** Why the next FactPack is a full one (e.g. the service worker restarted). @type {string | null} */
+    this.fullReason = null;
+    this.mainFrameId = '';
+    /** The latest capture (frame trees locate out-of-process frames). @type {any} */
+    this.lastCapture = null;
+    /** wait_for gave up: said in its FactPack. @type {string | null} */
+    this.waitNote = null;
+  }
+
+  /** Rejects when the tab dies: raced against every wait. */
+  death() {
+    if (this.dead) return Promise.reject(new ToolError(this.dead.code, this.dead.message));
+    return new Promise((_, reject) => this.deathWaiters.push(reject));
+  }
+
+  /** @returns {Promise<any>} resolves when a JS dialog opens */
+  dialogOpened() {
+    if (this.dialog) return Promise.resolve(this.dialog);
+    return new Promise((resolve) => this.dialogWaiters.push(resolve));
+  }
+}
+
+export class Agent {
+  /**
+   * @param {{chrome: any, athena: Promise<any>, log?: (s: string) => void}} o
+   */
+  constructor(o) {
+    this.chrome = o.chrome;
+    this.athenaReady = o.athena;
+    this.log = o.log ?? (() => {});
+    /** @type {any} */
+    this.engine = null;
+    this.tabMap = new TabMap();
+    /** @type {Map<number, TabState>} */
+    this.tabs = new Map();
+    /** session -> {client, current: tabId | null} @type {Map<string, {client: string, current: number | null}>} */
+    this.sessions = new Map();
+    /** Tabs the user shared with the agent. @type {Set<number>} */
+    this.shared = new Set();
+    this.policy = normalizePolicy({}).policy;
+    this.stopped = false;
+    this.restored = this.#restore();
+  }
+
+  // ------------------------------------------------------------------ state
+  async #restore() {
+    const c = this.chrome;
+    const [local, sess] = await Promise.all([
+      c.storage.local.get(['policy']).catch(() => ({})),
+      c.storage.session.get(['athenaState']).catch(() => ({})),
+    ]);
+    this.policy = normalizePolicy(local.policy).policy;
+    const st = sess.athenaState;
+    if (st && st.tabMap) {
+      // The service worker was stopped and started again: the engine (and every ref) is gone.
+      this.tabMap = new TabMap(st.tabMap);
+      this.stopped = !!st.stopped;
+      for (const s of st.shared ?? []) this.shared.add(s);
+      const live = new Set((await c.tabs.query({}).catch(() => [])).map((t) => t.id));
+      for (const r of [...this.tabMap.byTab.values()]) if (!live.has(r.tabId)) this.tabMap.remove(r.tabId);
+      this.tabMap.renumberAll('the extension was restarted by the browser (service worker stopped); its state was rebuilt');
+      for (const [id, s] of Object.entries(st.sessions ?? {})) this.sessions.set(id, { client: s.client, current: s.current ?? null });
+      for (const r of this.tabMap.byTab.values()) {
+        const t = new TabState(r.tabId, r.key, r.session);
+        t.fullReason = `${r.reason}: tab ${r.formerly} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`;
+        this.tabs.set(r.tabId, t);
+      }
+      await this.#save();
+    }
+  }
+
+  async #save() {
+    const sessions = Object.fromEntries([...this.sessions].map(([k, v]) => [k, v]));
+    await this.chrome.storage.session.set({ athenaState: { tabMap: this.tabMap.toJSON(), sessions, shared: [...this.shared], stopped: this.stopped } }).catch(() => {});
+  }
+
+  /** @param {any} raw policy from storage */
+  setPolicy(raw) { this.policy = normalizePolicy(raw).policy; }
+
+  async #engine() {
+    if (!this.engine) {
+      const athena = await this.athenaReady;
+      this.engine = athena.createEngine();
+    }
+    return this.engine;
+  }
+
+  // ------------------------------------------------------------------ sessions
+  /** @param {string} session @param {string} client */
+  openSession(session, client) {
+    if (!this.sessions.has(session)) {
+      if (this.sessions.size >= LIMITS.maxSessions) throw new ToolError('too_many_sessions', `at most ${LIMITS.maxSessions} agent sessions at once: close one first`);
+      this.sessions.set(session, { client, current: null });
+      this.#save();
+    }
+  }
+
+  /** The agent left: its tabs stay open, its state is dropped. @param {string} session */
+  async closeSession(session) {
+    for (const r of this.tabMap.ofSession(session)) await this.#release(r.tabId, null);
+    this.sessions.delete(session);
+    await this.#save();
+  }
+
+  /** The user pressed stop: every tab released, calls refused until resumed. */
+  async stop() {
+    this.stopped = true;
+    for (const tabId of [...this.tabs.keys()]) await this.#release(tabId, { code: 'stopped_by_user', message: 'the user stopped the agent from the extension popup' });
+    await this.#save();
+  }
+
+  async resume() { this.stopped = false; await this.#save(); }
+
+  /** @param {number} tabId */
+  async share(tabId) {
+    const t = await this.chrome.tabs.get(tabId);
+    const ok = checkUrl(this.policy, t.url || t.pendingUrl || 'about:blank');
+    if (!ok.ok) throw new ToolError(ok.code, ok.message);
+    this.shared.add(tabId);
+    await this.#save();
+  }
+
+  /** What the popup shows. */
+  status() {
+    return {
+      stopped: this.stopped,
+      sessions: [...this.sessions].map(([id, s]) => ({ id, client: s.client })),
+      tabs: [...this.tabs.values()].map((t) => ({ tab: tabName(t.key), tabId: t.tabId, session: t.session, dead: t.dead?.code ?? null })),
+      shared: [...this.shared],
+    };
+  }
+
+  /**
+   * Drops the agent's hold on a tab: engine state, debugger, records.
+   * @param {number} tabId @param {{code: string, message: string} | null} why (null: quiet release)
+   * @param {{detach?: boolean}} [o]
+   */
+  async #release(tabId, why, o = { detach: true }) {
+    const t = this.tabs.get(tabId);
+    if (t) {
+      if (why) t.dead = why;
+      for (const w of t.deathWaiters.splice(0)) w(new ToolError(why?.code ?? 'tab_released', why?.message ?? 'the agent released this tab'));
+      if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* already gone */ }
+      t.hasBaseline = false;
+      if (o.detach && t.attached) { t.attached = false; await this.chrome.debugger.detach({ tabId }).catch(() => {}); }
+      t.attached = false;
+    }
+    if (!why) { this.tabs.delete(tabId); this.tabMap.remove(tabId); }
+    await this.#save();
+  }
+
+  // ------------------------------------------------------------------ chrome events
+  /** chrome.debugger.onEvent. @param {{tabId?: number, sessionId?: string}} source @param {string} method @param {any} params */
+  onDebuggerEvent(source, method, params) {
+    const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
+    if (!t || t.dead) return;
+    const sid = source.sessionId;
+    const now = Date.now();
+    switch (method) {
+      case 'Network.requestWillBeSent': t.inflight.set(`${sid ?? ''}/${params.requestId}`, now); t.lastNetwork = now; break;
+      case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(`${sid ?? ''}/${params.requestId}`); t.lastNetwork = now; break;
+      case 'Page.javascriptDialogOpening':
+        t.dialog = { type: params.type, message: params.message, defaultPrompt: params.defaultPrompt, url: params.url };
+        for (const w of t.dialogWaiters.splice(0)) w(t.dialog);
+        break;
+      case 'Page.javascriptDialogClosed': t.dialog = null; break;
+      case 'Page.frameStartedLoading': if (!sid && (!t.mainFrameId || params.frameId === t.mainFrameId)) t.loading = true; break;
+      case 'Page.frameStoppedLoading': if (!sid && (!t.mainFrameId || params.frameId === t.mainFrameId)) t.loading = false; break;
+      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) t.mainFrameId = params.frame.id; break;
+      case 'Target.attachedToTarget':
+        if (params.targetInfo?.type === 'iframe') {
+          t.oopifs.set(params.sessionId, { frameId: params.targetInfo.targetId, sessionId: params.sessionId });
+          this.#setupChild(t, params.sessionId);
+        }
+        break;
+      case 'Target.detachedFromTarget': t.oopifs.delete(params.sessionId); break;
+      case 'Inspector.targetCrashed':
+        if (!sid) {
+          t.crashed = true;
+          for (const w of t.deathWaiters.splice(0)) w(new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`));
+          if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* gone */ }
+          t.hasBaseline = false;
+        }
+        break;
+      default: break;
+    }
+    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline && !t.held) {
+      try { this.engine.onEvent(t.key, JSON.stringify({ method, params })); } catch (e) { this.log(`core refused ${method}: ${msg(e)}`); }
+    }
+  }
+
+  /** chrome.debugger.onDetach: the user closed the infobar, or the tab went away. */
+  onDebuggerDetach(source, reason) {
+    const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
+    if (!t) return;
+    t.attached = false;
+    const name = tabName(t.key);
+    const why = reason === 'canceled_by_user'
+      ? { code: 'debugger_detached', message: `the user closed the debugging bar of tab ${name}: the agent no longer controls it (its state was dropped); ask the user to share it again or open a new tab` }
+      : { code: 'debugger_detached', message: `the debugger was detached from tab ${name} (${reason}): its state was dropped; navigate again or open a new tab` };
+    if (reason !== 'target_closed') { this.#release(t.tabId, why, { detach: false }); return; }
+    // target_closed comes before tabs.onRemoved when the tab itself is closed: tell them apart.
+    this.chrome.tabs.get(t.tabId).then(
+      () => this.#release(t.tabId, why, { detach: false }),
+      () => this.onTabRemoved(t.tabId));
+  }
+
+  /** chrome.tabs.onRemoved. @param {number} tabId */
+  onTabRemoved(tabId) {
+    this.shared.delete(tabId);
+    const t = this.tabs.get(tabId);
+    if (!t) return;
+    this.#release(tabId, { code: 'tab_closed', message: `tab ${tabName(t.key)} was closed: its state was dropped; use tabs list to see the others` }, { detach: false });
+  }
+
+  /** chrome.tabs.onCreated: a controlled tab opened a new tab or popup. @param {any} tab */
+  onTabCreated(tab) {
+    const opener = tab.openerTabId === undefined ? undefined : this.tabs.get(tab.openerTabId);
+    if (!opener || opener.dead) return;
+    if (!this.policy.allowNewTabs) { opener.opened.push(`a new tab (not controlled: the user does not allow the agent new tabs)`); return; }
+    const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
+    this.tabs.set(tab.id, new TabState(tab.id, r.key, opener.session));
+    opener.opened.push(`tab ${tabName(r.key)}${tab.pendingUrl || tab.url ? ` (${tab.pendingUrl || tab.url})` : ''}`);
+    this.#save();
+  }
+
+  // ------------------------------------------------------------------ CDP
+  /** @param {TabState} t @param {string} method @param {any} [params] @param {string} [sessionId] */
+  async send(t, method, params = {}, sessionId = undefined) {
+    if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
+    const target = sessionId ? { tabId: t.tabId, sessionId } : { tabId: t.tabId };
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs); });
+    try {
+      return await Promise.race([this.chrome.debugger.sendCommand(target, method, params), timeout, t.death()]);
+    } finally { clearTimeout(timer); }
+  }
+
+  /** @param {TabState} t @param {string} sessionId */
+  async #setupChild(t, sessionId) {
+    for (const [m, p] of [['Page.enable', {}], ['Network.enable', {}], ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]]) {
+      await this.send(t, m, p, sessionId).catch(() => {});
+    }
+  }
+
+  /** Attach on demand; "already attached" after a worker restart means it is still ours. @param {TabState} t */
+  async #attach(t) {
+    if (t.attached) return;
+    let reattached = false;
+    try {
+      await this.chrome.debugger.attach({ tabId: t.tabId }, '1.3');
+    } catch (e) {
+      if (!/already attached/i.test(msg(e))) throw new ToolError('attach_failed', `cannot control tab ${tabName(t.key)}: ${msg(e)}`);
+      reattached = true;
+    }
+    t.attached = true;
+    await this.send(t, 'Page.enable');
+    await this.send(t, 'Network.enable');
+    if (reattached) await this.send(t, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+    await this.send(t, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+  }
+
+  /** One capture, retried when a navigation races it. @param {TabState} t */
+  async #capture(t) {
+    let last;
+    for (let i = 0; i < LIMITS.captureAttempts; i++) {
+      try {
+        const r = await capture((m, p, sid) => this.send(t, m, p, sid), { oopifs: [...t.oopifs.values()] });
+        t.mainFrameId = r.capture.frameTree?.frame?.id ?? t.mainFrameId;
+        t.lastCapture = r.capture;
+        return { json: JSON.stringify(r.capture), warnings: r.warnings };
+      } catch (e) {
+        if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+        last = e;
+        await sleep(LIMITS.captureRetryMs);
+      }
+    }
+    throw new ToolError('capture_failed', `could not capture tab ${tabName(t.key)} after ${LIMITS.captureAttempts} attempts: ${msg(last)}`);
+  }
+
+  /**
+   * Bounded stabilization: DOM quiet (in the page) and network idle, each capped.
+   * @param {TabState} t @param {{navigation?: boolean}} [o]
+   * @returns {Promise<string[]>} warnings
+   */
+  async #stabilize(t, o = {}) {
+    /** @type {string[]} */
+    const warnings = [];
+    const start = Date.now();
+    if (o.navigation || t.loading) {
+      const capEnd = start + LIMITS.navigationCapMs;
+      await sleep(50);
+      while (t.loading && Date.now() < capEnd && !t.dialog && !t.dead) await sleep(50);
+      if (t.loading) warnings.push(`the page was still loading after ${LIMITS.navigationCapMs} ms; this is its state so far`);
+    }
+    if (t.dialog || t.dead) return warnings;
+    const cap = LIMITS.stabilizeCapMs;
+    const dom = (async () => {
+      for (let i = 0; i < 2; i++) {
+        try {
+          const r = await Promise.race([
+            this.send(t, 'Runtime.evaluate', { expression: DOM_QUIET_JS(LIMITS.domQuietMs, cap), awaitPromise: true, returnByValue: true }),
+            t.dialogOpened().then(() => null),
+          ]);
+          if (!r) return;
+          const v = r.result?.value;
+          if (v && !v.quiet) warnings.push(`the page did not settle: its DOM kept changing for ${v.ms} ms (${v.mutations} mutations; cap ${cap} ms), so this FactPack may already be outdated`);
+          return;
+        } catch (e) {
+          if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+          // The document was replaced mid-wait (a navigation): wait for it once more.
+          await sleep(100);
+          const end = Date.now() + LIMITS.navigationCapMs;
+          while (t.loading && Date.now() < end && !t.dialog) await sleep(50);
+        }
+      }
+    })();
+    const net = (async () => {
+      const end = start + cap;
+      for (;;) {
+        const now = Date.now();
+        const busy = [...t.inflight.values()].filter((s) => now - s < LIMITS.longRequestMs).length;
+        // idle counts from the action's start: a request the action triggers may not have been seen yet
+        if (busy === 0 && now - Math.max(t.lastNetwork, start) >= LIMITS.networkIdleMs) return;
+        if (now >= end) { if (busy) warnings.push(`the network was still busy after ${cap} ms (${busy} requests in flight)`); return; }
+        if (t.dialog || t.dead) return;
+        await sleep(50);
+      }
+    })();
+    await Promise.all([dom, net]);
+    return warnings;
+  }
+
+  // ------------------------------------------------------------------ dispatch
+  /**
+   * The one entry point: native messaging calls and tests both come through here.
+   * @param {Call} call
+   * @returns {Promise<Reply>}
+   */
+  async dispatch(call) {
+    try {
+      await this.restored;
+      if (!call || typeof call !== 'object') throw new ToolError('bad_call', 'a call is {session, tool, args}');
+      const { session, tool } = call;
+      const args = call.args ?? {};
+      if (typeof session !== 'string' || !session) throw new ToolError('bad_call', 'call.session must be the session id from session_open');
+      if (typeof tool !== 'string') throw new ToolError('bad_call', 'call.tool must be a tool name');
+      if (typeof args !== 'object' || Array.isArray(args)) throw new ToolError('bad_arguments', `${tool}: args must be an object`);
+      if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
+      if (!this.sessions.has(session)) this.openSession(session, 'agent');
+      return await this.#tool(session, tool, args);
+    } catch (e) {
+      if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: e.message } };
+      if (e && typeof e === 'object' && 'code' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: refMessage(e) } };
+      return { ok: false, error: { code: 'internal', message: msg(e) } };
+    }
+  }
+
+  /** @param {string} session @param {string} tool @param {any} args */
+  async #tool(session, tool, args) {
+    switch (tool) {
+      case 'tabs': return this.#tabs(session, args);
+      case 'navigate': {
+        const url = str(args, 'url', true);
+        if (url.length > LIMITS.urlMaxChars) throw new ToolError('bad_arguments', `navigate: url longer than ${LIMITS.urlMaxChars} characters`);
+        const ok = checkUrl(this.policy, url);
+        if (!ok.ok) throw new ToolError(ok.code, ok.message);
+        const t = await this.#tabFor(session, args, { create: true });
+        return this.#run(t, 'navigate', args, async () => {
+          const r = await this.send(t, 'Page.navigate', { url });
+          if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
+        });
+      }
+      case 'back': case 'forward': case 'reload': {
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, tool, args, async () => {
+          if (tool === 'reload') { t.crashed = false; await this.chrome.tabs.reload(t.tabId); return; }
+          const h = await this.send(t, 'Page.getNavigationHistory');
+          const i = h.currentIndex + (tool === 'back' ? -1 : 1);
+          if (i < 0 || i >= h.entries.length) throw new ToolError('no_history', `${tool}: there is no page ${tool === 'back' ? 'before' : 'after'} this one in the tab's history`);
+          const ok = checkUrl(this.policy, h.entries[i].url);
+          if (!ok.ok) throw new ToolError(ok.code, ok.message);
+          await this.send(t, 'Page.navigateToHistoryEntry', { entryId: h.entries[i].id });
+        });
+      }
+      case 'snapshot': {
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, 'snapshot', args, null);
+      }
+      case 'click': case 'hover': {
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, tool, args, async (target) => {
+          const p = await this.#point(t, target);
+          await this.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
+          if (tool === 'hover') return;
+          await this.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
+          await this.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+        }, { ref: true });
+      }
+      case 'type': {
+        const text = str(args, 'text', true, true);
+        if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, 'type', args, async (target) => {
+          const sid = this.#sessionOf(t, target.frameId);
+          await this.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, sid);
+          if (args.clear) {
+            await this.#callOn(t, target, `function () {
+              if (this.isContentEditable) { this.textContent = ''; }
+              else if ('value' in this) {
+                const d = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(this), 'value');
+                if (d && d.set) d.set.call(this, ''); else this.value = '';
+              }
+              this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+            }`);
+          }
+          if (text) await this.send(t, 'Input.insertText', { text });
+          if (args.submit) for (const k of keyEvents('Enter')) await this.send(t, 'Input.dispatchKeyEvent', k);
+        }, { ref: true });
+      }
+      case 'press': {
+        let events;
+        try { events = keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, 'press', args, async () => { for (const k of events) await this.send(t, 'Input.dispatchKeyEvent', k); });
+      }
+      case 'select': {
+        const values = Array.isArray(args.values) ? args.values : typeof args.values === 'string' ? [args.values] : null;
+        if (!values || values.some((v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, 'select', args, async (target) => {
+          const r = await this.#callOn(t, target, `function (values) {
+            if (!(this instanceof HTMLSelectElement)) return { error: 'not a <select>' };
+            const want = new Set(values); let n = 0;
+            for (const o of this.options) { const hit = want.has(o.value) || want.has(o.label) || want.has(o.text.trim()); o.selected = hit && (this.multiple || n === 0); if (hit) n++; }
+            this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true }));
+            return { matched: n, options: [...this.options].map((o) => o.label).slice(0, 20) };
+          }`, [values]);
+          if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
+          if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.join(', ')})`);
+        }, { ref: true });
+      }
+      case 'scroll': {
+        const dir = args.direction ?? (args.ref ? null : 'down');
+        if (dir !== null && !['up', 'down', 'left', 'right'].includes(dir)) throw new ToolError('bad_arguments', 'scroll: direction is up, down, left or right');
+        if (args.amount !== undefined && !(typeof args.amount === 'number' && args.amount > 0 && args.amount <= LIMITS.scrollMaxPx)) throw new ToolError('bad_arguments', `scroll: amount is CSS pixels, 1..${LIMITS.scrollMaxPx}`);
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, 'scroll', args, async (target) => {
+          const fn = `function (dir, amount, share) {
+            const el = this === window || this === undefined ? null : this;
+            const h = (el ? el.clientHeight : innerHeight) * share, w = (el ? el.clientWidth : innerWidth) * share;
+            if (!dir) { el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); return; }
+            const dy = dir === 'down' ? (amount ?? h) : dir === 'up' ? -(amount ?? h) : 0;
+            const dx = dir === 'right' ? (amount ?? w) : dir === 'left' ? -(amount ?? w) : 0;
+            (el ?? window).scrollBy({ top: dy, left: dx, behavior: 'instant' });
+          }`;
+          if (target) await this.#callOn(t, target, fn, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
+          else await this.send(t, 'Runtime.evaluate', { expression: `(${fn}).call(null, ${JSON.stringify(dir)}, ${JSON.stringify(args.amount ?? null)}, ${LIMITS.scrollViewportShare})` });
+        }, { ref: !!args.ref });
+      }
+      case 'wait_for': return this.#waitFor(session, args);
+      case 'find': {
+        const t = await this.#tabFor(session, args);
+        if (!t.hasBaseline) return this.#run(t, 'snapshot', args, null);
+        const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
+        if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
+        const q = { limit };
+        for (const k of ['role', 'name', 'region']) if (args[k] !== undefined) q[k] = str(args, k, true);
+        const engine = await this.#engine();
+        const els = engine.find(t.key, q);
+        const version = engine.stats(t.key).deliveredVersion;
+        const lines = els.map((e) => `  <${e.role} ref="${e.ref}" name=${JSON.stringify(e.name)} region="${e.region}"${e.inViewport ? '' : ' offscreen="true"'}${e.state?.disabled ? ' disabled="true"' : ''}/>`);
+        return { ok: true, text: `<find tab="${tabName(t.key)}" matches="${els.length}"${els.length === limit ? ' limit_reached="true"' : ''}>\n${lines.join('\n')}\n</find>`, factpack: { type: 'find', version, elements: els }, version };
+      }
+      case 'read': {
+        const t = await this.#tabFor(session, args);
+        await this.#attach(t);
+        let r;
+        if (args.ref) {
+          const target = await this.#resolveNow(t, args.ref);
+          r = await this.#callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
+        } else {
+          const region = args.region ?? 'page';
+          const sel = REGION_SELECTORS[region];
+          if (!sel) throw new ToolError('bad_arguments', `read: region is one of ${Object.keys(REGION_SELECTORS).join(', ')}`);
+          const ev = await this.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(sel)}); if (!el) return null; return (${READ_FN}).call(el, ${LIMITS.readMaxChars}); })()`, returnByValue: true });
+          r = ev.result?.value;
+          if (!r) throw new ToolError('no_such_region', `read: the page has no ${region} region`);
+        }
+        const what = args.ref ? `ref="${args.ref}"` : `region="${args.region ?? 'page'}"`;
+        return { ok: true, text: `<read ${what} chars="${r.length}"${r.length > r.text.length ? ` truncated="${r.text.length}"` : ''}>\n${r.text}\n</read>`, factpack: { type: 'read', text: r.text, length: r.length } };
+      }
+      case 'dialog': return this.#dialog(session, args);
+      case 'upload': {
+        const files = args.files;
+        if (!Array.isArray(files) || files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => typeof f !== 'string' || !f.startsWith('/')))
+          throw new ToolError('bad_arguments', `upload: files is a list of 1..${LIMITS.uploadMaxFiles} absolute paths on this computer`);
+        const t = await this.#tabFor(session, args);
+        return this.#run(t, 'upload', args, async (target) => {
+          try {
+            await this.send(t, 'DOM.setFileInputFiles', { files, backendNodeId: target.backendNodeId }, this.#sessionOf(t, target.frameId));
+          } catch (e) {
+            if (e instanceof ToolError) throw e;
+            throw new ToolError('upload_failed', `upload to ${args.ref}: ${msg(e)} (the ref must be an <input type=file>)`);
+          }
+        }, { ref: true });
+      }
+      case 'screenshot': {
+        if (!this.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
+        const t = await this.#tabFor(session, args);
+        await this.#attach(t);
+        /** @type {any} */
+        const params = { format: 'png' };
+        if (args.ref) {
+          const target = await this.#resolveNow(t, args.ref);
+          const p = await this.#point(t, target);
+          const m = await this.send(t, 'Page.getLayoutMetrics');
+          const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
+          params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
+        }
+        const r = await this.send(t, 'Page.captureScreenshot', params);
+        const bytes = Math.floor((r.data.length * 3) / 4);
+        return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"/>`, image: { mime: 'image/png', data: r.data } };
+      }
+      default:
+        throw new ToolError('unknown_tool', `unknown tool "${tool}": use navigate, back, forward, reload, snapshot, click, type, press, select, hover, scroll, wait_for, find, read, dialog, upload, screenshot or tabs`);
+    }
+  }
+
+  // ------------------------------------------------------------------ tabs
+  /**
+   * The tab a call acts on: args.tab, else the ref's tab, else the session's current tab; with
+   * create, a new tab when the session has none.
+   * @param {string} session @param {any} args @param {{create?: boolean}} [o]
+   * @returns {Promise<TabState>}
+   */
+  async #tabFor(session, args, o = {}) {
+    const s = this.sessions.get(session);
+    const name = args.tab ?? (typeof args.ref === 'string' ? args.ref.replace(/f\d+e\d+$/, '') : undefined);
+    let t;
+    if (name !== undefined) {
+      if (!parseTabName(name)) throw new ToolError('bad_arguments', `"${name}" is not a tab id (like c0p1) or a ref (like c0p1f0e5)`);
+      const r = this.tabMap.byTabName(name);
+      t = r ? this.tabs.get(r.tabId) : undefined;
+      if (!t) {
+        const dead = [...this.tabs.values()].find((x) => tabName(x.key) === name && x.dead);
+        if (dead?.dead) throw new ToolError(dead.dead.code, dead.dead.message);
+        throw new ToolError('unknown_tab', `tab ${name} is not controlled by this agent (closed, released, or from before a restart): use tabs list`);
+      }
+      if (t.session !== session) throw new ToolError('unknown_tab', `tab ${name} belongs to another agent session`);
+    } else if (s?.current != null && this.tabs.has(s.current)) {
+      t = this.tabs.get(s.current);
+    } else {
+      const sharedTab = [...this.shared].find((id) => !this.tabs.has(id));
+      if (sharedTab !== undefined) {
+        t = await this.#adopt(session, sharedTab);
+      } else if (o.create) {
+        if (!this.policy.allowNewTabs) throw new ToolError('new_tabs_disabled', 'the agent has no tab and the user does not allow it to open one: ask the user to share a tab (extension popup)');
+        const tab = await this.chrome.tabs.create({ url: 'about:blank', active: true });
+        t = await this.#adopt(session, tab.id);
+      } else {
+        throw new ToolError('no_tab', 'this agent controls no tab yet: navigate to a URL (opens a tab) or ask the user to share one');
+      }
+    }
+    if (!t) throw new ToolError('no_tab', 'no tab');
+    if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
+    if (s) s.current = t.tabId;
+    return t;
+  }
+
+  /** @param {string} session @param {number} tabId */
+  async #adopt(session, tabId) {
+    if (this.tabMap.ofSession(session).length >= LIMITS.maxTabsPerSession) throw new ToolError('too_many_tabs', `an agent may control at most ${LIMITS.maxTabsPerSession} tabs: close some with tabs close`);
+    const tab = await this.chrome.tabs.get(tabId);
+    const r = this.tabMap.add(tabId, contextOf(tab), session);
+    const t = new TabState(tabId, r.key, session);
+    this.tabs.set(tabId, t);
+    await this.#save();
+    return t;
+  }
+
+  /** @param {string} session @param {any} args */
+  async #tabs(session, args) {
+    const s = this.sessions.get(session);
+    switch (args.action ?? 'list') {
+      case 'list': {
+        const lines = [];
+        for (const r of this.tabMap.ofSession(session)) {
+          const tab = await this.chrome.tabs.get(r.tabId).catch(() => null);
+          if (!tab) continue;
+          lines.push(`  <tab id="${tabName(r.key)}"${s?.current === r.tabId ? ' current="true"' : ''} url=${JSON.stringify(tab.url ?? '')} title=${JSON.stringify(tab.title ?? '')}/>`);
+        }
+        for (const id of this.shared) if (!this.tabs.has(id)) {
+          const tab = await this.chrome.tabs.get(id).catch(() => null);
+          if (tab) lines.push(`  <tab shared_by_user="true" url=${JSON.stringify(tab.url ?? '')} title=${JSON.stringify(tab.title ?? '')}/>`);
+        }
+        return { ok: true, text: `<tabs count="${lines.length}">\n${lines.join('\n')}\n</tabs>` };
+      }
+      case 'new': {
+        if (!this.policy.allowNewTabs) throw new ToolError('new_tabs_disabled', 'the user does not allow the agent to open new tabs (extension options)');
+        const url = args.url ?? 'about:blank';
+        const ok = checkUrl(this.policy, url);
+        if (!ok.ok) throw new ToolError(ok.code, ok.message);
+        const tab = await this.chrome.tabs.create({ url: 'about:blank', active: true });
+        const t = await this.#adopt(session, tab.id);
+        if (s) s.current = t.tabId;
+        return this.#run(t, 'navigate', args, async () => { await this.send(t, 'Page.navigate', { url }); });
+      }
+      case 'select': {
+        const t = await this.#tabFor(session, { tab: str(args, 'tab', true) });
+        await this.chrome.tabs.update(t.tabId, { active: true }).catch(() => {});
+        return this.#run(t, 'snapshot', { tab: args.tab }, null);
+      }
+      case 'close': {
+        const t = await this.#tabFor(session, { tab: str(args, 'tab', true) });
+        const name = tabName(t.key);
+        await this.#release(t.tabId, null);
+        await this.chrome.tabs.remove(t.tabId).catch(() => {});
+        if (s && s.current === t.tabId) s.current = null;
+        return { ok: true, text: `<tabs closed="${name}"/>` };
+      }
+      default: throw new ToolError('bad_arguments', 'tabs: action is list, new, select or close');
+    }
+  }
+
+  // ------------------------------------------------------------------ acting
+  /** OOPIF session holding a frame (undefined: the page's own session). @param {TabState} t @param {string} frameId */
+  #sessionOf(t, frameId) {
+    const cap = t.lastCapture;
+    if (!cap) return undefined;
+    const has = (tree, id) => !!tree && (tree.frame?.id === id || (tree.childFrames ?? []).some((c) => has(c, id)));
+    for (const o of cap.oopifs ?? []) {
+      if (has(o.frameTree, frameId)) {
+        const s = [...t.oopifs.values()].find((x) => x.frameId === o.frameId);
+        if (s) return s.sessionId;
+      }
+    }
+    return undefined;
+  }
+
+  /** Offset of a session's frame in the main viewport (nested out-of-process iframes add up). @param {TabState} t @param {string | undefined} sid @param {number} [depth] */
+  async #offsetOf(t, sid, depth = 0) {
+    if (!sid || depth > 8) return { x: 0, y: 0 };
+    const o = t.oopifs.get(sid);
+    if (!o) return { x: 0, y: 0 };
+    for (const parent of [undefined, ...[...t.oopifs.keys()].filter((k) => k !== sid)]) {
+      try {
+        const owner = await this.send(t, 'DOM.getFrameOwner', { frameId: o.frameId }, parent);
+        const box = await this.send(t, 'DOM.getBoxModel', { backendNodeId: owner.backendNodeId }, parent);
+        const base = await this.#offsetOf(t, parent, depth + 1);
+        return { x: base.x + box.model.content[0], y: base.y + box.model.content[1] };
+      } catch (e) {
+        if (e instanceof ToolError) throw e;
+      }
+    }
+    throw new ToolError('frame_gone', `the frame ${o.frameId} is no longer in the page`);
+  }
+
+  /**
+   * The element's real viewport position (scrolled into view first), in main-frame CSS px.
+   * @param {TabState} t @param {any} target
+   */
+  async #point(t, target) {
+    const sid = this.#sessionOf(t, target.frameId);
+    await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
+    let model;
+    try {
+      ({ model } = await this.send(t, 'DOM.getBoxModel', { backendNodeId: target.backendNodeId }, sid));
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      throw new ToolError('not_visible', `${target.ref} (${target.role} "${target.name}") has no box on screen (hidden or detached): it cannot be clicked`);
+    }
+    const off = await this.#offsetOf(t, sid);
+    const q = model.border;
+    const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
+    const box = { x: Math.min(...xs) + off.x, y: Math.min(...ys) + off.y, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+    if (box.width < 1 || box.height < 1) throw new ToolError('not_visible', `${target.ref} (${target.role} "${target.name}") has an empty box: it cannot be clicked`);
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
+  }
+
+  /** Runtime.callFunctionOn on the live node. @param {TabState} t @param {any} target @param {string} fn @param {any[]} [args] */
+  async #callOn(t, target, fn, args = []) {
+    const sid = this.#sessionOf(t, target.frameId);
+    const { object } = await this.send(t, 'DOM.resolveNode', { backendNodeId: target.backendNodeId }, sid);
+    try {
+      const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })), returnByValue: true, awaitPromise: true }, sid);
+      if (r.exceptionDetails) throw new ToolError('page_error', `the page threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      return r.result?.value;
+    } finally {
+      this.send(t, 'Runtime.releaseObject', { objectId: object.objectId }, sid).catch(() => {});
+    }
+  }
+
+  /** A ref resolved against a fresh capture, outside an action (read, screenshot). @param {TabState} t @param {string} ref */
+  async #resolveNow(t, ref) {
+    if (!t.hasBaseline) throw new ToolError('unknown_ref', `${ref}: this tab has no snapshot yet; call snapshot first`);
+    const engine = await this.#engine();
+    const cap = await this.#capture(t);
+    engine.beginAction(t.key, cap.json, null);
+    try {
+      const target = engine.resolve(t.key, ref);
+      engine.abortAction(t.key);
+      return target;
+    } catch (e) { engine.abortAction(t.key); throw e; }
+  }
+
+  /** A full snapshot taken because the engine holds nothing for this tab. @param {TabState} t @param {string} kind @param {string[]} warnings */
+  async #baseline(t, kind, warnings) {
+    const engine = await this.#engine();
+    const cap = await this.#capture(t);
+    engine.openPage(t.key);
+    const pack = engine.snapshot(t.key, cap.json, { kind, warnings: [...warnings, ...cap.warnings] });
+    t.hasBaseline = true;
+    return pack;
+  }
+
+  /**
+   * executeWithDelta: pre-validate, resolve, act, stabilize, FactPack.
+   * @param {TabState} t @param {string} kind @param {any} args
+   * @param {((target: any) => Promise<void>) | null} act null: no action (snapshot)
+   * @param {{ref?: boolean}} [o]
+   * @returns {Promise<Reply>}
+   */
+  async #run(t, kind, args, act, o = {}) {
+    const run = t.queue.then(() => this.#runNow(t, kind, args, act, o));
+    t.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** @param {TabState} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
+  async #runNow(t, kind, args, act, o) {
+    if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
+    if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} ("${t.dialog.message}"): answer it with dialog {accept, text?} first`);
+    if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
+    const tab = await this.chrome.tabs.get(t.tabId).catch(() => null);
+    if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
+    if (kind !== 'navigate') {
+      const ok = checkUrl(this.policy, tab.url || tab.pendingUrl || 'about:blank');
+      if (!ok.ok) throw new ToolError(ok.code, ok.message);
+    }
+    await this.#attach(t);
+    const engine = await this.#engine();
+    t.opened = [];
+    /** @type {string[]} */
+    const notes = [];
+    if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
+
+    // Navigations and snapshots are baselines: a full FactPack.
+    if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
+      if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
+        notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
+      } else if (act) {
+        t.inflight.clear();
+        t.loading = true;
+        await act(null);
+      }
+      const warnings = NAVIGATIONS.has(kind) ? await this.#stabilize(t, { navigation: true }) : [];
+      if (t.dialog) return this.#dialogReply(t);
+      const pack = await this.#baseline(t, kind, [...notes, ...warnings, ...this.#openedNotes(t)]);
+      return reply(pack);
+    }
+
+    // Pre-validation with the agent's version.
+    const agentVersion = args.version === undefined || args.version === null ? null : args.version;
+    if (agentVersion !== null && !(Number.isInteger(agentVersion) && agentVersion >= 0)) throw new ToolError('bad_arguments', `${kind}: version must be the version number of your last FactPack`);
+    const before = await this.#capture(t);
+    const pre = engine.beginAction(t.key, before.json, agentVersion);
+    if (pre.freshness === 'stale_no_history') {
+      return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
+    }
+    let target = null;
+    try {
+      if (o.ref) {
+        if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like c0p1f0e5) from your last FactPack`);
+        target = engine.resolve(t.key, args.ref);
+        if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
+          throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
+      }
+      t.inflight.clear();
+      if (act) {
+        const acting = act(target);
+        const first = await Promise.race([acting.then(() => 'done'), t.dialogOpened().then(() => 'dialog'), t.death()]);
+        if (first === 'dialog') {
+          t.held = { kind, acting: acting.catch(() => {}), notes };
+          return this.#dialogReply(t);
+        }
+      }
+    } catch (e) {
+      engine.abortAction(t.key);
+      throw e;
+    }
+    if (t.waitNote) { notes.push(t.waitNote); t.waitNote = null; }
+    return this.#finish(t, kind, notes, []);
+  }
+
+  /** After acting: stabilize, capture, FactPack. @param {TabState} t @param {string} kind @param {string[]} notes @param {string[]} extra */
+  async #finish(t, kind, notes, extra) {
+    const engine = await this.#engine();
+    try {
+      const warnings = await this.#stabilize(t);
+      if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.#dialogReply(t); }
+      const after = await this.#capture(t);
+      const pack = engine.finishAction(t.key, after.json, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...this.#openedNotes(t)] });
+      return reply(pack);
+    } catch (e) {
+      try { engine.abortAction(t.key); } catch { /* not in an action */ }
+      throw e;
+    }
+  }
+
+  /** @param {TabState} t */
+  #openedNotes(t) {
+    const out = t.opened.map((s) => `this action opened ${s}: use tabs select to act there`);
+    t.opened = [];
+    return out;
+  }
+
+  /** The page is blocked by a JS dialog: tell the agent. @param {TabState} t @returns {Reply} */
+  #dialogReply(t) {
+    const d = t.dialog ?? { type: 'alert', message: '' };
+    return {
+      ok: true,
+      text: `<dialog tab="${tabName(t.key)}" type="${d.type}" message=${JSON.stringify(d.message)}${d.type === 'prompt' ? ` default=${JSON.stringify(d.defaultPrompt ?? '')}` : ''}>The page is blocked by a JavaScript ${d.type}: answer it with dialog {accept: true|false${d.type === 'prompt' ? ', text' : ''}}.</dialog>`,
+      factpack: { type: 'dialog', dialog: { ...d } },
+    };
+  }
+
+  /** @param {string} session @param {any} args */
+  async #dialog(session, args) {
+    const t = await this.#tabFor(session, args);
+    if (!t.dialog) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
+    if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
+    const d = t.dialog;
+    await this.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
+    t.dialog = null;
+    const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;
+    const held = t.held;
+    t.held = null;
+    const engine = await this.#engine();
+    if (held) {
+      await Promise.race([held.acting, sleep(LIMITS.stabilizeCapMs)]);
+      return this.#finish(t, held.kind, held.notes, [note]);
+    }
+    if (!t.hasBaseline) return reply(await this.#baseline(t, 'dialog', [note]));
+    // A dialog the page opened by itself: the drift shows up in this result.
+    const warnings = await this.#stabilize(t);
+    const cap = await this.#capture(t);
+    engine.beginAction(t.key, cap.json, null);
+    return reply(engine.finishAction(t.key, cap.json, { kind: 'dialog', warnings: [note, ...warnings] }));
+  }
+
+  /** @param {string} session @param {any} args */
+  async #waitFor(session, args) {
+    const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
+    if (!(typeof ms === 'number' && ms >= 0 && ms <= LIMITS.waitForMaxMs)) throw new ToolError('bad_arguments', `wait_for: ms is 0..${LIMITS.waitForMaxMs}`);
+    const STATES = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'attached', 'detached'];
+    if (args.state !== undefined && !STATES.includes(args.state)) throw new ToolError('bad_arguments', `wait_for: state is one of ${STATES.join(', ')}`);
+    if (args.state !== undefined && typeof args.ref !== 'string') throw new ToolError('bad_arguments', 'wait_for: state needs a ref');
+    const text = args.text ?? args.gone;
+    if (text !== undefined && typeof text !== 'string') throw new ToolError('bad_arguments', 'wait_for: text/gone must be a string');
+    const t = await this.#tabFor(session, args);
+    const condition = args.text !== undefined ? `text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `text ${JSON.stringify(args.gone)} to disappear` : args.ref ? `${args.ref} to be ${args.state ?? 'visible'}` : null;
+    return this.#run(t, 'wait_for', { version: args.version }, async (target) => {
+      const end = Date.now() + ms;
+      if (!condition) { await sleep(ms); return; }
+      for (;;) {
+        let met = false;
+        if (text !== undefined) {
+          const r = await this.send(t, 'Runtime.evaluate', { expression: `(document.body ? document.body.innerText : '').includes(${JSON.stringify(text)})`, returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
+          const has = !!r?.result?.value;
+          met = args.text !== undefined ? has : !has;
+        } else {
+          met = await this.#refState(t, target, args.state ?? 'visible');
+        }
+        if (met) return;
+        if (Date.now() >= end) { t.waitNote = `wait_for: gave up waiting for ${condition} after ${ms} ms`; return; }
+        await sleep(LIMITS.waitForPollMs);
+      }
+    }, { ref: typeof args.ref === 'string' }).then((r) => r);
+  }
+
+  /** @param {TabState} t @param {any} target @param {string} state */
+  async #refState(t, target, state) {
+    let v;
+    try {
+      v = await this.#callOn(t, target, `function () {
+        const r = this.getBoundingClientRect(), s = getComputedStyle(this);
+        return { attached: this.isConnected, visible: this.isConnected && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none',
+                 disabled: !!this.disabled || this.getAttribute('aria-disabled') === 'true', checked: !!this.checked || this.getAttribute('aria-checked') === 'true' };
+      }`);
+    } catch (e) {
+      if (e instanceof ToolError && e.code !== 'page_error') throw e;
+      v = { attached: false, visible: false, disabled: false, checked: false };
+    }
+    switch (state) {
+      case 'visible': return v.visible;
+      case 'hidden': return !v.visible;
+      case 'enabled': return !v.disabled;
+      case 'disabled': return v.disabled;
+      case 'checked': return v.checked;
+      case 'unchecked': return !v.checked;
+      case 'attached': return v.attached;
+      default: return !v.attached;
+    }
+  }
+}
+
+/** @param {any} pack FactPackResult @returns {Reply} */
+function reply(pack) {
+  return { ok: true, text: pack.text, factpack: JSON.parse(pack.json), version: pack.version };
+}
+
+/** A string argument. @param {any} args @param {string} k @param {boolean} required @param {boolean} [allowEmpty] */
+function str(args, k, required, allowEmpty = false) {
+  const v = args[k];
+  if (v === undefined && !required) return '';
+  if (typeof v !== 'string' || (!allowEmpty && !v)) throw new ToolError('bad_arguments', `"${k}" must be a non-empty string`);
+  return v;
+}
+
+/** The core's ref errors, worded for the agent. @param {any} e */
+function refMessage(e) {
+  const advice = {
+    identity_changed: 'the element behind this ref changed (it is no longer what you were shown): nothing was done; use the refs of the FactPack that comes with your next snapshot',
+    ref_removed: 'the element behind this ref is gone from the page: nothing was done',
+    document_replaced: 'the page navigated since you got this ref: nothing was done; take a snapshot',
+    unknown_ref: 'this ref was never issued for this tab: use a ref from your last FactPack',
+    unknown_page: 'this tab has no state in the extension: take a snapshot',
+    stale_version: 'your version is not the current one: take a snapshot',
+  }[e.code];
+  return advice ? `${e.message} — ${advice}` : e.message;
+}

@@ -1,0 +1,63 @@
+// Every bound of the extension, in one place (STYLE: no magic numbers elsewhere).
+// Waits are in milliseconds, sizes in bytes or characters as named.
+
+export const LIMITS = Object.freeze({
+  // --- bounded stabilization after an action (DOM quiet window + network idle) ---
+  /** The DOM counts as quiet after this long without a mutation. */
+  domQuietMs: 300,
+  /** The network counts as idle after this long with no request in flight. */
+  networkIdleMs: 400,
+  /** Hard cap of the whole stabilization wait: a page that never settles returns after this, with a warning. */
+  stabilizeCapMs: 4_000,
+  /** Hard cap for a navigation (navigate/back/forward/reload) to reach its load event. */
+  navigationCapMs: 15_000,
+  /** Requests still in flight longer than this are ignored for network idle (long polls, SSE). */
+  longRequestMs: 5_000,
+
+  // --- CDP ---
+  /** One chrome.debugger command; a dead target never answers. */
+  cdpCommandMs: 15_000,
+  /** Capture attempts when a navigation races the capture (context destroyed, frame gone). */
+  captureAttempts: 3,
+  /** Pause between two capture attempts. */
+  captureRetryMs: 150,
+
+  // --- tools ---
+  /** Longest wait_for the agent may ask for. */
+  waitForMaxMs: 30_000,
+  /** Default wait_for when the agent gives no ms. */
+  waitForDefaultMs: 5_000,
+  /** How often wait_for looks again. */
+  waitForPollMs: 200,
+  /** Characters of text read returns at most. */
+  readMaxChars: 20_000,
+  /** Elements find returns by default / at most. */
+  findDefaultLimit: 50,
+  findMaxLimit: 500,
+  /** Characters of text one type call may insert. */
+  typeMaxChars: 100_000,
+  /** Files one upload may set. */
+  uploadMaxFiles: 20,
+  /** Default scroll amount as a share of the viewport height. */
+  scrollViewportShare: 0.8,
+  /** Largest scroll amount in CSS px. */
+  scrollMaxPx: 100_000,
+  /** Longest URL navigate accepts. */
+  urlMaxChars: 8_192,
+
+  // --- native messaging (docs/wire-protocol.md) ---
+  /** First reconnect delay after the port dropped; doubles up to nativeBackoffMaxMs. */
+  nativeBackoffStartMs: 500,
+  nativeBackoffMaxMs: 30_000,
+  /** Messages above this many bytes of JSON are sent as chunks (Chrome's 1 MB host->browser cap). */
+  nativeChunkBytes: 1_000_000,
+  /** Largest message reassembled from chunks. */
+  nativeMaxMessageBytes: 64 * 1024 * 1024,
+  /** Agent sessions open at once. */
+  maxSessions: 16,
+  /** Tabs one session may control at once. */
+  maxTabsPerSession: 32,
+});
+
+/** Wire protocol version this extension speaks. */
+export const PROTOCOL_VERSION = 1;

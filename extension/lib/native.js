@@ -1,0 +1,226 @@
+// The native messaging client to athena-bridge (docs/wire-protocol.md): one port, hello first,
+// calls dispatched to the tools, results back (chunked above Chrome's 1 MB limit), and a
+// reconnect with exponential backoff whenever the port drops. Chrome APIs are injected so the
+// logic runs under Node with a fake port.
+import { LIMITS, PROTOCOL_VERSION } from './limits.js';
+
+export const HOST_NAME = 'com.athena_delta.bridge';
+
+/**
+ * @typedef {{postMessage(m: any): void, disconnect(): void,
+ *   onMessage: {addListener(f: (m: any) => void): void},
+ *   onDisconnect: {addListener(f: () => void): void}}} Port
+ * @typedef {{
+ *   connect: () => Port,
+ *   lastError?: () => string | undefined,
+ *   onCall: (call: {id: any, session: string, tool: string, args: any, deadline_ms?: number}) => Promise<any>,
+ *   onSessionOpen?: (session: string, client: string) => void,
+ *   onSessionClose?: (session: string) => void,
+ *   onCancel?: (id: any) => void,
+ *   onStatus?: (status: NativeStatus) => void,
+ *   extensionVersion?: string,
+ *   setTimer?: (f: () => void, ms: number) => any,
+ *   clearTimer?: (t: any) => void,
+ * }} NativeOptions
+ * @typedef {{connected: boolean, bridge: string | null, error: string | null, attempts: number, nextRetryMs: number | null}} NativeStatus
+ */
+
+/** Delay before reconnect attempt n (0-based): start * 2^n, capped. */
+export function backoffMs(attempt) {
+  return Math.min(LIMITS.nativeBackoffMaxMs, LIMITS.nativeBackoffStartMs * 2 ** Math.min(attempt, 30));
+}
+
+/**
+ * Splits one outgoing message into wire messages: itself, or `chunk` pieces when its JSON is
+ * larger than LIMITS.nativeChunkBytes (measured in UTF-8 bytes; pieces cut on characters).
+ * @param {any} message  must carry an `id`
+ * @param {number} [limit]
+ * @returns {any[]}
+ */
+export function toWire(message, limit = LIMITS.nativeChunkBytes) {
+  const text = JSON.stringify(message);
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes <= limit) return [message];
+  // Cut on UTF-16 code units, keeping surrogate pairs whole; a piece is <= limit/3 code units
+  // so its UTF-8 (plus JSON escaping overhead of the envelope) stays under the limit.
+  const step = Math.max(1, Math.floor(limit / 3) - 64);
+  /** @type {string[]} */
+  const pieces = [];
+  for (let i = 0; i < text.length;) {
+    let end = Math.min(text.length, i + step);
+    const c = text.charCodeAt(end - 1);
+    if (end < text.length && c >= 0xd800 && c <= 0xdbff) end -= 1;
+    pieces.push(text.slice(i, end));
+    i = end;
+  }
+  return pieces.map((data, seq) => ({ type: 'chunk', id: message.id, seq, total: pieces.length, data }));
+}
+
+/** Reassembles incoming chunks; returns the whole message when its last piece arrives. */
+export class ChunkAssembler {
+  /** @type {Map<any, {total: number, parts: string[], got: number, size: number}>} */
+  #pending = new Map();
+
+  /**
+   * @param {{id: any, seq: number, total: number, data: string}} c
+   * @returns {any | null} the parsed message, or null while pieces are missing
+   */
+  add(c) {
+    if (!Number.isInteger(c.seq) || !Number.isInteger(c.total) || c.total < 1 || c.seq < 0 || c.seq >= c.total || typeof c.data !== 'string')
+      throw new Error(`malformed chunk for id ${c.id}: needs 0 <= seq < total and string data`);
+    let p = this.#pending.get(c.id);
+    if (!p) { p = { total: c.total, parts: new Array(c.total), got: 0, size: 0 }; this.#pending.set(c.id, p); }
+    if (p.total !== c.total) { this.#pending.delete(c.id); throw new Error(`chunk total changed for id ${c.id}`); }
+    if (p.parts[c.seq] === undefined) { p.got += 1; p.size += c.data.length; }
+    p.parts[c.seq] = c.data;
+    if (p.size > LIMITS.nativeMaxMessageBytes) { this.#pending.delete(c.id); throw new Error(`chunked message ${c.id} exceeds ${LIMITS.nativeMaxMessageBytes} bytes`); }
+    if (p.got < p.total) return null;
+    this.#pending.delete(c.id);
+    return JSON.parse(p.parts.join(''));
+  }
+}
+
+export class NativeClient {
+  /** @type {NativeOptions} */
+  #o;
+  /** @type {Port | null} */
+  #port = null;
+  #attempts = 0;
+  /** @type {any} */
+  #timer = null;
+  #stopped = false;
+  #chunks = new ChunkAssembler();
+  /** @type {NativeStatus} */
+  status = { connected: false, bridge: null, error: null, attempts: 0, nextRetryMs: null };
+  /** Sessions the bridge opened: id -> client name. */
+  sessions = new Map();
+
+  /** @param {NativeOptions} options */
+  constructor(options) {
+    this.#o = options;
+  }
+
+  start() {
+    this.#stopped = false;
+    this.#connect();
+  }
+
+  stop() {
+    this.#stopped = true;
+    if (this.#timer !== null) (this.#o.clearTimer ?? clearTimeout)(this.#timer);
+    this.#timer = null;
+    const p = this.#port;
+    this.#port = null;
+    if (p) try { p.disconnect(); } catch { /* already gone */ }
+    this.#setStatus({ connected: false, nextRetryMs: null });
+  }
+
+  /** @param {Partial<NativeStatus>} s */
+  #setStatus(s) {
+    Object.assign(this.status, s, { attempts: this.#attempts });
+    this.#o.onStatus?.({ ...this.status });
+  }
+
+  #connect() {
+    this.#timer = null;
+    let port;
+    try {
+      port = this.#o.connect();
+    } catch (e) {
+      this.#dropped(`connectNative failed: ${e instanceof Error ? e.message : e}`);
+      return;
+    }
+    this.#port = port;
+    port.onMessage.addListener((m) => { if (this.#port === port) this.#onMessage(m); });
+    port.onDisconnect.addListener(() => {
+      if (this.#port !== port) return;
+      this.#port = null;
+      this.#dropped(this.#o.lastError?.() ?? 'the bridge closed the connection');
+    });
+    this.#post({ type: 'hello', protocol: PROTOCOL_VERSION, extension: this.#o.extensionVersion ?? '0' });
+  }
+
+  /** @param {string} why */
+  #dropped(why) {
+    // Every agent session lived on that connection: its state goes with it.
+    for (const s of [...this.sessions.keys()]) { this.sessions.delete(s); this.#o.onSessionClose?.(s); }
+    if (this.#stopped) return;
+    const delay = backoffMs(this.#attempts);
+    this.#attempts += 1;
+    this.#setStatus({ connected: false, bridge: null, error: why, nextRetryMs: delay });
+    this.#timer = (this.#o.setTimer ?? setTimeout)(() => this.#connect(), delay);
+  }
+
+  /** @param {any} m */
+  #post(m) {
+    if (!this.#port) return false;
+    try {
+      for (const w of (m.type === 'result' ? toWire(m) : [m])) this.#port.postMessage(w);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** @param {any} m */
+  #onMessage(m) {
+    if (!m || typeof m !== 'object') return;
+    if (m.type === 'chunk') {
+      let whole;
+      try { whole = this.#chunks.add(m); } catch (e) { this.#post({ type: 'error', code: 'malformed_chunk', message: String(e instanceof Error ? e.message : e) }); return; }
+      if (whole) this.#onMessage(whole);
+      return;
+    }
+    switch (m.type) {
+      case 'hello':
+        if (m.protocol !== PROTOCOL_VERSION) {
+          const message = `extension speaks ${PROTOCOL_VERSION}, bridge ${m.protocol}: update ${m.protocol < PROTOCOL_VERSION ? 'athena-bridge' : 'the extension'}`;
+          this.#post({ type: 'error', code: 'protocol_mismatch', message });
+          this.#setStatus({ connected: false, error: message });
+          return;
+        }
+        this.#attempts = 0;
+        this.#setStatus({ connected: true, bridge: String(m.bridge ?? ''), error: null, nextRetryMs: null });
+        return;
+      case 'error':
+        this.#setStatus({ error: `${m.code}: ${m.message}` });
+        return;
+      case 'session_open':
+        if (typeof m.session !== 'string') return;
+        this.sessions.set(m.session, String(m.client ?? 'agent'));
+        this.#o.onSessionOpen?.(m.session, String(m.client ?? 'agent'));
+        this.#setStatus({});
+        return;
+      case 'session_close':
+        this.sessions.delete(m.session);
+        this.#o.onSessionClose?.(m.session);
+        this.#setStatus({});
+        return;
+      case 'cancel':
+        this.#o.onCancel?.(m.id);
+        return;
+      case 'call':
+        this.#call(m);
+        return;
+      default:
+        this.#post({ type: 'error', code: 'unknown_type', message: `unknown message type "${m.type}" (wire protocol ${PROTOCOL_VERSION})` });
+    }
+  }
+
+  /** @param {any} m */
+  async #call(m) {
+    let reply;
+    try {
+      const r = await this.#o.onCall({ id: m.id, session: m.session, tool: m.tool, args: m.args ?? {}, deadline_ms: m.deadline_ms });
+      reply = { type: 'result', id: m.id, ...r };
+    } catch (e) {
+      reply = { type: 'result', id: m.id, ok: false, error: { code: 'internal', message: String(e instanceof Error ? e.message : e) } };
+    }
+    this.#post(reply);
+  }
+
+  /** Progress of a long call. @param {any} id @param {string} message @param {number} progress @param {number} [total] */
+  progress(id, message, progress, total) {
+    this.#post({ type: 'progress', id, message, progress, ...(total !== undefined ? { total } : {}) });
+  }
+}

@@ -1,0 +1,60 @@
+// The service worker: one wasm engine per browser, the agent's tools over chrome.debugger, the
+// native port to athena-bridge. Listeners are registered synchronously at top level (a debugger
+// event or a message wakes a stopped worker and must find them). The module is imported
+// statically: import() is forbidden in service workers and a top-level await would leave the
+// worker unusable (PLATFORM.md).
+import { loadAthena } from './core/athena.mjs';
+import { Agent } from './lib/agent.js';
+import { HOST_NAME, NativeClient } from './lib/native.js';
+
+const athena = loadAthena();
+const agent = new Agent({ chrome, athena, log: (s) => console.warn(`[athena] ${s}`) });
+
+chrome.debugger.onEvent.addListener((source, method, params) => agent.onDebuggerEvent(source, method, params));
+chrome.debugger.onDetach.addListener((source, reason) => agent.onDebuggerDetach(source, reason));
+chrome.tabs.onRemoved.addListener((tabId) => agent.onTabRemoved(tabId));
+chrome.tabs.onCreated.addListener((tab) => agent.onTabCreated(tab));
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && changes.policy) agent.setPolicy(changes.policy.newValue);
+});
+
+/** @type {import('./lib/native.js').NativeStatus} */
+let nativeStatus = { connected: false, bridge: null, error: null, attempts: 0, nextRetryMs: null };
+
+const native = new NativeClient({
+  connect: () => chrome.runtime.connectNative(HOST_NAME),
+  lastError: () => chrome.runtime.lastError?.message,
+  extensionVersion: chrome.runtime.getManifest().version,
+  onCall: (call) => dispatch({ session: call.session, tool: call.tool, args: call.args, id: call.id }),
+  onSessionOpen: (session, client) => { try { agent.openSession(session, client); } catch (e) { console.warn(`[athena] ${e}`); } },
+  onSessionClose: (session) => { agent.closeSession(session); },
+  onStatus: (s) => { nativeStatus = s; },
+});
+
+/**
+ * The one dispatch entry: the native port and end-to-end tests (sw.evaluate) both use it.
+ * @param {{session: string, tool: string, args?: any, id?: any}} call
+ */
+function dispatch(call) {
+  return agent.dispatch(call);
+}
+globalThis.athenaDispatch = dispatch;
+globalThis.athenaAgent = agent;
+globalThis.athenaNative = native;
+
+// Popup and options talk to the worker with runtime messages.
+chrome.runtime.onMessage.addListener((m, sender, respond) => {
+  if (sender.id !== chrome.runtime.id) return false;
+  (async () => {
+    switch (m?.type) {
+      case 'status': return { native: nativeStatus, sessions: [...native.sessions].map(([id, client]) => ({ id, client })), agent: agent.status() };
+      case 'stop': await agent.stop(); return { ok: true };
+      case 'resume': await agent.resume(); return { ok: true };
+      case 'share': await agent.share(m.tabId); return { ok: true };
+      default: return { error: `unknown request ${m?.type}` };
+    }
+  })().then(respond, (e) => respond({ error: String(e?.message ?? e) }));
+  return true;
+});
+
+native.start();

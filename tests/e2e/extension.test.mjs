@@ -1,0 +1,273 @@
+// The real extension in real headless Chromium, driven through its one dispatch entry
+// (globalThis.athenaDispatch, the same function the native port calls) with Playwright's
+// sw.evaluate: every tool on the fixture sites, iframes (same- and cross-origin), shadow DOM,
+// Bootstrap and Shoelace overlays, a never-settling page, a tab closed mid-action, the debugger
+// detached mid-session, a stale ref after a re-render, a blocked origin.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startSites } from '../sites/serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const EXT = path.join(root, 'extension');
+const EXTENSION_ID = readFileSync(path.join(EXT, 'EXTENSION_ID'), 'utf8').trim();
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+/** Bounds of this suite. */
+const E2E = Object.freeze({ workerMs: 20_000, globalPollMs: 100, callMs: 45_000 });
+
+let ctx, sw, sites, tmp;
+let sessionSeq = 0;
+
+/** One tool call through the worker's dispatch entry. */
+async function call(session, tool, args = {}) {
+  return sw.evaluate(({ session, tool, args }) => globalThis.athenaDispatch({ session, tool, args }), { session, tool, args });
+}
+/** A call that must succeed. */
+async function ok(session, tool, args = {}) {
+  const r = await call(session, tool, args);
+  assert.equal(r.ok, true, `${tool} ${JSON.stringify(args)} failed: ${JSON.stringify(r.error)}`);
+  return r;
+}
+/** The ref of the only element whose name contains `name` (role optional). */
+async function ref(session, name, role, tab) {
+  const r = await ok(session, 'find', { name, ...(role ? { role } : {}), ...(tab ? { tab } : {}) });
+  assert.ok(r.factpack.elements.length >= 1, `no element named "${name}" in:\n${r.text}`);
+  return r.factpack.elements[0].ref;
+}
+const newSession = () => `s${++sessionSeq}`;
+/** The Playwright page of the agent's tab with this URL. */
+const pageWith = (fragment) => ctx.pages().find((p) => p.url().includes(fragment));
+
+before(async () => {
+  const core = path.join(EXT, 'core');
+  if (!existsSync(core) || !readdirSync(core).some((f) => f.endsWith('.wasm')))
+    throw new Error(`the extension has no wasm core in ${core}: run ./athena build (it builds and stages the module)`);
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'athena-ext-e2e-'));
+  sites = await startSites();
+  ctx = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    env: { ...process.env, HOME: tmp, TMPDIR: tmp },
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [`--load-extension=${EXT}`, `--disable-extensions-except=${EXT}`, '--no-sandbox', '--disable-gpu', '--disable-quic',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  sw = ctx.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID))
+    ?? await ctx.waitForEvent('serviceworker', { timeout: E2E.workerMs });
+  const end = Date.now() + E2E.workerMs;
+  while (!(await sw.evaluate(() => typeof globalThis.athenaDispatch === 'function'))) {
+    if (Date.now() > end) throw new Error('the service worker never defined athenaDispatch (see its console)');
+    await new Promise((r) => setTimeout(r, E2E.globalPollMs));
+  }
+});
+
+after(async () => {
+  await ctx?.close().catch(() => {});
+  await sites?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+});
+
+describe('actions on the fixture pages', { timeout: 180_000 }, () => {
+  test('navigate gives a full FactPack; click gives a delta; find and read', async () => {
+    const s = newSession();
+    const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html') });
+    assert.equal(nav.factpack.type, 'full');
+    assert.match(nav.text, /Increment/);
+    const inc = await ref(s, 'Increment', 'button');
+    assert.match(inc, /^c0p\d+f0e\d+$/);
+    const r = await ok(s, 'click', { ref: inc, version: nav.version });
+    assert.equal(r.factpack.type, 'delta', r.text);
+    assert.match(r.text, /1/);
+    assert.equal(await pageWith('/sites/ext/actions.html').locator('#count').textContent(), '1');
+    const read = await ok(s, 'read', { ref: await ref(s, 'Secret') });
+    assert.doesNotMatch(read.text, /hunter2/, 'a password value left the page');
+    assert.match(read.text, /redacted/);
+    const main = await ok(s, 'read', { region: 'main' });
+    assert.match(main.text, /Buy now/);
+  });
+
+  test('type (clear, submit), press chords, select, hover, scroll, upload, wait_for', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?t=2') });
+    const page = pageWith('actions.html?t=2');
+    await ok(s, 'type', { ref: await ref(s, 'Name'), text: 'Ada', clear: true });
+    assert.equal(await page.locator('#name').inputValue(), 'Ada');
+    const sub = await ok(s, 'type', { ref: await ref(s, 'Search'), text: 'hello', submit: true });
+    assert.match(sub.text, /Sent old|Sent Ada/);
+    await ok(s, 'click', { ref: await ref(s, 'Key target') });
+    const k = await ok(s, 'press', { keys: 'Control+b' });
+    assert.equal(await page.locator('#keyout').textContent(), 'Control+b', k.text);
+    const sel = await ok(s, 'select', { ref: await ref(s, 'Colour'), values: ['Green'] });
+    assert.match(sel.text, /Chose g/);
+    const bad = await call(s, 'select', { ref: await ref(s, 'Colour'), values: ['Purple'] });
+    assert.equal(bad.ok, false);
+    assert.equal(bad.error.code, 'no_such_option');
+    const hov = await ok(s, 'hover', { ref: await ref(s, 'Hover me') });
+    assert.match(hov.text, /Hovered/);
+    await ok(s, 'scroll', { direction: 'down', amount: 600 });
+    assert.ok((await page.evaluate(() => scrollY)) >= 500);
+    await ok(s, 'scroll', { ref: await ref(s, 'Scroll box'), direction: 'down', amount: 100 });
+    assert.ok((await page.evaluate(() => document.getElementById('box').scrollTop)) >= 90);
+    const far = await ok(s, 'click', { ref: await ref(s, 'Far away button') });
+    assert.match(far.text, /Far clicked/);
+    const file = path.join(tmp, 'report.txt');
+    writeFileSync(file, 'hello');
+    const up = await ok(s, 'upload', { ref: await ref(s, 'Attachment'), files: [file] });
+    assert.match(up.text, /Picked report.txt/);
+    await ok(s, 'click', { ref: await ref(s, 'Load later') });
+    const w = await ok(s, 'wait_for', { text: 'Arrived late', ms: 5000 });
+    assert.match(w.text, /Arrived late/);
+    const gone = await ok(s, 'wait_for', { text: 'never on this page', ms: 300 });
+    assert.match(gone.text, /gave up waiting/);
+    const shot = await ok(s, 'screenshot', {});
+    assert.equal(shot.image.mime, 'image/png');
+    assert.ok(Buffer.from(shot.image.data, 'base64').subarray(1, 4).toString() === 'PNG');
+  });
+
+  test('navigation tools: back, forward, reload; a link opening a new tab is reported', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?h=1') });
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/busy.html?h=2') });
+    const back = await ok(s, 'back');
+    assert.equal(back.factpack.type, 'full');
+    assert.match(back.text, /Increment/);
+    const fwd = await ok(s, 'forward');
+    assert.match(fwd.text, /Ticker/);
+    await ok(s, 'reload');
+    await ok(s, 'back');
+    const opened = await ok(s, 'click', { ref: await ref(s, 'Open in new tab') });
+    assert.match(opened.text, /opened tab c0p\d+/, opened.text);
+    const list = await ok(s, 'tabs', { action: 'list' });
+    const ids = [...list.text.matchAll(/id="(c0p\d+)"/g)].map((m) => m[1]);
+    assert.equal(ids.length, 2, list.text);
+    const other = ids.find((id) => !list.text.includes(`id="${id}" current`));
+    const selected = await ok(s, 'tabs', { action: 'select', tab: other });
+    assert.match(selected.text, /Increment/);
+    await ok(s, 'tabs', { action: 'close', tab: other });
+    const list2 = await ok(s, 'tabs', { action: 'list' });
+    assert.equal([...list2.text.matchAll(/id="c0p/g)].length, 1);
+  });
+
+  test('JS dialogs: alert, confirm, prompt are surfaced and answered', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?d=1') });
+    pageWith('actions.html?d=1').on('dialog', () => { /* the extension answers; keep Playwright from auto-dismissing */ });
+    const a = await ok(s, 'click', { ref: await ref(s, 'Show alert') });
+    assert.equal(a.factpack.type, 'dialog');
+    assert.match(a.text, /Saved!/);
+    const blocked = await call(s, 'click', { ref: await ref(s, 'Increment') });
+    assert.equal(blocked.error?.code, 'dialog_open');
+    const a2 = await ok(s, 'dialog', { accept: true });
+    assert.match(a2.text, /after alert/);
+    const c = await ok(s, 'click', { ref: await ref(s, 'Ask confirm') });
+    assert.match(c.text, /Really delete/);
+    assert.match((await ok(s, 'dialog', { accept: false })).text, /cancelled/);
+    await ok(s, 'click', { ref: await ref(s, 'Ask name') });
+    assert.match((await ok(s, 'dialog', { accept: true, text: 'Grace' })).text, /Hello Grace/);
+  });
+});
+
+describe('frames, shadow DOM, overlays', { timeout: 180_000 }, () => {
+  test('clicks and typing land inside same-origin and cross-origin iframes', async () => {
+    const s = newSession();
+    const nav = await ok(s, 'navigate', { url: sites.url(`/sites/frames.html?other=${encodeURIComponent(sites.otherOrigin)}`) });
+    assert.match(nav.text, /Apply coupon/, 'the cross-origin frame is in the snapshot');
+    await ok(s, 'type', { ref: await ref(s, 'Email'), text: 'a@b.c' });
+    const sub = await ok(s, 'click', { ref: await ref(s, 'Subscribe') });
+    assert.match(sub.text, /Subscribed a@b.c/);
+    const apply = await ok(s, 'click', { ref: await ref(s, 'Apply coupon') });
+    assert.match(apply.text, /Coupon applied/);
+  });
+
+  test('shadow DOM button', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/shadow.html') });
+    const r = await ok(s, 'click', { ref: await ref(s, 'Shadow action') });
+    assert.match(r.text, /Shadow clicked/);
+  });
+
+  test('Bootstrap modal and Shoelace dialog open and close as overlays', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/bootstrap.html') });
+    const open = await ok(s, 'click', { ref: await ref(s, 'Add to cart') });
+    assert.equal(open.factpack.type, 'overlay_opened', open.text);
+    const close = await ok(s, 'click', { ref: await ref(s, 'Keep shopping') });
+    assert.equal(close.factpack.type, 'overlay_closed', close.text);
+
+    await ok(s, 'navigate', { url: sites.url('/sites/shoelace.html') });
+    const o2 = await ok(s, 'click', { ref: await ref(s, 'Delete account') });
+    assert.equal(o2.factpack.type, 'overlay_opened', o2.text);
+    const c2 = await ok(s, 'click', { ref: await ref(s, 'Cancel') });
+    assert.equal(c2.factpack.type, 'overlay_closed', c2.text);
+  });
+});
+
+describe('survival and refusals', { timeout: 180_000 }, () => {
+  test('a page that never settles returns in bounded time with a warning', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/busy.html') });
+    const t0 = Date.now();
+    const r = await ok(s, 'click', { ref: await ref(s, 'Go') });
+    const ms = Date.now() - t0;
+    assert.ok(ms < 9000, `took ${ms} ms`);
+    assert.match(r.text, /did not settle/);
+  });
+
+  test('stale ref after a re-render is refused, never clicked', async () => {
+    const s = newSession();
+    const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?stale=1') });
+    const buy = await ref(s, 'Buy now');
+    const page = pageWith('actions.html?stale=1');
+    await page.evaluate(() => { document.getElementById('buy').textContent = 'Delete my account'; });
+    const r = await call(s, 'click', { ref: buy, version: nav.version });
+    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.equal(r.error.code, 'identity_changed');
+    assert.match(r.error.message, /changed/);
+    assert.equal(await page.locator('#bought').textContent(), '', 'the changed element was clicked');
+  });
+
+  test('a blocked origin is refused; browser pages are never touched', async () => {
+    const s = newSession();
+    await sw.evaluate((origin) => chrome.storage.local.set({ policy: { block: [origin] } }), sites.otherOrigin);
+    await new Promise((r) => setTimeout(r, 100));
+    try {
+      const r = await call(s, 'navigate', { url: sites.otherUrl('/sites/ext/actions.html') });
+      assert.equal(r.error?.code, 'blocked_origin');
+      const c = await call(s, 'navigate', { url: 'chrome://settings' });
+      assert.equal(c.error?.code, 'forbidden_page');
+      assert.equal((await call(s, 'navigate', { url: sites.url('/sites/ext/actions.html?ok=1') })).ok, true);
+    } finally {
+      await sw.evaluate(() => chrome.storage.local.remove('policy'));
+    }
+  });
+
+  test('the tab closed mid-action gives an explicit error', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/slow.html') });
+    const btn = await ref(s, 'Fetch slowly');
+    const page = pageWith('/sites/ext/slow.html');
+    const pending = call(s, 'click', { ref: btn });
+    await new Promise((r) => setTimeout(r, 800));
+    await page.close();
+    const r = await pending;
+    assert.equal(r.ok, false, JSON.stringify(r).slice(0, 300));
+    assert.equal(r.error.code, 'tab_closed');
+    const again = await call(s, 'snapshot');
+    assert.equal(again.ok, false);
+  });
+
+  test('the debugger detached mid-session: explicit error, state dropped', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?detach=1') });
+    const inc = await ref(s, 'Increment');
+    // The browser takes the debugger away for real: an extension may not debug chrome:// pages.
+    await pageWith('detach=1').goto('chrome://version').catch(() => {});
+    const r = await call(s, 'click', { ref: inc });
+    assert.equal(r.error?.code, 'debugger_detached', JSON.stringify(r));
+    assert.match(r.error.message, /detached|debugging bar/);
+  });
+});
