@@ -1,0 +1,87 @@
+// The dispatch entry's refusals and the state rebuilt after a service-worker restart, with a
+// fake chrome (the real browser paths are in tests/e2e/extension.test.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Agent } from '../lib/agent.js';
+import { fakeChrome } from './fake-chrome.mjs';
+
+const noCore = Promise.reject(new Error('the engine must not be needed here'));
+noCore.catch(() => {});
+const make = (o) => { const chrome = fakeChrome(o); return { chrome, agent: new Agent({ chrome, athena: noCore }) }; };
+
+test('malformed calls get a clear error', async () => {
+  const { agent } = make();
+  assert.equal((await agent.dispatch(/** @type {any} */ (null))).error.code, 'bad_call');
+  assert.equal((await agent.dispatch(/** @type {any} */ ({ tool: 'snapshot' }))).error.code, 'bad_call');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'snapshot', args: [] })).error.code, 'bad_arguments');
+  const u = await agent.dispatch({ session: 's', tool: 'teleport' });
+  assert.equal(u.error.code, 'unknown_tool');
+  assert.match(u.error.message, /navigate, back/);
+  assert.equal((await agent.dispatch({ session: 's', tool: 'click', args: { ref: 'nonsense' } })).error.code, 'bad_arguments');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'press', args: { keys: 'Hyper+x' } })).error.code, 'bad_arguments');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'wait_for', args: { ms: 10 ** 9 } })).error.code, 'bad_arguments');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'upload', args: { ref: 'c0p1f0e1', files: ['relative.txt'] } })).error.code, 'bad_arguments');
+});
+
+test('no tab yet: acting tools say how to get one', async () => {
+  const { agent } = make();
+  const r = await agent.dispatch({ session: 's', tool: 'click', args: {} });
+  assert.equal(r.error.code, 'no_tab');
+  assert.match(r.error.message, /navigate/);
+});
+
+test('blocked origins and browser pages are refused before any tab is touched', async () => {
+  const { agent, chrome } = make({ local: { policy: { block: ['https://bank.test'] } } });
+  const r = await agent.dispatch({ session: 's', tool: 'navigate', args: { url: 'https://bank.test/login' } });
+  assert.equal(r.error.code, 'blocked_origin');
+  assert.match(r.error.message, /block-list/);
+  assert.equal((await agent.dispatch({ session: 's', tool: 'navigate', args: { url: 'chrome://extensions' } })).error.code, 'forbidden_page');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs', args: { action: 'new', url: 'https://bank.test/' } })).error.code, 'blocked_origin');
+  assert.equal(chrome.sent.length, 0);
+  assert.equal((await chrome.tabs.query()).length, 0);
+});
+
+test('new tabs and screenshots follow the user options', async () => {
+  const { agent } = make({ local: { policy: { allowNewTabs: false, allowScreenshots: false } } });
+  assert.equal((await agent.dispatch({ session: 's', tool: 'navigate', args: { url: 'https://a.test/' } })).error.code, 'new_tabs_disabled');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs', args: { action: 'new' } })).error.code, 'new_tabs_disabled');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'screenshot' })).error.code, 'screenshots_disabled');
+});
+
+test('stop refuses every call until resumed', async () => {
+  const { agent } = make();
+  await agent.stop();
+  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs' })).error.code, 'stopped_by_user');
+  await agent.resume();
+  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs' })).ok, true);
+});
+
+test('after a worker restart: tabs renumbered, dead tabs dropped, old names explained', async () => {
+  const session = {
+    athenaState: {
+      tabMap: { nextPage: { 0: 2 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }, { tabId: 6, key: { context: 0, page: 2 }, session: 'a' }] },
+      sessions: { a: { client: 'claude', current: 5 } }, shared: [], stopped: false,
+    },
+  };
+  const { agent, chrome } = make({ tabs: [{ id: 5, url: 'https://a.test/', title: 'A', incognito: false }], session });
+  await agent.restored;
+  const st = agent.status();
+  assert.deepEqual(st.tabs.map((t) => [t.tab, t.tabId]), [['c0p3', 5]]);
+  const list = await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'list' } });
+  assert.match(list.text, /id="c0p3" current="true"/);
+  assert.doesNotMatch(list.text, /c0p2/);
+  // the renumbering is persisted: a second restart goes on counting
+  assert.equal(chrome.storage.session.data.athenaState.tabMap.nextPage[0], 3);
+  const other = await agent.dispatch({ session: 'b', tool: 'snapshot', args: { tab: 'c0p3' } });
+  assert.equal(other.error.code, 'unknown_tab');
+  assert.match(other.error.message, /another agent session/);
+});
+
+test('session_close releases the session tabs', async () => {
+  const session = { athenaState: { tabMap: { nextPage: { 0: 1 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }] }, sessions: { a: { client: 'c', current: 5 } } } };
+  const { agent } = make({ tabs: [{ id: 5, url: 'https://a.test/' }], session });
+  await agent.restored;
+  await agent.closeSession('a');
+  assert.equal(agent.status().tabs.length, 0);
+  assert.equal(agent.tabMap.byTab.size, 0);
+});

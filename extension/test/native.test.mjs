@@ -1,0 +1,127 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { backoffMs, ChunkAssembler, NativeClient, toWire } from '../lib/native.js';
+import { LIMITS, PROTOCOL_VERSION } from '../lib/limits.js';
+
+/** A fake chrome.runtime.Port: records what the extension posts; the test plays the host. */
+function fakePort() {
+  const msg = [], disc = [];
+  return {
+    posted: /** @type {any[]} */ ([]),
+    postMessage(m) { this.posted.push(JSON.parse(JSON.stringify(m))); },
+    disconnect() {},
+    onMessage: { addListener: (f) => msg.push(f) },
+    onDisconnect: { addListener: (f) => disc.push(f) },
+    host(m) { for (const f of msg) f(m); },
+    drop() { for (const f of disc) f(); },
+  };
+}
+
+/** Fake timers: run by hand. */
+function fakeTimers() {
+  const pending = [];
+  return { pending, setTimer: (f, ms) => { pending.push({ f, ms }); return pending.length; }, clearTimer: () => {}, fire() { const t = pending.shift(); t.f(); return t.ms; } };
+}
+
+test('hello first, calls answered as results, sessions tracked', async () => {
+  const ports = [];
+  const calls = [];
+  const opened = [], closed = [];
+  const c = new NativeClient({
+    connect: () => { const p = fakePort(); ports.push(p); return p; },
+    onCall: async (call) => { calls.push(call); return { ok: true, text: `did ${call.tool}`, version: 3 }; },
+    onSessionOpen: (s, client) => opened.push([s, client]),
+    onSessionClose: (s) => closed.push(s),
+    extensionVersion: '0.1.0',
+  });
+  c.start();
+  const p = ports[0];
+  assert.deepEqual(p.posted[0], { type: 'hello', protocol: PROTOCOL_VERSION, extension: '0.1.0' });
+  p.host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '0.3.0' });
+  assert.equal(c.status.connected, true);
+  assert.equal(c.status.bridge, '0.3.0');
+  p.host({ type: 'session_open', session: 'a', client: 'claude' });
+  assert.deepEqual(opened, [['a', 'claude']]);
+  p.host({ type: 'call', id: 7, session: 'a', tool: 'snapshot', args: {}, deadline_ms: 1000 });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(calls[0], { id: 7, session: 'a', tool: 'snapshot', args: {}, deadline_ms: 1000 });
+  assert.deepEqual(p.posted.at(-1), { type: 'result', id: 7, ok: true, text: 'did snapshot', version: 3 });
+  p.host({ type: 'session_close', session: 'a' });
+  assert.deepEqual(closed, ['a']);
+  p.host({ type: 'bogus' });
+  assert.equal(p.posted.at(-1).code, 'unknown_type');
+});
+
+test('a throwing tool becomes an error result, never a lost call', async () => {
+  const ports = [];
+  const c = new NativeClient({ connect: () => { const p = fakePort(); ports.push(p); return p; }, onCall: async () => { throw new Error('boom'); } });
+  c.start();
+  ports[0].host({ type: 'call', id: 'x', session: 's', tool: 'click', args: {} });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.deepEqual(ports[0].posted.at(-1), { type: 'result', id: 'x', ok: false, error: { code: 'internal', message: 'boom' } });
+});
+
+test('protocol mismatch is reported, not ignored', () => {
+  const ports = [];
+  const c = new NativeClient({ connect: () => { const p = fakePort(); ports.push(p); return p; }, onCall: async () => ({}) });
+  c.start();
+  ports[0].host({ type: 'hello', protocol: PROTOCOL_VERSION + 1, bridge: '9' });
+  assert.equal(c.status.connected, false);
+  assert.equal(ports[0].posted.at(-1).code, 'protocol_mismatch');
+  assert.match(ports[0].posted.at(-1).message, /update the extension/);
+});
+
+test('a dropped port reconnects with exponential backoff, reset by a good hello; sessions are closed', () => {
+  const ports = [];
+  const timers = fakeTimers();
+  const closed = [];
+  let fail = 0;
+  const c = new NativeClient({
+    connect: () => { if (fail > 0) { fail--; throw new Error('Specified native messaging host not found.'); } const p = fakePort(); ports.push(p); return p; },
+    lastError: () => 'Native host has exited.',
+    onCall: async () => ({}), onSessionClose: (s) => closed.push(s), setTimer: timers.setTimer, clearTimer: timers.clearTimer,
+  });
+  c.start();
+  ports[0].host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
+  ports[0].host({ type: 'session_open', session: 'a', client: 'x' });
+  ports[0].drop();
+  assert.deepEqual(closed, ['a']);
+  assert.equal(c.status.connected, false);
+  assert.equal(c.status.error, 'Native host has exited.');
+  fail = 3;
+  const delays = [timers.fire(), timers.fire(), timers.fire()];
+  assert.deepEqual(delays, [LIMITS.nativeBackoffStartMs, LIMITS.nativeBackoffStartMs * 2, LIMITS.nativeBackoffStartMs * 4]);
+  assert.match(c.status.error ?? '', /host not found/);
+  assert.equal(timers.fire(), LIMITS.nativeBackoffStartMs * 8);
+  assert.equal(ports.length, 2);
+  ports[1].host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
+  ports[1].drop();
+  assert.equal(timers.pending[0].ms, LIMITS.nativeBackoffStartMs, 'a good hello resets the backoff');
+  assert.equal(backoffMs(100), LIMITS.nativeBackoffMaxMs);
+});
+
+test('results above the 1 MB limit go out as chunks and reassemble exactly', () => {
+  const big = { type: 'result', id: 5, ok: true, text: 'é😀x'.repeat(200_000), version: 1 };
+  const wire = toWire(big);
+  assert.ok(wire.length > 1);
+  for (const w of wire) assert.ok(new TextEncoder().encode(JSON.stringify(w)).length <= LIMITS.nativeChunkBytes);
+  const a = new ChunkAssembler();
+  let out = null;
+  for (const w of [...wire].reverse()) out = a.add(w) ?? out;
+  assert.deepEqual(out, big);
+  assert.deepEqual(toWire({ type: 'result', id: 1, text: 'small' }), [{ type: 'result', id: 1, text: 'small' }]);
+  assert.throws(() => a.add({ id: 1, seq: 3, total: 2, data: '' }), /malformed chunk/);
+});
+
+test('incoming chunked calls are reassembled and dispatched', async () => {
+  const ports = [];
+  const calls = [];
+  const c = new NativeClient({ connect: () => { const p = fakePort(); ports.push(p); return p; }, onCall: async (x) => { calls.push(x); return { ok: true, text: '' }; } });
+  c.start();
+  const text = JSON.stringify({ type: 'call', id: 9, session: 's', tool: 'type', args: { ref: 'c0p1f0e1', text: 'y'.repeat(50) } });
+  const half = Math.floor(text.length / 2);
+  ports[0].host({ type: 'chunk', id: 9, seq: 1, total: 2, data: text.slice(half) });
+  ports[0].host({ type: 'chunk', id: 9, seq: 0, total: 2, data: text.slice(0, half) });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(calls[0].args.text.length, 50);
+});
