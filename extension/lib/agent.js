@@ -59,8 +59,8 @@ const READ_FN = `function (max) {
 /**
  * @typedef {import('./tabs.js').PageKey} PageKey
  * @typedef {{session: string, tool: string, args?: any, id?: any}} Call
- * @typedef {{ok: true, text: string, factpack?: any, version?: number, image?: {mime: string, data: string}} |
- *           {ok: false, error: {code: string, message: string}}} Reply
+ * @typedef {{ok: boolean, text?: string, factpack?: any, version?: number, image?: {mime: string, data: string},
+ *           error?: {code: string, message: string}}} Reply  ok true: text (+ factpack, version); ok false: error
  */
 
 class TabState {
@@ -332,7 +332,9 @@ export class Agent {
 
   /** @param {TabState} t @param {string} sessionId */
   async #setupChild(t, sessionId) {
-    for (const [m, p] of [['Page.enable', {}], ['Network.enable', {}], ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]]) {
+    /** @type {Array<[string, any]>} */
+    const setup = [['Page.enable', {}], ['Network.enable', {}], ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    for (const [m, p] of setup) {
       await this.send(t, m, p, sessionId).catch(() => {});
     }
   }

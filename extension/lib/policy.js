@@ -66,7 +66,7 @@ export function normalizePolicy(raw) {
  * allows every http(s) origin.
  * @param {Policy} policy
  * @param {string} url
- * @returns {{ok: true} | {ok: false, code: string, message: string}}
+ * @returns {{ok: boolean, code?: string, message?: string}}  ok false: code and message say why
  */
 export function checkUrl(policy, url) {
   let u;
