@@ -1,0 +1,181 @@
+// The playground: the same wasm core as the extension, replaying recorded real flows exactly as
+// the goldens do (tests/golden/README.md), or diffing a live TodoMVC captured in the page.
+import { loadAthena } from './core/athena.mjs';
+import { Tiktoken } from '/npm/js-tiktoken/lite.js';
+import o200k from '/npm/js-tiktoken/ranks/o200k_base.js';
+import { captureDocument } from './live-capture.js';
+
+const $ = (id) => document.getElementById(id);
+const enc = new Tiktoken(o200k);
+export const tokens = (s) => enc.encode(s).length;
+const athena = await loadAthena();
+$('status').textContent = `core ${athena.version} ready`;
+const KEY = { context: 0, page: 1 };
+
+/** One line per changed element: the least any tool could say (as bench/tokens.mjs). */
+export function floorText(fp) {
+  let out = '';
+  for (const b of fp.before_action ?? []) out += floorText(b);
+  for (const i of fp.invalidated ?? []) out += `- ${i.ref} ${i.role} ${i.name}\n`;
+  for (const e of fp.added ?? []) out += `+ ${e.ref} ${e.role} ${e.name}${e.description ? ' ' + e.description : ''}\n`;
+  for (const m of fp.modified ?? []) out += `~ ${m.ref} ${m.after.role} ${m.after.name}\n`;
+  if (fp.type === 'overlay_opened') for (const r of fp.regions ?? []) for (const e of r.elements ?? []) out += `+ ${e.ref} ${e.role} ${e.name}\n`;
+  return out;
+}
+
+/** Shows a FactPack's text with invalidated refs struck through and added ones marked. */
+function showPack(pre, pack) {
+  const bad = new Set((pack.factpack.invalidated ?? []).map((i) => i.ref));
+  const added = new Set((pack.factpack.added ?? []).map((e) => e.ref));
+  pre.replaceChildren();
+  let section = '';
+  for (const piece of pack.text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+    const line = piece.replace(/\n$/, '');
+    const tag = /^<(\/?)(removed|invalid)/.exec(line);
+    if (tag) section = tag[1] ? '' : 'invalid';
+    const span = document.createElement('span');
+    const ref = /^(c\d+p\d+f\d+e\d+)/.exec(line)?.[1];
+    if ((ref && bad.has(ref)) || (section === 'invalid' && ref)) span.className = 'invalid';
+    else if (ref && added.has(ref)) span.className = 'added';
+    span.textContent = piece;
+    pre.append(span);
+  }
+}
+
+// ------------------------------------------------------------------ replay
+const replay = { trace: null, steps: [], at: 0 };
+
+async function loadTrace(name) {
+  const list = await (await fetch('/traces/index.json')).json();
+  const t = list.find((x) => x.name === name);
+  $('status').textContent = `loading ${name}…`;
+  const steps = await Promise.all(t.steps.map(async (s) => ({
+    name: s,
+    capture: await (await fetch(`/traces/${name}/${s}/capture.json`)).text(),
+    events: await (await fetch(`/traces/${name}/${s}/events.json`)).json(),
+    op: (await (await fetch(`/traces/${name}/${s}/step.json`)).json()).action?.op ?? '',
+  })));
+  // Replay the whole flow once, as the goldens do; keep each step's pack and a fresh full snapshot.
+  const engine = athena.createEngine();
+  engine.openPage(KEY);
+  let version = 0;
+  for (const [i, s] of steps.entries()) {
+    if (i === 0) s.pack = engine.snapshot(KEY, s.capture);
+    else {
+      engine.beginAction(KEY, steps[i - 1].capture, version);
+      for (const e of s.events) engine.onEvent(KEY, JSON.stringify(e));
+      s.pack = engine.finishAction(KEY, s.capture, { kind: s.op });
+    }
+    version = s.pack.version;
+    const fresh = athena.createEngine();
+    fresh.openPage(KEY);
+    s.full = fresh.snapshot(KEY, s.capture);
+    fresh.dispose();
+    s.tokens = { ours: tokens(s.pack.text), full: tokens(s.full.text), floor: tokens(floorText(s.pack.factpack)) };
+  }
+  engine.dispose();
+  replay.trace = name;
+  replay.steps = steps;
+  replay.at = 0;
+  $('status').textContent = `${name}: ${steps.length} steps`;
+  render();
+}
+
+function chart() {
+  const svg = $('chart');
+  const W = +svg.getAttribute('width'), H = +svg.getAttribute('height');
+  const max = Math.max(1, ...replay.steps.map((s) => s.tokens.full));
+  const bw = W / replay.steps.length;
+  const ns = 'http://www.w3.org/2000/svg';
+  svg.replaceChildren();
+  replay.steps.forEach((s, i) => {
+    [['full', s.tokens.full, 0], ['ours', s.tokens.ours, 1], ['floor', s.tokens.floor, 2]].forEach(([cls, v, k]) => {
+      const r = document.createElementNS(ns, 'rect');
+      const h = Math.max(1, (v / max) * (H - 20));
+      r.setAttribute('x', String(i * bw + 4 + k * (bw - 8) / 3));
+      r.setAttribute('y', String(H - h));
+      r.setAttribute('width', String((bw - 8) / 3));
+      r.setAttribute('height', String(h));
+      r.setAttribute('class', cls);
+      const t = document.createElementNS(ns, 'title');
+      t.textContent = `${s.name}: ${cls} ${v} tokens`;
+      r.append(t);
+      svg.append(r);
+    });
+    if (i === replay.at) {
+      const c = document.createElementNS(ns, 'rect');
+      c.setAttribute('x', String(i * bw + 1)); c.setAttribute('y', '1'); c.setAttribute('width', String(bw - 2)); c.setAttribute('height', String(H - 2));
+      c.setAttribute('class', 'cur');
+      svg.append(c);
+    }
+  });
+}
+
+function render() {
+  const s = replay.steps[replay.at];
+  $('stepname').textContent = `${replay.at + 1}/${replay.steps.length} ${s.name} → ${s.pack.type}`;
+  $('full').textContent = s.full.text;
+  showPack($('ours'), s.pack);
+  $('ours-json').textContent = JSON.stringify(s.pack.factpack, null, 1);
+  $('full-tokens').textContent = `${s.tokens.full} tokens`;
+  $('ours-tokens').textContent = `${s.tokens.ours} tokens (floor ${s.tokens.floor})`;
+  chart();
+}
+
+$('prev').onclick = () => { if (replay.at > 0) { replay.at--; render(); } };
+$('next').onclick = () => { if (replay.at < replay.steps.length - 1) { replay.at++; render(); } };
+$('trace').onchange = () => loadTrace($('trace').value);
+
+// ------------------------------------------------------------------ live
+const live = { engine: null, capture: null, version: 0, packs: 0 };
+
+function liveStart() {
+  const doc = $('app').contentDocument;
+  if (!doc?.body) return;
+  live.engine?.dispose();
+  live.engine = athena.createEngine();
+  live.engine.openPage(KEY);
+  live.capture = JSON.stringify(captureDocument(doc));
+  const pack = live.engine.snapshot(KEY, live.capture);
+  live.version = pack.version;
+  showLive(pack);
+  let timer = 0;
+  const act = () => { clearTimeout(timer); timer = setTimeout(liveStep, 150); };  // let the app render
+  for (const type of ['click', 'keyup', 'change']) doc.addEventListener(type, act, true);
+}
+
+function liveStep() {
+  const doc = $('app').contentDocument;
+  const next = JSON.stringify(captureDocument(doc));
+  live.engine.beginAction(KEY, live.capture, live.version);
+  const pack = live.engine.finishAction(KEY, next, { kind: 'live' });
+  live.capture = next;
+  live.version = pack.version;
+  showLive(pack);
+}
+
+function showLive(pack) {
+  live.packs++;
+  showPack($('live-pack'), pack);
+  $('live-pack').dataset.type = pack.type;
+  $('live-pack').dataset.count = String(live.packs);
+  $('live-tokens').textContent = `${pack.type}, ${tokens(pack.text)} tokens`;
+}
+
+$('app').addEventListener('load', liveStart);
+
+function mode(m) {
+  $('replay').hidden = m !== 'replay';
+  $('live').hidden = m !== 'live';
+  $('mode-replay').setAttribute('aria-pressed', String(m === 'replay'));
+  $('mode-live').setAttribute('aria-pressed', String(m === 'live'));
+  if (m === 'live' && !live.engine) liveStart();
+}
+$('mode-replay').onclick = () => mode('replay');
+$('mode-live').onclick = () => mode('live');
+
+const list = await (await fetch('/traces/index.json')).json();
+for (const t of list) $('trace').append(new Option(`${t.name} (${t.steps.length} steps)`, t.name));
+const first = new URLSearchParams(location.search).get('trace') ?? list.find((t) => t.name === 'bootstrap')?.name ?? list[0]?.name;
+if (first) { $('trace').value = first; await loadTrace(first); }
+window.playground = { ready: true, replay, live };

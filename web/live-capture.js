@@ -1,0 +1,115 @@
+// Live mode's capture adapter: builds, from a same-origin document, the capture the compiler
+// takes from CDP (docs/capture-format.md: DOMSnapshot.captureSnapshot + Page.getFrameTree +
+// layout metrics), so the same wasm core diffs a page the playground can see but not debug.
+//
+// Differences from CDP (documented in web/README.md):
+//  - backendNodeId: our own id per DOM node, kept for the node's life (a WeakMap), as DESIGN §1 allows;
+//  - isClickable: CDP knows event listeners; here an element is clickable when it is natively
+//    interactive, has an onclick attribute, or its computed cursor is "pointer";
+//  - layout text: a text node's data (CDP gives the rendered text, after text-transform);
+//  - pseudo elements (::before/::after content) and closed shadow roots are not seen;
+//  - only this document: iframes inside it are not descended into.
+
+export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'pointer-events', 'cursor']);
+
+const ids = new WeakMap();
+const loaders = new WeakMap();
+let nextId = 1;
+let nextLoader = 1;
+const idOf = (n) => { let id = ids.get(n); if (!id) { id = nextId++; ids.set(n, id); } return id; };
+const NATIVE = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'LABEL', 'SUMMARY', 'OPTION']);
+
+/**
+ * @param {Document} doc a same-origin document (e.g. an iframe's contentDocument)
+ * @param {{frameId?: string}} [opts]
+ * @returns {object} the capture (JSON-ready)
+ */
+export function captureDocument(doc, opts = {}) {
+  const win = doc.defaultView;
+  const frameId = opts.frameId ?? 'live-frame';
+  if (!loaders.has(doc)) loaders.set(doc, `live-loader-${nextLoader++}`);
+  const loaderId = loaders.get(doc);
+  const strings = [];
+  const sidx = new Map();
+  const S = (s) => {
+    if (s === null || s === undefined) return -1;
+    let i = sidx.get(s);
+    if (i === undefined) { i = strings.length; strings.push(s); sidx.set(s, i); }
+    return i;
+  };
+  const nodes = { parentIndex: [], nodeType: [], nodeName: [], nodeValue: [], backendNodeId: [], attributes: [],
+    shadowRootType: { index: [], value: [] }, inputValue: { index: [], value: [] }, textValue: { index: [], value: [] },
+    inputChecked: { index: [] }, optionSelected: { index: [] }, isClickable: { index: [] }, pseudoType: { index: [], value: [] },
+    contentDocumentIndex: { index: [], value: [] } };
+  const layout = { nodeIndex: [], styles: [], bounds: [], text: [], clientRects: [] };
+  const sx = win.scrollX, sy = win.scrollY;
+
+  const add = (node, parent) => {
+    const i = nodes.parentIndex.length;
+    nodes.parentIndex.push(parent);
+    nodes.nodeType.push(node.nodeType);
+    nodes.nodeName.push(S(node.nodeType === 11 ? '#document-fragment' : node.nodeName));
+    nodes.nodeValue.push(node.nodeType === 3 || node.nodeType === 8 ? S(node.nodeValue) : -1);
+    nodes.backendNodeId.push(idOf(node));
+    const attrs = [];
+    if (node.nodeType === 1) for (const a of node.attributes) attrs.push(S(a.name), S(a.value));
+    nodes.attributes.push(attrs);
+    return i;
+  };
+
+  const box = (i, rect, style, text) => {
+    layout.nodeIndex.push(i);
+    layout.bounds.push([rect.x + sx, rect.y + sy, rect.width, rect.height]);
+    layout.styles.push(style ? CAPTURE_STYLES.map((p) => S(style.getPropertyValue(p))) : []);
+    layout.text.push(text === undefined ? -1 : S(text));
+    layout.clientRects.push([]);
+  };
+
+  const walk = (node, parent) => {
+    const i = add(node, parent);
+    if (node.nodeType === 1) {
+      const el = /** @type {Element} */ (node);
+      const style = win.getComputedStyle(el);
+      const rects = el.getClientRects();
+      if (style.display !== 'none' && (rects.length > 0 || style.display === 'contents')) box(i, el.getBoundingClientRect(), style);
+      const tag = el.tagName;
+      if (tag === 'INPUT' || tag === 'TEXTAREA') {
+        nodes.inputValue.index.push(i);
+        nodes.inputValue.value.push(S(/** @type {HTMLInputElement} */ (el).value));
+        if ((el.type === 'checkbox' || el.type === 'radio') && el.checked) nodes.inputChecked.index.push(i);
+      }
+      if (tag === 'OPTION' && /** @type {HTMLOptionElement} */ (el).selected) nodes.optionSelected.index.push(i);
+      if (NATIVE.has(tag) || el.hasAttribute('onclick') || style.cursor === 'pointer') nodes.isClickable.index.push(i);
+      if (el.shadowRoot) {
+        const r = add(el.shadowRoot, i);
+        nodes.shadowRootType.index.push(r);
+        nodes.shadowRootType.value.push(S('open'));
+        for (const c of el.shadowRoot.childNodes) walk(c, r);
+      }
+    } else if (node.nodeType === 3 && node.parentNode) {
+      const range = node.ownerDocument.createRange();
+      range.selectNodeContents(node);
+      const rects = range.getClientRects();
+      if (rects.length > 0 && node.nodeValue.trim()) box(i, range.getBoundingClientRect(), null, node.nodeValue);
+    }
+    for (const c of node.childNodes) walk(c, i);
+  };
+  walk(doc, -1);
+  if (layout.nodeIndex[0] !== 0) {  // the document itself has a box in CDP
+    layout.nodeIndex.unshift(0); layout.bounds.unshift([0, 0, doc.documentElement.scrollWidth, doc.documentElement.scrollHeight]);
+    layout.styles.unshift([]); layout.text.unshift(-1); layout.clientRects.unshift([]);
+  }
+  const document = { documentURL: S(doc.URL), title: S(doc.title), baseURL: S(doc.baseURI), frameId: S(frameId),
+    nodes, layout, scrollOffsetX: sx, scrollOffsetY: sy, contentWidth: win.innerWidth, contentHeight: win.innerHeight };
+  return {
+    v: 1,
+    styles: [...CAPTURE_STYLES],
+    frameTree: { frame: { id: frameId, loaderId, url: doc.URL } },
+    snapshot: { documents: [document], strings },
+    oopifs: [],
+    viewport: { x: sx, y: sy, width: win.innerWidth, height: win.innerHeight },
+  };
+}
+
+/** A new loader id for the document (call when the frame navigated). */
+export function forgetDocument(doc) { loaders.delete(doc); }
