@@ -46,11 +46,14 @@ globalThis.athenaNative = native;
 chrome.runtime.onMessage.addListener((m, sender, respond) => {
   if (sender.id !== chrome.runtime.id) return false;
   (async () => {
+    await agent.restored;
     switch (m?.type) {
       case 'status': return { native: nativeStatus, sessions: [...native.sessions].map(([id, client]) => ({ id, client })), agent: agent.status() };
       case 'stop': await agent.stop(); return { ok: true };
       case 'resume': await agent.resume(); return { ok: true };
       case 'share': await agent.share(m.tabId); return { ok: true };
+      // The same dispatch entry for the extension's own pages (sender checked above).
+      case 'dispatch': return dispatch(m.call);
       default: return { error: `unknown request ${m?.type}` };
     }
   })().then(respond, (e) => respond({ error: String(e?.message ?? e) }));

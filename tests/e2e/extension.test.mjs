@@ -271,3 +271,93 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
     assert.match(r.error.message, /detached|debugging bar/);
   });
 });
+
+describe('the user in control; worker restart', { timeout: 180_000 }, () => {
+  test('options page: block-list entries are parsed origins; the agent is refused there', async () => {
+    const s = newSession();
+    const opt = await ctx.newPage();
+    try {
+      await opt.goto(`chrome-extension://${EXTENSION_ID}/ui/options.html`);
+      await opt.fill('#block', 'ftp://nope');
+      await opt.click('#save');
+      await opt.waitForFunction(() => document.getElementById('errors').textContent.includes('only http and https'));
+      await opt.fill('#block', `${sites.otherOrigin}/`);
+      await opt.click('#save');
+      await opt.waitForFunction(() => document.getElementById('msg').textContent === 'Saved.');
+      assert.equal(await opt.inputValue('#block'), sites.otherOrigin, 'stored as the parsed origin');
+      await new Promise((r) => setTimeout(r, 100));
+      const r = await call(s, 'navigate', { url: sites.otherUrl('/sites/ext/actions.html') });
+      assert.equal(r.error?.code, 'blocked_origin');
+      await opt.fill('#block', '');
+      await opt.uncheck('#allowScreenshots');
+      await opt.click('#save');
+      await opt.waitForFunction(() => document.getElementById('msg').textContent === 'Saved.');
+      await new Promise((r2) => setTimeout(r2, 100));
+      await ok(s, 'navigate', { url: sites.otherUrl('/sites/ext/actions.html') });
+      assert.equal((await call(s, 'screenshot')).error?.code, 'screenshots_disabled');
+    } finally {
+      await sw.evaluate(() => chrome.storage.local.remove('policy'));
+      await opt.close();
+    }
+  });
+
+  test('popup: shows the agent tabs and the bridge status; stop releases everything', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?popup=1') });
+    const pop = await ctx.newPage();
+    try {
+      await pop.goto(`chrome-extension://${EXTENSION_ID}/ui/popup.html`);
+      await pop.waitForFunction(() => /c0p\d+: Extension actions/.test(document.getElementById('tabs').textContent));
+      assert.match(await pop.textContent('#bridge'), /not connected|connected/);
+      await pop.click('#stop');
+      await pop.waitForFunction(() => !document.getElementById('resume').hidden);
+      const r = await call(s, 'snapshot');
+      assert.equal(r.error?.code, 'stopped_by_user');
+      // (getTargets().attached also counts Playwright's own connection: ask the extension's debugger instead)
+      const probe = await sw.evaluate(async () => {
+        const t = (await chrome.debugger.getTargets()).find((x) => x.tabId !== undefined && x.url.includes('popup=1'));
+        try { await chrome.debugger.sendCommand({ tabId: t.tabId }, 'Runtime.evaluate', { expression: '1' }); return 'still attached'; } catch (e) { return String(e.message ?? e); }
+      });
+      assert.match(probe, /not attached/i, 'stop detaches the debugger');
+      await pop.click('#resume');
+      await pop.waitForFunction(() => document.getElementById('resume').hidden);
+    } finally {
+      await pop.close();
+    }
+  });
+
+  test('service worker stopped and restarted: state rebuilt, the agent gets a full snapshot and the reason', async () => {
+    const s = newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?restart=1') });
+    const inc = await ref(s, 'Increment');
+    const page = pageWith('restart=1');
+    const opt = await ctx.newPage();
+    try {
+      await opt.goto(`chrome-extension://${EXTENSION_ID}/ui/options.html`);
+      const cdp = await ctx.newCDPSession(opt);
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await new Promise((r) => setTimeout(r, 500));
+      // Anything the extension receives wakes it again. Playwright loses the worker across a
+      // restart (PLATFORM.md), so from here the calls go through an extension page's runtime
+      // message to the same dispatch entry.
+      const st = await opt.evaluate(() => chrome.runtime.sendMessage({ type: 'status' }));
+      assert.ok(st.agent.tabs.length > 0 && st.agent.tabs.every((t) => t.tab !== inc.replace(/f\d+e\d+$/, '')), JSON.stringify(st.agent.tabs));
+      const viaPage = (tool, args = {}) => opt.evaluate((c) => chrome.runtime.sendMessage({ type: 'dispatch', call: c }), { session: s, tool, args });
+      const r = await viaPage('click', { ref: inc });
+      assert.equal(r.ok, true, JSON.stringify(r));
+      assert.equal(r.factpack.type, 'full');
+      assert.match(r.text, /restarted/);
+      assert.match(r.text, /not executed/);
+      assert.equal(await page.locator('#count').textContent(), '0', 'the old ref was not acted on');
+      const found = await viaPage('find', { name: 'Increment' });
+      const inc2 = found.factpack.elements[0].ref;
+      assert.notEqual(inc2, inc, 'refs after a restart never alias refs from before');
+      const again = await viaPage('click', { ref: inc2 });
+      assert.equal(again.factpack.type, 'delta', JSON.stringify(again).slice(0, 300));
+      assert.equal(await page.locator('#count').textContent(), '1');
+    } finally {
+      await opt.close();
+    }
+  });
+});
