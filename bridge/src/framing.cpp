@@ -99,9 +99,10 @@ std::optional<std::string> ChunkAssembler::add(const json& c) {
   Part& p = parts_[id];
   if (p.next == 0) p.total = total;
   if (p.total != total || seq != p.next) {
-    parts_.erase(id);
-    throw std::invalid_argument("chunk " + id + ": piece " + std::to_string(seq) + " of " + std::to_string(total) +
-                                " out of order (expected " + std::to_string(p.next) + ")");
+    const std::string why = "chunk " + id + ": piece " + std::to_string(seq) + " of " + std::to_string(total) +
+                            " out of order (expected " + std::to_string(p.next) + ")";
+    parts_.erase(id);  // invalidates p: the message is built first
+    throw std::invalid_argument(why);
   }
   p.text += c["data"].get<std::string>();
   if (p.text.size() > limits::kMaxFrameBytes) {
