@@ -274,6 +274,11 @@ export class Agent {
           for (const w of t.deathWaiters.splice(0)) w(new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`));
           if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* gone */ }
           t.hasBaseline = false;
+          // A new page index: refs from before the crash can never alias elements after it.
+          const former = tabName(t.key);
+          t.key = this.tabMap.add(t.tabId, t.key.context, t.session, { formerly: former, reason: 'renderer crashed' }).key;
+          t.fullReason = `the page crashed and was reloaded: tab ${former} is now ${tabName(t.key)}, refs from before are invalid`;
+          this.#save();
         }
         break;
       default: break;

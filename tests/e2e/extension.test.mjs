@@ -38,7 +38,11 @@ async function ref(session, name, role, tab) {
   assert.ok(r.factpack.elements.length >= 1, `no element named "${name}" in:\n${r.text}`);
   return r.factpack.elements[0].ref;
 }
-const newSession = () => `s${++sessionSeq}`;
+/** A fresh agent session; the previous one is closed as session_close does (tabs stay open, state dropped). */
+async function newSession() {
+  if (sessionSeq > 0) await sw.evaluate((prev) => globalThis.athenaAgent.closeSession(prev), `s${sessionSeq}`);
+  return `s${++sessionSeq}`;
+}
 /** The Playwright page of the agent's tab with this URL. */
 const pageWith = (fragment) => ctx.pages().find((p) => p.url().includes(fragment));
 
@@ -72,17 +76,25 @@ after(async () => {
 });
 
 describe('actions on the fixture pages', { timeout: 180_000 }, () => {
-  test('navigate gives a full FactPack; click gives a delta; find and read', async () => {
-    const s = newSession();
+  test('navigate gives a full FactPack; click gives a delta; find and read', async (t) => {
+    const s = await newSession();
+    let t0 = performance.now();
     const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html') });
+    t.diagnostic(`navigate (attach + load + settle + capture + full FactPack): ${Math.round(performance.now() - t0)} ms`);
     assert.equal(nav.factpack.type, 'full');
     assert.match(nav.text, /Increment/);
     const inc = await ref(s, 'Increment', 'button');
     assert.match(inc, /^c0p\d+f0e\d+$/);
+    t0 = performance.now();
     const r = await ok(s, 'click', { ref: inc, version: nav.version });
+    t.diagnostic(`click (capture + resolve + act + settle + capture + delta): ${Math.round(performance.now() - t0)} ms`);
     assert.equal(r.factpack.type, 'delta', r.text);
     assert.match(r.text, /1/);
     assert.equal(await pageWith('/sites/ext/actions.html').locator('#count').textContent(), '1');
+    for (const secret of ['hunter2', '4111111111111111']) {
+      assert.ok(!nav.text.includes(secret) && !JSON.stringify(nav.factpack).includes(secret), `${secret} left the page in the FactPack`);
+    }
+    assert.match((await ok(s, 'read', { ref: await ref(s, 'Card number') })).text, /redacted/);
     const read = await ok(s, 'read', { ref: await ref(s, 'Secret') });
     assert.doesNotMatch(read.text, /hunter2/, 'a password value left the page');
     assert.match(read.text, /redacted/);
@@ -91,7 +103,7 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
   });
 
   test('type (clear, submit), press chords, select, hover, scroll, upload, wait_for', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?t=2') });
     const page = pageWith('actions.html?t=2');
     await ok(s, 'type', { ref: await ref(s, 'Name'), text: 'Ada', clear: true });
@@ -129,7 +141,7 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
   });
 
   test('navigation tools: back, forward, reload; a link opening a new tab is reported', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?h=1') });
     await ok(s, 'navigate', { url: sites.url('/sites/ext/busy.html?h=2') });
     const back = await ok(s, 'back');
@@ -152,8 +164,33 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     assert.equal([...list2.text.matchAll(/id="c0p/g)].length, 1);
   });
 
+  test('a navigation during an action: the result is a full snapshot of the new page', async () => {
+    const s = await newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?nav=1') });
+    const r = await ok(s, 'click', { ref: await ref(s, 'Go to the ticker') });
+    assert.equal(r.factpack.type, 'full', r.text);
+    assert.match(r.text, /Ticker/);
+  });
+
+  test('a renderer crash is reported; reload brings the tab back', async () => {
+    const s = await newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?crash=1') });
+    const inc = await ref(s, 'Increment');
+    const cdp = await ctx.newCDPSession(pageWith('crash=1'));
+    cdp.send('Page.crash').catch(() => { /* never answered: the renderer is gone */ });
+    await new Promise((r) => setTimeout(r, 500));
+    const r = await call(s, 'click', { ref: inc });
+    assert.equal(r.error?.code, 'renderer_crashed', JSON.stringify(r).slice(0, 300));
+    assert.match(r.error.message, /reload/);
+    const back = await ok(s, 'reload');
+    assert.equal(back.factpack.type, 'full');
+    assert.match(back.text, /Increment/);
+    assert.match(back.text, /crashed/);
+    assert.notEqual(await ref(s, 'Increment'), inc, 'refs after a crash never alias refs from before');
+  });
+
   test('JS dialogs: alert, confirm, prompt are surfaced and answered', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?d=1') });
     pageWith('actions.html?d=1').on('dialog', () => { /* the extension answers; keep Playwright from auto-dismissing */ });
     const a = await ok(s, 'click', { ref: await ref(s, 'Show alert') });
@@ -173,7 +210,7 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
 
 describe('frames, shadow DOM, overlays', { timeout: 180_000 }, () => {
   test('clicks and typing land inside same-origin and cross-origin iframes', async () => {
-    const s = newSession();
+    const s = await newSession();
     const nav = await ok(s, 'navigate', { url: sites.url(`/sites/frames.html?other=${encodeURIComponent(sites.otherOrigin)}`) });
     assert.match(nav.text, /Apply coupon/, 'the cross-origin frame is in the snapshot');
     await ok(s, 'type', { ref: await ref(s, 'Email'), text: 'a@b.c' });
@@ -184,14 +221,14 @@ describe('frames, shadow DOM, overlays', { timeout: 180_000 }, () => {
   });
 
   test('shadow DOM button', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/shadow.html') });
     const r = await ok(s, 'click', { ref: await ref(s, 'Shadow action') });
     assert.match(r.text, /Shadow clicked/);
   });
 
   test('Bootstrap modal and Shoelace dialog open and close as overlays', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/bootstrap.html') });
     const open = await ok(s, 'click', { ref: await ref(s, 'Add to cart') });
     assert.equal(open.factpack.type, 'overlay_opened', open.text);
@@ -208,7 +245,7 @@ describe('frames, shadow DOM, overlays', { timeout: 180_000 }, () => {
 
 describe('survival and refusals', { timeout: 180_000 }, () => {
   test('a page that never settles returns in bounded time with a warning', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/busy.html') });
     const t0 = Date.now();
     const r = await ok(s, 'click', { ref: await ref(s, 'Go') });
@@ -218,7 +255,7 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
   });
 
   test('stale ref after a re-render is refused, never clicked', async () => {
-    const s = newSession();
+    const s = await newSession();
     const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?stale=1') });
     const buy = await ref(s, 'Buy now');
     const page = pageWith('actions.html?stale=1');
@@ -231,7 +268,7 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
   });
 
   test('a blocked origin is refused; browser pages are never touched', async () => {
-    const s = newSession();
+    const s = await newSession();
     await sw.evaluate((origin) => chrome.storage.local.set({ policy: { block: [origin] } }), sites.otherOrigin);
     await new Promise((r) => setTimeout(r, 100));
     try {
@@ -246,7 +283,7 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
   });
 
   test('the tab closed mid-action gives an explicit error', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/slow.html') });
     const btn = await ref(s, 'Fetch slowly');
     const page = pageWith('/sites/ext/slow.html');
@@ -261,7 +298,7 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
   });
 
   test('the debugger detached mid-session: explicit error, state dropped', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?detach=1') });
     const inc = await ref(s, 'Increment');
     // The browser takes the debugger away for real: an extension may not debug chrome:// pages.
@@ -274,7 +311,7 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
 
 describe('the user in control; worker restart', { timeout: 180_000 }, () => {
   test('options page: block-list entries are parsed origins; the agent is refused there', async () => {
-    const s = newSession();
+    const s = await newSession();
     const opt = await ctx.newPage();
     try {
       await opt.goto(`chrome-extension://${EXTENSION_ID}/ui/options.html`);
@@ -302,7 +339,7 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
   });
 
   test('popup: shows the agent tabs and the bridge status; stop releases everything', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?popup=1') });
     const pop = await ctx.newPage();
     try {
@@ -327,7 +364,7 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
   });
 
   test('service worker stopped and restarted: state rebuilt, the agent gets a full snapshot and the reason', async () => {
-    const s = newSession();
+    const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?restart=1') });
     const inc = await ref(s, 'Increment');
     const page = pageWith('restart=1');
