@@ -21,6 +21,9 @@ export class ToolError extends Error {
   }
 }
 
+/** Where a call's wire id travels with its arguments (cancel finds the call by it). */
+const CALL_ID = Symbol('call id');
+
 /** Tools that replace the document: their result is a baseline (full FactPack). */
 const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
 
@@ -99,6 +102,9 @@ class TabState {
     this.lastCapture = null;
     /** wait_for gave up: said in its FactPack. @type {string | null} */
     this.waitNote = null;
+    /** Id of the call acting on this tab, and whether the agent cancelled it. @type {any} */
+    this.callId = null;
+    this.cancelled = false;
   }
 
   /** Rejects when the tab dies: raced against every wait. */
@@ -204,6 +210,11 @@ export class Agent {
   }
 
   async resume() { this.stopped = false; await this.#save(); }
+
+  /** The agent cancelled a call (wire `cancel`): stop waiting; what was done is reported. @param {any} id */
+  cancel(id) {
+    for (const t of this.tabs.values()) if (id !== null && id !== undefined && t.callId === id) t.cancelled = true;
+  }
 
   /** @param {number} tabId */
   async share(tabId) {
@@ -425,6 +436,7 @@ export class Agent {
         if (busy === 0 && now - Math.max(t.lastNetwork, start) >= LIMITS.networkIdleMs) return;
         if (now >= end) { if (busy) warnings.push(`the network was still busy after ${cap} ms (${busy} requests in flight)`); return; }
         if (t.dialog || t.dead) return;
+        if (t.cancelled) { warnings.push('the agent cancelled the call: stopped waiting for the page to settle'); return; }
         await sleep(50);
       }
     })();
@@ -449,7 +461,7 @@ export class Agent {
       if (typeof args !== 'object' || Array.isArray(args)) throw new ToolError('bad_arguments', `${tool}: args must be an object`);
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
-      return await this.#tool(session, tool, args);
+      return await this.#tool(session, tool, { ...args, [CALL_ID]: call.id ?? null });
     } catch (e) {
       if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: e.message } };
       if (e && typeof e === 'object' && 'code' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: refMessage(e) } };
@@ -842,6 +854,8 @@ export class Agent {
     await this.#attach(t);
     const engine = await this.#engine();
     t.opened = [];
+    t.callId = args[CALL_ID] ?? null;
+    t.cancelled = false;
     /** @type {string[]} */
     const notes = [];
     if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
@@ -961,7 +975,7 @@ export class Agent {
     if (text !== undefined && typeof text !== 'string') throw new ToolError('bad_arguments', 'wait_for: text/gone must be a string');
     const t = await this.#tabFor(session, args);
     const condition = args.text !== undefined ? `text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `text ${JSON.stringify(args.gone)} to disappear` : args.ref ? `${args.ref} to be ${args.state ?? 'visible'}` : null;
-    return this.#run(t, 'wait_for', { version: args.version }, async (target) => {
+    return this.#run(t, 'wait_for', { version: args.version, [CALL_ID]: args[CALL_ID] }, async (target) => {
       const end = Date.now() + ms;
       if (!condition) { await sleep(ms); return; }
       for (;;) {
@@ -974,6 +988,7 @@ export class Agent {
           met = await this.#refState(t, target, args.state ?? 'visible');
         }
         if (met) return;
+        if (t.cancelled) { t.waitNote = `wait_for: cancelled by the agent while waiting for ${condition}`; return; }
         if (Date.now() >= end) { t.waitNote = `wait_for: gave up waiting for ${condition} after ${ms} ms`; return; }
         await sleep(LIMITS.waitForPollMs);
       }

@@ -85,3 +85,15 @@ test('session_close releases the session tabs', async () => {
   assert.equal(agent.status().tabs.length, 0);
   assert.equal(agent.tabMap.byTab.size, 0);
 });
+
+test('cancel marks only the tab acting for that call id', async () => {
+  const session = { athenaState: { tabMap: { nextPage: { 0: 2 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }, { tabId: 6, key: { context: 0, page: 2 }, session: 'a' }] }, sessions: {} } };
+  const { agent } = make({ tabs: [{ id: 5, url: 'https://a.test/' }, { id: 6, url: 'https://a.test/' }], session });
+  await agent.restored;
+  const [t5, t6] = [agent.tabs.get(5), agent.tabs.get(6)];
+  t5.callId = 41; t6.callId = 42;
+  agent.cancel(42);
+  assert.deepEqual([t5.cancelled, t6.cancelled], [false, true]);
+  agent.cancel(undefined);
+  assert.equal(t5.cancelled, false);
+});

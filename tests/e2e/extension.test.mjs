@@ -254,6 +254,19 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
     assert.match(r.text, /did not settle/);
   });
 
+  test('a cancelled call stops waiting and says so', async () => {
+    const s = await newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?cancel=1') });
+    const t0 = Date.now();
+    const pending = sw.evaluate((session) => globalThis.athenaDispatch({ session, id: 'w1', tool: 'wait_for', args: { text: 'never here', ms: 20000 } }), s);
+    await new Promise((r) => setTimeout(r, 700));
+    await sw.evaluate(() => globalThis.athenaAgent.cancel('w1'));
+    const r = await pending;
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.match(r.text, /cancelled by the agent/);
+    assert.ok(Date.now() - t0 < 5000, `cancel took ${Date.now() - t0} ms`);
+  });
+
   test('stale ref after a re-render is refused, never clicked', async () => {
     const s = await newSession();
     const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?stale=1') });
