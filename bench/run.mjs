@@ -22,6 +22,7 @@ const BENCHES = [
   { name: 'engine', cmd: [rel('build/release/bench/bench_engine')], out: 'bench/engine-results.md' },
   { name: 'tokens', cmd: ['node', rel('bench/tokens.mjs')], out: 'bench/tokens-results.md' },
   { name: 'wasm', cmd: ['node', rel('bench/wasm.mjs')], out: 'bench/wasm-results.md' },
+  { name: 'capture-approaches', cmd: ['node', rel('bench/capture-approaches.mjs')], out: 'bench/capture-approaches.md' },
   { name: 'tool-list', cmd: ['node', rel('bench/tool-list.mjs')], out: 'bench/tool-list-results.md' },
   { name: 'flows', cmd: ['node', rel('bench/flows.mjs')], out: 'bench/flows-results.md' },
 ];
