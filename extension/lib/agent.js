@@ -294,7 +294,7 @@ export class Agent {
         break;
       default: break;
     }
-    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline && !t.held) {
+    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline) {
       try { this.engine.onEvent(t.key, JSON.stringify({ method, params })); } catch (e) { this.log(`core refused ${method}: ${msg(e)}`); }
     }
   }

@@ -24,7 +24,11 @@ let sessionSeq = 0;
 
 /** One tool call through the worker's dispatch entry. */
 async function call(session, tool, args = {}) {
-  return sw.evaluate(({ session, tool, args }) => globalThis.athenaDispatch({ session, tool, args }), { session, tool, args });
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${tool} got no answer within ${E2E.callMs} ms`)), E2E.callMs); });
+  try {
+    return await Promise.race([late, sw.evaluate(({ session, tool, args }) => globalThis.athenaDispatch({ session, tool, args }), { session, tool, args })]);
+  } finally { clearTimeout(timer); }
 }
 /** A call that must succeed. */
 async function ok(session, tool, args = {}) {
