@@ -975,7 +975,7 @@ export class Agent {
     if (text !== undefined && typeof text !== 'string') throw new ToolError('bad_arguments', 'wait_for: text/gone must be a string');
     const t = await this.#tabFor(session, args);
     const condition = args.text !== undefined ? `text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `text ${JSON.stringify(args.gone)} to disappear` : args.ref ? `${args.ref} to be ${args.state ?? 'visible'}` : null;
-    return this.#run(t, 'wait_for', { version: args.version, [CALL_ID]: args[CALL_ID] }, async (target) => {
+    return this.#run(t, 'wait_for', { version: args.version, ref: args.ref, [CALL_ID]: args[CALL_ID] }, async (target) => {
       const end = Date.now() + ms;
       if (!condition) { await sleep(ms); return; }
       for (;;) {

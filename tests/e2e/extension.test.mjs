@@ -139,6 +139,15 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     assert.match(w.text, /Arrived late/);
     const gone = await ok(s, 'wait_for', { text: 'never on this page', ms: 300 });
     assert.match(gone.text, /gave up waiting/);
+    const st = await ok(s, 'wait_for', { ref: await ref(s, 'Buy now'), state: 'enabled', ms: 2000 });
+    assert.doesNotMatch(st.text, /gave up/);
+    const hidden = await ok(s, 'wait_for', { ref: await ref(s, 'Buy now'), state: 'hidden', ms: 300 });
+    assert.match(hidden.text, /gave up waiting for c0p\d+f0e\d+ to be hidden/);
+    const sleepy = await ok(s, 'wait_for', { ms: 200 });
+    assert.equal(sleepy.factpack.type, 'no_change');
+    const inMain = await ok(s, 'find', { region: 'main', role: 'button' });
+    assert.ok(inMain.factpack.elements.length >= 8, inMain.text);
+    assert.ok(inMain.factpack.elements.every((e) => e.region === 'main' && e.role === 'button'));
     const shot = await ok(s, 'screenshot', {});
     assert.equal(shot.image.mime, 'image/png');
     assert.ok(Buffer.from(shot.image.data, 'base64').subarray(1, 4).toString() === 'PNG');
@@ -164,6 +173,11 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     const selected = await ok(s, 'tabs', { action: 'select', tab: other });
     assert.match(selected.text, /Increment/);
     await ok(s, 'tabs', { action: 'close', tab: other });
+    const fresh = await ok(s, 'tabs', { action: 'new', url: sites.url('/sites/ext/shadow.html?new=1') });
+    assert.equal(fresh.factpack.type, 'full');
+    assert.match(fresh.text, /Shadow/);
+    const freshId = /c0p\d+/.exec(fresh.text)[0];
+    await ok(s, 'tabs', { action: 'close', tab: freshId });
     const list2 = await ok(s, 'tabs', { action: 'list' });
     assert.equal([...list2.text.matchAll(/id="c0p/g)].length, 1);
   });
