@@ -91,6 +91,8 @@ class TabState {
     /** @type {((e: ToolError) => void)[]} */
     this.deathWaiters = [];
     this.crashed = false;
+    /** An action is running on this tab (what it opens is the agent's). */
+    this.acting = false;
     /** Tabs opened by this tab during the current action. @type {string[]} */
     this.opened = [];
     /** @type {Promise<any>} */
@@ -326,7 +328,11 @@ export class Agent {
   /** chrome.tabs.onCreated: a controlled tab opened a new tab or popup. @param {any} tab */
   onTabCreated(tab) {
     const opener = tab.openerTabId === undefined ? undefined : this.tabs.get(tab.openerTabId);
-    if (!opener || opener.dead) return;
+    // Only what the agent's own action opened: the user's new tabs (Chrome gives them the active
+    // tab as opener too) are never taken over.
+    if (!opener || opener.dead || !opener.acting) return;
+    const url = tab.pendingUrl || tab.url;
+    if (url && !checkUrl(this.policy, url).ok) { opener.opened.push(`a tab the agent may not control (${url})`); return; }
     if (!this.policy.allowNewTabs) { opener.opened.push(`a new tab (not controlled: the user does not allow the agent new tabs)`); return; }
     const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
     this.tabs.set(tab.id, new TabState(tab.id, r.key, opener.session));
@@ -705,7 +711,7 @@ export class Agent {
         }
         for (const id of this.shared) if (!this.tabs.has(id)) {
           const tab = await this.chrome.tabs.get(id).catch(() => null);
-          if (tab) lines.push(`  <tab shared_by_user="true" url=${JSON.stringify(tab.url ?? '')} title=${JSON.stringify(tab.title ?? '')}/>`);
+          if (tab) lines.push(`  <tab id="shared-${id}" shared_by_user="true" url=${JSON.stringify(tab.url ?? '')} title=${JSON.stringify(tab.title ?? '')}/>`);
         }
         return { ok: true, text: `<tabs count="${lines.length}">\n${lines.join('\n')}\n</tabs>` };
       }
@@ -720,7 +726,16 @@ export class Agent {
         return this.#run(t, 'navigate', args, async () => { await this.send(t, 'Page.navigate', { url }); });
       }
       case 'select': {
-        const t = await this.#tabFor(session, { tab: str(args, 'tab', true) });
+        const name = str(args, 'tab', true);
+        const shared = /^shared-(\d+)$/.exec(name);
+        if (shared) {
+          const id = Number(shared[1]);
+          if (!this.shared.has(id) || this.tabs.has(id)) throw new ToolError('unknown_tab', `${name} is not a tab the user shared (or another agent took it): use tabs list`);
+          const t = await this.#adopt(session, id);
+          if (s) s.current = t.tabId;
+          return this.#run(t, 'snapshot', {}, null);
+        }
+        const t = await this.#tabFor(session, { tab: name });
         await this.chrome.tabs.update(t.tabId, { active: true }).catch(() => {});
         return this.#run(t, 'snapshot', { tab: args.tab }, null);
       }
@@ -835,7 +850,10 @@ export class Agent {
    * @returns {Promise<Reply>}
    */
   async #run(t, kind, args, act, o = {}) {
-    const run = t.queue.then(() => this.#runNow(t, kind, args, act, o));
+    const run = t.queue.then(async () => {
+      t.acting = true;
+      try { return await this.#runNow(t, kind, args, act, o); } finally { t.acting = false; }
+    });
     t.queue = run.catch(() => {});
     return run;
   }

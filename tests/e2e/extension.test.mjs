@@ -369,6 +369,39 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
     }
   });
 
+  test('a tab the user shares can be selected by the agent', async () => {
+    const s = await newSession();
+    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?own=1') });
+    const mine = await ctx.newPage();
+    await mine.goto(sites.url('/sites/ext/shadow.html?shared=1'));
+    const opt = await ctx.newPage();
+    try {
+      await opt.goto(`chrome-extension://${EXTENSION_ID}/ui/options.html`);
+      const shared = await opt.evaluate(async () => {
+        const [t] = await chrome.tabs.query({ url: '*://*/sites/ext/shadow.html?shared=1' });
+        return chrome.runtime.sendMessage({ type: 'share', tabId: t.id });
+      });
+      assert.deepEqual(shared, { ok: true });
+      const refused = await opt.evaluate(async () => {
+        const [t] = await chrome.tabs.query({ url: 'chrome-extension://*/*' });
+        return chrome.runtime.sendMessage({ type: 'share', tabId: t.id });
+      });
+      assert.match(refused.error, /never touched/);
+      const list = await ok(s, 'tabs', { action: 'list' });
+      const id = /id="(shared-\d+)"/.exec(list.text)?.[1];
+      assert.ok(id, list.text);
+      const sel = await ok(s, 'tabs', { action: 'select', tab: id });
+      assert.equal(sel.factpack.type, 'full');
+      assert.match(sel.text, /Shadow action/);
+      const r = await ok(s, 'click', { ref: await ref(s, 'Shadow action') });
+      assert.match(r.text, /Shadow clicked/);
+      assert.equal(await mine.locator('#out').textContent(), 'Shadow clicked');
+    } finally {
+      await opt.close();
+      await mine.close();
+    }
+  });
+
   test('popup: shows the agent tabs and the bridge status; stop releases everything', async () => {
     const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?popup=1') });
