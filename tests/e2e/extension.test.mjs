@@ -285,6 +285,23 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
     assert.ok(Date.now() - t0 < 5000, `cancel took ${Date.now() - t0} ms`);
   });
 
+  test('pre-validation with the agent version: an old version is not acted on; drift since the current one is reported', async () => {
+    const s = await newSession();
+    const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?ver=1') });
+    const page = pageWith('ver=1');
+    const inc = await ref(s, 'Increment');
+    const one = await ok(s, 'click', { ref: inc, version: nav.version });
+    const old = await ok(s, 'click', { ref: inc, version: nav.version });
+    assert.match(old.text, /not_executed reason="stale_version"/);
+    assert.equal(old.factpack.type, 'full');
+    assert.equal(await page.locator('#count').textContent(), '1', 'an action on a stale version ran');
+    await page.evaluate(() => { const h = document.createElement('h2'); h.textContent = 'Flash sale'; document.querySelector('main').prepend(h); });
+    const drift = await ok(s, 'click', { ref: inc, version: old.version });
+    assert.equal(await page.locator('#count').textContent(), '2');
+    assert.match(drift.text, /Flash sale/, 'the change made before the action is reported with it');
+    assert.ok(one.version < drift.version);
+  });
+
   test('stale ref after a re-render is refused, never clicked', async () => {
     const s = await newSession();
     const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?stale=1') });
