@@ -191,6 +191,11 @@ export class Agent {
   /** @param {string} session @param {string} client */
   openSession(session, client) {
     if (!this.sessions.has(session)) {
+      if (this.sessions.size >= LIMITS.maxSessions) {
+        // Room first from sessions holding no tab (e.g. agents gone while the port was down).
+        const idle = [...this.sessions.keys()].find((id) => this.tabMap.ofSession(id).length === 0);
+        if (idle !== undefined) this.sessions.delete(idle);
+      }
       if (this.sessions.size >= LIMITS.maxSessions) throw new ToolError('too_many_sessions', `at most ${LIMITS.maxSessions} agent sessions at once: close one first`);
       this.sessions.set(session, { client, current: null });
       this.#save();

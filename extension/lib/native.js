@@ -142,8 +142,8 @@ export class NativeClient {
 
   /** @param {string} why */
   #dropped(why) {
-    // Every agent session lived on that connection: its state goes with it.
-    for (const s of [...this.sessions.keys()]) { this.sessions.delete(s); this.#o.onSessionClose?.(s); }
+    // The agents are still connected to the bridge: a new host announces them again
+    // (session_open with the same ids) and their tabs and state are kept; only session_close drops them.
     if (this.#stopped) return;
     const delay = backoffMs(this.#attempts);
     this.#attempts += 1;

@@ -1,0 +1,78 @@
+// The extension's native port through the real chain (MCP SDK client -> athena-bridge mcp ->
+// native host spawned by Chromium -> extension): tools reach the extension's dispatch, and when
+// the native host dies the extension reconnects with backoff (a new host process) and the agent
+// can go on.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { startChain } from './lib/chain.mjs';
+import { startSites } from '../sites/serve.mjs';
+
+/** Bounds of this suite. */
+const NATIVE_E2E = Object.freeze({ reconnectMs: 20_000, pollMs: 100 });
+
+let chain, sites;
+
+/** Pids of the native hosts of this test's Chromium (found by the TMPDIR the chain gave it). */
+function nativeHostPids(tmp) {
+  const pids = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      // Chromium runs the host manifest's path with the caller origin as argument.
+      if (!cmd.some((a) => a.startsWith('chrome-extension://')) || cmd.some((a) => /chrom(e|ium)$/.test(a))) continue;
+      const env = readFileSync(`/proc/${d}/environ`, 'utf8').split('\0');
+      if (env.includes(`TMPDIR=${tmp}`)) pids.push(Number(d));
+    } catch { /* gone or not ours */ }
+  }
+  return pids;
+}
+
+before(async () => {
+  sites = await startSites();
+  chain = await startChain();
+});
+
+after(async () => {
+  await chain?.close();
+  await sites?.close();
+});
+
+test('tools reach the extension over native messaging; a dead native host is replaced by a reconnect', { timeout: 120_000 }, async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html?native=1') });
+  assert.equal(nav.isError, false, nav.text);
+  assert.match(nav.text, /<full /);
+  const inc = /(c\dp\d+f\de\d+) button "Increment"/.exec(nav.text)?.[1];
+  assert.ok(inc, nav.text);
+  const click = await chain.call('click', { ref: inc });
+  assert.match(click.text, /<delta /);
+
+  const before = nativeHostPids(chain.tmp);
+  assert.equal(before.length, 1, `expected one native host, found ${before.join(', ')}`);
+  process.kill(before[0], 'SIGKILL');
+  const end = Date.now() + NATIVE_E2E.reconnectMs;
+  let status;
+  for (;;) {
+    status = await chain.worker.evaluate(() => ({ ...globalThis.athenaNative.status }));
+    const now = nativeHostPids(chain.tmp);
+    if (status.connected && now.length === 1 && now[0] !== before[0]) break;
+    if (Date.now() > end) throw new Error(`the extension did not reconnect: ${JSON.stringify(status)}, hosts ${now}`);
+    await new Promise((r) => setTimeout(r, NATIVE_E2E.pollMs));
+  }
+  assert.equal(status.error, null);
+
+  // The agent goes on (the bridge reopens its session on the new host).
+  let again;
+  for (;;) {
+    again = await chain.call('snapshot', {});
+    if (!again.isError || Date.now() > end) break;
+    await new Promise((r) => setTimeout(r, NATIVE_E2E.pollMs));
+  }
+  assert.equal(again.isError, false, again.text);
+  // Same page state as before the drop: the baseline is deduplicated against it.
+  assert.match(again.text, /unchanged="true"/);
+  const after = await chain.call('click', { ref: inc });
+  assert.equal(after.isError, false, after.text);
+  assert.match(after.text, /<delta /, 'the ref from before the drop still acts');
+});
