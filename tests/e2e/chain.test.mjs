@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSites } from '../sites/serve.mjs';
-import { startChain } from './lib/chain.mjs';
+import { root, startChain } from './lib/chain.mjs';
 
 let sites;
 let chain;
@@ -145,5 +145,39 @@ test('a second agent gets its own session and never kicks out the first', async 
     assert.doesNotMatch(mine.text, /Sign in/);  // the first agent still has its own tab
   } finally {
     await second.close();
+  }
+});
+
+test('the MCP Inspector CLI lists and calls the tools against the real chain', async () => {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const path = await import('node:path');
+  const run = promisify(execFile);
+  const inspector = path.join(root, 'node_modules/.bin/mcp-inspector');
+  // The Inspector gives the server only a default environment: name the runtime dir explicitly.
+  const env = ['-e', `ATHENA_RUNTIME_DIR=${chain.runtime}`];
+  const list = await run(inspector, ['--cli', ...env, chain.bridge, 'mcp', '--method', 'tools/list'], { env: chain.env, timeout: 60_000 });
+  assert.ok(JSON.parse(list.stdout).tools.some((t) => t.name === 'navigate'));
+  const call = await run(inspector, ['--cli', ...env, chain.bridge, 'mcp', '--method', 'tools/call', '--tool-name', 'tabs', '--tool-arg', 'action=list'],
+    { env: chain.env, timeout: 60_000 });
+  const r = JSON.parse(call.stdout);
+  assert.notEqual(r.isError, true, call.stdout);
+});
+
+test('the MCP server restarted mid-session: a new one connects and works at once', async () => {
+  const c = await chain.connectClient('restarting-agent');
+  const first = await chain.call('navigate', { url: sites.url('/sites/login.html') }, c);
+  assert.equal(first.isError, false, first.text);
+  await c.close();  // the agent's MCP server process exits (e.g. the desktop app restarted)
+  const again = await chain.connectClient('restarting-agent');
+  try {
+    const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') }, again);
+    assert.equal(nav.isError, false, nav.text);
+    assert.equal(nav.structured.type, 'full');
+    const user = nav.structured.regions.flatMap((r) => r.elements).find((e) => e.name === 'Username');
+    const typed = await chain.call('type', { ref: user.ref, text: 'ada', version: nav.structured.version }, again);
+    assert.equal(typed.isError, false, typed.text);
+  } finally {
+    await again.close();
   }
 });
