@@ -132,6 +132,8 @@ export class Agent {
     this.log = o.log ?? (() => {});
     /** @type {any} */
     this.engine = null;
+    /** @type {Promise<any> | null} */
+    this.enginePromise = null;
     this.tabMap = new TabMap();
     /** @type {Map<number, TabState>} */
     this.tabs = new Map();
@@ -179,12 +181,10 @@ export class Agent {
   /** @param {any} raw policy from storage */
   setPolicy(raw) { this.policy = normalizePolicy(raw).policy; }
 
-  async #engine() {
-    if (!this.engine) {
-      const athena = await this.athenaReady;
-      this.engine = athena.createEngine();
-    }
-    return this.engine;
+  /** The one engine of this browser, created once even when the first calls come together. */
+  #engine() {
+    this.enginePromise ??= this.athenaReady.then((athena) => { this.engine = athena.createEngine(); return this.engine; });
+    return this.enginePromise;
   }
 
   // ------------------------------------------------------------------ sessions

@@ -182,6 +182,24 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     assert.equal([...list2.text.matchAll(/id="c0p/g)].length, 1);
   });
 
+  test('two agents on two tabs at once: each tab has its own index and state', async () => {
+    const a = await newSession();
+    const b = `${a}-b`;
+    const [na, nb] = await Promise.all([
+      ok(a, 'navigate', { url: sites.url('/sites/ext/actions.html?agent=a') }),
+      ok(b, 'navigate', { url: sites.url('/sites/ext/actions.html?agent=b') }),
+    ]);
+    const pa = /c0p(\d+)/.exec(na.text)[0], pb = /c0p(\d+)/.exec(nb.text)[0];
+    assert.notEqual(pa, pb);
+    const [ia, ib] = [await ref(a, 'Increment'), await ref(b, 'Increment')];
+    await Promise.all([ok(a, 'click', { ref: ia }), ok(b, 'click', { ref: ib }), ok(b, 'click', { ref: ib })]);
+    assert.equal(await pageWith('agent=a').locator('#count').textContent(), '1');
+    assert.equal(await pageWith('agent=b').locator('#count').textContent(), '2', 'calls on one tab run one after the other');
+    const cross = await call(a, 'click', { ref: ib });
+    assert.equal(cross.error?.code, 'unknown_tab');
+    await sw.evaluate((id) => globalThis.athenaAgent.closeSession(id), b);
+  });
+
   test('a navigation during an action: the result is a full snapshot of the new page', async () => {
     const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?nav=1') });
