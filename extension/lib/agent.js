@@ -6,6 +6,7 @@
 import { capture, CORE_EVENTS } from './capture.js';
 import { LIMITS } from './limits.js';
 import { keyEvents } from './keys.js';
+import { CLEAR_FN, DOM_QUIET_JS, READ_FN, REGION_SELECTORS, SCROLL_FN, SELECT_FN, STATE_FN } from './page-scripts.js';
 import { checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 
@@ -26,38 +27,6 @@ const CALL_ID = Symbol('call id');
 
 /** Tools that replace the document: their result is a baseline (full FactPack). */
 const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
-
-/** Expression run in the page: resolves when the DOM was quiet for quietMs, or at capMs. */
-const DOM_QUIET_JS = (quietMs, capMs) => `new Promise((resolve) => {
-  let last = performance.now(), count = 0;
-  const start = last;
-  const mo = new MutationObserver((records) => { count += records.length; last = performance.now(); });
-  mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-  const tick = () => {
-    const t = performance.now();
-    if (t - last >= ${quietMs}) { mo.disconnect(); resolve({ quiet: true, ms: Math.round(t - start), mutations: count }); }
-    else if (t - start >= ${capMs}) { mo.disconnect(); resolve({ quiet: false, ms: Math.round(t - start), mutations: count }); }
-    else setTimeout(tick, 25);
-  };
-  setTimeout(tick, 25);
-})`;
-
-/** Region name -> selector of its landmark (read {region}). */
-const REGION_SELECTORS = Object.freeze({
-  page: 'body', main: 'main,[role=main]', header: 'header,[role=banner]', nav: 'nav,[role=navigation]',
-  aside: 'aside,[role=complementary]', footer: 'footer,[role=contentinfo]',
-  dialog: 'dialog[open],[role=dialog],[role=alertdialog]', search: 'search,[role=search]', form: 'form,[role=form]',
-});
-
-/** Text of an element; password and payment values never leave the page. */
-const READ_FN = `function (max) {
-  const secret = (el) => el instanceof HTMLInputElement && (el.type === 'password' || /^cc-|^(credit-card|card)/i.test(el.autocomplete || ''));
-  let t;
-  if (secret(this)) t = '[redacted: password or payment field]';
-  else if ('value' in this && (this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement || this instanceof HTMLSelectElement)) t = String(this.value);
-  else t = this.innerText ?? this.textContent ?? '';
-  return { text: t.slice(0, max), length: t.length };
-}`;
 
 /**
  * @typedef {import('./tabs.js').PageKey} PageKey
@@ -529,14 +498,7 @@ export class Agent {
           const sid = this.#sessionOf(t, target.frameId);
           await this.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, sid);
           if (args.clear) {
-            await this.#callOn(t, target, `function () {
-              if (this.isContentEditable) { this.textContent = ''; }
-              else if ('value' in this) {
-                const d = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(this), 'value');
-                if (d && d.set) d.set.call(this, ''); else this.value = '';
-              }
-              this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-            }`);
+            await this.#callOn(t, target, CLEAR_FN);
           }
           if (text) await this.send(t, 'Input.insertText', { text });
           if (args.submit) for (const k of keyEvents('Enter')) await this.send(t, 'Input.dispatchKeyEvent', k);
@@ -553,13 +515,7 @@ export class Agent {
         if (!values || values.some((v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
         const t = await this.#tabFor(session, args);
         return this.#run(t, 'select', args, async (target) => {
-          const r = await this.#callOn(t, target, `function (values) {
-            if (!(this instanceof HTMLSelectElement)) return { error: 'not a <select>' };
-            const want = new Set(values); let n = 0;
-            for (const o of this.options) { const hit = want.has(o.value) || want.has(o.label) || want.has(o.text.trim()); o.selected = hit && (this.multiple || n === 0); if (hit) n++; }
-            this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true }));
-            return { matched: n, options: [...this.options].map((o) => o.label).slice(0, 20) };
-          }`, [values]);
+          const r = await this.#callOn(t, target, SELECT_FN, [values]);
           if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
           if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.join(', ')})`);
         }, { ref: true });
@@ -570,14 +526,7 @@ export class Agent {
         if (args.amount !== undefined && !(typeof args.amount === 'number' && args.amount > 0 && args.amount <= LIMITS.scrollMaxPx)) throw new ToolError('bad_arguments', `scroll: amount is CSS pixels, 1..${LIMITS.scrollMaxPx}`);
         const t = await this.#tabFor(session, args);
         return this.#run(t, 'scroll', args, async (target) => {
-          const fn = `function (dir, amount, share) {
-            const el = this === window || this === undefined ? null : this;
-            const h = (el ? el.clientHeight : innerHeight) * share, w = (el ? el.clientWidth : innerWidth) * share;
-            if (!dir) { el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); return; }
-            const dy = dir === 'down' ? (amount ?? h) : dir === 'up' ? -(amount ?? h) : 0;
-            const dx = dir === 'right' ? (amount ?? w) : dir === 'left' ? -(amount ?? w) : 0;
-            (el ?? window).scrollBy({ top: dy, left: dx, behavior: 'instant' });
-          }`;
+          const fn = SCROLL_FN;
           if (target) await this.#callOn(t, target, fn, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
           else await this.send(t, 'Runtime.evaluate', { expression: `(${fn}).call(null, ${JSON.stringify(dir)}, ${JSON.stringify(args.amount ?? null)}, ${LIMITS.scrollViewportShare})` });
         }, { ref: !!args.ref });
@@ -1022,11 +971,7 @@ export class Agent {
   async #refState(t, target, state) {
     let v;
     try {
-      v = await this.#callOn(t, target, `function () {
-        const r = this.getBoundingClientRect(), s = getComputedStyle(this);
-        return { attached: this.isConnected, visible: this.isConnected && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none',
-                 disabled: !!this.disabled || this.getAttribute('aria-disabled') === 'true', checked: !!this.checked || this.getAttribute('aria-checked') === 'true' };
-      }`);
+      v = await this.#callOn(t, target, STATE_FN);
     } catch (e) {
       if (e instanceof ToolError && e.code !== 'page_error') throw e;
       v = { attached: false, visible: false, disabled: false, checked: false };
