@@ -36,36 +36,36 @@ export const READ_FN = `function (max) {
 
 /** Empties an input, textarea or contenteditable (through the native value setter, so frameworks see it). */
 export const CLEAR_FN = `function () {
-              if (this.isContentEditable) { this.textContent = ''; }
-              else if ('value' in this) {
-                const d = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(this), 'value');
-                if (d && d.set) d.set.call(this, ''); else this.value = '';
-              }
-              this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-            }`;
+    if (this.isContentEditable) { this.textContent = ''; }
+    else if ('value' in this) {
+      const d = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(this), 'value');
+      if (d && d.set) d.set.call(this, ''); else this.value = '';
+    }
+    this.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+}`;
 
 /** Selects the options of a <select> matching values or labels; says how many matched. */
 export const SELECT_FN = `function (values) {
-            if (!(this instanceof HTMLSelectElement)) return { error: 'not a <select>' };
-            const want = new Set(values); let n = 0;
-            for (const o of this.options) { const hit = want.has(o.value) || want.has(o.label) || want.has(o.text.trim()); o.selected = hit && (this.multiple || n === 0); if (hit) n++; }
-            this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true }));
-            return { matched: n, options: [...this.options].map((o) => o.label).slice(0, 20) };
-          }`;
+    if (!(this instanceof HTMLSelectElement)) return { error: 'not a <select>' };
+    const want = new Set(values); let n = 0;
+    for (const o of this.options) { const hit = want.has(o.value) || want.has(o.label) || want.has(o.text.trim()); o.selected = hit && (this.multiple || n === 0); if (hit) n++; }
+    this.dispatchEvent(new Event('input', { bubbles: true })); this.dispatchEvent(new Event('change', { bubbles: true }));
+    return { matched: n, options: [...this.options].map((o) => o.label).slice(0, 20) };
+}`;
 
 /** Scrolls an element (this) or the page (this null): into view, or by amount / a share of the viewport. */
 export const SCROLL_FN = `function (dir, amount, share) {
-            const el = this === window || this === undefined ? null : this;
-            const h = (el ? el.clientHeight : innerHeight) * share, w = (el ? el.clientWidth : innerWidth) * share;
-            if (!dir) { el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); return; }
-            const dy = dir === 'down' ? (amount ?? h) : dir === 'up' ? -(amount ?? h) : 0;
-            const dx = dir === 'right' ? (amount ?? w) : dir === 'left' ? -(amount ?? w) : 0;
-            (el ?? window).scrollBy({ top: dy, left: dx, behavior: 'instant' });
-          }`;
+    const el = this === window || this === undefined ? null : this;
+    const h = (el ? el.clientHeight : innerHeight) * share, w = (el ? el.clientWidth : innerWidth) * share;
+    if (!dir) { el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); return; }
+    const dy = dir === 'down' ? (amount ?? h) : dir === 'up' ? -(amount ?? h) : 0;
+    const dx = dir === 'right' ? (amount ?? w) : dir === 'left' ? -(amount ?? w) : 0;
+    (el ?? window).scrollBy({ top: dy, left: dx, behavior: 'instant' });
+}`;
 
 /** Live state of a node for wait_for {ref, state}. */
 export const STATE_FN = `function () {
-        const r = this.getBoundingClientRect(), s = getComputedStyle(this);
-        return { attached: this.isConnected, visible: this.isConnected && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none',
-                 disabled: !!this.disabled || this.getAttribute('aria-disabled') === 'true', checked: !!this.checked || this.getAttribute('aria-checked') === 'true' };
-      }`;
+    const r = this.getBoundingClientRect(), s = getComputedStyle(this);
+    return { attached: this.isConnected, visible: this.isConnected && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none',
+             disabled: !!this.disabled || this.getAttribute('aria-disabled') === 'true', checked: !!this.checked || this.getAttribute('aria-checked') === 'true' };
+}`;
