@@ -219,8 +219,14 @@ void McpServer::on_host(const json& msg) {
     if (fp.is_object()) r["structuredContent"] = fp;
     else r["structuredContent"] = {{"type", "no_change"}, {"version", msg.value("version", 0)}};
   }
-  if (msg.contains("image") && msg["image"].is_string())
-    r["content"].push_back({{"type", "image"}, {"data", msg["image"]}, {"mimeType", "image/png"}});
+  // Screenshots: image {mime, data (base64)} (docs/wire-protocol.md); a bare base64 string is PNG.
+  if (msg.contains("image")) {
+    const json& img = msg["image"];
+    if (img.is_object() && img.contains("data") && img["data"].is_string())
+      r["content"].push_back({{"type", "image"}, {"data", img["data"]}, {"mimeType", img.value("mime", "image/png")}});
+    else if (img.is_string())
+      r["content"].push_back({{"type", "image"}, {"data", img}, {"mimeType", "image/png"}});
+  }
   reply(p.rpc_id, r);
 }
 

@@ -202,3 +202,16 @@ TEST_CASE("tool list: every tool has a schema; FactPack tools an outputSchema", 
   CHECK(check_arguments(*find_tool("type"), {{"ref", "a"}, {"text", "b"}, {"submit", true}}) == "");
   CHECK(check_arguments(*find_tool("select"), {{"ref", "a"}, {"values", {1}}}) == "select: every item of 'values' must be string");
 }
+
+TEST_CASE("MCP: a screenshot result reaches the agent as an MCP image", "[bridge][mcp]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_host({{"type", "status"}, {"extension", true}});
+  s.on_line(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"screenshot","arguments":{}}})");
+  const std::string hid = f.to_host.back()["id"];
+  s.on_host({{"type", "result"}, {"id", hid}, {"ok", true}, {"text", "screenshot of c0p1"}, {"image", {{"mime", "image/png"}, {"data", "iVBORw0KGgo="}}}});
+  const auto& content = f.to_client.back()["result"]["content"];
+  REQUIRE(content.size() == 2);
+  CHECK(content[1] == nlohmann::json({{"type", "image"}, {"data", "iVBORw0KGgo="}, {"mimeType", "image/png"}}));
+  CHECK_FALSE(f.to_client.back()["result"].contains("structuredContent"));
+}
