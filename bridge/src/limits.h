@@ -17,6 +17,7 @@ inline constexpr int kDefaultCallDeadlineMs = 60'000;                // a tool c
 inline constexpr int kMaxCallDeadlineMs = 300'000;                   // what a client may ask for (wait_for)
 inline constexpr int kDeadlineMarginMs = 2'000;                      // the extension gets this much less, to answer in time
 inline constexpr int kConnectTimeoutMs = 2'000;                      // connecting to the host's socket
+inline constexpr int kProgressEveryMs = 1'000;                       // a long call reports progress this often (when the client asked)
 inline constexpr int kPollMs = 250;                                  // event-loop tick (deadline checks)
 
 }  // namespace athena::bridge::limits

@@ -175,7 +175,7 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
   json token = nullptr;
   if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken"))
     token = params["_meta"]["progressToken"];
-  pending_[hid] = {id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token};
+  pending_[hid] = {id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
 }
 
 void McpServer::on_host(const json& msg) {
@@ -238,6 +238,17 @@ void McpServer::on_host_lost(const std::string& why) {
 }
 
 void McpServer::tick(Clock::time_point now) {
+  // Long calls say they are alive, to clients that asked (params._meta.progressToken); the
+  // extension may send its own, finer progress (forwarded in on_host).
+  for (auto& [hid, p] : pending_) {
+    if (p.progress_token.is_null() || now - p.last_progress < std::chrono::milliseconds(limits::kProgressEveryMs)) continue;
+    p.last_progress = now;
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - p.started).count();
+    io_.to_client({{"jsonrpc", "2.0"},
+                   {"method", "notifications/progress"},
+                   {"params", {{"progressToken", p.progress_token}, {"progress", ++p.progress_sent},
+                               {"message", p.tool + " running for " + std::to_string(ms) + " ms (deadline " + std::to_string(p.deadline_ms) + " ms)"}}}});
+  }
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (now >= it->second.deadline) {
       io_.to_host({{"type", "cancel"}, {"id", it->first}});

@@ -57,6 +57,9 @@ class McpServer {
     Clock::time_point deadline;
     int deadline_ms;
     json progress_token;  // null when the client asked for none
+    Clock::time_point started;
+    Clock::time_point last_progress;
+    int progress_sent = 0;
   };
   Io io_;
   bool initialized_ = false;

@@ -185,3 +185,26 @@ test('the protocol version is negotiated as the SDK expects', async () => {
     await client.close();
   }
 });
+
+test('a long call sends progress notifications the SDK client receives, then its result', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  await chrome.hello();
+  await sleep(100);
+  const client = await mcpClient(env);
+  try {
+    const progress = [];
+    const p = client.callTool({ name: 'wait_for', arguments: { text: 'Done', ms: 5000 } }, undefined, { onprogress: (n) => progress.push(n) });
+    const call = await chrome.next((m) => m.type === 'call');
+    await sleep(2300);
+    chrome.send({ type: 'result', id: call.id, ok: true, text: 'appeared', factpack: { type: 'no_change', version: 3 }, version: 3 });
+    const r = await p;
+    assert.equal(text(r), 'appeared');
+    assert.ok(progress.length >= 2, JSON.stringify(progress));
+    assert.ok(progress[1].progress > progress[0].progress);
+    assert.match(progress[0].message, /wait_for running for \d+ ms/);
+  } finally {
+    await client.close();
+    await chrome.close();
+  }
+});

@@ -215,3 +215,22 @@ TEST_CASE("MCP: a screenshot result reaches the agent as an MCP image", "[bridge
   CHECK(content[1] == nlohmann::json({{"type", "image"}, {"data", "iVBORw0KGgo="}, {"mimeType", "image/png"}}));
   CHECK_FALSE(f.to_client.back()["result"].contains("structuredContent"));
 }
+
+TEST_CASE("MCP: a long call reports progress to a client that asked, and only then", "[bridge][mcp]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_host({{"type", "status"}, {"extension", true}});
+  const auto t0 = Clock::now();
+  s.on_line(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wait_for","arguments":{"text":"Done","ms":5000},"_meta":{"progressToken":"p1"}}})", t0);
+  s.on_line(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"snapshot","arguments":{}}})", t0);
+  const std::size_t n = f.to_client.size();
+  s.tick(t0 + std::chrono::milliseconds(limits::kProgressEveryMs - 1));
+  CHECK(f.to_client.size() == n);
+  s.tick(t0 + std::chrono::milliseconds(limits::kProgressEveryMs));
+  REQUIRE(f.to_client.size() == n + 1);  // one, for the call with a token
+  CHECK(f.to_client.back()["method"] == "notifications/progress");
+  CHECK(f.to_client.back()["params"]["progressToken"] == "p1");
+  CHECK(f.to_client.back()["params"]["progress"] == 1);
+  s.tick(t0 + std::chrono::milliseconds(2 * limits::kProgressEveryMs));
+  CHECK(f.to_client.back()["params"]["progress"] == 2);  // increasing, as MCP requires
+}
