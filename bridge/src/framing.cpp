@@ -6,6 +6,21 @@
 
 namespace athena::bridge {
 
+namespace {
+
+/// The little-endian length prefix at `pos` (the caller checked 4 bytes are there).
+std::uint32_t length_at(const std::string& b, std::size_t pos) {
+  std::uint32_t len = 0;
+  for (int k = 0; k < 4; ++k) len |= static_cast<std::uint32_t>(static_cast<unsigned char>(b[pos + static_cast<std::size_t>(k)])) << (8 * k);
+  return len;
+}
+
+std::string too_big(std::uint32_t len, std::size_t max) {
+  return "a message of " + std::to_string(len) + " bytes exceeds the limit of " + std::to_string(max) + " bytes";
+}
+
+}  // namespace
+
 std::string encode_frame(const std::string& payload) {
   const auto n = static_cast<std::uint32_t>(payload.size());
   std::string out;
@@ -22,25 +37,20 @@ bool FrameReader::feed(const char* data, std::size_t n) {
     pos_ = 0;
   }
   buf_.append(data, n);
-  if (buf_.size() - pos_ >= 4) {
-    std::uint32_t len = 0;
-    for (int k = 0; k < 4; ++k) len |= static_cast<std::uint32_t>(static_cast<unsigned char>(buf_[pos_ + k])) << (8 * k);
-    if (len > max_) {
-      failed_ = true;
-      error_ = "a message of " + std::to_string(len) + " bytes exceeds the limit of " + std::to_string(max_) + " bytes";
-      return false;
-    }
+  if (buf_.size() - pos_ >= 4 && length_at(buf_, pos_) > max_) {
+    failed_ = true;
+    error_ = too_big(length_at(buf_, pos_), max_);
+    return false;
   }
   return true;
 }
 
 std::optional<std::string> FrameReader::next() {
   if (failed_ || buf_.size() - pos_ < 4) return std::nullopt;
-  std::uint32_t len = 0;
-  for (int k = 0; k < 4; ++k) len |= static_cast<std::uint32_t>(static_cast<unsigned char>(buf_[pos_ + k])) << (8 * k);
+  const std::uint32_t len = length_at(buf_, pos_);
   if (len > max_) {
     failed_ = true;
-    error_ = "a message of " + std::to_string(len) + " bytes exceeds the limit of " + std::to_string(max_) + " bytes";
+    error_ = too_big(len, max_);
     return std::nullopt;
   }
   if (buf_.size() - pos_ - 4 < len) return std::nullopt;
@@ -51,13 +61,9 @@ std::optional<std::string> FrameReader::next() {
     pos_ = 0;
   }
   // Check the next header eagerly so an oversized frame fails as soon as it is announced.
-  if (buf_.size() - pos_ >= 4) {
-    std::uint32_t nl = 0;
-    for (int k = 0; k < 4; ++k) nl |= static_cast<std::uint32_t>(static_cast<unsigned char>(buf_[pos_ + k])) << (8 * k);
-    if (nl > max_) {
-      failed_ = true;
-      error_ = "a message of " + std::to_string(nl) + " bytes exceeds the limit of " + std::to_string(max_) + " bytes";
-    }
+  if (buf_.size() - pos_ >= 4 && length_at(buf_, pos_) > max_) {
+    failed_ = true;
+    error_ = too_big(length_at(buf_, pos_), max_);
   }
   return out;
 }

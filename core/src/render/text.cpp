@@ -159,27 +159,18 @@ std::string change_words(const Modified& m) {
     sep();
     out += "role " + a.role + " -> " + b.role;
   }
-  if (a.name != b.name) {
+  auto text_change = [&](const char* what, const std::string& before, const std::string& after) {
+    if (before == after) return;
     sep();
-    out += "name ";
-    quoted(out, a.name);
+    out += what;
+    out.push_back(' ');
+    quoted(out, before);
     out += " -> ";
-    quoted(out, b.name);
-  }
-  if (a.description != b.description) {
-    sep();
-    out += "desc ";
-    quoted(out, a.description);
-    out += " -> ";
-    quoted(out, b.description);
-  }
-  if (a.href != b.href) {
-    sep();
-    out += "href ";
-    quoted(out, a.href);
-    out += " -> ";
-    quoted(out, b.href);
-  }
+    quoted(out, after);
+  };
+  text_change("name", a.name, b.name);
+  text_change("desc", a.description, b.description);
+  text_change("href", a.href, b.href);
   Element sa = a, sb = b;  // compare state words only
   sa.href.clear();
   sb.href.clear();
