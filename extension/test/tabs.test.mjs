@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseTabName, tabName, TabMap } from '../lib/tabs.js';
+import { contextOf, parseTabName, tabName, TabMap } from '../lib/tabs.js';
 
 test('tab names and refs parse to page keys', () => {
   assert.deepEqual(parseTabName('c0p3'), { context: 0, page: 3 });
@@ -34,4 +34,13 @@ test('after a restart every tab gets a new index and keeps its former name', () 
   assert.equal(r.formerly, 'c0p1');
   assert.equal(restored.byTabName('c0p4')?.tabId, 11);
   assert.equal(restored.add(12, 0, 's').key.page, 5);
+});
+
+test('an incognito tab lives in context 1 and counts its pages apart from normal tabs', () => {
+  const m = new TabMap();
+  const normal = m.add(20, contextOf({ incognito: false }), 's');
+  const private1 = m.add(21, contextOf({ incognito: true }), 's');
+  assert.equal(tabName(normal.key), 'c0p1');
+  assert.equal(tabName(private1.key), 'c1p1');
+  assert.deepEqual(parseTabName(`${tabName(private1.key)}f0e3`), { context: 1, page: 1 });
 });
