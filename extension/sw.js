@@ -42,6 +42,8 @@ function dispatch(call) {
 globalThis.athenaDispatch = dispatch;
 globalThis.athenaAgent = agent;
 globalThis.athenaNative = native;
+/** The trace of an agent tab ("c0p1"; default: the newest), for the web playground. */
+globalThis.athenaExportTrace = (tab) => agent.traces.export(tab ?? agent.traces.keys().at(-1) ?? 'none');
 
 // Popup and options talk to the worker with runtime messages.
 chrome.runtime.onMessage.addListener((m, sender, respond) => {
@@ -55,6 +57,7 @@ chrome.runtime.onMessage.addListener((m, sender, respond) => {
       case 'share': await agent.share(m.tabId); return { ok: true };
       // The same dispatch entry for the extension's own pages (sender checked above).
       case 'dispatch': return dispatch(m.call);
+      case 'trace': return { traces: agent.traces.keys(), trace: agent.traces.keys().length ? globalThis.athenaExportTrace(m.tab) : null };
       default: return { error: `unknown request ${m?.type}` };
     }
   })().then(respond, (e) => respond({ error: String(e?.message ?? e) }));

@@ -9,6 +9,7 @@ import { keyEvents } from './keys.js';
 import { CLEAR_FN, DOM_QUIET_JS, READ_FN, REGION_SELECTORS, SCROLL_FN, SELECT_FN, STATE_FN } from './page-scripts.js';
 import { checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
+import { TraceLog } from './trace.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const msg = (e) => (e instanceof Error ? e.message : String(e));
@@ -104,6 +105,8 @@ export class Agent {
     /** @type {Promise<any> | null} */
     this.enginePromise = null;
     this.tabMap = new TabMap();
+    /** What the core was fed, per agent tab, for the playground (lib/trace.js). */
+    this.traces = new TraceLog();
     /** @type {Map<number, TabState>} */
     this.tabs = new Map();
     /** session -> {client, current: tabId | null} @type {Map<string, {client: string, current: number | null}>} */
@@ -152,7 +155,7 @@ export class Agent {
 
   /** The one engine of this browser, created once even when the first calls come together. */
   #engine() {
-    this.enginePromise ??= this.athenaReady.then((athena) => { this.engine = athena.createEngine(); return this.engine; });
+    this.enginePromise ??= this.athenaReady.then((athena) => { this.engine = this.traces.wrap(athena.createEngine()); return this.engine; });
     return this.enginePromise;
   }
 

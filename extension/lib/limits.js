@@ -45,6 +45,14 @@ export const LIMITS = Object.freeze({
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
 
+  // --- traces of live sessions (lib/trace.js, replayed by the web playground) ---
+  /** Core calls recorded per agent tab; recording stops (and says so) beyond. */
+  traceMaxEntries: 2_000,
+  /** Bytes of captures/events/texts recorded per agent tab. */
+  traceMaxBytes: 64 * 1024 * 1024,
+  /** Agent tabs whose traces are kept (oldest dropped first). */
+  traceMaxPages: 8,
+
   // --- native messaging (docs/wire-protocol.md) ---
   /** First reconnect delay after the port dropped; doubles up to nativeBackoffMaxMs. */
   nativeBackoffStartMs: 500,

@@ -33,5 +33,16 @@ $('share').addEventListener('click', async () => {
   $('msg').textContent = r?.error ? `Not shared: ${r.error}` : 'Shared: the agent may act in this tab.';
   refresh();
 });
+$('export').addEventListener('click', async () => {
+  const r = await ask({ type: 'trace' });
+  if (!r?.trace) { $('msg').textContent = r?.error ? `No trace: ${r.error}` : 'No trace yet: the agent has not acted in a tab.'; return; }
+  const url = URL.createObjectURL(new Blob([JSON.stringify(r.trace)], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `athena-trace-${r.traces.at(-1)}.json`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  $('msg').textContent = 'Trace downloaded: open it in the playground (./athena demo --web, "Load a trace file").';
+});
 refresh();
 setInterval(refresh, 1000);

@@ -1,0 +1,143 @@
+// Traces of live sessions: every call the extension makes into the core for one agent tab
+// (openPage, snapshot, beginAction, onEvent, finishAction, abortAction), with its input and
+// the FactPack it answered, so the web playground can replay the session on the same wasm core
+// and show what the agent saw. Bounded (limits.js); secret field values are scrubbed from the
+// captures at export (the core redacts them anyway, so the replay is unchanged).
+import { LIMITS } from './limits.js';
+
+/** @typedef {{context: number, page: number}} PageKey */
+/** @typedef {{call: string, capture?: string, version?: number|null, event?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string}} Entry */
+
+const keyName = (k) => `c${k.context}p${k.page}`;
+
+export class TraceLog {
+  /** @type {Map<string, {entries: Entry[], bytes: number, truncated: string, started: number, closed: boolean}>} */
+  pages = new Map();
+
+  /** @param {PageKey} key */
+  #log(key) { return this.pages.get(keyName(key)); }
+
+  /** @param {PageKey} key @param {Entry} e */
+  #add(key, e) {
+    const log = this.#log(key);
+    if (!log || log.truncated) return;
+    const size = (e.capture?.length ?? 0) + (e.event?.length ?? 0) + (e.out?.text.length ?? 0) + 64;
+    if (log.entries.length >= LIMITS.traceMaxEntries || log.bytes + size > LIMITS.traceMaxBytes) {
+      log.truncated = `recording stopped after ${log.entries.length} calls (limits.js traceMaxEntries ${LIMITS.traceMaxEntries}, traceMaxBytes ${LIMITS.traceMaxBytes})`;
+      return;
+    }
+    log.bytes += size;
+    log.entries.push(e);
+  }
+
+  /**
+   * The engine, recording every call per page. Errors are recorded and thrown on unchanged.
+   * @template T @param {T & Record<string, any>} engine @returns {T}
+   */
+  wrap(engine) {
+    const self = this;
+    const out = (r) => ({ type: r.type, version: r.version, text: r.text });
+    /** @type {(key: PageKey, entry: Entry, fn: () => any, done?: (e: Entry, r: any) => Entry) => any} */
+    const rec = (key, entry, fn, done = (e) => e) => {
+      try {
+        const r = fn();
+        self.#add(key, done(entry, r) ?? entry);
+        return r;
+      } catch (err) {
+        self.#add(key, { ...entry, error: String(/** @type {any} */ (err)?.code ?? err) });
+        throw err;
+      }
+    };
+    return new Proxy(engine, {
+      get(target, prop) {
+        if (typeof prop === 'symbol') return Reflect.get(target, prop);
+        const v = target[prop];
+        if (typeof v !== 'function') return v;
+        switch (prop) {
+          case 'openPage': return (key) => {
+            const r = v.call(target, key);
+            const log = self.pages.get(keyName(key));
+            // The engine keeps an open page's state (openPage again is a no-op): so does the trace.
+            if (log && !log.closed) {
+              self.#add(key, { call: 'openPage' });
+              return r;
+            }
+            // A new page, or the same tab again after closePage: a new trace.
+            self.pages.delete(keyName(key));
+            self.pages.set(keyName(key), { entries: [{ call: 'openPage' }], bytes: 0, truncated: '', started: Date.now(), closed: false });
+            while (self.pages.size > LIMITS.traceMaxPages) self.pages.delete(self.pages.keys().next().value);
+            return r;
+          };
+          case 'closePage': return (key) => {
+            const r = v.call(target, key);
+            const log = self.pages.get(keyName(key));
+            if (log) log.closed = true;
+            return r;
+          };
+          case 'snapshot': return (key, capture, info) => rec(key, { call: 'snapshot', capture, info }, () => v.call(target, key, capture, info), (e, r) => ({ ...e, out: out(r) }));
+          case 'finishAction': return (key, capture, info) => rec(key, { call: 'finishAction', capture, info }, () => v.call(target, key, capture, info), (e, r) => ({ ...e, out: out(r) }));
+          case 'beginAction': return (key, capture, version) => rec(key, { call: 'beginAction', capture, version: version ?? null }, () => v.call(target, key, capture, version));
+          case 'onEvent': return (key, event) => rec(key, { call: 'onEvent', event }, () => v.call(target, key, event));
+          case 'abortAction': return (key) => rec(key, { call: 'abortAction' }, () => v.call(target, key));
+          default: return v.bind(target);
+        }
+      },
+    });
+  }
+
+  /** Keys with a trace, newest last. */
+  keys() { return [...this.pages.keys()]; }
+
+  /**
+   * The trace of one page as the playground reads it (web/README.md "Traces").
+   * @param {PageKey | string} key
+   */
+  export(key) {
+    const name = typeof key === 'string' ? key : keyName(key);
+    const log = this.pages.get(name);
+    if (!log) throw new Error(`no trace for ${name}: the agent has not used that tab since the extension started (known: ${this.keys().join(', ') || 'none'})`);
+    return {
+      format: 'athena-trace',
+      v: 1,
+      name: `live ${name}`,
+      key: { context: Number(name.slice(1, name.indexOf('p'))), page: Number(name.slice(name.indexOf('p') + 1)) },
+      description: `recorded by the extension on ${new Date(log.started).toISOString()}`,
+      truncated: log.truncated || undefined,
+      entries: log.entries.map((e) => (e.capture ? { ...e, capture: scrubSecrets(e.capture) } : e)),
+    };
+  }
+}
+
+/** Secret field values (password, cc-*, one-time-code) replaced in a capture's DOMSnapshot. */
+export function scrubSecrets(captureJson) {
+  let cap;
+  try { cap = JSON.parse(captureJson); } catch { return captureJson; }
+  const scrub = (snapshot) => {
+    const strings = snapshot?.strings;
+    if (!Array.isArray(strings)) return;
+    let redacted = -1;
+    for (const doc of snapshot.documents ?? []) {
+      const n = doc.nodes;
+      const iv = n?.inputValue;
+      if (!iv?.index) continue;
+      iv.index.forEach((node, k) => {
+        const attrs = n.attributes?.[node] ?? [];
+        let secret = false;
+        for (let a = 0; a + 1 < attrs.length; a += 2) {
+          const name = String(strings[attrs[a]] ?? '').toLowerCase();
+          const value = String(strings[attrs[a + 1]] ?? '').toLowerCase();
+          if ((name === 'type' && value === 'password') || (name === 'autocomplete' && (value.startsWith('cc-') || value === 'one-time-code'))) secret = true;
+        }
+        if (!secret || iv.value[k] < 0) return;
+        if (redacted < 0) { redacted = strings.length; strings.push('[redacted]'); }
+        // The value's own string goes too (the table is shared: if the same text stood elsewhere
+        // in the page it is redacted there as well, which can only hide more).
+        strings[iv.value[k]] = '[redacted]';
+        iv.value[k] = redacted;
+      });
+    }
+  };
+  scrub(cap.snapshot);
+  for (const o of cap.oopifs ?? []) scrub(o.snapshot);
+  return JSON.stringify(cap);
+}
