@@ -67,19 +67,80 @@ async function loadTrace(name) {
       s.pack = engine.finishAction(KEY, s.capture, { kind: s.op });
     }
     version = s.pack.version;
-    const fresh = athena.createEngine();
-    fresh.openPage(KEY);
-    s.full = fresh.snapshot(KEY, s.capture);
-    fresh.dispose();
-    s.tokens = { ours: tokens(s.pack.text), full: tokens(s.full.text), floor: tokens(floorText(s.pack.factpack)) };
+    measure(s);
   }
   engine.dispose();
+  show(name, steps);
+}
+
+function measure(s, key = KEY) {
+  const fresh = athena.createEngine();
+  fresh.openPage(key);
+  s.full = fresh.snapshot(key, s.capture);
+  fresh.dispose();
+  s.tokens = { ours: tokens(s.pack.text), full: tokens(s.full.text), floor: tokens(floorText(s.pack.factpack)) };
+}
+
+function show(name, steps) {
   replay.trace = name;
   replay.steps = steps;
   replay.at = 0;
-  $('status').textContent = `${name}: ${steps.length} steps`;
+  const differ = steps.filter((s) => s.recorded && s.recorded.text !== s.pack.text).length;
+  $('status').textContent = `${name}: ${steps.length} steps` + (steps.some((s) => s.recorded) ? (differ ? `, ${differ} differ from what the extension sent` : ', every FactPack equals what the extension sent') : '');
   render();
 }
+
+/**
+ * A trace the extension exported from a live session (extension/lib/trace.js): its core calls
+ * replayed in order on a fresh engine; each snapshot/finishAction is a step.
+ * @param {{format: string, v: number, name?: string, entries: any[]}} trace
+ */
+export function replayExported(trace) {
+  if (trace?.format !== 'athena-trace' || trace.v !== 1 || !Array.isArray(trace.entries))
+    throw new Error('not an Athena Delta trace (expected {format: "athena-trace", v: 1, entries: [...]}, exported from the extension popup)');
+  const engine = athena.createEngine();
+  const steps = [];
+  // The page key the extension used: refs carry it (c0p4...), so the replay must use it too.
+  const key = trace.key ?? KEY;
+  try {
+    for (const e of trace.entries) {
+      try {
+        switch (e.call) {
+          case 'openPage': engine.openPage(key); break;
+          case 'onEvent': engine.onEvent(key, e.event); break;
+          case 'beginAction': engine.beginAction(key, e.capture, e.version); break;
+          case 'abortAction': engine.abortAction(key); break;
+          case 'snapshot':
+          case 'finishAction': {
+            const pack = e.call === 'snapshot' ? engine.snapshot(key, e.capture, e.info) : engine.finishAction(key, e.capture, e.info);
+            const s = { name: `${String(steps.length).padStart(2, '0')}-${e.info?.kind ?? e.call}`, capture: e.capture, pack, recorded: e.out };
+            measure(s, key);
+            steps.push(s);
+            break;
+          }
+          default: throw new Error(`unknown call ${e.call}`);
+        }
+      } catch (err) {
+        if (!e.error) throw err;  // the extension saw the same error: replay goes on
+      }
+    }
+  } finally {
+    engine.dispose();
+  }
+  if (!steps.length) throw new Error('the trace holds no FactPack');
+  show(trace.name ?? 'trace', steps);
+  return steps;
+}
+
+$('tracefile').addEventListener('change', async () => {
+  const f = $('tracefile').files[0];
+  if (!f) return;
+  try {
+    replayExported(JSON.parse(await f.text()));
+  } catch (e) {
+    $('status').textContent = `cannot replay ${f.name}: ${e.message}`;
+  }
+});
 
 function chart() {
   const svg = $('chart');
@@ -113,7 +174,8 @@ function chart() {
 
 function render() {
   const s = replay.steps[replay.at];
-  $('stepname').textContent = `${replay.at + 1}/${replay.steps.length} ${s.name} → ${s.pack.type}`;
+  $('stepname').textContent = `${replay.at + 1}/${replay.steps.length} ${s.name} → ${s.pack.type}` +
+    (s.recorded ? (s.recorded.text === s.pack.text ? ' (as the extension sent it)' : ' (DIFFERS from what the extension sent)') : '');
   $('full').textContent = s.full.text;
   showPack($('ours'), s.pack);
   $('ours-json').textContent = JSON.stringify(s.pack.factpack, null, 1);
@@ -178,4 +240,4 @@ const list = await (await fetch('/traces/index.json')).json();
 for (const t of list) $('trace').append(new Option(`${t.name} (${t.steps.length} steps)`, t.name));
 const first = new URLSearchParams(location.search).get('trace') ?? list.find((t) => t.name === 'bootstrap')?.name ?? list[0]?.name;
 if (first) { $('trace').value = first; await loadTrace(first); }
-window.playground = { ready: true, replay, live };
+window.playground = { ready: true, replay, live, replayExported };

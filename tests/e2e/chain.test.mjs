@@ -181,3 +181,36 @@ test('the MCP server restarted mid-session: a new one connects and works at once
     await again.close();
   }
 });
+
+test('a live session exported by the extension replays in the playground exactly as the agent got it', async () => {
+  const { startPlayground } = await import('../../web/serve.mjs');
+  const got = [];
+  const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') });
+  got.push(nav.text);
+  const field = (name) => nav.structured.regions.flatMap((r) => r.elements).find((e) => e.name === name).ref;
+  let v = nav.structured.version;
+  for (const [name, text] of [['Username', 'ada'], ['Password', 'hunter22']]) {
+    const r = await chain.call('type', { ref: field(name), text, version: v });
+    assert.equal(r.isError, false, r.text);
+    got.push(r.text);
+    v = r.structured.version;
+  }
+  const tab = /c\d+p\d+/.exec(nav.text)[0];  // the agent's tab, from its refs
+  const trace = await chain.worker.evaluate((t) => globalThis.athenaExportTrace(t), tab);
+  assert.equal(trace.format, 'athena-trace');
+  assert.doesNotMatch(JSON.stringify(trace), /hunter22/);  // secrets never leave the browser in a trace
+  const playground = await startPlayground(0);
+  const page = await chain.context.newPage();
+  try {
+    await page.goto(playground.url);
+    await page.waitForFunction(() => window.playground?.ready, null, { timeout: 60_000 });
+    await page.setInputFiles('#tracefile', { name: 'trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+    await page.waitForFunction(() => /every FactPack equals|differ|cannot replay/.test(document.querySelector('#status').textContent), null, { timeout: 120_000 });
+    assert.match(await page.textContent('#status'), /every FactPack equals what the extension sent/);
+    const texts = await page.evaluate(() => window.playground.replay.steps.map((s) => s.pack.text));
+    assert.deepEqual(texts.slice(-got.length), got);
+  } finally {
+    await page.close();
+    await playground.close();
+  }
+});
