@@ -14,9 +14,9 @@ inline constexpr std::size_t kMaxFrames = 512;                // frames per page
 inline constexpr std::size_t kMaxDepth = 4'096;               // DOM depth walked
 inline constexpr std::size_t kMaxNameChars = 160;             // accessible name kept per element (UTF-8 bytes, cut on a char boundary)
 inline constexpr std::size_t kMaxValueChars = 200;            // input value kept per element
-inline constexpr std::size_t kMaxTextChars = 300;
+inline constexpr std::size_t kMaxTextChars = 300;            // alert/status/toast text kept
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
-inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description             // alert/status/toast text kept
+inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
 
 // History and registries (memory stays flat over long sessions).
 inline constexpr std::size_t kDefaultHistory = 3;             // snapshot versions kept per page (seeds/000 §3)

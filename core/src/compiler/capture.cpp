@@ -9,7 +9,7 @@
 namespace athena::compiler {
 namespace {
 
-using nlohmann::json;
+using json = JsonValue;
 
 const char* type_name(const json& j) { return j.type_name(); }
 
@@ -48,10 +48,7 @@ struct Ctx {
   }
 };
 
-const json* member(const json& obj, const char* key) {
-  const auto it = obj.find(key);
-  return it == obj.end() ? nullptr : &*it;
-}
+const json* member(const json& obj, const char* key) { return obj.find(key); }
 
 bool want_array(Ctx& c, const json* j, const std::string& path, bool required = true) {
   if (!j) return required ? c.bad(path, "missing array") : true;
@@ -68,20 +65,15 @@ bool want_object(Ctx& c, const json* j, const std::string& path) {
 template <typename P>
 bool want_int(Ctx& c, const json& j, const P& path, long long& out) {
   if (!j.is_number_integer()) return c.bad(path, std::string("expected an integer, got ") + type_name(j));
-  if (j.is_number_unsigned()) {
-    const auto u = j.get<std::uint64_t>();
-    if (u > static_cast<std::uint64_t>(INT64_MAX)) return c.bad(path, "integer out of range");
-    out = static_cast<long long>(u);
-  } else {
-    out = j.get<std::int64_t>();
-  }
+  if (j.is_number_unsigned()) return c.bad(path, "integer out of range");  // above INT64_MAX
+  out = j.as_int();
   return true;
 }
 
 template <typename P>
 bool want_number(Ctx& c, const json& j, const P& path, double& out) {
   if (!j.is_number()) return c.bad(path, std::string("expected a number, got ") + type_name(j));
-  out = j.get<double>();
+  out = j.as_double();
   return true;
 }
 
@@ -92,7 +84,7 @@ bool want_string(Ctx& c, const json* j, const std::string& path, std::string_vie
     return true;
   }
   if (!j->is_string()) return c.bad(path, std::string("expected a string, got ") + type_name(*j));
-  out = j->get_ref<const std::string&>();
+  out = j->str();
   return true;
 }
 
@@ -113,7 +105,7 @@ struct SnapshotReader {
     if (i < 0 || static_cast<std::size_t>(i) >= strings.size())
       return c.bad(p, "string index " + std::to_string(i) + " out of range (" + path + ".strings has " +
                           std::to_string(strings.size()) + ")");
-    out = strings[static_cast<std::size_t>(i)].get_ref<const std::string&>();
+    out = strings[static_cast<std::size_t>(i)].str();
     return true;
   }
 
@@ -384,7 +376,7 @@ bool read_snapshot(Ctx& c, const json* snap, const std::string& path, int sessio
     if (!r.nodes(doc, dp, d, total_nodes) || !r.layout(doc, dp, d, style_pos)) return false;
     // contentDocumentIndex: documents are listed as they are reached, so an iframe's document
     // always comes after the document holding the iframe; each is some iframe's at most once.
-    const json& nodes = doc["nodes"];
+    const json& nodes = *doc.find("nodes");  // checked by nodes() above
     if (!r.rare(nodes, "contentDocumentIndex", d.size(), dp + ".nodes", true,
                 [&](std::size_t node, const json* v, const auto& p) {
                   long long k = 0;
@@ -411,38 +403,14 @@ bool read_snapshot(Ctx& c, const json* snap, const std::string& path, int sessio
 
 }  // namespace
 
-Result<nlohmann::json> parse_json(std::string_view text) {
+Result<JsonDoc> parse_json(std::string_view text) {
   if (text.size() > limits::kMaxInputBytes)
     return make_error(ErrorCode::kInputTooLarge, "capture: " + std::to_string(text.size()) + " bytes exceed limits::kMaxInputBytes (" +
                                                      std::to_string(limits::kMaxInputBytes) + "); capture a smaller page or frame");
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (!j.is_discarded()) return j;
-  // Re-run as SAX only to learn where it broke (no exceptions either way).
-  struct Where : nlohmann::json_sax<json> {
-    std::size_t pos = 0;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t p, const std::string&, const nlohmann::detail::exception&) override {
-      pos = p;
-      return false;
-    }
-  } where;
-  json::sax_parse(text.begin(), text.end(), &where, nlohmann::detail::input_format_t::json, /*strict=*/true);
-  return make_error(ErrorCode::kMalformedJson, "capture: not valid JSON (error at byte " + std::to_string(std::min(where.pos, text.size())) + " of " +
-                                                   std::to_string(text.size()) + "; truncated?); re-capture the page");
+  return JsonDoc::parse(text, "capture", "re-capture the page");
 }
 
-Result<RawCapture> read_capture(const nlohmann::json& root) {
+Result<RawCapture> read_capture(const JsonValue& root) {
   Ctx c;
   RawCapture cap;
   if (!root.is_object())

@@ -2,7 +2,7 @@
 //
 // This is the only place that touches the JSON: every index, type and size is checked here
 // once, so the rest of the compiler can index freely. Strings are views into the parsed
-// nlohmann::json, which must outlive the RawCapture.
+// JsonDoc (and its source text), which must outlive the RawCapture.
 #pragma once
 
 #include <array>
@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
 #include "athena/error.h"
 #include "athena/snapshot.h"
+#include "compiler/json_doc.h"
 
 namespace athena::compiler {
 
@@ -90,9 +90,9 @@ struct RawCapture {
 
 /// Parses and validates a capture. Errors name the offending field ("snapshot.documents[0]
 /// .nodes.parentIndex[7]: ..."). `root` must outlive the result.
-Result<RawCapture> read_capture(const nlohmann::json& root);
+Result<RawCapture> read_capture(const JsonValue& root);
 
 /// Parses the JSON text (size-checked first) without throwing; kMalformedJson says where it broke.
-Result<nlohmann::json> parse_json(std::string_view text);
+Result<JsonDoc> parse_json(std::string_view text);
 
 }  // namespace athena::compiler

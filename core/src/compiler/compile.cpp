@@ -87,7 +87,7 @@ std::string cut(std::string s, std::size_t n) {
 Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOptions& options) {
   auto parsed = parse_json(capture_json);
   if (!parsed) return parsed.error();
-  auto raw_r = read_capture(parsed.value());
+  auto raw_r = read_capture(parsed.value().root());
   if (!raw_r) return raw_r.error();
   const RawCapture& raw = raw_r.value();
 
