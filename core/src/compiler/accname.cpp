@@ -98,7 +98,7 @@ struct Walk {
   }
 
   std::string native(int i, std::string_view role, int depth) {
-    const std::string& t = dom.tag(i);
+    const std::string_view t = dom.tag(i);
     bool has = false;
     if (t == "input") {
       const std::string type = lower(collapse_ws(dom.attr(i, "type")));

@@ -48,7 +48,7 @@ class Dom {
 
   bool is_element(int i) const { return nodes[static_cast<std::size_t>(i)].type == 1; }
   bool is_text(int i) const { return nodes[static_cast<std::size_t>(i)].type == 3; }
-  const std::string& tag(int i) const { return nodes[static_cast<std::size_t>(i)].tag; }
+  std::string_view tag(int i) const { return nodes[static_cast<std::size_t>(i)].tag; }
   std::uint16_t flags(int i) const;
   std::int64_t backend(int i) const;
   std::string_view node_value(int i) const;

@@ -20,7 +20,7 @@ bool attr_true(const Dom& dom, int i, std::string_view name) {
   return lower(collapse_ws(dom.attr(i, name))) == "true";
 }
 
-bool is_form_control(const std::string& t) {
+bool is_form_control(std::string_view t) {
   return t == "button" || t == "input" || t == "select" || t == "textarea" || t == "fieldset" || t == "optgroup" ||
          t == "option";
 }
@@ -67,7 +67,7 @@ std::string field_value(const Dom& dom, int i, std::string_view role) {
 
 std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
   if (!dom.is_element(i)) return "";
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   std::string v;
   if (t == "input") {
     const std::string type = lower(collapse_ws(dom.attr(i, "type")));
@@ -111,7 +111,7 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
 }
 
 bool is_disabled(const Dom& dom, int i) {
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   if (is_form_control(t) && dom.has_attr(i, "disabled")) return true;
   int child = i;
   for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0; child = p, p = dom.nodes[static_cast<std::size_t>(p)].parent) {
@@ -131,7 +131,7 @@ bool is_disabled(const Dom& dom, int i) {
 
 NodeState state_of(const Dom& dom, int i, std::string_view role) {
   NodeState s;
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   const std::string type = t == "input" ? lower(collapse_ws(dom.attr(i, "type"))) : std::string();
   s.disabled = is_disabled(dom, i);
   if (t == "input" && (type == "checkbox" || type == "radio")) {

@@ -5,7 +5,7 @@
 namespace athena::compiler {
 
 Region landmark_of(const Dom& dom, int i, std::string_view role) {
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   if (role == "banner" || (t == "header" && !dom.has_attr(i, "role"))) return Region::kHeader;
   if (role == "navigation") return Region::kNav;
   if (role == "main") return Region::kMain;

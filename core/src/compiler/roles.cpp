@@ -72,7 +72,7 @@ bool is_contenteditable(const Dom& dom, int i) {
 
 std::string implicit_role(const Dom& dom, int i) {
   if (!dom.is_element(i)) return "";
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   if (t == "a" || t == "area") return dom.has_attr(i, "href") ? "link" : "generic";
   if (t == "button") return "button";
   if (t == "input") return input_role(dom, i);
@@ -147,7 +147,7 @@ bool scan_data_table(const Dom& dom, int table) {
   while (!stack.empty()) {
     const int n = stack.back();
     stack.pop_back();
-    const std::string& t = dom.tag(n);
+    const std::string_view t = dom.tag(n);
     if (n != table && t == "table") continue;
     if (t == "caption" || t == "thead" || t == "tfoot" || t == "th" || t == "colgroup" || t == "col") return true;
     if (t == "td" && (dom.has_attr(n, "headers") || dom.has_attr(n, "scope") || dom.has_attr(n, "abbr"))) return true;
@@ -188,7 +188,7 @@ std::string in_context(const Dom& dom, int i, std::string role) {
 }
 
 std::string layout_table_role(const Dom& dom, int i, std::string role) {
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   if (t == "td" || t == "tr" || t == "table") {
     const int table = t == "table" ? i : ancestor_tag(dom, i, "table");
     if (table >= 0 && !is_data_table(dom, table))
@@ -250,7 +250,7 @@ bool is_focusable(const Dom& dom, int i) {
   long long ti = 0;
   if (parse_int(dom.attr(i, "tabindex"), ti)) return true;
   if (is_contenteditable(dom, i)) return true;
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   if (t == "a" || t == "area") return dom.has_attr(i, "href");
   if (t == "input") return lower(collapse_ws(dom.attr(i, "type"))) != "hidden" && !dom.has_attr(i, "disabled");
   if (t == "button" || t == "select" || t == "textarea") return !dom.has_attr(i, "disabled");
@@ -263,7 +263,7 @@ int heading_level(const Dom& dom, int i, std::string_view role) {
   if (role != "heading") return 0;
   long long lvl = 0;
   if (parse_int(dom.attr(i, "aria-level"), lvl) && lvl >= 1) return static_cast<int>(std::min<long long>(lvl, 9));
-  const std::string& t = dom.tag(i);
+  const std::string_view t = dom.tag(i);
   if (t.size() == 2 && t[0] == 'h' && t[1] >= '1' && t[1] <= '6') return t[1] - '0';
   return 2;
 }
