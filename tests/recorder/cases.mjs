@@ -112,4 +112,16 @@ export const CASES = [
         run: async (p) => { await p.fill('#pw', 'correct horse'); await p.click('button[type=submit]'); } },
     ],
   },
+  {
+    name: 'shop',
+    description: 'A store whose pages share a header, a 48-link department menu and a 28-link footer (the mega-menu shape of seeds/003)',
+    start: (s) => s.url('/sites/shop/index.html'),
+    steps: [
+      load,
+      click('open-category', 'nav a[href="category.html?c=laptops"]', 'Laptops'),
+      click('open-product', 'a[href="product.html?id=0"]', 'Aero 14 laptop'),
+      click('add-to-cart', '#add', 'Add to cart'),
+      click('open-cart', '#cart-link', 'Cart (1)'),
+    ],
+  },
 ];
