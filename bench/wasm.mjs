@@ -23,6 +23,9 @@ const nativeExe = process.env.ATHENA_WASM_NATIVE ?? path.join(root, 'build/relea
 const casesDir = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.argv[2] ?? 7));
+// Flows whose steps take well under a millisecond run this many times more: their ratio is
+// judged on the flow's finishAction total per run, which a 0.1 ms timer cannot blur.
+const SMALL_FLOW_RUNS = RUNS * 10;
 const tmp = path.join(root, 'bench/.tmp/wasm');
 
 for (const f of ['athena_core.wasm', 'athena_core.mjs', 'athena.mjs'])
@@ -64,9 +67,11 @@ const job = flows.map((f, fi) => {
     writeFileSync(p, c);
     return p;
   });
-  return { name: f.name, captures: files, urls: files.map((p) => '/flows/' + path.relative(tmp, p)) };
+  const bytes = f.captures.reduce((n, c) => n + c.length, 0);
+  const runs = bytes / f.captures.length < 100_000 ? SMALL_FLOW_RUNS : RUNS;
+  return { name: f.name, runs, captures: files, urls: files.map((p) => '/flows/' + path.relative(tmp, p)) };
 });
-writeFileSync(path.join(tmp, 'job.json'), JSON.stringify(job.map(({ name, captures }) => ({ name, captures }))));
+writeFileSync(path.join(tmp, 'job.json'), JSON.stringify(job.map(({ name, runs, captures }) => ({ name, runs, captures }))));
 
 // ------------------------------------------------------------------ the step loop (Node and Chromium)
 // Self-contained (it is sent into the page as source): for each flow and run, a new engine;
@@ -79,13 +84,15 @@ async function runFlows(athena, flows, runs, fetchText) {
   for (const flow of flows) {
     const caps = [];
     for (const u of flow.urls) caps.push(await fetchText(u));
-    const first = [], begin = [], finish = [], perStep = caps.map(() => []);
+    const runsHere = flow.runs ?? runs;
+    const first = [], begin = [], finish = [], finishTotal = [], perStep = caps.map(() => []);
     let h = 2166136261 >>> 0, textBytes = 0, jsonBytes = 0;
     const mix = (s) => {
       for (const b of enc.encode(s)) h = Math.imul(h ^ b, 16777619) >>> 0;
       h = Math.imul(h ^ 0xff, 16777619) >>> 0;
     };
-    for (let r = 0; r < runs; r++) {
+    for (let r = 0; r < runsHere; r++) {
+      let total = 0;
       const engine = athena.createEngine();
       const key = { context: 0, page: 1 };
       engine.openPage(key);
@@ -106,12 +113,14 @@ async function runFlows(athena, flows, runs, fetchText) {
         pack = engine.finishAction(key, caps[i], {});
         const tf = performance.now() - t;
         finish.push(tf);
+        total += tf;
         perStep[i].push(tf);
         rendered(pack);
       }
       engine.dispose();
+      finishTotal.push(total);
     }
-    out.push({ name: flow.name, first: median(first), begin: median(begin), finish: median(finish),
+    out.push({ name: flow.name, first: median(first), begin: median(begin), finish: median(finish), finishTotal: median(finishTotal),
       steps: perStep.map(median), textBytes, jsonBytes, digest: h.toString(16).padStart(8, '0') });
   }
   return out;
@@ -124,9 +133,13 @@ const size = (f) => {
 };
 const sizes = { wasm: size('athena_core.wasm'), glue: size('athena_core.mjs'), wrapper: size('athena.mjs') };
 
-// ------------------------------------------------------------------ native
-console.log(`bench wasm: ${flows.length} flows, ${RUNS} runs; native`);
-const native = JSON.parse(execFileSync(nativeExe, ['--steps', path.join(tmp, 'job.json'), String(RUNS)], { encoding: 'utf8', maxBuffer: 1 << 26 })).flows;
+// The three sides take turns, ROUNDS times, and each keeps, per flow, its fastest round: this
+// machine's other work comes and goes, and a side measured during a busy spell would skew a
+// ratio that is about the code.
+const ROUNDS = 3;
+const best = (rounds) => rounds[0].map((_, i) => rounds.map((r) => r[i]).reduce((a, b) => (b.finishTotal < a.finishTotal ? b : a)));
+const nativeRounds = [], nodeRounds = [], chromeRounds = [];
+const runNative = () => JSON.parse(execFileSync(nativeExe, ['--steps', path.join(tmp, 'job.json'), String(RUNS)], { encoding: 'utf8', maxBuffer: 1 << 26 })).flows;
 
 // ------------------------------------------------------------------ Node
 console.log('bench wasm: Node');
@@ -139,7 +152,7 @@ for (let i = 0; i < 8; i++) {
   athena = await loadAthena({ wasmBinary: bytes });
   inst.push(performance.now() - t);
 }
-const nodeRes = await runFlows(athena, job, RUNS, async (u) => readFileSync(path.join(tmp, u.slice('/flows/'.length)), 'utf8'));
+const runNode = () => runFlows(athena, job, RUNS, async (u) => readFileSync(path.join(tmp, u.slice('/flows/'.length)), 'utf8'));
 const nodeInst = { cold: inst[0], warm: [...inst.slice(1)].sort((a, b) => a - b)[3] };
 
 // ------------------------------------------------------------------ Chromium
@@ -149,18 +162,20 @@ const page = `<!doctype html><meta charset="utf-8"><title>athena wasm bench</tit
 const server = createServer((req, res) => {
   const url = new URL(req.url, 'http://127.0.0.1');
   let file = null;
-  if (url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/html' }); return res.end(page); }
+  // Cross-origin isolation gives performance.now() 5 µs steps instead of 100 µs.
+  const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+  if (url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/html', ...isolation }); return res.end(page); }
   if (url.pathname.startsWith('/core/')) file = path.join(wasmDir, path.basename(url.pathname));
   if (url.pathname.startsWith('/flows/')) file = path.join(tmp, path.normalize(url.pathname.slice(7)).replace(/^(\.\.[/\\])+/, ''));
   if (!file || !existsSync(file)) { res.writeHead(404); return res.end(); }
-  res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...isolation });
   res.end(readFileSync(file));
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 const { chromium } = await import('playwright-core');
 const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-let chromeRes, chromeInst, chromeVersion;
+let chromeInst, chromeVersion, isolated;
 try {
   chromeVersion = browser.version();
   const tab = await browser.newPage();
@@ -178,12 +193,20 @@ try {
     }
     return { cold: times[0], warm: times.slice(1).sort((a, b) => a - b)[3] };
   });
-  chromeRes = await tab.evaluate(
-    `(${runFlows.toString()})(globalThis.__athena, ${JSON.stringify(job.map(({ name, urls }) => ({ name, urls })))}, ${RUNS}, (u) => fetch(u).then((r) => r.text()))`);
+  for (let round = 0; round < ROUNDS; round++) {
+    console.log(`bench wasm: round ${round + 1} of ${ROUNDS}: native, Node, Chromium`);
+    nativeRounds.push(runNative());
+    nodeRounds.push(await runNode());
+    chromeRounds.push(await tab.evaluate(
+      `(${runFlows.toString()})(globalThis.__athena, ${JSON.stringify(job.map(({ name, runs, urls }) => ({ name, runs, urls })))}, ${RUNS}, (u) => fetch(u).then((r) => r.text()))`));
+  }
+  isolated = await tab.evaluate(() => globalThis.crossOriginIsolated);
 } finally {
   await browser.close();
   server.close();
 }
+
+const native = best(nativeRounds), nodeRes = best(nodeRounds), chromeRes = best(chromeRounds);
 
 // ------------------------------------------------------------------ report
 const f = (v, d = 2) => (v === undefined || Number.isNaN(v) ? '—' : v.toFixed(d));
@@ -196,13 +219,14 @@ flows.forEach((fl, i) => {
 });
 const big = flows.findIndex((fl) => fl.big);
 const bigStepChrome = Math.max(...chromeRes[big].steps.slice(1));
-const worst = Math.max(...flows.map((_, i) => Math.max(nodeRes[i].finish / native[i].finish, chromeRes[i].finish / native[i].finish)).filter(Number.isFinite));
-const bigRatioChrome = chromeRes[big].finish / native[big].finish;
+const worst = Math.max(...flows.map((_, i) => Math.max(nodeRes[i].finishTotal / native[i].finishTotal, chromeRes[i].finishTotal / native[i].finishTotal)).filter(Number.isFinite));
+const bigRatioChrome = chromeRes[big].finishTotal / native[big].finishTotal;
 
 let md = `## WebAssembly core vs native (bench/wasm.mjs)
 
 One run: native release (\`bench_wasm_native\`), the wasm module under Node ${process.version} and in headless
-Chromium ${chromeVersion} (served from 127.0.0.1), same captures, same steps, median of ${RUNS} runs.
+Chromium ${chromeVersion} (served from 127.0.0.1, cross-origin isolated: ${isolated ? 'yes, 5 µs timer' : 'NO, 100 µs timer'}), same captures, same steps, median of ${RUNS} runs
+(${SMALL_FLOW_RUNS} for flows of small pages); the three sides take turns ${ROUNDS} times and each keeps its fastest round per flow.
 A step is one call with its capture JSON in and the FactPack's text + JSON out (ingest = parse + compile,
 diff, render): \`snapshot\` for the first capture, then \`beginAction(previous capture)\` and
 \`finishAction(this capture)\` per later capture. Module: \`${path.relative(root, wasmDir)}\`.
@@ -210,7 +234,7 @@ diff, render): \`snapshot\` for the first capture, then \`beginAction(previous c
 | target | measured | |
 |---|---|---|
 | gzipped module under 300 KB | ${kb(sizes.wasm.gz)} (.wasm, gzip -9) + ${kb(sizes.glue.gz)} glue + ${kb(sizes.wrapper.gz)} wrapper | ${sizes.wasm.gz + sizes.glue.gz + sizes.wrapper.gz < 300 * 1024 ? 'met' : 'MISSED'} |
-| wasm within 2.5× of native (finishAction, every flow, Node and Chromium) | worst ${f(worst)}×; 10,000 elements in Chromium ${f(bigRatioChrome)}× | ${worst <= 2.5 ? 'met' : 'MISSED'} |
+| wasm within 2.5× of native (finishAction total per run, every flow, Node and Chromium) | worst ${f(worst)}×; 10,000 elements in Chromium ${f(bigRatioChrome)}× | ${worst <= 2.5 ? 'met' : 'MISSED'} |
 | a 10,000-element step under 20 ms in Chromium | slowest step ${f(bigStepChrome, 1)} ms (native finishAction ${f(native[big].finish, 1)} ms median) | ${bigStepChrome < 20 ? 'met' : 'MISSED'} |
 | byte-identical output (digest of every text + JSON) | ${mismatches.length ? 'MISMATCH' : `equal on ${flows.length} flows (native, Node, Chromium)`} | ${mismatches.length ? 'FAILED' : 'met'} |
 
@@ -220,12 +244,16 @@ wrapper athena.mjs ${kb(sizes.wrapper.raw)} / ${kb(sizes.wrapper.gz)}.
 Instantiation (\`loadAthena()\` → ready): Node (wasmBinary given) ${f(nodeInst.cold, 1)} ms first, ${f(nodeInst.warm, 1)} ms
 after; Chromium (module import + fetch + streaming compile) ${f(chromeInst.cold, 1)} ms first, ${f(chromeInst.warm, 1)} ms after.
 
-| flow | steps | native first / begin / finish ms | Node first / begin / finish ms | Chromium first / begin / finish ms | finish ratio Node | finish ratio Chromium |
-|---|---:|---|---|---|---:|---:|
+Per call: median ms of each kind of call. Ratio: the median over runs of the flow's finishAction total
+(wasm / native), which is what the 2.5× target is judged on; single sub-millisecond calls are at
+the mercy of the timer and of the machine's other work.
+
+| flow | steps | runs | native first / begin / finish ms | Node first / begin / finish ms | Chromium first / begin / finish ms | finish total native / Node / Chromium ms | ratio Node | ratio Chromium |
+|---|---:|---:|---|---|---|---|---:|---:|
 `;
 flows.forEach((fl, i) => {
   const n = native[i], a = nodeRes[i], c = chromeRes[i];
-  md += `| ${fl.name} | ${fl.captures.length} | ${f(n.first)} / ${f(n.begin)} / ${f(n.finish)} | ${f(a.first)} / ${f(a.begin)} / ${f(a.finish)} | ${f(c.first)} / ${f(c.begin)} / ${f(c.finish)} | ${ratio(a.finish, n.finish)} | ${ratio(c.finish, n.finish)} |\n`;
+  md += `| ${fl.name} | ${fl.captures.length} | ${n.runs} | ${f(n.first)} / ${f(n.begin)} / ${f(n.finish)} | ${f(a.first)} / ${f(a.begin)} / ${f(a.finish)} | ${f(c.first)} / ${f(c.begin)} / ${f(c.finish)} | ${f(n.finishTotal)} / ${f(a.finishTotal)} / ${f(c.finishTotal)} | ${ratio(a.finishTotal, n.finishTotal)} | ${ratio(c.finishTotal, n.finishTotal)} |\n`;
 });
 if (flows[big].steps) {
   md += `\n10,000-element page, each step (median ms; the first is \`snapshot\`, the others \`finishAction\`):\n\n| step | Node | Chromium |\n|---|---:|---:|\n`;

@@ -57,6 +57,7 @@ struct Flow {
   std::string name;
   std::vector<std::string> captures;
   std::vector<std::vector<std::string>> events;  // per capture: CDP events sent before it
+  int runs = 0;                                   // 0: the command line's count
 };
 
 std::vector<Flow> read_job(const std::string& job_path) {
@@ -66,6 +67,7 @@ std::vector<Flow> read_job(const std::string& job_path) {
   for (const json& f : job) {
     Flow flow;
     flow.name = f.at("name").get<std::string>();
+    if (f.contains("runs")) flow.runs = f["runs"].get<int>();
     for (const json& p : f.at("captures")) flow.captures.push_back(corpus::read_file(p.get<std::string>()));
     flow.events.resize(flow.captures.size());
     if (f.contains("events"))
@@ -118,10 +120,11 @@ void play(const Flow& flow, Out&& out, Timer&& timer) {
   }
 }
 
-int run_steps(const std::string& job_path, int runs) {
+int run_steps(const std::string& job_path, int default_runs) {
   json result = json::array();
   for (const Flow& flow : read_job(job_path)) {
-    std::vector<double> first, begin, finish;
+    const int runs = flow.runs > 0 ? flow.runs : default_runs;
+    std::vector<double> first, begin, finish, finish_total;
     std::size_t text_bytes = 0, json_bytes = 0;
     Digest digest;
     for (int r = 0; r < runs; ++r) {
@@ -136,11 +139,15 @@ int run_steps(const std::string& job_path, int runs) {
           json_bytes += js.size();
         }
       };
+      double total = 0;
       auto timer = [&](const char* what, Clock::time_point t0) {
         const std::string w = what;
-        (w == "first" ? first : w == "begin" ? begin : finish).push_back(since(t0));
+        const double t = since(t0);
+        (w == "first" ? first : w == "begin" ? begin : finish).push_back(t);
+        if (w == "finish") total += t;
       };
       play(flow, out, timer);
+      finish_total.push_back(total);
     }
     char hex[16];
     std::snprintf(hex, sizeof hex, "%08x", digest.h);
@@ -148,6 +155,8 @@ int run_steps(const std::string& job_path, int runs) {
                       {"first", median(first)},
                       {"begin", median(begin)},
                       {"finish", median(finish)},
+                      {"finishTotal", median(finish_total)},
+                      {"runs", runs},
                       {"textBytes", text_bytes},
                       {"jsonBytes", json_bytes},
                       {"digest", hex}});

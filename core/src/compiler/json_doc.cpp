@@ -91,7 +91,7 @@ class JsonDoc::Parser {
           v.type_ = JsonValue::Type::kNull;
           break;
         default:
-          if (!number(v)) return false;
+          if (!small_int(v) && !number(v)) return false;
       }
       // `v` is complete: hand it to its container, closing containers as far as they end here.
       for (;;) {
@@ -162,6 +162,30 @@ class JsonDoc::Parser {
     if (p_ == end_) return fail_at_end();
     if (*p_ != ':') return fail(p_);
     ++p_;
+    return true;
+  }
+
+  // Most of a capture is small non-negative integers (indices, ids, node types): read them
+  // here, and leave everything else (signs, fractions, exponents, long or invalid numbers)
+  // to number(), from the same place.
+  bool small_int(JsonValue& v) {
+    const char* q = p_;
+    if (*q < '1' || *q > '9') return *q == '0' && small_zero(v);
+    std::int64_t n = 0;
+    const char* stop = q + 18 < end_ ? q + 18 : end_;
+    while (q < stop && *q >= '0' && *q <= '9') n = n * 10 + (*q++ - '0');
+    if (q < end_ && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E')) return false;
+    v.type_ = JsonValue::Type::kInteger;
+    v.i_ = n;
+    p_ = q;
+    return true;
+  }
+  bool small_zero(JsonValue& v) {
+    const char* q = p_ + 1;
+    if (q < end_ && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E')) return false;
+    v.type_ = JsonValue::Type::kInteger;
+    v.i_ = 0;
+    p_ = q;
     return true;
   }
 
