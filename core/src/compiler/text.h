@@ -25,7 +25,17 @@ void cut_utf8(std::string& s, std::size_t max_bytes);
 std::string lower(std::string_view s);
 
 /// True if `s` equals `t` ignoring ASCII case.
-bool iequals(std::string_view s, std::string_view t);
+// Inline: attribute lookups call it for every attribute of every element.
+inline bool iequals(std::string_view s, std::string_view t) {
+  if (s.size() != t.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char a = s[i], b = t[i];
+    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
+    if (a != b) return false;
+  }
+  return true;
+}
 
 /// First whitespace-separated token of `s` (empty if none).
 std::string_view first_token(std::string_view s);
