@@ -1,0 +1,43 @@
+// slimSnapshot: what the capture drops before it is serialized, and what it must keep.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { slimSnapshot } from '../lib/capture.js';
+
+const snapshot = () => ({
+  strings: ['#document', 'HTML', 'IFRAME', 'DIV'],
+  documents: [{
+    nodes: { nodeName: [0, 1, 2, 3], parentIndex: [-1, 0, 1, 1] },
+    layout: {
+      nodeIndex: [1, 2, 3], bounds: [[0, 0, 9, 9], [1, 1, 5, 5], [2, 2, 3, 3]],
+      clientRects: [[0, 0, 9, 9], [3, 4, 5, 5], [0, 0, 3, 3]],
+      offsetRects: [[], [], []], scrollRects: [[], [], []], stackingContexts: { index: [0] }, paintOrders: [1, 2, 3],
+    },
+    textBoxes: { layoutIndex: [], bounds: [], start: [], length: [] },
+  }],
+});
+
+test('slimSnapshot drops what the compiler never reads and keeps frame owners\' border widths', () => {
+  const s = slimSnapshot(snapshot());
+  const d = s.documents[0];
+  for (const k of ['offsetRects', 'scrollRects', 'stackingContexts', 'paintOrders']) assert.equal(k in d.layout, false, k);
+  assert.equal('textBoxes' in d, false);
+  assert.deepEqual(d.layout.clientRects, [[], [3, 4, 5, 5], []]);
+  assert.deepEqual(d.layout.bounds, snapshot().documents[0].layout.bounds);
+  assert.deepEqual(d.nodes, snapshot().documents[0].nodes);
+});
+
+test('slimSnapshot leaves what it cannot read alone', () => {
+  assert.equal(slimSnapshot(undefined), undefined);
+  assert.deepEqual(slimSnapshot({ documents: [{ nodes: {} }] }), { documents: [{ nodes: {} }] });
+});
+
+test('the recorded corpus is slim (it is recorded through the same capture code)', () => {
+  const c = JSON.parse(gunzipSync(readFileSync(new URL('../../tests/cases/frames/00-load/capture.json.gz', import.meta.url))).toString());
+  for (const snap of [c.snapshot, ...c.oopifs.map((o) => o.snapshot)])
+    for (const d of snap.documents) {
+      assert.equal('offsetRects' in d.layout, false);
+      assert.equal('textBoxes' in d, false);
+    }
+});
