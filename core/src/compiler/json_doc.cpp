@@ -52,7 +52,7 @@ class JsonDoc::Parser {
       bool object;
     };
     std::vector<Open> open;
-    pending_.reserve(256);
+    pending_.resize(256);
     // Captures average 3.8 bytes of text per value (mostly short numbers): reserving one per 3
     // bytes avoids regrowing (a 10 MB copy on the 10,000-element page); pages never touched
     // cost nothing.
@@ -73,7 +73,7 @@ class JsonDoc::Parser {
             v.at_ = 0;
             break;
           }
-          open.push_back({pending_.size(), object});
+          open.push_back({pending_size_, object});
           if (object && !key()) return false;
           continue;  // its first value
         }
@@ -115,14 +115,15 @@ class JsonDoc::Parser {
         }
         if (*p_ != (o.object ? '}' : ']')) return fail(p_);
         ++p_;
-        const std::size_t count = pending_.size() - o.first;
+        const std::size_t count = pending_size_ - o.first;
         if (count > std::numeric_limits<std::uint32_t>::max()) return fail(p_);
         v = JsonValue{};
         v.type_ = o.object ? JsonValue::Type::kObject : JsonValue::Type::kArray;
         v.n_ = static_cast<std::uint32_t>(count);
         v.at_ = doc_.values_.size();
-        doc_.values_.insert(doc_.values_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(o.first), pending_.end());
-        pending_.resize(o.first);
+        const JsonValue* from = pending_.data() + o.first;  // pointers: libc++ copies these with memcpy
+        doc_.values_.insert(doc_.values_.end(), from, from + count);
+        pending_size_ = o.first;
         open.pop_back();
       }
     }
@@ -134,7 +135,8 @@ class JsonDoc::Parser {
   // Field by field, not as one 16-byte copy: `v` was just written a field at a time, and a
   // 16-byte load of it stalls on store forwarding (that stall was half of the parse).
   void push(const JsonValue& v) {
-    JsonValue& slot = pending_.emplace_back();
+    if (pending_size_ == pending_.size()) pending_.resize(pending_.size() * 2);
+    JsonValue& slot = pending_[pending_size_++];
     slot.type_ = v.type_;
     slot.n_ = v.n_;
     slot.u_ = v.u_;
@@ -181,13 +183,15 @@ class JsonDoc::Parser {
   // to number(), from the same place.
   bool small_int(JsonValue& v) {
     const char* q = p_;
-    if (*q < '1' || *q > '9') return *q == '0' && small_zero(v);
+    const bool neg = *q == '-';
+    if (neg && ++q == end_) return false;
+    if (*q < '1' || *q > '9') return !neg && *q == '0' && small_zero(v);
     std::int64_t n = 0;
-    const char* stop = q + 18 < end_ ? q + 18 : end_;
+    const char* stop = end_ - q > 18 ? q + 18 : end_;  // 18 digits always fit int64
     while (q < stop && *q >= '0' && *q <= '9') n = n * 10 + (*q++ - '0');
     if (q < end_ && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E')) return false;
     v.type_ = JsonValue::Type::kInteger;
-    v.i_ = n;
+    v.i_ = neg ? -n : n;
     p_ = q;
     return true;
   }
@@ -444,7 +448,8 @@ class JsonDoc::Parser {
   const char* p_;
   const char* end_;
   JsonDoc& doc_;
-  std::vector<JsonValue> pending_;
+  std::vector<JsonValue> pending_;  // grown in doublings; pending_size_ of it in use
+  std::size_t pending_size_ = 0;
   std::size_t unescaped_used_ = 0;
   std::size_t error_at_ = 0;
 };

@@ -17,7 +17,8 @@ Tri tri_attr(const Dom& dom, int i, std::string_view name, bool allow_mixed) {
 }
 
 bool attr_true(const Dom& dom, int i, std::string_view name) {
-  return lower(collapse_ws(dom.attr(i, name))) == "true";
+  const std::string_view v = dom.attr(i, name);
+  return !v.empty() && lower(collapse_ws(v)) == "true";
 }
 
 bool is_form_control(std::string_view t) {

@@ -66,8 +66,10 @@ std::string input_role(const Dom& dom, int i) {
 
 bool is_contenteditable(const Dom& dom, int i) {
   bool has = false;
-  const std::string v = lower(collapse_ws(dom.attr(i, "contenteditable", &has)));
-  return has && (v.empty() || v == "true" || v == "plaintext-only");
+  const std::string_view raw = dom.attr(i, "contenteditable", &has);
+  if (!has) return false;  // nearly every element: no string work
+  const std::string v = lower(collapse_ws(raw));
+  return v.empty() || v == "true" || v == "plaintext-only";
 }
 
 std::string implicit_role(const Dom& dom, int i) {
