@@ -216,7 +216,10 @@ class JsonDoc::Parser {
     std::uint64_t mant = 0;
     int dropped = 0;     // integer digits that did not fit mant (it is then scaled by 10^dropped)
     bool overflow = false;
-    const auto fits = [&mant](char ch) { return mant <= (UINT64_MAX - static_cast<std::uint64_t>(ch - '0')) / 10; };
+    int folded = 0;  // digits folded into mant: 19 always fit, the 20th is checked (a division)
+    const auto fits = [&mant, &folded](char ch) {
+      return ++folded <= 19 || mant <= (UINT64_MAX - static_cast<std::uint64_t>(ch - '0')) / 10;
+    };
     if (*p_ == '0') {
       ++p_;
     } else {
