@@ -108,12 +108,12 @@ void Dom::build_children(std::vector<std::vector<int>>& kids, std::vector<std::s
       const int host = base + static_cast<int>(i);
       if (d.type[i] != 1) continue;
       int frag = -1;
+      for (const int k : kids[static_cast<std::size_t>(host)])
+        if (nodes[static_cast<std::size_t>(k)].type == 11) { frag = k; break; }
+      if (frag < 0) continue;  // nearly every element: no allocation
       std::vector<int> light;
-      for (const int k : kids[static_cast<std::size_t>(host)]) {
-        if (nodes[static_cast<std::size_t>(k)].type == 11 && frag < 0) frag = k;
-        else light.push_back(k);
-      }
-      if (frag < 0) continue;
+      for (const int k : kids[static_cast<std::size_t>(host)])
+        if (k != frag) light.push_back(k);
       nodes[static_cast<std::size_t>(host)].is_host = true;
       // Slots of this shadow tree in tree order, not entering nested shadow roots.
       std::vector<int> slots, stack(kids[static_cast<std::size_t>(frag)].rbegin(), kids[static_cast<std::size_t>(frag)].rend());
