@@ -13,6 +13,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "athena/error.h"
@@ -55,10 +57,12 @@ class JsonValue {
 
  private:
   friend class JsonDoc;
-  Type type_ = Type::kNull;
-  std::uint32_t n_ = 0;  // string bytes; array elements; object keys + values
+  // No member initializers: JsonValue stays trivial, so the document's array of them is
+  // allocated and copied as plain memory. `JsonValue{}` is a null.
+  Type type_;
+  std::uint32_t n_;  // string bytes; array elements; object keys + values
   union {
-    std::int64_t i_ = 0;
+    std::int64_t i_;
     std::uint64_t u_;
     double d_;
     const char* s_;
@@ -66,6 +70,8 @@ class JsonValue {
     std::size_t at_;  // while parsing: where the children start in JsonDoc::values_
   };
 };
+
+static_assert(std::is_trivial_v<JsonValue>, "JsonDoc copies and allocates values as plain memory");
 
 /// A parsed document. Move-only; values point into it (and into the source text).
 class JsonDoc {
@@ -77,13 +83,22 @@ class JsonDoc {
   const JsonValue& root() const { return root_; }
 
   JsonDoc() = default;
-  JsonDoc(JsonDoc&&) = default;
-  JsonDoc& operator=(JsonDoc&&) = default;
+  JsonDoc(JsonDoc&& o) noexcept { *this = std::move(o); }
+  JsonDoc& operator=(JsonDoc&& o) noexcept {
+    root_ = o.root_;
+    values_ = std::move(o.values_);
+    unescaped_ = std::move(o.unescaped_);
+    size_ = std::exchange(o.size_, 0);
+    capacity_ = std::exchange(o.capacity_, 0);
+    o.root_ = JsonValue{};
+    return *this;
+  }
 
  private:
   class Parser;
-  JsonValue root_;
-  std::vector<JsonValue> values_;      // every value below the root, each container's children contiguous
+  JsonValue root_{};
+  std::unique_ptr<JsonValue[]> values_;  // every value below the root, each container's children contiguous
+  std::size_t size_ = 0, capacity_ = 0;  // of values_
   std::unique_ptr<char[]> unescaped_;  // strings that held escapes, decoded
 };
 
