@@ -1,22 +1,21 @@
 // CDP capture time per recorded step, from the timings the recorder stores in each step.json
 // (tests/recorder/record.mjs measures them while recording). Writes bench/capture-times.md.
 //   node bench/capture-times.mjs        (ATHENA_CASES_DIR overrides tests/cases)
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listCases, readStepFile } from '../tests/support/corpus.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const casesDir = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
-const dirs = (p) => readdirSync(p).filter((d) => statSync(path.join(p, d)).isDirectory()).sort();
 const cell = (v) => (typeof v === 'number' ? String(v) : '—');
 
 const rows = [];
-for (const c of existsSync(casesDir) ? dirs(casesDir) : []) {
-  for (const s of dirs(path.join(casesDir, c))) {
-    const f = path.join(casesDir, c, s, 'step.json');
-    if (!existsSync(f)) continue;
-    const t = JSON.parse(readFileSync(f, 'utf8')).timings ?? {};
-    rows.push(`| ${c}/${s} | ${cell(t.captureSnapshot)} | ${cell(t.getFrameTree)} | ${cell(t.getLayoutMetrics)} | ${cell(t.total)} | ${cell(t.axTree)} |`);
+for (const c of listCases()) {
+  for (const s of c.steps) {
+    const step = readStepFile(s.dir, 'step.json');
+    if (step === null) continue;
+    const t = JSON.parse(step).timings ?? {};
+    rows.push(`| ${c.name}/${s.name} | ${cell(t.captureSnapshot)} | ${cell(t.getFrameTree)} | ${cell(t.getLayoutMetrics)} | ${cell(t.total)} | ${cell(t.axTree)} |`);
   }
 }
 const md = `## CDP capture time per recorded step (recorder, direct CDP)

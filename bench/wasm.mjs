@@ -9,18 +9,18 @@
 //                                  ATHENA_WASM_NATIVE (default build/release/bench/bench_wasm_native),
 //                                  ATHENA_CASES_DIR (default tests/cases), CHROMIUM (/usr/bin/chromium)
 import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bigCapture } from '../tests/wasm/capture.mjs';
+import { listCases, readStepFile } from '../tests/support/corpus.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const wasmDir = process.env.ATHENA_WASM_DIR ?? path.join(root, 'build/wasm-release/wasm');
 const nativeExe = process.env.ATHENA_WASM_NATIVE ?? path.join(root, 'build/release/bench/bench_wasm_native');
-const casesDir = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
 const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const RUNS = Math.max(1, Number(process.argv[2] ?? 7));
 // Flows whose steps take well under a millisecond run this many times more: their ratio is
@@ -33,22 +33,12 @@ for (const f of ['athena_core.wasm', 'athena_core.mjs', 'athena.mjs'])
 if (!existsSync(nativeExe)) throw new Error(`${nativeExe} is missing: cmake --build build/release --target bench_wasm_native`);
 
 // ------------------------------------------------------------------ flows
-const readCapture = (dir) => {
-  for (const f of ['capture.json', 'capture.json.gz']) {
-    const p = path.join(dir, f);
-    if (existsSync(p)) return f.endsWith('.gz') ? gunzipSync(readFileSync(p)).toString('utf8') : readFileSync(p, 'utf8');
-  }
-  return null;
-};
-function recordedCase(name) {
-  const dir = path.join(casesDir, name);
-  const steps = readdirSync(dir).filter((s) => statSync(path.join(dir, s)).isDirectory()).sort();
-  return steps.map((s) => readCapture(path.join(dir, s))).filter((c) => c !== null);
-}
+const captures = (c) => c.steps.map((s) => readStepFile(s.dir, 'capture.json')).filter((t) => t !== null);
 const flows = [];
-const recorded = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => statSync(path.join(casesDir, c)).isDirectory()).sort() : [];
-if (recorded.includes('big')) {
-  flows.push({ name: 'big (tests/cases/big, 10,000 elements)', big: true, captures: recordedCase('big') });
+const recorded = listCases();
+const bigCase = recorded.find((c) => c.name === 'big');
+if (bigCase) {
+  flows.push({ name: 'big (tests/cases/big, 10,000 elements)', big: true, captures: captures(bigCase) });
 } else {
   // The recorded 10,000-element page had not landed: the same page as bench_engine's, as captures.
   const big = [bigCapture(10000), bigCapture(10000, { change: 'small' }), bigCapture(10000, { change: 'small', rerender: true }),
@@ -57,7 +47,7 @@ if (recorded.includes('big')) {
   flows.push({ name: 'big (synthetic capture, 10,000 elements)', big: true, captures: big,
     steps: ['first full', 'small change (4)', 'identical re-render', 'navigation, same content', 'no change'] });
 }
-for (const c of recorded) if (c !== 'big') flows.push({ name: c, captures: recordedCase(c) });
+for (const c of recorded) if (c !== bigCase) flows.push({ name: c.name, captures: captures(c) });
 
 rmSync(tmp, { recursive: true, force: true });
 const job = flows.map((f, fi) => {

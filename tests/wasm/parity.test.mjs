@@ -6,35 +6,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bigCapture, capture } from './capture.mjs';
 import { loadAthena, root } from './load.mjs';
+import { listCases, readStepFile } from '../support/corpus.mjs';
 
 const { athena, AthenaError } = await loadAthena();
 const native = process.env.ATHENA_WASM_NATIVE ??
   ['build/dev/bench/bench_wasm_native', 'build/release/bench/bench_wasm_native'].map((p) => path.join(root, p)).find(existsSync);
-const casesDir = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
-
-function readMaybeGz(dir, name) {
-  if (existsSync(path.join(dir, name))) return readFileSync(path.join(dir, name), 'utf8');
-  if (existsSync(path.join(dir, name + '.gz'))) return gunzipSync(readFileSync(path.join(dir, name + '.gz'))).toString('utf8');
-  return null;
-}
-
 // Recorded cases: one capture per step folder, events.json = the CDP events seen before it.
 function recordedFlows() {
-  if (!existsSync(casesDir)) return [];
-  return readdirSync(casesDir).filter((c) => statSync(path.join(casesDir, c)).isDirectory()).sort().map((c) => {
-    const dir = path.join(casesDir, c);
-    const steps = readdirSync(dir).filter((s) => statSync(path.join(dir, s)).isDirectory()).sort()
-      .filter((s) => readMaybeGz(path.join(dir, s), 'capture.json') !== null);
+  return listCases().map((c) => {
+    const steps = c.steps.filter((s) => readStepFile(s.dir, 'capture.json') !== null);
     return {
-      name: `tests/cases/${c}`,
-      captures: steps.map((s) => readMaybeGz(path.join(dir, s), 'capture.json')),
-      events: steps.map((s) => JSON.parse(readMaybeGz(path.join(dir, s), 'events.json') ?? '[]').map((e) => JSON.stringify(e))),
+      name: `tests/cases/${c.name}`,
+      captures: steps.map((s) => readStepFile(s.dir, 'capture.json')),
+      events: steps.map((s) => JSON.parse(readStepFile(s.dir, 'events.json') ?? '[]').map((e) => JSON.stringify(e))),
     };
   });
 }
