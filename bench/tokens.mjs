@@ -54,6 +54,7 @@ export function report({ steps, flows }) {
   lines.push('### Per step', '', '| step | action | type | full | ours | floor | ours / floor | check |', '|---|---|---|---|---|---|---|---|');
   const misses = [];
   let deltaSteps = 0, deltaOk = 0, ncSteps = 0, ncOk = 0, navSteps = 0, navOk = 0;
+  const lastFull = new Map();  // case -> its previous baseline's undeduplicated text
   for (const s of steps) {
     let check = '';
     const inPage = ['delta', 'overlay_opened', 'overlay_closed'].includes(s.type);
@@ -73,14 +74,14 @@ export function report({ steps, flows }) {
       navSteps++; navOk += ok;
       check = `dedup ${(ratio * 100).toFixed(0)} % of ${s.nodedup}: ${verdict(ok)}`;
       // What no dedup by element can fold: lines (refs aside) the previous baseline did not have.
-      const prev = steps.slice(0, steps.indexOf(s)).reverse().find((p) => p.case === s.case && p.type === 'full');
-      const seen = new Set((prev?.nodedupText ?? '').split('\n').map(unref));
+      const seen = new Set((lastFull.get(s.case) ?? '').split('\n').map(unref));
       const fresh = s.nodedupText.split('\n').filter((l) => /^c\d+p\d+f\d+e\d+ /.test(l) && !seen.has(unref(l))).join('\n');
       const newShare = countTokens(fresh) / s.nodedup;
       check += `; new elements ${(newShare * 100).toFixed(0)} %`;
       if (!ok) misses.push(`${s.case}/${s.step}: navigation baseline with dedup is ${(ratio * 100).toFixed(0)} % of the undeduplicated one; ` +
         `${(newShare * 100).toFixed(0)} % of the undeduplicated one is elements the previous baseline did not show (this page's own content), which no dedup can fold`);
     }
+    if (s.type === 'full') lastFull.set(s.case, s.nodedupText);
     const rf = s.floor ? (s.ours / s.floor).toFixed(1) + 'x' : '-';
     lines.push(`| ${s.case}/${s.step} | ${s.action} | ${s.type}${s.reason ? ` (${s.reason})` : ''} | ${s.full} | ${s.ours} | ${s.floor} | ${rf} | ${check} |`);
   }

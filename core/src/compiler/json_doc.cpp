@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <utility>
+#include <vector>
 
 namespace athena::compiler {
 
@@ -179,28 +180,24 @@ class JsonDoc::Parser {
     return true;
   }
 
-  // Most of a capture is small non-negative integers (indices, ids, node types): read them
-  // here, and leave everything else (signs, fractions, exponents, long or invalid numbers)
-  // to number(), from the same place.
+  // Most of a capture is short integers (indices, ids, node types): read them here, and leave
+  // everything else (-0, fractions, exponents, long or invalid numbers) to number(), which
+  // starts again from the same place.
   bool small_int(JsonValue& v) {
     const char* q = p_;
     const bool neg = *q == '-';
     if (neg && ++q == end_) return false;
-    if (*q < '1' || *q > '9') return !neg && *q == '0' && small_zero(v);
+    if (*q < '0' || *q > '9' || (neg && *q == '0')) return false;
     std::int64_t n = 0;
-    const char* stop = end_ - q > 18 ? q + 18 : end_;  // 18 digits always fit int64
-    while (q < stop && *q >= '0' && *q <= '9') n = n * 10 + (*q++ - '0');
+    if (*q == '0') {
+      ++q;  // a leading zero is the whole integer part
+    } else {
+      const char* stop = end_ - q > 18 ? q + 18 : end_;  // 18 digits always fit int64
+      while (q < stop && *q >= '0' && *q <= '9') n = n * 10 + (*q++ - '0');
+    }
     if (q < end_ && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E')) return false;
     v.type_ = JsonValue::Type::kInteger;
     v.i_ = neg ? -n : n;
-    p_ = q;
-    return true;
-  }
-  bool small_zero(JsonValue& v) {
-    const char* q = p_ + 1;
-    if (q < end_ && ((*q >= '0' && *q <= '9') || *q == '.' || *q == 'e' || *q == 'E')) return false;
-    v.type_ = JsonValue::Type::kInteger;
-    v.i_ = 0;
     p_ = q;
     return true;
   }

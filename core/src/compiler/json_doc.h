@@ -14,8 +14,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 #include "athena/error.h"
 
@@ -83,16 +81,8 @@ class JsonDoc {
   const JsonValue& root() const { return root_; }
 
   JsonDoc() = default;
-  JsonDoc(JsonDoc&& o) noexcept { *this = std::move(o); }
-  JsonDoc& operator=(JsonDoc&& o) noexcept {
-    root_ = o.root_;
-    values_ = std::move(o.values_);
-    unescaped_ = std::move(o.unescaped_);
-    size_ = std::exchange(o.size_, 0);
-    capacity_ = std::exchange(o.capacity_, 0);
-    o.root_ = JsonValue{};
-    return *this;
-  }
+  JsonDoc(JsonDoc&&) = default;  // values_ keeps its block, so every pointer into it stays valid
+  JsonDoc& operator=(JsonDoc&&) = default;
 
  private:
   class Parser;

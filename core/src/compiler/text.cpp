@@ -24,7 +24,7 @@ void append_collapsed(std::string& out, std::string_view in) {
   for (std::size_t i = 0; i < in.size();) {
     if (const std::size_t n = ws_len(in, i)) {
       out.append(in.data() + run, i - run);
-      if (!space || i > run) out.push_back(' ');
+      if (!space) out.push_back(' ');
       space = true;
       i += n;
       run = i;
