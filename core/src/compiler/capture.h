@@ -1,8 +1,9 @@
 // The capture (docs/capture-format.md) read into flat, validated arrays.
 //
-// This is the only place that touches the JSON: every index, type and size is checked here
-// once, so the rest of the compiler can index freely. Strings are views into the parsed
-// JsonDoc (and its source text), which must outlive the RawCapture.
+// This is the only place that touches the capture's encoding (JSON text, or the binary form):
+// every index, type and size is checked here once (capture_rules.h), so the rest of the compiler
+// can index freely. Strings are views into the parsed JsonDoc and its source text, or into the
+// binary buffer, which must outlive the RawCapture.
 #pragma once
 
 #include <array>
@@ -88,9 +89,22 @@ struct RawCapture {
   bool has_viewport = false;
 };
 
+/// The capture format version this core reads (JSON "v", and the binary form's header).
+inline constexpr long long kCaptureVersion = 1;
+
 /// Parses and validates a capture. Errors name the offending field ("snapshot.documents[0]
 /// .nodes.parentIndex[7]: ..."). `root` must outlive the result.
 Result<RawCapture> read_capture(const JsonValue& root);
+
+/// The first bytes of a capture in binary form (docs/capture-format.md). JSON text never starts so.
+inline constexpr std::string_view kBinaryCaptureMagic = "ATHB";
+
+inline bool is_binary_capture(std::string_view bytes) { return bytes.substr(0, kBinaryCaptureMagic.size()) == kBinaryCaptureMagic; }
+
+/// Reads and validates a capture in binary form: the same rules as read_capture() (same errors
+/// for the same defects), plus the form's own ("capture (binary form): truncated at byte N ...").
+/// `bytes` must outlive the result.
+Result<RawCapture> read_capture_binary(std::string_view bytes);
 
 /// Parses the JSON text (size-checked first) without throwing; kMalformedJson says where it broke.
 Result<JsonDoc> parse_json(std::string_view text);

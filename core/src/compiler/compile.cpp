@@ -85,9 +85,17 @@ std::string cut(std::string s, std::size_t n) {
 }  // namespace
 
 Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOptions& options) {
-  auto parsed = parse_json(capture_json);
-  if (!parsed) return parsed.error();
-  auto raw_r = read_capture(parsed.value().root());
+  // The binary form (docs/capture-format.md) is read in place; JSON is parsed first. Either way
+  // `parsed` and the input outlive `raw`, whose strings view them.
+  Result<JsonDoc> parsed = JsonDoc();
+  Result<RawCapture> raw_r = RawCapture();
+  if (is_binary_capture(capture_json)) {
+    raw_r = read_capture_binary(capture_json);
+  } else {
+    parsed = parse_json(capture_json);
+    if (!parsed) return parsed.error();
+    raw_r = read_capture(parsed.value().root());
+  }
   if (!raw_r) return raw_r.error();
   const RawCapture& raw = raw_r.value();
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <set>
 
+#include "capture_binary.h"
 #include "corpus.h"
 #include "replay.h"
 
@@ -31,6 +32,24 @@ TEST_CASE("recorded cases render exactly their goldens", "[render][golden]") {
   for (const char* t : {"full", "delta", "no_change", "overlay_opened", "overlay_closed"}) {
     INFO("no golden of type " << t);
     CHECK(types.count(t) == 1);
+  }
+  CHECK(compared > 0);
+}
+
+// The extension sends captures in binary form (docs/capture-format.md): the same goldens, byte for byte.
+TEST_CASE("recorded cases fed in binary form render exactly their goldens", "[render][golden][binary]") {
+  const std::string root = ATHENA_GOLDEN_DIR;
+  std::size_t compared = 0;
+  for (corpus::Case c : corpus::load_cases()) {
+    for (corpus::Step& step : c.steps) step.capture_json = testing::to_binary_capture(step.capture_json);
+    for (const auto& s : testing::replay_case(c)) {
+      INFO(c.name << "/" << s.name << " (binary form)");
+      REQUIRE(s.ok);
+      const std::string base = root + "/" + c.name + "/" + s.name;
+      CHECK(corpus::read_file(base + ".txt") == s.text);
+      CHECK(corpus::read_file(base + ".json") == s.json + "\n");
+      ++compared;
+    }
   }
   CHECK(compared > 0);
 }
