@@ -27,6 +27,18 @@ export declare class AthenaError extends Error {
   readonly code: ErrorCode;
 }
 
+/**
+ * A capture (docs/capture-format.md): the object extension/lib/capture.js returns (packed into the
+ * binary form on the way in), its JSON text, or its binary form's bytes. All give the same FactPack.
+ */
+export type CaptureInput = Record<string, unknown> | string | Uint8Array;
+
+/**
+ * The binary form of a capture object, or null when the object is not of the shape the binary
+ * form expresses (then send its JSON text: the core names the defect). Engine methods call it.
+ */
+export declare function packCapture(capture: unknown): Uint8Array | null;
+
 /** Options for the Emscripten factory. */
 export interface ModuleOptions {
   /** The .wasm bytes (required under Node: the glue cannot fetch a file: URL). */
@@ -98,6 +110,8 @@ export interface FactPackResult {
   readonly json: string;
   /** `json`, parsed on first access. */
   readonly factpack: FactPackJson;
+  /** Bytes of the capture as it crossed into the core (binary form, or JSON as UTF-8). */
+  readonly inputBytes: number;
 }
 
 export type Freshness = 'current' | 'stale_with_history' | 'stale_no_history';
@@ -107,6 +121,8 @@ export interface PreCheck {
   currentVersion: number;
   /** stale_with_history: the delta from the agent's version; stale_no_history: the full snapshot to return instead of acting. */
   pack: FactPackResult | null;
+  /** Bytes of the capture as it crossed into the core. */
+  inputBytes: number;
 }
 
 export type Tri = 'false' | 'true' | 'mixed';
@@ -193,14 +209,14 @@ export declare class Engine {
   closePage(key: PageKey): void;
   /** A CDP event as JSON text: {"method": "...", "params": {...}}. */
   onEvent(key: PageKey, eventJson: string): void;
-  /** Baseline: always a full FactPack. captureJson per docs/capture-format.md. */
-  snapshot(key: PageKey, captureJson: string, info?: ActionInfo): FactPackResult;
+  /** Baseline: always a full FactPack. */
+  snapshot(key: PageKey, capture: CaptureInput, info?: ActionInfo): FactPackResult;
   /** Pre-validation before acting; agentVersion = version of the agent's last FactPack, if sent. */
-  beginAction(key: PageKey, captureJson: string, agentVersion?: number | null): PreCheck;
+  beginAction(key: PageKey, capture: CaptureInput, agentVersion?: number | null): PreCheck;
   /** A ref to the live node, or an AthenaError saying why not. */
   resolve(key: PageKey, ref: string): Target;
   /** After acting: delta / no_change / overlay_opened / overlay_closed / full. */
-  finishAction(key: PageKey, captureJson: string, info?: ActionInfo): FactPackResult;
+  finishAction(key: PageKey, capture: CaptureInput, info?: ActionInfo): FactPackResult;
   /** The action failed: nothing advances. */
   abortAction(key: PageKey): void;
   /** Elements the agent holds matching the query (trimmed or deduplicated ones included). */

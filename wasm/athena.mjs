@@ -4,7 +4,11 @@
 //   const athena = await loadAthena();                 // Node: loadAthena({ wasmBinary })
 //   const engine = athena.createEngine();              // one per browser
 //   engine.openPage({ context: 0, page: 1 });
-//   const pack = engine.snapshot(key, captureJson);    // { type, version, text, json, factpack }
+//   const pack = engine.snapshot(key, capture);        // { type, version, text, json, factpack, inputBytes }
+//
+// A capture is the object extension/lib/capture.js returns (packed here into the binary form of
+// docs/capture-format.md: no JSON.stringify, no JSON parse in wasm), its JSON text, or its binary
+// form as a Uint8Array. All three give the same FactPack byte for byte.
 //
 // Every method is one call into wasm (one per CDP result, event or action). Arguments are
 // checked here first, so bad input never reaches the Embind glue (which would throw untyped
@@ -13,6 +17,9 @@
 // but AthenaError. The module stays usable after any error, except after a wasm trap, which
 // this wrapper reports once as code "internal" and then refuses every call ("reload the core").
 import createAthenaCore from './athena_core.mjs';
+import { packCapture } from './capture_pack.mjs';
+
+export { packCapture };
 
 /** An error from the core or from checking arguments at the boundary. */
 export class AthenaError extends Error {
@@ -24,6 +31,7 @@ export class AthenaError extends Error {
 }
 
 const encoder = new TextEncoder();
+const BINARY_MAGIC = [0x41, 0x54, 0x48, 0x42];  // "ATHB"
 const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const isIndex = (v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
 
@@ -105,27 +113,27 @@ export class Engine {
   }
 
   /** Baseline (navigate result, snapshot tool): always a full FactPack. */
-  snapshot(key, captureJson, info) {
+  snapshot(key, capture, info) {
     const [c, p] = this.#key(key, 'snapshot');
     const infoJson = actionInfo(info, 'snapshot');
-    const [ptr, len] = this.#bytes(captureJson, 'snapshot', 'captureJson', 'malformed_capture');
-    return pack(unwrap(this.#call(() => this.#handle.snapshot(c, p, ptr, len, infoJson))));
+    const [ptr, len] = this.#capture(capture, 'snapshot');
+    return pack(unwrap(this.#call(() => this.#handle.snapshot(c, p, ptr, len, infoJson))), len);
   }
 
   /** Pre-validation before acting; agentVersion = the version of the agent's last FactPack, if it sent one. */
-  beginAction(key, captureJson, agentVersion) {
+  beginAction(key, capture, agentVersion) {
     const [c, p] = this.#key(key, 'beginAction');
-    this.#check(captureJson, 'beginAction', 'captureJson', 'malformed_capture');
+    this.#checkCapture(capture, 'beginAction');
     let v = -1;
     if (agentVersion !== undefined && agentVersion !== null) {
       if (!Number.isSafeInteger(agentVersion) || agentVersion < 0)
         throw new AthenaError('stale_version', `beginAction: agentVersion must be a non-negative integer (the version of the agent's last FactPack) or absent, got ${String(agentVersion)}`);
       v = agentVersion;
     }
-    const [ptr, len] = this.#bytes(captureJson, 'beginAction', 'captureJson', 'malformed_capture');
+    const [ptr, len] = this.#capture(capture, 'beginAction');
     const reply = unwrap(this.#call(() => this.#handle.beginAction(c, p, ptr, len, v)));
     const extra = JSON.parse(reply.extra);
-    return { freshness: extra.freshness, currentVersion: extra.currentVersion, pack: reply.json ? pack(reply) : null };
+    return { freshness: extra.freshness, currentVersion: extra.currentVersion, pack: reply.json ? pack(reply, len) : null, inputBytes: len };
   }
 
   /** A ref -> the live node to act on, or an AthenaError saying why not (ref_removed, ...). */
@@ -136,11 +144,11 @@ export class Engine {
   }
 
   /** After the action: the FactPack (delta / no_change / overlay_* / full). */
-  finishAction(key, captureJson, info) {
+  finishAction(key, capture, info) {
     const [c, p] = this.#key(key, 'finishAction');
     const infoJson = actionInfo(info, 'finishAction');
-    const [ptr, len] = this.#bytes(captureJson, 'finishAction', 'captureJson', 'malformed_capture');
-    return pack(unwrap(this.#call(() => this.#handle.finishAction(c, p, ptr, len, infoJson))));
+    const [ptr, len] = this.#capture(capture, 'finishAction');
+    return pack(unwrap(this.#call(() => this.#handle.finishAction(c, p, ptr, len, infoJson))), len);
   }
 
   /** The action failed: nothing advances. */
@@ -181,12 +189,42 @@ export class Engine {
     try { h.delete(); } catch { /* already gone: nothing to free */ }
   }
 
-  // A capture or event as UTF-8 in a fresh heap block, for the very next raw call (which frees
-  // it): one TextEncoder pass and one copy, instead of the glue's per-character loop. Every
-  // other argument is checked before this, so nothing can throw between here and the call.
+  // A capture in a fresh heap block, for the very next raw call (which frees it): an object is
+  // packed into the binary form; one it cannot express exactly goes as JSON, so the core names
+  // its defect. Every other argument is checked before this.
+  #capture(value, method) {
+    this.#checkCapture(value, method);
+    if (typeof value === 'string') return this.#bytes(value, method, 'capture', 'malformed_capture');
+    if (value instanceof Uint8Array) {
+      if (!BINARY_MAGIC.every((b, i) => value[i] === b))
+        throw new AthenaError('malformed_capture', `${method}: these ${value.length} bytes are not a capture in binary form (it starts with "ATHB": docs/capture-format.md); pass the capture object or its JSON text`);
+      return this.#heap(value, method, 'capture');
+    }
+    const packed = packCapture(value);
+    if (packed) return this.#heap(packed, method, 'capture');
+    let text;
+    try {
+      text = JSON.stringify(value);
+    } catch (e) {
+      throw new AthenaError('malformed_capture', `${method}: the capture object cannot be serialized (${e && e.message ? e.message : e}); pass it as capture() returned it`);
+    }
+    return this.#bytes(text, method, 'capture', 'malformed_capture');
+  }
+
+  #checkCapture(value, method) {
+    if (typeof value === 'string') return this.#check(value, method, 'capture', 'malformed_capture');
+    if (value instanceof Uint8Array || (value !== null && typeof value === 'object' && !Array.isArray(value))) return;
+    throw new AthenaError('malformed_capture', `${method}: capture must be a capture object (as capture() returns it), its JSON text or its binary form (Uint8Array), got ${describe(value)}`);
+  }
+
+  // A string (a capture's JSON text, an event) as UTF-8 in a fresh heap block: one TextEncoder
+  // pass and one copy, instead of the glue's per-character loop.
   #bytes(value, method, what, code) {
     this.#check(value, method, what, code);
-    const bytes = encoder.encode(value);  // lone surrogates become U+FFFD, as in CDP
+    return this.#heap(encoder.encode(value), method, what);  // lone surrogates become U+FFFD, as in CDP
+  }
+
+  #heap(bytes, method, what) {
     if (bytes.length > this.#limits.maxInputBytes)
       throw new AthenaError('input_too_large', `${method}: ${what} is ${bytes.length} bytes, over limits::kMaxInputBytes (${this.#limits.maxInputBytes}); capture a smaller page or frame`);
     const raw = this.#raw;
@@ -275,13 +313,14 @@ function unwrap(reply) {
 }
 
 // A FactPack as both renderings; `factpack` parses the JSON on first use only.
-function pack(reply) {
+function pack(reply, inputBytes) {
   let parsed;
   return {
     type: reply.type,
     version: reply.version,
     text: reply.text,
     json: reply.json,
+    inputBytes,
     get factpack() {
       return (parsed ??= JSON.parse(reply.json));
     },

@@ -89,16 +89,26 @@ test('refused calls between the steps of a session change nothing', () => {
   assert.deepEqual(sessionWithRefusals(athena.createEngine()), reference);
 });
 
-test('non-string inputs are refused before reaching the glue', () => {
+test('inputs of the wrong type are refused before reaching the glue', () => {
   const e = athena.createEngine();
   e.openPage(KEY);
+  for (const bad of [42, null, undefined, [], true, Symbol('x'), () => c0, 10n]) {
+    refused(() => e.snapshot(KEY, bad), 'malformed_capture', /capture must be a capture object \(as capture\(\) returns it\), its JSON text or its binary form/);
+    refused(() => e.beginAction(KEY, bad), 'malformed_capture', /capture must be a capture object/);
+    refused(() => e.finishAction(KEY, bad), 'malformed_capture', /capture must be a capture object/);
+  }
   for (const bad of [42, null, undefined, {}, [], new Uint8Array(4), true, Symbol('x'), () => c0, 10n]) {
-    refused(() => e.snapshot(KEY, bad), 'malformed_capture', /captureJson must be a string/);
-    refused(() => e.beginAction(KEY, bad), 'malformed_capture', /must be a string/);
-    refused(() => e.finishAction(KEY, bad), 'malformed_capture', /must be a string/);
     refused(() => e.onEvent(KEY, bad), 'malformed_event', /eventJson must be a string/);
     refused(() => e.resolve(KEY, bad), 'malformed_ref', /ref must be a string/);
   }
+  // Objects and bytes are captures' types: an empty object is a capture missing everything, bytes
+  // that are not the binary form say so.
+  refused(() => e.snapshot(KEY, {}), 'malformed_capture', /^styles: missing array/);
+  refused(() => e.snapshot(KEY, new Uint8Array(4)), 'malformed_capture', /these 4 bytes are not a capture in binary form/);
+  const cyclic = JSON.parse(c0);
+  cyclic.snapshot.self = cyclic;
+  cyclic.styles = 'not a list';  // unpackable: the JSON fallback meets the cycle
+  refused(() => e.snapshot(KEY, cyclic), 'malformed_capture', /the capture object cannot be serialized/);
   assert.deepEqual(session(e), reference);
 });
 

@@ -1,6 +1,8 @@
 // The goldens (tests/golden, written by the native core) replayed through the wasm module:
 // byte-identical text and JSON on every recorded step, with the replay protocol of
-// tests/golden/README.md.
+// tests/golden/README.md, in each form a capture crosses the boundary: JSON text (the corpus
+// as recorded), the capture object (what the extension passes; packed into the binary form) and
+// the binary form's bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,7 +10,12 @@ import path from 'node:path';
 import { loadAthena, root } from './load.mjs';
 import { listCases, readStepFile } from '../support/corpus.mjs';
 
-const { athena } = await loadAthena();
+const { athena, mod } = await loadAthena();
+const FORMS = {
+  'JSON text': (text) => text,
+  'capture object': (text) => JSON.parse(text),
+  'binary form': (text) => mod.packCapture(JSON.parse(text)),
+};
 const goldenDir = path.join(root, 'tests/golden');
 
 const cases = listCases();
@@ -18,8 +25,8 @@ test('there are recorded cases and goldens to compare', () => {
   assert.ok(existsSync(goldenDir), 'tests/golden is missing: ./athena goldens');
 });
 
-for (const { name: c, steps } of cases) {
-  test(`wasm renders the goldens of ${c} byte for byte`, () => {
+for (const [form, as] of Object.entries(FORMS)) for (const { name: c, steps } of cases) {
+  test(`wasm renders the goldens of ${c} byte for byte (${form})`, () => {
     const engine = athena.createEngine();
     const key = { context: 0, page: 1 };
     engine.openPage(key);
@@ -27,7 +34,8 @@ for (const { name: c, steps } of cases) {
     let version = 0;
     try {
       for (const [i, { name: s, dir: sdir }] of steps.entries()) {
-        const capture = readStepFile(sdir, 'capture.json');
+        const capture = as(readStepFile(sdir, 'capture.json'));
+        if (form === 'binary form') assert.ok(capture instanceof Uint8Array, `${c}/${s}: the packer refused a recorded capture`);
         const events = JSON.parse(readStepFile(sdir, 'events.json'));
         const op = JSON.parse(readStepFile(sdir, 'step.json')).action?.op ?? '';
         let r;
