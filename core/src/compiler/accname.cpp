@@ -44,7 +44,8 @@ struct Walk {
   std::string content(int i, bool include_hidden, int depth) {
     std::string out;
     const Node& self = dom.nodes[static_cast<std::size_t>(i)];
-    if (!self.before.empty()) append_collapsed(out, std::string(self.before));
+    const GeneratedText* gen = self.generated < 0 ? nullptr : &dom.generated[static_cast<std::size_t>(self.generated)];
+    if (gen && !gen->before.empty()) append_collapsed(out, gen->before);
     for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0 && out.size() < kEnoughText;
          c = dom.nodes[static_cast<std::size_t>(c)].next) {
       if (dom.is_text(c)) {
@@ -63,7 +64,7 @@ struct Walk {
       append_collapsed(out, part);
       if (block) out.push_back(' ');
     }
-    if (!self.after.empty()) append_collapsed(out, std::string(self.after));
+    if (gen && !gen->after.empty()) append_collapsed(out, gen->after);
     return out;
   }
 

@@ -118,6 +118,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   const std::size_t n = dom.nodes.size();
   std::vector<std::string> role(n);
   std::vector<char> base_interactive(n, 0), has_inter_desc(n, 0);
+  std::size_t likely_nodes = 0;  // elements that will probably be emitted: reserved up front
   for (const int i : dom.order) {
     if (!dom.is_element(i)) continue;
     role[static_cast<std::size_t>(i)] = role_of(dom, i);
@@ -126,7 +127,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
     const bool editable_root = is_contenteditable(dom, i) && !(p >= 0 && dom.is_element(p) && is_contenteditable(dom, p));
     base_interactive[static_cast<std::size_t>(i)] = is_interactive_role(role[static_cast<std::size_t>(i)]) || tabbable || editable_root;
+    likely_nodes += base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable) || role[static_cast<std::size_t>(i)] == "heading";
   }
+  snap.nodes.reserve(likely_nodes);
   for (auto it = dom.order.rbegin(); it != dom.order.rend(); ++it) {
     const int p = dom.nodes[static_cast<std::size_t>(*it)].parent;
     if (p >= 0 && (base_interactive[static_cast<std::size_t>(*it)] || has_inter_desc[static_cast<std::size_t>(*it)]))
@@ -179,7 +182,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // What is this element to the agent?
     Category cat = Category::kInteractive;
     bool emit = false;
-    const std::string& t = node.tag;
+    const std::string_view t = node.tag;
     const int sel = (t == "option") ? [&] {
       for (int p = node.parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
         if (dom.tag(p) == "select") return p;

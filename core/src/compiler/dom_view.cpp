@@ -1,11 +1,90 @@
 #include "compiler/dom_view.h"
 
+#include <iterator>
 #include <utility>
 
 #include "athena/limits.h"
 #include "compiler/text.h"
 
 namespace athena::compiler {
+
+// Child lists while the tree is built. Nearly all come straight from the capture's parent links:
+// those sit in one flat array, filled per document by a counting sort (one allocation, not one
+// per parent, which was most of Dom's time in wasm). The few lists rewritten afterwards (shadow
+// hosts, slots, iframes given an OOPIF's document) are copied out to a vector of their own.
+class ChildLists {
+ public:
+  struct Range {
+    const int* first;
+    const int* last;
+    const int* begin() const { return first; }
+    const int* end() const { return last; }
+    bool empty() const { return first == last; }
+  };
+
+  explicit ChildLists(std::size_t n) : begin_(n, 0), count_(n, 0), own_(n, -1) {}
+
+  Range get(int i) const {
+    const auto u = static_cast<std::size_t>(i);
+    if (own_[u] >= 0) {
+      const std::vector<int>& v = own_lists_[static_cast<std::size_t>(own_[u])];
+      return {v.data(), v.data() + v.size()};
+    }
+    const int* p = flat_.data() + begin_[u];
+    return {p, p + count_[u]};
+  }
+  void set(int i, std::vector<int> list) { own(i) = std::move(list); }
+  void push(int i, int child) { own(i).push_back(child); }
+
+  /// Appends the edges `each_edge(add)` yields (add(parent, child), in order) to the lists of
+  /// one document's nodes [first, first + n): every edge's parent must be one of them. A list
+  /// that has its own vector already (a slot assigned before its document was read) grows there.
+  template <typename F>
+  void add_document(int first, std::size_t n, F each_edge) {
+    const auto lo = static_cast<std::size_t>(first);
+    each_edge([&](int p, int) {
+      if (own_[static_cast<std::size_t>(p)] < 0) ++count_[static_cast<std::size_t>(p)];
+    });
+    std::size_t at = flat_.size();
+    for (std::size_t u = lo; u < lo + n; ++u) {
+      begin_[u] = at;
+      at += count_[u];
+      count_[u] = 0;  // refilled below as the fill position
+    }
+    flat_.resize(at);
+    each_edge([&](int p, int c) {
+      const auto u = static_cast<std::size_t>(p);
+      if (own_[u] >= 0) own_lists_[static_cast<std::size_t>(own_[u])].push_back(c);
+      else flat_[begin_[u] + count_[u]++] = c;
+    });
+  }
+
+ private:
+  std::vector<int>& own(int i) {  // copy on first write
+    const auto u = static_cast<std::size_t>(i);
+    if (own_[u] < 0) {
+      const Range r = get(i);
+      own_lists_.emplace_back(r.first, r.last);
+      own_[u] = static_cast<int>(own_lists_.size()) - 1;
+    }
+    return own_lists_[static_cast<std::size_t>(own_[u])];
+  }
+
+  std::vector<int> flat_;
+  std::vector<std::size_t> begin_, count_;  // per node: its run in flat_
+  std::vector<int> own_;                    // per node: index in own_lists_, -1 = its run in flat_
+  std::vector<std::vector<int>> own_lists_;
+};
+
+namespace {
+
+bool has_upper(std::string_view s) {
+  for (const char c : s)
+    if (c >= 'A' && c <= 'Z') return true;
+  return false;
+}
+
+}  // namespace
 
 Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
   std::size_t total = 0;
@@ -16,6 +95,26 @@ Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
   }
   nodes.resize(total);
   data_table_memo.assign(total, -1);
+  // Element names come upper-case from CDP ("DIV"): each distinct one is lowered once. The
+  // small cache keyed by length and end characters skips the hash map for repeated names.
+  std::unordered_map<std::string_view, std::string_view> lowered_of;
+  struct Recent {
+    std::string_view name, lowered;
+  };
+  Recent recent[64];
+  auto tag_of = [&](std::string_view name) -> std::string_view {
+    if (!has_upper(name)) return name;  // views the capture, which outlives the Dom
+    Recent& slot = recent[(name.size() * 31 + static_cast<unsigned char>(name.front()) * 7 +
+                           static_cast<unsigned char>(name.back())) & 63];
+    if (slot.name.data() != nullptr && slot.name == name) return slot.lowered;
+    auto it = lowered_of.find(name);
+    if (it == lowered_of.end()) {
+      lowered_.push_back(lower(name));
+      it = lowered_of.emplace(name, lowered_.back()).first;
+    }
+    slot = Recent{name, it->second};
+    return it->second;
+  };
   for (std::size_t di = 0; di < raw.docs.size(); ++di) {
     const RawDocument& d = raw.docs[di];
     for (std::size_t i = 0; i < d.size(); ++i) {
@@ -23,13 +122,15 @@ Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
       n.doc = static_cast<int>(di);
       n.local = static_cast<int>(i);
       n.type = d.type[i];
-      n.tag = n.type == 1 ? lower(d.name[i]) : std::string(d.name[i]);
+      n.tag = n.type == 1 ? tag_of(d.name[i]) : d.name[i];
       n.shadow = (d.flags[i] & kInShadow) != 0;
       if (d.layout[i] >= 0) n.layout = &d.layouts[static_cast<std::size_t>(d.layout[i])];
+      n.attrs = d.attrs.data() + d.attr_begin[i];
+      n.attr_count = d.attr_begin[i + 1] - d.attr_begin[i];
     }
   }
   if (total == 0) return;
-  std::vector<std::vector<int>> kids(total);
+  ChildLists kids(total);
   build_children(kids, warnings);
   place_oopifs(kids, warnings);
   link(kids, warnings);
@@ -59,12 +160,10 @@ std::string_view Dom::text_value(int i) const {
 
 std::string_view Dom::attr(int i, std::string_view name, bool* found) const {
   const Node& n = nodes[static_cast<std::size_t>(i)];
-  const RawDocument& d = raw.docs[static_cast<std::size_t>(n.doc)];
-  const auto b = d.attr_begin[static_cast<std::size_t>(n.local)], e = d.attr_begin[static_cast<std::size_t>(n.local) + 1];
-  for (auto k = b; k < e; ++k)
-    if (iequals(d.attrs[k].name, name)) {
+  for (std::uint32_t k = 0; k < n.attr_count; ++k)
+    if (iequals(n.attrs[k].name, name)) {
       if (found) *found = true;
-      return d.attrs[k].value;
+      return n.attrs[k].value;
     }
   if (found) *found = false;
   return {};
@@ -81,50 +180,58 @@ std::string_view Dom::style(int i, StyleSlot s) const {
   return l ? l->style[s] : std::string_view{};
 }
 
-void Dom::build_children(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings) {
+void Dom::build_children(ChildLists& kids, std::vector<std::string>& warnings) {
   for (std::size_t di = 0; di < raw.docs.size(); ++di) {
     const RawDocument& d = raw.docs[di];
     const int base = base_[di];
+    // Pseudo elements (::before, ::marker) and user-agent shadow trees are rendering details.
+    // Their generated text still counts for names, as in Chrome: kept on the element.
     for (std::size_t i = 0; i < d.size(); ++i) {
-      // Pseudo elements (::before, ::marker) and user-agent shadow trees are rendering details.
-      // Their generated text still counts for names, as in Chrome: kept on the element.
-      if (d.flags[i] & kPseudo) {
-        if (d.parent[i] >= 0 && !d.generated[i].empty()) {
-          Node& owner = nodes[static_cast<std::size_t>(base + d.parent[i])];
-          // Form controls and images have no content of their own: Chrome ignores theirs.
-          const bool replaced = owner.tag == "input" || owner.tag == "select" || owner.tag == "textarea" || owner.tag == "img";
-          if (replaced) continue;
-          if (d.pseudo[i] == "before") owner.before = d.generated[i];
-          else if (d.pseudo[i] == "after") owner.after = d.generated[i];
-        }
-        continue;
+      if (!(d.flags[i] & kPseudo) || d.parent[i] < 0 || d.generated[i].empty()) continue;
+      Node& owner = nodes[static_cast<std::size_t>(base + d.parent[i])];
+      // Form controls and images have no content of their own: Chrome ignores theirs.
+      const bool replaced = owner.tag == "input" || owner.tag == "select" || owner.tag == "textarea" || owner.tag == "img";
+      if (replaced) continue;
+      const bool before = d.pseudo[i] == "before";
+      if (!before && d.pseudo[i] != "after") continue;
+      if (owner.generated < 0) {
+        owner.generated = static_cast<int>(generated.size());
+        generated.emplace_back();
       }
-      if (d.flags[i] & kInUaShadow) continue;
-      if (d.parent[i] >= 0) kids[static_cast<std::size_t>(base + d.parent[i])].push_back(base + static_cast<int>(i));
-      if (d.content_doc[i] >= 0) kids[static_cast<std::size_t>(base) + i].push_back(base_[static_cast<std::size_t>(d.content_doc[i])]);
+      GeneratedText& g = generated[static_cast<std::size_t>(owner.generated)];
+      (before ? g.before : g.after) = d.generated[i];
     }
+    // An iframe's document comes before the iframe's own children, as the capture lists them.
+    kids.add_document(base, d.size(), [&](auto&& add) {
+      for (std::size_t i = 0; i < d.size(); ++i) {
+        if (d.flags[i] & (kPseudo | kInUaShadow)) continue;
+        if (d.parent[i] >= 0) add(base + d.parent[i], base + static_cast<int>(i));
+        if (d.content_doc[i] >= 0) add(base + static_cast<int>(i), base_[static_cast<std::size_t>(d.content_doc[i])]);
+      }
+    });
     // DOM-shaped input: a #document-fragment child of an element is its shadow root.
     for (std::size_t i = 0; i < d.size(); ++i) {
       const int host = base + static_cast<int>(i);
       if (d.type[i] != 1) continue;
       int frag = -1;
-      for (const int k : kids[static_cast<std::size_t>(host)])
+      for (const int k : kids.get(host))
         if (nodes[static_cast<std::size_t>(k)].type == 11) { frag = k; break; }
       if (frag < 0) continue;  // nearly every element: no allocation
       std::vector<int> light;
-      for (const int k : kids[static_cast<std::size_t>(host)])
+      for (const int k : kids.get(host))
         if (k != frag) light.push_back(k);
       nodes[static_cast<std::size_t>(host)].is_host = true;
       // Slots of this shadow tree in tree order, not entering nested shadow roots.
-      std::vector<int> slots, stack(kids[static_cast<std::size_t>(frag)].rbegin(), kids[static_cast<std::size_t>(frag)].rend());
+      const ChildLists::Range roots = kids.get(frag);
+      std::vector<int> slots, stack(std::make_reverse_iterator(roots.end()), std::make_reverse_iterator(roots.begin()));
       while (!stack.empty()) {
         const int n = stack.back();
         stack.pop_back();
         if (nodes[static_cast<std::size_t>(n)].type == 11) continue;
         nodes[static_cast<std::size_t>(n)].shadow = true;
         if (nodes[static_cast<std::size_t>(n)].tag == "slot") slots.push_back(n);
-        const auto& ks = kids[static_cast<std::size_t>(n)];
-        for (auto it = ks.rbegin(); it != ks.rend(); ++it) stack.push_back(*it);
+        const ChildLists::Range ks = kids.get(n);
+        for (const int* it = ks.end(); it != ks.begin();) stack.push_back(*--it);
       }
       // Named slot assignment (DOM §4.2.2.3): an element goes to the first slot whose name equals
       // its slot attribute; text and elements without one go to the first default slot.
@@ -138,15 +245,15 @@ void Dom::build_children(std::vector<std::vector<int>>& kids, std::vector<std::s
             break;
           }
       }
-      kids[static_cast<std::size_t>(host)] = kids[static_cast<std::size_t>(frag)];
+      kids.set(host, std::vector<int>(roots.begin(), roots.end()));
       for (std::size_t s = 0; s < slots.size(); ++s)
-        if (!assigned[s].empty()) kids[static_cast<std::size_t>(slots[s])] = std::move(assigned[s]);
+        if (!assigned[s].empty()) kids.set(slots[s], std::move(assigned[s]));
     }
   }
   (void)warnings;
 }
 
-void Dom::place_oopifs(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings) {
+void Dom::place_oopifs(ChildLists& kids, std::vector<std::string>& warnings) {
   std::vector<char> used(nodes.size(), 0);
   for (std::size_t s = 1; s < raw.sessions.size(); ++s) {
     const RawSession& ses = raw.sessions[s];
@@ -166,7 +273,7 @@ void Dom::place_oopifs(std::vector<std::vector<int>>& kids, std::vector<std::str
         if (!parent_frame.empty() ? d.frame_id != parent_frame : d.session != 0) continue;
         for (std::size_t i = 0; i < d.size() && owner < 0; ++i) {
           const int g = base_[di] + static_cast<int>(i);
-          const std::string& t = nodes[static_cast<std::size_t>(g)].tag;
+          const std::string_view t = nodes[static_cast<std::size_t>(g)].tag;
           if ((t != "iframe" && t != "frame") || d.content_doc[i] >= 0 || used[static_cast<std::size_t>(g)]) continue;
           // Best evidence first: DOM.getFrameOwner's id, then the src URL, then the first free iframe.
           if ((pass == 0 && ses.owner_backend >= 0 && d.backend[i] == ses.owner_backend) ||
@@ -182,18 +289,24 @@ void Dom::place_oopifs(std::vector<std::vector<int>>& kids, std::vector<std::str
       continue;
     }
     used[static_cast<std::size_t>(owner)] = 1;
-    if (ses.doc_count > 0) kids[static_cast<std::size_t>(owner)].push_back(base_[static_cast<std::size_t>(ses.first_doc)]);
+    if (ses.doc_count > 0) kids.push(owner, base_[static_cast<std::size_t>(ses.first_doc)]);
   }
 }
 
-void Dom::link(const std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings) {
+void Dom::link(const ChildLists& kids, std::vector<std::string>& warnings) {
   std::unordered_map<std::string_view, int> frame_index;
   // An OOPIF's own session knows its loaderId best: its entry wins over the parent's view.
   for (std::size_t f = 0; f < raw.frames.size(); ++f)
     if (raw.frames[f].out_of_process || !frame_index.count(raw.frames[f].id)) frame_index[raw.frames[f].id] = static_cast<int>(f);
+  std::vector<int> doc_frame(raw.docs.size(), -1);  // looked up once per document, not per node
+  for (std::size_t di = 0; di < raw.docs.size(); ++di) {
+    const auto fi = frame_index.find(raw.docs[di].frame_id);
+    if (fi != frame_index.end()) doc_frame[di] = fi->second;
+  }
   std::vector<double> off_x(raw.docs.size(), 0), off_y(raw.docs.size(), 0);
   root = base_[0];
   bool too_deep = false;
+  order.reserve(nodes.size());
   std::vector<int> stack{root};
   nodes[static_cast<std::size_t>(root)].parent = -1;
   while (!stack.empty()) {
@@ -228,15 +341,15 @@ void Dom::link(const std::vector<std::vector<int>>& kids, std::vector<std::strin
         n.box.y = off_y[static_cast<std::size_t>(n.doc)] + d.scroll_y;
       }
     }
-    const auto fi = frame_index.find(d.frame_id);
-    n.frame = fi == frame_index.end() ? -1 : fi->second;
-    const auto& ks = kids[static_cast<std::size_t>(i)];
+    n.frame = doc_frame[static_cast<std::size_t>(n.doc)];
+    const ChildLists::Range ks = kids.get(i);
     if (ks.empty()) continue;
     if (static_cast<std::size_t>(n.depth) >= limits::kMaxDepth) {
       too_deep = true;
       continue;
     }
-    for (auto it = ks.rbegin(); it != ks.rend(); ++it) {
+    for (const int* it = ks.end(); it != ks.begin();) {
+      --it;
       Node& c = nodes[static_cast<std::size_t>(*it)];
       if (c.linked) continue;
       c.parent = i;
@@ -247,7 +360,7 @@ void Dom::link(const std::vector<std::vector<int>>& kids, std::vector<std::strin
         // Assigned to a slot: it belongs to the tree around that slot's host (slot fallback
         // content, rarer, is taken as assigned too).
         c.scope = nodes[static_cast<std::size_t>(n.scope)].scope;
-      } else if (n.type == 1 && (n.is_host || !n.shadow || n.tag.find('-') != std::string::npos)) {
+      } else if (n.type == 1 && (n.is_host || !n.shadow || n.tag.find('-') != std::string_view::npos)) {
         // Entering a shadow tree from its host. DOMSnapshot has no shadow-root nodes, so a
         // custom element in a shadow tree whose children are also in one is taken as a host.
         n.is_host = true;
@@ -281,14 +394,18 @@ std::uint64_t Dom::scope_key(int doc, int scope) const {
 }
 
 void Dom::index_ids() {
+  const std::hash<std::string_view> hash;
   for (const int i : order) {
     if (!is_element(i)) continue;
     const Node& n = nodes[static_cast<std::size_t>(i)];
     bool has = false;
     const std::string_view id = attr(i, "id", &has);
     if (has && !id.empty()) {
-      ids_[scope_key(n.doc, n.scope)].emplace(id, i);
-      ids_[scope_key(n.doc, -2)].emplace(id, i);  // whole-document fallback
+      const std::size_t h = hash(id);
+      const auto [first, inserted] = first_id_.emplace(ScopedId{scope_key(n.doc, -2), id, h}, i);
+      // Most ids are first in their document and in their scope at once: one entry for both.
+      if (!inserted && nodes[static_cast<std::size_t>(first->second)].scope != n.scope)
+        first_id_in_scope_.emplace(ScopedId{scope_key(n.doc, n.scope), id, h}, i);
     }
     if (n.tag == "label") {
       const std::string_view f = attr(i, "for", &has);
@@ -298,14 +415,14 @@ void Dom::index_ids() {
 }
 
 int Dom::by_id(int from, std::string_view id) const {
+  // The first element with this id in `from`'s tree scope, else the first in the document.
   const Node& n = nodes[static_cast<std::size_t>(from)];
-  for (const int scope : {n.scope, -2}) {
-    const auto m = ids_.find(scope_key(n.doc, scope));
-    if (m == ids_.end()) continue;
-    const auto it = m->second.find(id);
-    if (it != m->second.end()) return it->second;
-  }
-  return -1;
+  const std::size_t h = std::hash<std::string_view>()(id);
+  const auto first = first_id_.find(ScopedId{scope_key(n.doc, -2), id, h});
+  if (first == first_id_.end()) return -1;
+  if (nodes[static_cast<std::size_t>(first->second)].scope == n.scope) return first->second;
+  const auto in_scope = first_id_in_scope_.find(ScopedId{scope_key(n.doc, n.scope), id, h});
+  return in_scope != first_id_in_scope_.end() ? in_scope->second : first->second;
 }
 
 const std::vector<int>* Dom::labels_for(int control) const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,27 +25,41 @@ struct Node {
   int depth = 0;
   int scope = -1;   // shadow host whose shadow tree holds the node; -1 for the document tree
   int frame = -1;   // RawCapture::frames index of the node's document; -1 when unknown
+  std::uint32_t attr_count = 0;  // its attributes: attrs[0, attr_count)
+  int generated = -1;  // index of its ::before / ::after text in Dom::generated (-1: none)
   bool linked = false;      // reachable from the main document (others are ignored)
   bool is_host = false;     // a shadow host
   bool shadow = false;      // lives in an author shadow tree (open or closed)
   bool rendered = false;    // has a layout box itself or somewhere below (display: contents)
   std::uint8_t type = 0;    // DOM nodeType
-  std::string tag;          // lower-case element name; "#text", "#document", ...
+  // Lower-case element name; "#text", "#document", ... Views the capture, or the Dom's one
+  // lower-cased copy of each distinct name: no string per node.
+  std::string_view tag;
   Rect box;                 // main-frame viewport CSS px (valid when layout != nullptr)
   const RawLayout* layout = nullptr;
-  std::string_view before, after;  // generated text of its ::before / ::after (CSS content)
+  const Attr* attrs = nullptr;  // in its RawDocument::attrs (kept here: attr() is the hottest lookup)
 };
+
+/// Generated text (CSS content) of an element's ::before and ::after.
+struct GeneratedText {
+  std::string_view before, after;
+};
+
+class ChildLists;
 
 class Dom {
  public:
   /// Links the documents of `raw` into one tree. Never fails: unreachable or too-deep nodes are
   /// left unlinked and reported in `warnings`.
   Dom(const RawCapture& raw, std::vector<std::string>& warnings);
+  Dom(const Dom&) = delete;  // nodes view strings the Dom owns
+  Dom& operator=(const Dom&) = delete;
 
   const RawCapture& raw;
   std::vector<Node> nodes;
   std::vector<int> order;  // linked nodes in flat-tree pre-order (document order)
   int root = -1;           // the main #document
+  std::vector<GeneratedText> generated;  // Node::generated indexes it (few elements have any)
 
   bool is_element(int i) const { return nodes[static_cast<std::size_t>(i)].type == 1; }
   bool is_text(int i) const { return nodes[static_cast<std::size_t>(i)].type == 3; }
@@ -72,13 +87,29 @@ class Dom {
   mutable std::vector<signed char> data_table_memo;
 
  private:
+  // An id within a tree scope (scope_key), hashed once for both maps it goes into.
+  struct ScopedId {
+    std::uint64_t scope;
+    std::string_view id;
+    std::size_t hash;
+    bool operator==(const ScopedId& o) const { return scope == o.scope && id == o.id; }
+  };
+  struct ScopedIdHash {
+    std::size_t operator()(const ScopedId& k) const {
+      return k.hash ^ static_cast<std::size_t>(k.scope * 0x9E3779B97F4A7C15ull);
+    }
+  };
+
   std::vector<int> base_;  // global index of each document's node 0
-  std::unordered_map<std::uint64_t, std::unordered_map<std::string_view, int>> ids_;
+  std::deque<std::string> lowered_;  // one lower-cased copy per distinct mixed-case name (stable addresses)
+  // First element (document order) with an id in its whole document (key scope -2), and, only
+  // where that one lives in another tree scope, the first within each scope (see by_id).
+  std::unordered_map<ScopedId, int, ScopedIdHash> first_id_, first_id_in_scope_;
   std::unordered_map<std::uint64_t, std::unordered_map<std::string_view, std::vector<int>>> label_for_;
   std::uint64_t scope_key(int doc, int scope) const;
-  void build_children(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings);
-  void place_oopifs(std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings);
-  void link(const std::vector<std::vector<int>>& kids, std::vector<std::string>& warnings);
+  void build_children(ChildLists& kids, std::vector<std::string>& warnings);
+  void place_oopifs(ChildLists& kids, std::vector<std::string>& warnings);
+  void link(const ChildLists& kids, std::vector<std::string>& warnings);
   void index_ids();
 };
 
