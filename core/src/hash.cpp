@@ -1,33 +1,29 @@
 // xxHash3 over what an agent can observe: semantic keys, node and snapshot content hashes.
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
-#include <map>
 #include <string>
-#include <tuple>
+#include <unordered_map>
 
 #include "athena/snapshot.h"
+#include "engine/field_hasher.h"
 
 namespace athena {
 namespace {
 
-// Feeds fields into one XXH3 stream, each length-prefixed so ("ab","c") != ("a","bc").
+// Fields go through engine::FieldHasher: the same bytes as one XXH3 stream fed field by field
+// (the keys are unchanged), without setting up a streaming state per node.
 class Hasher {
  public:
-  Hasher() { XXH3_64bits_reset(&state_); }
   Hasher& add(const std::string& s) {
-    add_u64(s.size());
-    XXH3_64bits_update(&state_, s.data(), s.size());
+    h_.str(s);
     return *this;
   }
   Hasher& add_u64(std::uint64_t v) {
-    XXH3_64bits_update(&state_, &v, sizeof v);
+    h_.num(v);
     return *this;
   }
-  std::uint64_t digest() const { return XXH3_64bits_digest(&state_); }
+  std::uint64_t digest() { return h_.digest(); }
 
  private:
-  XXH3_state_t state_;
+  engine::FieldHasher h_;
 };
 
 void add_state(Hasher& h, const NodeState& s) {
@@ -44,7 +40,8 @@ void add_state(Hasher& h, const NodeState& s) {
 void assign_semantic_keys(Snapshot& snapshot) {
   // Ordinal among nodes equal in (frame, region, role, name, href): the n-th "Delete" button
   // of the main region keeps its key when other content changes around it.
-  std::map<std::uint64_t, std::uint64_t> seen;
+  std::unordered_map<std::uint64_t, std::uint64_t> seen;  // only counts: order does not matter
+  seen.reserve(snapshot.nodes.size());
   for (ReadableNode& node : snapshot.nodes) {
     Hasher base;
     base.add(node.frame_id).add_u64(static_cast<std::uint64_t>(node.region)).add(node.role).add(node.name).add(node.href);

@@ -54,12 +54,6 @@ void each_ctx(const View& view, int lo, int hi, F f) {
     if (e.element.overlay >= lo && e.element.overlay < hi) f(e);
 }
 
-struct PairHash {
-  std::size_t operator()(const std::pair<std::size_t, std::int64_t>& p) const {
-    return std::hash<std::int64_t>()(p.second) * 31u + p.first;
-  }
-};
-
 using BlockKey = std::tuple<int, int, std::string, int>;  // frame index, region, label, overlay
 BlockKey block_key(const ViewEntry& e) {
   return {e.frame_index, static_cast<int>(e.element.region), e.element.region_label, e.element.overlay};
@@ -74,17 +68,27 @@ Binding PageSession::binding_of(const ReadableNode& node) {
   return Binding{node.frame_id, node.loader_id, node.backend_node_id, tracker_.frame_index(node.frame_id)};
 }
 
+int PageSession::FrameIndexCache::operator()(engine::FrameTracker& tracker, const std::string& frame_id) {
+  // Nodes come frame by frame: the last answer is nearly always the one asked for again.
+  if (last_ == nullptr || *last_ != frame_id) {
+    index_ = tracker.frame_index(frame_id);
+    last_ = &frame_id;
+  }
+  return index_;
+}
+
 View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) {
   View v;
   v.main_frame_id = s.frames[0].frame_id;
   v.main_loader_id = s.frames[0].loader_id;
   for (const Overlay& o : s.overlays) v.stack.push_back(OverlayId{o.frame_id, o.loader_id, o.backend_node_id, o.type, o.name});
   v.entries.reserve(s.nodes.size());
+  FrameIndexCache frame_index;
   for (std::size_t i = 0; i < s.nodes.size(); ++i) {
     const ReadableNode& n = s.nodes[i];
     ViewEntry e;
     e.ref = refs[i];
-    e.frame_index = tracker_.frame_index(n.frame_id);
+    e.frame_index = frame_index(tracker_, n.frame_id);
     e.ident = engine::ident_hash(n);
     Element& el = e.element;
     el.ref = engine::format_ref(key_.context, key_.page, e.frame_index, e.ref);
@@ -116,17 +120,19 @@ Result<View> PageSession::ingest(Snapshot s) {
   bool unknown = s.has_unknown_frames;
   {
     // Nodes whose document is not in the capture's frame tree cannot get a trustworthy ref.
-    std::vector<ReadableNode> kept;
-    kept.reserve(s.nodes.size());
-    for (ReadableNode& n : s.nodes) {
+    // Dropped in place, order kept (nearly always nothing moves).
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < s.nodes.size(); ++k) {
+      ReadableNode& n = s.nodes[k];
       auto it = loaders.find(n.frame_id);
       if (it == loaders.end() || it->second != n.loader_id || n.loader_id.empty()) {
         unknown = true;
         continue;
       }
-      kept.push_back(std::move(n));
+      if (kept != k) s.nodes[kept] = std::move(n);
+      ++kept;
     }
-    s.nodes = std::move(kept);
+    s.nodes.erase(s.nodes.begin() + static_cast<std::ptrdiff_t>(kept), s.nodes.end());
   }
   for (const ReadableNode& n : s.nodes)
     if (n.overlay < -1 || n.overlay >= static_cast<int>(s.overlays.size()))
@@ -135,13 +141,33 @@ Result<View> PageSession::ingest(Snapshot s) {
   {
     std::map<std::string, std::size_t> frame_pos;
     for (std::size_t i = 0; i < s.frames.size(); ++i) frame_pos.emplace(s.frames[i].frame_id, i);
-    std::unordered_set<std::pair<std::size_t, std::int64_t>, PairHash> ids;
-    ids.reserve(s.nodes.size() * 2 + 1);
-    for (const ReadableNode& n : s.nodes)
-      if (!ids.emplace(frame_pos[n.frame_id], n.backend_node_id).second)
-        return make_error(ErrorCode::kMalformedCapture,
-                          "two elements share backend node id " + std::to_string(n.backend_node_id) + " in frame '" +
-                              n.frame_id + "'; capture the page again");
+    // (frame, backend id, node) sorted: equal identities end up side by side, with no allocation
+    // per node. The error names the first node (document order) whose identity came before.
+    std::vector<std::tuple<std::size_t, std::int64_t, std::size_t>> ids;
+    ids.reserve(s.nodes.size());
+    const std::string* last_frame = nullptr;
+    std::size_t pos = 0;
+    for (std::size_t k = 0; k < s.nodes.size(); ++k) {
+      const ReadableNode& n = s.nodes[k];
+      if (last_frame == nullptr || *last_frame != n.frame_id) {
+        pos = frame_pos[n.frame_id];
+        last_frame = &n.frame_id;
+      }
+      ids.emplace_back(pos, n.backend_node_id, k);
+    }
+    std::sort(ids.begin(), ids.end());
+    std::size_t dup = s.nodes.size();
+    for (std::size_t k = 1; k < ids.size(); ++k)
+      if (std::get<0>(ids[k]) == std::get<0>(ids[k - 1]) && std::get<1>(ids[k]) == std::get<1>(ids[k - 1]) &&
+          std::get<2>(ids[k]) < dup &&
+          (k < 2 || std::get<0>(ids[k - 2]) != std::get<0>(ids[k]) || std::get<1>(ids[k - 2]) != std::get<1>(ids[k])))
+        dup = std::get<2>(ids[k]);  // the second of its group: where a set's insert would fail
+    if (dup < s.nodes.size()) {
+      const ReadableNode& n = s.nodes[dup];
+      return make_error(ErrorCode::kMalformedCapture,
+                        "two elements share backend node id " + std::to_string(n.backend_node_id) + " in frame '" +
+                            n.frame_id + "'; capture the page again");
+    }
   }
   if (tracker_.initialized()) {
     Status fresh = tracker_.check_capture(s);
@@ -161,20 +187,43 @@ Result<View> PageSession::ingest(Snapshot s) {
     refs = live_->refs;  // same identities, same content: nothing to match
   } else {
     std::unordered_map<std::string, int> scopes;
-    auto intern = [&](const std::string& k) { return scopes.emplace(k, static_cast<int>(scopes.size())).first->second; };
+    // A node's scope is that of the node before it when both are in the same document and
+    // overlay (nearly always): the key string is built and hashed once per run, not per node.
+    auto scope_id = [&](const Snapshot& snap, std::size_t i) {
+      return scopes.emplace(scope_of(snap, snap.nodes[i]), static_cast<int>(scopes.size())).first->second;
+    };
+    auto same_scope = [](const ReadableNode& a, const ReadableNode& b) {
+      return a.overlay == b.overlay && a.frame_id == b.frame_id && a.loader_id == b.loader_id;
+    };
+    auto intern_all = [&](const Snapshot& snap, auto each) {
+      int scope = -1;
+      for (std::size_t i = 0; i < snap.nodes.size(); ++i) {
+        if (i == 0 || !same_scope(snap.nodes[i], snap.nodes[i - 1])) scope = scope_id(snap, i);
+        each(i, scope);
+      }
+    };
     std::vector<engine::MatchNode> olds, news;
     if (live_) {
       olds.reserve(live_->snapshot.nodes.size());
-      for (std::size_t i = 0; i < live_->snapshot.nodes.size(); ++i) {
+      intern_all(live_->snapshot, [&](std::size_t i, int scope) {
         const ReadableNode& n = live_->snapshot.nodes[i];
-        olds.push_back({intern(scope_of(live_->snapshot, n)), n.backend_node_id, engine::ident_hash(n), live_->refs[i]});
-      }
+        olds.push_back({scope, n.backend_node_id, engine::ident_hash(n), live_->refs[i]});
+      });
     }
     news.reserve(s.nodes.size());
-    for (const ReadableNode& n : s.nodes) news.push_back({intern(scope_of(s, n)), n.backend_node_id, engine::ident_hash(n), 0});
+    intern_all(s, [&](std::size_t i, int scope) {
+      const ReadableNode& n = s.nodes[i];
+      news.push_back({scope, n.backend_node_id, engine::ident_hash(n), 0});
+    });
     engine::MatchResult m = engine::match_nodes(olds, news);
+    FrameIndexCache frame_index;
+    Binding b;  // reused: its strings keep their capacity from node to node
     for (std::size_t j = 0; j < s.nodes.size(); ++j) {
-      const Binding b = binding_of(s.nodes[j]);
+      const ReadableNode& n = s.nodes[j];
+      b.frame_id = n.frame_id;
+      b.loader_id = n.loader_id;
+      b.backend_node_id = n.backend_node_id;
+      b.frame_index = frame_index(tracker_, n.frame_id);
       if (m.refs[j] != 0) {
         refs[j] = m.refs[j];
         registry_.rebind(refs[j], b);
@@ -330,22 +379,22 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   };
   // Changes of one context (the live one), old -> new by ref. Returns false if unreliable.
   auto diff_ctx = [&](int c) {
-    std::unordered_map<RefId, const ViewEntry*> before;
-    std::size_t n_before = 0, n_after = 0;
-    each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
-      before.emplace(e.ref, &e);
-      ++n_before;
-    });
-    std::unordered_set<RefId> after;
+    // Lookups by ref in sorted arrays (no allocation per element); a stable sort keeps the
+    // first entry of a ref first, as a map's emplace would.
+    std::vector<std::pair<RefId, const ViewEntry*>> before;
+    std::vector<RefId> after;
+    each_ctx(from, c, c + 1, [&](const ViewEntry& e) { before.emplace_back(e.ref, &e); });
+    each_ctx(to, c, c + 1, [&](const ViewEntry& e) { after.push_back(e.ref); });
+    const std::size_t n_before = before.size(), n_after = after.size();
+    std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(after.begin(), after.end());
     each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
-      ++n_after;
-      after.insert(e.ref);
-      auto it = before.find(e.ref);
-      if (it == before.end()) out.pack.added.push_back(e.element);
+      auto it = std::lower_bound(before.begin(), before.end(), e.ref, [](const auto& a, RefId r) { return a.first < r; });
+      if (it == before.end() || it->first != e.ref) out.pack.added.push_back(e.element);
       else if (it->second->content != e.content) out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
     });
     each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
-      if (!after.count(e.ref)) invalidate(e, "removed");
+      if (!std::binary_search(after.begin(), after.end(), e.ref)) invalidate(e, "removed");
     });
     // The one reliability rule (limits.h, DESIGN §7).
     const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size();

@@ -62,6 +62,15 @@ class PageSession {
   /// agent holds (its target is moved out).
   void deliver(Outcome& outcome, bool last = true);
   engine::Binding binding_of(const ReadableNode& node);
+  /// tracker_.frame_index() for a run of nodes, remembering the last frame asked about.
+  class FrameIndexCache {
+   public:
+    int operator()(engine::FrameTracker& tracker, const std::string& frame_id);
+
+   private:
+    const std::string* last_ = nullptr;
+    int index_ = 0;
+  };
   std::string full_reason_for(const View& to) const;
 
   PageKey key_;

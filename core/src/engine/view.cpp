@@ -1,46 +1,14 @@
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "engine/view.h"
 
-#include <cstring>
+#include <charconv>
 #include <limits>
+
+#include "engine/field_hasher.h"
 
 namespace athena::engine {
 namespace {
 
-// Length-prefixed fields gathered in one buffer and hashed in one shot (XXH3's streaming state
-// costs more than the few dozen bytes hashed here), so ("ab","c") != ("a","bc"). The buffer
-// lives on the stack; only unusually long fields spill to the heap.
-class Hasher {
- public:
-  Hasher& str(const std::string& s) {
-    num(s.size());
-    put(s.data(), s.size());
-    return *this;
-  }
-  Hasher& num(std::uint64_t v) {
-    put(reinterpret_cast<const char*>(&v), sizeof v);
-    return *this;
-  }
-  std::uint64_t digest() const {
-    return spill_.empty() ? XXH3_64bits(buf_, len_) : XXH3_64bits(spill_.data(), spill_.size());
-  }
-
- private:
-  void put(const char* p, std::size_t n) {
-    if (spill_.empty() && len_ + n <= sizeof buf_) {
-      std::memcpy(buf_ + len_, p, n);
-      len_ += n;
-      return;
-    }
-    if (spill_.empty()) spill_.assign(buf_, len_);
-    spill_.append(p, n);
-  }
-  char buf_[512];
-  std::size_t len_ = 0;
-  std::string spill_;
-};
+using Hasher = FieldHasher;
 
 std::uint64_t state_bits(const NodeState& s) {
   return (std::uint64_t(s.disabled) << 0) | (std::uint64_t(s.focused) << 1) | (std::uint64_t(s.required) << 2) |
@@ -74,7 +42,19 @@ std::uint64_t view_hash(const View& view) {
 }
 
 std::string format_ref(int context, int page, int frame, RefId n) {
-  return "c" + std::to_string(context) + "p" + std::to_string(page) + "f" + std::to_string(frame) + "e" + std::to_string(n);
+  // Appended field by field with to_chars: a ref is made for every element of every view, and
+  // one this short stays in the string's own buffer.
+  std::string out;
+  char num[16];
+  auto field = [&](char tag, long long v) {
+    out.push_back(tag);
+    out.append(num, std::to_chars(num, num + sizeof num, v).ptr);
+  };
+  field('c', context);
+  field('p', page);
+  field('f', frame);
+  field('e', n);
+  return out;
 }
 
 bool parse_ref(const std::string& text, ParsedRef& out) {
