@@ -1,8 +1,10 @@
 // The native half of bench/wasm.mjs and of tests/wasm/fidelity.test.mjs: the very steps the
 // wasm module runs, natively, in the same run, so wasm/native ratios compare like with like.
 //
-//   bench_wasm_native --steps JOB.json RUNS
+//   bench_wasm_native --steps JOB.json RUNS [--binary]
 //     JOB = [{"name": "...", "captures": ["path", ...], "events": [["{cdp event}", ...] per capture]?}]
+//     --binary: captures are converted to the binary form (docs/capture-format.md) before timing,
+//     as the extension now sends them.
 //     per flow: snapshot(capture 0), then per later capture beginAction(previous) and
 //     finishAction(this), each with render_text + render_json, exactly as bench/wasm.mjs does
 //     through the wasm wrapper. Prints {"flows": [{name, first, begin, finish, textBytes, jsonBytes,
@@ -23,6 +25,7 @@
 #include "../wasm/fidelity_driver.h"
 #include "athena/engine.h"
 #include "athena/render.h"
+#include "capture_binary.h"
 #include "corpus.h"
 
 using namespace athena;
@@ -60,7 +63,7 @@ struct Flow {
   int runs = 0;                                   // 0: the command line's count
 };
 
-std::vector<Flow> read_job(const std::string& job_path) {
+std::vector<Flow> read_job(const std::string& job_path, bool binary = false) {
   json job = json::parse(corpus::read_file(job_path), nullptr, false);
   if (job.is_discarded() || !job.is_array()) die("job file must be a JSON array of {name, captures, events?}");
   std::vector<Flow> flows;
@@ -68,7 +71,10 @@ std::vector<Flow> read_job(const std::string& job_path) {
     Flow flow;
     flow.name = f.at("name").get<std::string>();
     if (f.contains("runs")) flow.runs = f["runs"].get<int>();
-    for (const json& p : f.at("captures")) flow.captures.push_back(corpus::read_file(p.get<std::string>()));
+    for (const json& p : f.at("captures")) {
+      std::string capture = corpus::read_file(p.get<std::string>());
+      flow.captures.push_back(binary ? testing::to_binary_capture(capture) : std::move(capture));
+    }
     flow.events.resize(flow.captures.size());
     if (f.contains("events"))
       for (std::size_t i = 0; i < flow.captures.size() && i < f["events"].size(); ++i)
@@ -120,9 +126,9 @@ void play(const Flow& flow, Out&& out, Timer&& timer) {
   }
 }
 
-int run_steps(const std::string& job_path, int default_runs) {
+int run_steps(const std::string& job_path, int default_runs, bool binary) {
   json result = json::array();
-  for (const Flow& flow : read_job(job_path)) {
+  for (const Flow& flow : read_job(job_path, binary)) {
     const int runs = flow.runs > 0 ? flow.runs : default_runs;
     std::vector<double> first, begin, finish, finish_total;
     std::size_t text_bytes = 0, json_bytes = 0;
@@ -192,7 +198,8 @@ int run_replay(const std::string& job_path) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "--steps" && argc >= 3) return run_steps(argv[2], argc > 3 ? std::max(1, std::atoi(argv[3])) : 9);
+  if (mode == "--steps" && argc >= 3)
+    return run_steps(argv[2], argc > 3 ? std::max(1, std::atoi(argv[3])) : 9, argc > 4 && std::string(argv[4]) == "--binary");
   if (mode == "--replay" && argc >= 3) return run_replay(argv[2]);
   if (mode == "--fidelity" && argc >= 5) {
     std::printf("%s\n", wasm::run_fidelity_json(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
@@ -200,6 +207,6 @@ int main(int argc, char** argv) {
                             .c_str());
     return 0;
   }
-  std::fprintf(stderr, "usage: bench_wasm_native --steps JOB.json [RUNS] | --replay JOB.json | --fidelity FIRST_SEED COUNT STEPS\n");
+  std::fprintf(stderr, "usage: bench_wasm_native --steps JOB.json [RUNS [--binary]] | --replay JOB.json | --fidelity FIRST_SEED COUNT STEPS\n");
   return 2;
 }
