@@ -36,8 +36,10 @@ export type CaptureInput = Record<string, unknown> | string | Uint8Array;
 /**
  * The binary form of a capture object, or null when the object is not of the shape the binary
  * form expresses (then send its JSON text: the core names the defect). Engine methods call it.
+ * `alloc(bytes)` may supply the buffer (at least `bytes` long, byteOffset a multiple of 8; null to
+ * give up): the engine packs straight into a block of the wasm heap.
  */
-export declare function packCapture(capture: unknown): Uint8Array | null;
+export declare function packCapture(capture: unknown, alloc?: (bytes: number) => Uint8Array | null): Uint8Array | null;
 
 /** Options for the Emscripten factory. */
 export interface ModuleOptions {

@@ -200,8 +200,22 @@ export class Engine {
         throw new AthenaError('malformed_capture', `${method}: these ${value.length} bytes are not a capture in binary form (it starts with "ATHB": docs/capture-format.md); pass the capture object or its JSON text`);
       return this.#heap(value, method, 'capture');
     }
-    const packed = packCapture(value);
-    if (packed) return this.#heap(packed, method, 'capture');
+    // Packed straight into a heap block sized by the packer's bound. A bound over the input limit
+    // goes the JSON way, whose size check words the error (or which fits, for a bound too loose).
+    const raw = this.#raw, limit = this.#limits.maxInputBytes;
+    let ptr = 0, packed = null;
+    try {
+      packed = packCapture(value, (bytes) => {
+        if (bytes > limit) return null;
+        ptr = this.#call(() => raw._malloc(bytes));
+        if (!ptr)
+          throw new AthenaError('input_too_large', `${method}: no room for ${bytes} bytes in the wasm heap; close unused pages or capture a smaller frame`);
+        return raw.HEAPU8.subarray(ptr, ptr + bytes);
+      });
+    } finally {
+      if (!packed && ptr) raw._free(ptr);
+    }
+    if (packed) return [ptr, packed.length];
     let text;
     try {
       text = JSON.stringify(value);

@@ -6,11 +6,17 @@
 // numbers, strings). Anything it cannot express exactly returns null, and the caller sends the
 // capture as JSON instead, so the core's JSON reader names the defect precisely. Every rule of
 // the content (index ranges, parents before children, ...) is the core's, for both forms.
+//
+// Two passes: the first bounds the size from array lengths, so the buffer is allocated once
+// (in the wasm heap, when the caller gives an allocator); the second writes every column straight
+// into a typed view of it. Growing a buffer and building temporary arrays cost as much as the
+// whole wasm step on a 10,000-element page (bench/wasm-results.md).
 
 const MAGIC = [0x41, 0x54, 0x48, 0x42];  // "ATHB"
 const VERSION = 1;
 const FLAG_RARE = ['inputChecked', 'optionSelected', 'isClickable'];
 const VALUED_RARE = ['inputValue', 'textValue', 'pseudoType', 'shadowRootType', 'contentDocumentIndex'];
+const RARE = [...FLAG_RARE.map((key) => [key, false]), ...VALUED_RARE.map((key) => [key, true])];
 const encoder = new TextEncoder();
 
 /** Thrown inside the packer when the capture is not of the shape it writes; caught in packCapture. */
@@ -21,61 +27,8 @@ const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 const isInt32 = (v) => (v | 0) === v;
 const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
 const optionalString = (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : unpackable());
-
-class Writer {
-  constructor(size) {
-    this.u8 = new Uint8Array(size);
-    this.dv = new DataView(this.u8.buffer);
-    this.pos = 0;
-  }
-
-  ensure(n) {
-    if (this.pos + n <= this.u8.length) return;
-    const next = new Uint8Array(Math.max(this.u8.length * 2, this.pos + n));
-    next.set(this.u8.subarray(0, this.pos));
-    this.u8 = next;
-    this.dv = new DataView(next.buffer);
-  }
-
-  u32(v) { this.ensure(4); this.dv.setUint32(this.pos, v, true); this.pos += 4; }
-  i32(v) { if (!isInt32(v)) unpackable(); this.ensure(4); this.dv.setInt32(this.pos, v, true); this.pos += 4; }
-  f64(v) { if (!isNumber(v)) unpackable(); this.ensure(8); this.dv.setFloat64(this.pos, v, true); this.pos += 8; }
-
-  /** u32 byte length + UTF-8 (lone surrogates become U+FFFD, as they do through JSON). */
-  str(s) {
-    this.ensure(4 + s.length * 3);
-    const { written } = encoder.encodeInto(s, this.u8.subarray(this.pos + 4));
-    this.dv.setUint32(this.pos, written, true);
-    this.pos += 4 + written;
-  }
-
-  align8() {
-    const pad = (8 - (this.pos % 8)) % 8;
-    this.ensure(pad);
-    this.u8.fill(0, this.pos, this.pos + pad);
-    this.pos += pad;
-  }
-
-  /** An int32 column of n entries: from an array (checked), or `absent` everywhere when it is undefined. */
-  i32s(arr, n, absent = 0) {
-    this.align8();
-    this.ensure(n * 4);
-    const out = new Int32Array(this.u8.buffer, this.pos, n);
-    if (arr === undefined) out.fill(absent);
-    else for (let i = 0; i < n; i++) { const v = arr[i]; if (!isInt32(v)) unpackable(); out[i] = v; }
-    this.pos += n * 4;
-  }
-
-  /** A float64 column from a flat list of numbers. */
-  f64s(values) {
-    this.align8();
-    const n = values.length;
-    this.ensure(n * 8);
-    const out = new Float64Array(this.u8.buffer, this.pos, n);
-    for (let i = 0; i < n; i++) { const v = values[i]; if (!isNumber(v)) unpackable(); out[i] = v; }
-    this.pos += n * 8;
-  }
-}
+const optionalIndex = (v) => (v === undefined ? -1 : v);
+const array = (v) => (Array.isArray(v) ? v : unpackable());
 
 const column = (obj, key, n, required) => {
   const a = obj[key];
@@ -84,40 +37,157 @@ const column = (obj, key, n, required) => {
   return a;
 };
 
-// Per-node lists (attributes) or per-layout-entry lists (styles): offsets, then the values.
-function lists(w, arr, n) {
-  const offsets = new Array(n + 1);
-  offsets[0] = 0;
-  let total = 0;
-  if (arr !== undefined) {
-    for (let i = 0; i < n; i++) {
-      const a = arr[i];
-      if (!Array.isArray(a)) unpackable();
-      total += a.length;
-      offsets[i + 1] = total;
-    }
-  } else {
-    offsets.fill(0);
+// ------------------------------------------------------------------ pass 1: an upper bound
+// UTF-8 takes at most 3 bytes per UTF-16 unit; every array may need 7 bytes of padding.
+const ARRAY = 4 + 7;  // a count or length before an array, and the array's padding
+const strBound = (s) => 4 + 3 * s.length;
+
+function framesBound(tree) {
+  let bytes = 0;
+  const stack = [tree];
+  while (stack.length) {
+    const t = stack.pop();
+    if (!isObject(t) || !isObject(t.frame)) unpackable();
+    const f = t.frame;
+    for (const s of [f.id, f.loaderId, f.parentId, f.url]) bytes += strBound(typeof s === 'string' ? s : '');
+    bytes += 4;
+    if (Array.isArray(t.childFrames)) for (const c of t.childFrames) stack.push(c);
   }
-  w.i32s(offsets, n + 1);
-  w.align8();
-  w.ensure(total * 4);
-  const out = new Int32Array(w.u8.buffer, w.pos, total);
-  let k = 0;
-  if (arr !== undefined)
-    for (let i = 0; i < n; i++) {
-      const a = arr[i];
-      for (let j = 0; j < a.length; j++) { const v = a[j]; if (!isInt32(v)) unpackable(); out[k++] = v; }
+  return bytes;
+}
+
+// Sum of the lengths of a column of lists (attributes per node, styles per layout entry).
+function listsTotal(arr) {
+  let total = 0;
+  if (arr !== undefined) for (let i = 0; i < arr.length; i++) total += array(arr[i]).length;
+  return total;
+}
+
+function documentBound(doc) {
+  if (!isObject(doc) || !isObject(doc.nodes) || !isObject(doc.layout)) unpackable();
+  const nodes = doc.nodes, layout = doc.layout;
+  const n = array(nodes.parentIndex).length, m = array(layout.nodeIndex).length;
+  let bytes = 32 + 4;  // frameId, documentURL, title, scroll flags, scroll x and y; n
+  bytes += 5 * (7 + 4 * n) + 7 + 4 * (n + 1) + 7 + 4 * listsTotal(nodes.attributes);
+  for (const [key, valued] of RARE) {
+    const r = nodes[key];
+    const k = isObject(r) && Array.isArray(r.index) ? r.index.length : 0;
+    bytes += ARRAY + 4 * k + (valued ? 7 + 4 * k : 0);
+  }
+  bytes += 4 + 7 + 4 * m + 7 + 32 * m + 7 + 4 * (m + 1) + 7 + 4 * listsTotal(layout.styles) + 7 + 4 * m;
+  bytes += ARRAY + 7 + 20 * (Array.isArray(layout.clientRects) ? rectCount(layout.clientRects) : 0);
+  return bytes;
+}
+
+function snapshotBound(snap) {
+  if (!isObject(snap)) unpackable();
+  let chars = 0;
+  for (const s of array(snap.strings)) chars += typeof s === 'string' ? s.length + 1 : unpackable();
+  let bytes = 4 + 4 + 3 * chars + 4;
+  for (const doc of array(snap.documents)) bytes += documentBound(doc);
+  return bytes;
+}
+
+function captureBound(capture) {
+  let bytes = 12 + 4 + 4 + 32;  // header, style count, viewport
+  for (const s of array(capture.styles)) bytes += strBound(typeof s === 'string' ? s : '');
+  bytes += framesBound(capture.frameTree) + snapshotBound(capture.snapshot) + 4;
+  if (Array.isArray(capture.oopifs))
+    for (const o of capture.oopifs) {
+      if (!isObject(o)) unpackable();
+      bytes += strBound(typeof o.frameId === 'string' ? o.frameId : '') + 8 + framesBound(o.frameTree) + snapshotBound(o.snapshot);
     }
-  w.pos += total * 4;
+  return bytes;
+}
+
+// Layout entries whose clientRects is [x, y, w, h] (frame owners); [] is the rest.
+function rectCount(rects) {
+  let k = 0;
+  for (let i = 0; i < rects.length; i++) {
+    const r = array(rects[i]);
+    if (r.length === 4) k++;
+    else if (r.length !== 0) unpackable();
+  }
+  return k;
+}
+
+// ------------------------------------------------------------------ pass 2: the bytes
+class Writer {
+  /** @param {Uint8Array} u8 large enough for the bound; its byteOffset a multiple of 8 */
+  constructor(u8) {
+    this.u8 = u8;
+    this.buffer = u8.buffer;
+    this.base = u8.byteOffset;
+    this.dv = new DataView(u8.buffer, u8.byteOffset, u8.length);
+    this.pos = 0;
+  }
+
+  u32(v) { this.dv.setUint32(this.pos, v, true); this.pos += 4; }
+  i32(v) { if (!isInt32(v)) unpackable(); this.dv.setInt32(this.pos, v, true); this.pos += 4; }
+  f64(v) { if (!isNumber(v)) unpackable(); this.dv.setFloat64(this.pos, v, true); this.pos += 8; }
+
+  /** u32 byte length + UTF-8 (lone surrogates become U+FFFD, as they do through JSON). */
+  str(s) {
+    const { read, written } = encoder.encodeInto(s, this.u8.subarray(this.pos + 4));
+    if (read !== s.length) throw new Error('capture_pack: the size bound was too small (a bug)');
+    this.u32(written);
+    this.pos += written;
+  }
+
+  align8() {
+    while (this.pos % 8) this.u8[this.pos++] = 0;
+  }
+
+  /** A typed view of the next n int32s (8-aligned from the buffer's start), advancing past them. */
+  i32view(n) {
+    this.align8();
+    const out = new Int32Array(this.buffer, this.base + this.pos, n);
+    this.pos += 4 * n;
+    return out;
+  }
+
+  f64view(n) {
+    this.align8();
+    const out = new Float64Array(this.buffer, this.base + this.pos, n);
+    this.pos += 8 * n;
+    return out;
+  }
+
+  /** An int32 column of n entries: from an array (checked), or `absent` everywhere when it is undefined. */
+  i32s(arr, n, absent = 0) {
+    const out = this.i32view(n);
+    if (arr === undefined) out.fill(absent);
+    else for (let i = 0; i < n; i++) { const v = arr[i]; if (!isInt32(v)) unpackable(); out[i] = v; }
+  }
+}
+
+// Per-node lists (attributes) or per-layout-entry lists (styles): n + 1 offsets, then the values.
+// The values' place follows from n alone, so both columns fill in one loop.
+function lists(w, arr, n) {
+  const offsets = w.i32view(n + 1);
+  offsets[0] = 0;
+  if (arr === undefined) {
+    offsets.fill(0);
+    w.i32view(0);
+    return;
+  }
+  let total = 0;
+  for (let i = 0; i < n; i++) total += array(arr[i]).length;
+  const out = w.i32view(total);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const a = arr[i];
+    for (let j = 0; j < a.length; j++) { const v = a[j]; if (!isInt32(v)) unpackable(); out[k++] = v; }
+    offsets[i + 1] = k;
+  }
 }
 
 function rare(w, nodes, key, valued) {
   const r = nodes[key];
   if (r === undefined) {
     w.u32(0);
-    w.i32s(undefined, 0);
-    if (valued) w.i32s(undefined, 0);
+    w.i32view(0);
+    if (valued) w.i32view(0);
     return;
   }
   if (!isObject(r) || !Array.isArray(r.index)) unpackable();
@@ -128,10 +198,8 @@ function rare(w, nodes, key, valued) {
   if (valued) w.i32s(r.value, k);
 }
 
-const optionalIndex = (v) => (v === undefined ? -1 : v);
-
 function documentOf(w, doc) {
-  if (!isObject(doc) || doc.frameId === undefined) unpackable();
+  if (doc.frameId === undefined) unpackable();
   w.i32(doc.frameId);
   w.i32(optionalIndex(doc.documentURL));
   w.i32(optionalIndex(doc.title));
@@ -141,7 +209,6 @@ function documentOf(w, doc) {
   w.f64(sy === undefined ? 0 : sy);
 
   const nodes = doc.nodes;
-  if (!isObject(nodes) || !Array.isArray(nodes.parentIndex)) unpackable();
   const n = nodes.parentIndex.length;
   w.u32(n);
   w.i32s(nodes.parentIndex, n);
@@ -150,36 +217,37 @@ function documentOf(w, doc) {
   w.i32s(column(nodes, 'nodeValue', n, false), n, -1);
   w.i32s(column(nodes, 'backendNodeId', n, true), n);
   lists(w, column(nodes, 'attributes', n, false), n);
-  for (const key of FLAG_RARE) rare(w, nodes, key, false);
-  for (const key of VALUED_RARE) rare(w, nodes, key, true);
+  for (const [key, valued] of RARE) rare(w, nodes, key, valued);
 
   const layout = doc.layout;
-  if (!isObject(layout) || !Array.isArray(layout.nodeIndex)) unpackable();
   const m = layout.nodeIndex.length;
   w.u32(m);
   w.i32s(layout.nodeIndex, m);
   const bounds = column(layout, 'bounds', m, true);
-  const flat = new Array(m * 4);
+  const flat = w.f64view(4 * m);
   for (let k = 0; k < m; k++) {
     const b = bounds[k];
     if (!Array.isArray(b) || b.length !== 4) unpackable();
-    flat[4 * k] = b[0]; flat[4 * k + 1] = b[1]; flat[4 * k + 2] = b[2]; flat[4 * k + 3] = b[3];
+    const x = b[0], y = b[1], wd = b[2], ht = b[3];
+    if (!isNumber(x) || !isNumber(y) || !isNumber(wd) || !isNumber(ht)) unpackable();
+    flat[4 * k] = x; flat[4 * k + 1] = y; flat[4 * k + 2] = wd; flat[4 * k + 3] = ht;
   }
-  w.f64s(flat);
   lists(w, column(layout, 'styles', m, true), m);
   w.i32s(column(layout, 'text', m, false), m, -1);
   // clientRects: only [x, y, w, h] entries matter (frame owners' border offsets); [] is the rest.
   const rects = column(layout, 'clientRects', m, false);
-  const withRect = [], xy = [];
-  if (rects !== undefined)
-    for (let k = 0; k < m; k++) {
-      const r = rects[k];
-      if (!Array.isArray(r) || (r.length !== 0 && r.length !== 4)) unpackable();
-      if (r.length === 4) { withRect.push(k); xy.push(r[0], r[1]); }
-    }
-  w.u32(withRect.length);
-  w.i32s(withRect, withRect.length);
-  w.f64s(xy);
+  const count = rects === undefined ? 0 : rectCount(rects);
+  w.u32(count);
+  const idx = w.i32view(count), xy = w.f64view(2 * count);
+  for (let k = 0, j = 0; j < count; k++) {
+    const r = rects[k];
+    if (r.length !== 4) continue;
+    if (!isNumber(r[0]) || !isNumber(r[1])) unpackable();
+    idx[j] = k;
+    xy[2 * j] = r[0];
+    xy[2 * j + 1] = r[1];
+    j++;
+  }
 }
 
 // The frame tree in pre-order, each frame followed by its child count (an explicit stack: no
@@ -188,7 +256,6 @@ function frames(w, tree) {
   const stack = [tree];
   while (stack.length) {
     const t = stack.pop();
-    if (!isObject(t) || !isObject(t.frame)) unpackable();
     const f = t.frame;
     if (typeof f.id !== 'string' || typeof f.loaderId !== 'string') unpackable();
     w.str(f.id);
@@ -203,9 +270,8 @@ function frames(w, tree) {
 }
 
 function snapshotOf(w, snap) {
-  if (!isObject(snap) || !Array.isArray(snap.strings) || !Array.isArray(snap.documents)) unpackable();
   const strings = snap.strings;
-  for (const s of strings) if (typeof s !== 'string' || s.includes('\0')) unpackable();
+  for (const s of strings) if (s.includes('\0')) unpackable();
   // One encode for the whole table: each string followed by a 0 byte (none holds one).
   const blob = strings.length ? strings.join('\0') + '\0' : '';
   w.u32(strings.length);
@@ -217,20 +283,30 @@ function snapshotOf(w, snap) {
 /**
  * Packs a capture object into the binary form, or returns null when the capture is not of the
  * shape the binary form expresses (send it as JSON then: the core names the defect).
+ *
+ * `alloc(bytes)`, when given, supplies the buffer: a Uint8Array of at least `bytes` bytes whose
+ * byteOffset is a multiple of 8 (a block of the wasm heap: no copy afterwards), or null to give up
+ * (packCapture then returns null). `bytes` is an upper bound; the packed capture is the returned
+ * view's first bytes. Without it a fresh buffer is allocated. No wasm call may run between alloc
+ * and the return (the heap must not move).
  * @param {any} capture
+ * @param {(bytes: number) => Uint8Array | null} [alloc]
  * @returns {Uint8Array | null}
  */
-export function packCapture(capture) {
+export function packCapture(capture, alloc) {
   try {
     if (!isObject(capture) || (capture.v !== undefined && capture.v !== VERSION)) unpackable();
-    const w = new Writer(1 << 16);
-    for (const b of MAGIC) { w.ensure(1); w.u8[w.pos++] = b; }
+    const bound = captureBound(capture);
+    const u8 = alloc ? alloc(bound) : new Uint8Array(bound);
+    if (u8 === null) return null;
+    if (u8.length < bound || u8.byteOffset % 8 !== 0)
+      throw new Error(`capture_pack: alloc gave ${u8.length} bytes at offset ${u8.byteOffset}; ${bound} bytes at a multiple of 8 are needed`);
+    const w = new Writer(u8);
+    for (const b of MAGIC) u8[w.pos++] = b;
     w.u32(VERSION);
     w.u32(0);  // total size, patched below
-    const styles = capture.styles;
-    if (!Array.isArray(styles)) unpackable();
-    w.u32(styles.length);
-    for (const s of styles) { if (typeof s !== 'string') unpackable(); w.str(s); }
+    w.u32(capture.styles.length);
+    for (const s of capture.styles) { if (typeof s !== 'string') unpackable(); w.str(s); }
     const vp = capture.viewport;
     if (vp !== undefined && !isObject(vp)) unpackable();
     w.u32(vp ? 1 : 0);
@@ -241,7 +317,7 @@ export function packCapture(capture) {
     if (!Array.isArray(oopifs)) unpackable();
     w.u32(oopifs.length);
     for (const o of oopifs) {
-      if (!isObject(o) || typeof o.frameId !== 'string') unpackable();
+      if (typeof o.frameId !== 'string') unpackable();
       w.str(o.frameId);
       const owner = o.ownerBackendNodeId;
       w.u32(owner === undefined || owner === null ? 0 : 1);
@@ -250,9 +326,9 @@ export function packCapture(capture) {
       snapshotOf(w, o.snapshot);
     }
     w.dv.setUint32(8, w.pos, true);
-    return w.u8.subarray(0, w.pos);
+    return u8.subarray(0, w.pos);
   } catch (e) {
-    if (e instanceof Unpackable || e instanceof RangeError) return null;
+    if (e instanceof Unpackable) return null;
     throw e;
   }
 }

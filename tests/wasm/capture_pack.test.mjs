@@ -43,6 +43,26 @@ test('packing does not change the capture object', () => {
   assert.deepEqual(obj, before);
 });
 
+test('packing into a caller\'s buffer (the wasm heap) gives the same bytes; null gives up; a short or misaligned buffer is refused', () => {
+  const obj = JSON.parse(c1);
+  const own = packCapture(obj);
+  let asked = 0;
+  const big = new Uint8Array(own.length * 4 + 64).fill(0xee);  // stale bytes: every byte must be written
+  const into = packCapture(obj, (n) => { asked = n; return big.subarray(8, 8 + n); });
+  assert.ok(asked >= own.length, `the bound ${asked} is below the ${own.length} bytes written`);
+  assert.equal(into.byteOffset, 8);
+  assert.deepEqual(into, own);
+  assert.equal(packCapture(obj, () => null), null);
+  assert.throws(() => packCapture(obj, (n) => new Uint8Array(n - 1)), /bytes at a multiple of 8 are needed/);
+  assert.throws(() => packCapture(obj, (n) => big.subarray(4, 4 + n)), /bytes at a multiple of 8 are needed/);
+  // Strings of 1 to 4 UTF-8 bytes per character, lone surrogates included: the bound holds.
+  const wide = JSON.parse(c1);
+  wide.snapshot.strings.push('é'.repeat(500), '漢'.repeat(500), '😀'.repeat(500), '\ud800'.repeat(500));
+  const wideOwn = packCapture(wide);
+  assert.ok(wideOwn instanceof Uint8Array);
+  assert.deepEqual(packCapture(wide, (n) => big.length >= n ? big.subarray(0, n) : new Uint8Array(n)), wideOwn);
+});
+
 // Each defect changes the parsed capture; the engine's answer to the object must be the answer to
 // its JSON text, whether the packer expressed it (content rules: the core's, in both forms) or not.
 const doc = (o) => o.snapshot.documents[0];
