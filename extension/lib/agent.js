@@ -363,7 +363,8 @@ export class Agent {
         const r = await capture((m, p, sid) => this.send(t, m, p, sid), { oopifs: [...t.oopifs.values()] });
         t.mainFrameId = r.capture.frameTree?.frame?.id ?? t.mainFrameId;
         t.lastCapture = r.capture;
-        return { json: JSON.stringify(r.capture), warnings: r.warnings };
+        // The object itself goes to the core (packed into its binary form): no JSON.stringify.
+        return { capture: r.capture, warnings: r.warnings };
       } catch (e) {
         if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
         last = e;
@@ -781,7 +782,7 @@ export class Agent {
     if (!t.hasBaseline) throw new ToolError('unknown_ref', `${ref}: this tab has no snapshot yet; call snapshot first`);
     const engine = await this.#engine();
     const cap = await this.#capture(t);
-    engine.beginAction(t.key, cap.json, null);
+    engine.beginAction(t.key, cap.capture, null);
     try {
       const target = engine.resolve(t.key, ref);
       engine.abortAction(t.key);
@@ -794,7 +795,7 @@ export class Agent {
     const engine = await this.#engine();
     const cap = await this.#capture(t);
     engine.openPage(t.key);
-    const pack = engine.snapshot(t.key, cap.json, { kind, warnings: [...warnings, ...cap.warnings] });
+    const pack = engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
     t.hasBaseline = true;
     return pack;
   }
@@ -854,7 +855,7 @@ export class Agent {
     const agentVersion = args.version === undefined || args.version === null ? null : args.version;
     if (agentVersion !== null && !(Number.isInteger(agentVersion) && agentVersion >= 0)) throw new ToolError('bad_arguments', `${kind}: version must be the version number of your last FactPack`);
     const before = await this.#capture(t);
-    const pre = engine.beginAction(t.key, before.json, agentVersion);
+    const pre = engine.beginAction(t.key, before.capture, agentVersion);
     if (pre.freshness === 'stale_no_history') {
       return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
     }
@@ -890,7 +891,7 @@ export class Agent {
       const warnings = await this.#stabilize(t);
       if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.#dialogReply(t); }
       const after = await this.#capture(t);
-      const pack = engine.finishAction(t.key, after.json, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...this.#openedNotes(t)] });
+      const pack = engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...this.#openedNotes(t)] });
       return reply(pack);
     } catch (e) {
       try { engine.abortAction(t.key); } catch { /* not in an action */ }
@@ -935,8 +936,8 @@ export class Agent {
     // A dialog the page opened by itself: the drift shows up in this result.
     const warnings = await this.#stabilize(t);
     const cap = await this.#capture(t);
-    engine.beginAction(t.key, cap.json, null);
-    return reply(engine.finishAction(t.key, cap.json, { kind: 'dialog', warnings: [note, ...warnings] }));
+    engine.beginAction(t.key, cap.capture, null);
+    return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [note, ...warnings] }));
   }
 
   /** @param {string} session @param {any} args */

@@ -48,8 +48,18 @@ export const LIMITS = Object.freeze({
   // --- traces of live sessions (lib/trace.js, replayed by the web playground) ---
   /** Core calls recorded per agent tab; recording stops (and says so) beyond. */
   traceMaxEntries: 2_000,
-  /** Bytes of captures/events/texts recorded per agent tab. */
+  /** Bytes of captures/events/texts recorded per agent tab (capture objects by the estimate below). */
   traceMaxBytes: 64 * 1024 * 1024,
+  /**
+   * A capture object held in memory costs about traceBytesPerNode per DOM node, plus
+   * traceBytesPerChar per character and traceBytesPerString per string of its table, plus
+   * traceBytesPerCapture: 3.6-5x its JSON. Calibrated on tests/cases (V8 heap of parsed captures);
+   * the estimate is at or above the measured heap on every recorded page.
+   */
+  traceBytesPerNode: 400,
+  traceBytesPerChar: 2,
+  traceBytesPerString: 32,
+  traceBytesPerCapture: 8_192,
   /** Agent tabs whose traces are kept (oldest dropped first). */
   traceMaxPages: 8,
 

@@ -3,15 +3,20 @@
 // the FactPack it answered, so the web playground can replay the session on the same wasm core
 // and show what the agent saw. Bounded (limits.js); secret field values are scrubbed from the
 // captures at export (the core redacts them anyway, so the replay is unchanged).
+//
+// Captures are kept as the objects the core was given (serializing each one for the trace would
+// cost what the object boundary saves), charged by the heap they hold, and written out as JSON
+// text only when a trace is exported.
 import { LIMITS } from './limits.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
-/** @typedef {{call: string, capture?: string, version?: number|null, event?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string}} Entry */
+/** @typedef {{call: string, capture?: string|object, version?: number|null, event?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string}} Entry */
+/** @typedef {{entries: Entry[], bytes: number, truncated: string, started: number, closed: boolean, held: WeakSet<object>}} Log */
 
 const keyName = (k) => `c${k.context}p${k.page}`;
 
 export class TraceLog {
-  /** @type {Map<string, {entries: Entry[], bytes: number, truncated: string, started: number, closed: boolean}>} */
+  /** @type {Map<string, Log>} */
   pages = new Map();
 
   /** @param {PageKey} key */
@@ -21,12 +26,15 @@ export class TraceLog {
   #add(key, e) {
     const log = this.#log(key);
     if (!log || log.truncated) return;
-    const size = (e.capture?.length ?? 0) + (e.event?.length ?? 0) + (e.out?.text.length ?? 0) + 64;
+    // An object given to two calls (beginAction and finishAction of a dialog) is held once.
+    const capture = e.capture === undefined || (typeof e.capture === 'object' && log.held.has(e.capture)) ? 0 : heldBytes(e.capture);
+    const size = capture + (e.event?.length ?? 0) + (e.out?.text.length ?? 0) + 64;
     if (log.entries.length >= LIMITS.traceMaxEntries || log.bytes + size > LIMITS.traceMaxBytes) {
       log.truncated = `recording stopped after ${log.entries.length} calls (limits.js traceMaxEntries ${LIMITS.traceMaxEntries}, traceMaxBytes ${LIMITS.traceMaxBytes})`;
       return;
     }
     log.bytes += size;
+    if (e.capture !== null && typeof e.capture === 'object') log.held.add(e.capture);
     log.entries.push(e);
   }
 
@@ -64,7 +72,7 @@ export class TraceLog {
             }
             // A new page, or the same tab again after closePage: a new trace.
             self.pages.delete(keyName(key));
-            self.pages.set(keyName(key), { entries: [{ call: 'openPage' }], bytes: 0, truncated: '', started: Date.now(), closed: false });
+            self.pages.set(keyName(key), { entries: [{ call: 'openPage' }], bytes: 0, truncated: '', started: Date.now(), closed: false, held: new WeakSet() });
             while (self.pages.size > LIMITS.traceMaxPages) self.pages.delete(self.pages.keys().next().value);
             return r;
           };
@@ -108,10 +116,32 @@ export class TraceLog {
   }
 }
 
-/** Secret field values (password, cc-*, one-time-code) replaced in a capture's DOMSnapshot. */
-export function scrubSecrets(captureJson) {
+/**
+ * Bytes a recorded capture holds: the length of JSON text; for a capture object, the estimate of
+ * its heap from limits.js (traceBytesPer*), which needs no serialization.
+ * @param {string|object} capture
+ */
+export function heldBytes(capture) {
+  if (typeof capture === 'string') return capture.length;
+  const c = /** @type {any} */ (capture);
+  let bytes = LIMITS.traceBytesPerCapture;
+  for (const snap of [c?.snapshot, ...(Array.isArray(c?.oopifs) ? c.oopifs.map((/** @type {any} */ o) => o?.snapshot) : [])]) {
+    const strings = Array.isArray(snap?.strings) ? snap.strings : [];
+    for (const s of strings) bytes += LIMITS.traceBytesPerString + (typeof s === 'string' ? s.length * LIMITS.traceBytesPerChar : 0);
+    for (const d of Array.isArray(snap?.documents) ? snap.documents : [])
+      bytes += LIMITS.traceBytesPerNode * (Array.isArray(d?.nodes?.parentIndex) ? d.nodes.parentIndex.length : 0);
+  }
+  return bytes;
+}
+
+/**
+ * Secret field values (password, cc-*, one-time-code) replaced in a capture's DOMSnapshot; the
+ * capture as JSON text. A capture object is copied first: the live one is never changed.
+ * @param {string|object} capture
+ */
+export function scrubSecrets(capture) {
   let cap;
-  try { cap = JSON.parse(captureJson); } catch { return captureJson; }
+  try { cap = JSON.parse(typeof capture === 'string' ? capture : JSON.stringify(capture)); } catch { return typeof capture === 'string' ? capture : String(capture); }
   const scrub = (snapshot) => {
     const strings = snapshot?.strings;
     if (!Array.isArray(strings)) return;

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIMITS } from '../lib/limits.js';
-import { scrubSecrets, TraceLog } from '../lib/trace.js';
+import { spawnSync } from 'node:child_process';
+import { heldBytes, scrubSecrets, TraceLog } from '../lib/trace.js';
 
 /** A stand-in with the wasm engine's method shapes (the real one runs in the e2e tests). */
 function fakeEngine() {
@@ -73,4 +74,72 @@ test('openPage on an open page keeps its trace (the engine keeps its state); aft
   e.closePage(key);
   e.openPage(key);
   assert.deepEqual(log.export(key).entries.map((x) => x.call), ['openPage']);
+});
+
+test('capture objects are recorded as given, charged by their estimated heap once each, and exported as JSON text', () => {
+  const log = new TraceLog();
+  const e = log.wrap(fakeEngine());
+  const key = { context: 0, page: 1 };
+  const cap = { v: 1, snapshot: { strings: ['INPUT', 'type', 'password', 'hunter22'], documents: [{ nodes: {
+    parentIndex: [-1], attributes: [[1, 2]], inputValue: { index: [0], value: [3] },
+  } }] } };
+  const before = structuredClone(cap);
+  e.openPage(key);
+  e.beginAction(key, cap, null);
+  e.finishAction(key, cap, { kind: 'dialog' });  // the same object twice: held once
+  const log0 = log.pages.get('c0p1');
+  assert.equal(log0.bytes, heldBytes(cap) + 2 * 64 + '<delta v="1"/>'.length);  // openPage is not charged
+  assert.equal(heldBytes(cap), LIMITS.traceBytesPerCapture + LIMITS.traceBytesPerNode + 4 * LIMITS.traceBytesPerString + 25 * LIMITS.traceBytesPerChar);
+  const t = log.export(key);
+  assert.equal(typeof t.entries[1].capture, 'string');
+  assert.doesNotMatch(t.entries[1].capture, /hunter22/);
+  assert.deepEqual(cap, before, 'export scrubs a copy, never the live capture');
+  const { snapshot } = JSON.parse(t.entries[2].capture);
+  assert.deepEqual(snapshot.documents, before.snapshot.documents.map((d) => ({ nodes: { ...d.nodes, inputValue: { index: [0], value: [4] } } })));
+});
+
+test('the byte bound holds for capture objects', () => {
+  const log = new TraceLog();
+  const e = log.wrap(fakeEngine());
+  const key = { context: 0, page: 1 };
+  // ~8 MB by the estimate: fewer than traceMaxBytes / 8 MB captures fit.
+  const big = () => ({ snapshot: { strings: [], documents: [{ nodes: { parentIndex: new Array(20_000).fill(0) } }] } });
+  e.openPage(key);
+  let calls = 0;
+  while (!log.pages.get('c0p1').truncated && calls < 1000) { e.snapshot(key, big(), {}); calls++; }
+  const t = log.export(key);
+  assert.match(t.truncated, /traceMaxBytes/);
+  assert.ok(log.pages.get('c0p1').bytes <= LIMITS.traceMaxBytes);
+  assert.equal(t.entries.length - 1, Math.floor(LIMITS.traceMaxBytes / (heldBytes(big()) + 64 + '<full v="1"/>'.length)));
+});
+
+// The estimate stands for memory: it must not be below what a capture object really holds. Measured
+// in a child with --expose-gc (the test runner's own heap is too busy to measure in).
+test('the estimate is at or above the heap a capture object takes, on every recorded page', () => {
+  const script = `
+    import { listCases, readStepFile } from ${JSON.stringify(new URL('../../tests/support/corpus.mjs', import.meta.url).href)};
+    import { heldBytes } from ${JSON.stringify(new URL('../lib/trace.js', import.meta.url).href)};
+    const out = [];
+    for (const c of listCases()) {
+      const text = readStepFile(c.steps[0].dir, 'capture.json');
+      if (text === null) continue;
+      // Enough copies to hold a few MB: the heap's own noise (tens of KB) is then amortized.
+      const copies = Math.max(8, Math.ceil(4e6 / text.length));
+      JSON.parse(text);  // warm-up, dropped: parser caches and internalized keys are shared by every copy
+      const keep = [];
+      gc(); const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < copies; i++) keep.push(JSON.parse(text));
+      gc(); const heap = (process.memoryUsage().heapUsed - before) / copies;
+      out.push({ name: c.name, heap: Math.round(heap), estimate: heldBytes(keep[0]), json: text.length });
+    }
+    console.log(JSON.stringify(out));`;
+  const r = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const pages = JSON.parse(r.stdout);
+  assert.ok(pages.length >= 5, `recorded pages: ${pages.length}`);
+  console.log(`# heap of a capture object vs the estimate: ${pages.map((p) => `${p.name} ${(p.heap / p.estimate).toFixed(2)}`).join(', ')}`);
+  for (const p of pages) {
+    assert.ok(p.estimate >= p.heap, `${p.name}: estimate ${p.estimate} below the measured heap ${p.heap} (JSON ${p.json})`);
+    assert.ok(p.estimate <= 5 * Math.max(p.heap, 16_384), `${p.name}: estimate ${p.estimate} far above the heap ${p.heap}: traces would stop too early`);
+  }
 });
