@@ -15,6 +15,7 @@
 
 #include "athena/compiler.h"
 #include "corpus.h"
+#include "steady_allocator.h"
 
 namespace {
 
@@ -50,6 +51,7 @@ std::string opt(double v) { return v < 0 ? "—" : ms(v); }
 }  // namespace
 
 int main(int argc, char** argv) {
+  athena::bench::keep_freed_memory();
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
   const auto cases = athena::corpus::load_cases();
   std::ostringstream md;

@@ -27,6 +27,7 @@
 #include "athena/render.h"
 #include "capture_binary.h"
 #include "corpus.h"
+#include "steady_allocator.h"
 
 using namespace athena;
 using Clock = std::chrono::steady_clock;
@@ -197,6 +198,7 @@ int run_replay(const std::string& job_path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  athena::bench::keep_freed_memory();
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "--steps" && argc >= 3)
     return run_steps(argv[2], argc > 3 ? std::max(1, std::atoi(argv[3])) : 9, argc > 4 && std::string(argv[4]) == "--binary");
