@@ -12,6 +12,7 @@
 #include "athena/limits.h"
 #include "compiler/capture.h"
 #include "compiler/capture_rules.h"
+#include "compiler/utf8.h"
 
 namespace athena::compiler {
 namespace {
@@ -24,10 +25,9 @@ bool form_error(Ctx& c, const std::string& what) {
   return c.fail(ErrorCode::kMalformedCapture, "capture (binary form): " + what + "; re-capture the page");
 }
 
-// UTF-8 as RFC 3629 has it (no overlongs, no surrogates, nothing above U+10FFFF): what the JSON
-// parser accepts, so text from either form is safe to render.
+// UTF-8 by the JSON parser's rule (utf8.h), so text from either form is safe to render.
 bool valid_utf8(const unsigned char* p, std::size_t n) {
-  std::size_t i = 0;
+  std::size_t i = 0, bad = 0;
   while (i < n) {
     // Most text is ASCII: skip 8 bytes at a time while no high bit is set.
     while (i + 8 <= n) {
@@ -37,27 +37,9 @@ bool valid_utf8(const unsigned char* p, std::size_t n) {
       i += 8;
     }
     if (i >= n) break;
-    const unsigned char b0 = p[i];
-    if (b0 < 0x80) { ++i; continue; }
-    int extra = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-      extra = 1;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      extra = 2;
-      if (b0 == 0xE0) lo = 0xA0;
-      if (b0 == 0xED) hi = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      extra = 3;
-      if (b0 == 0xF0) lo = 0x90;
-      if (b0 == 0xF4) hi = 0x8F;
-    } else {
-      return false;
-    }
-    if (n - i <= static_cast<std::size_t>(extra)) return false;
-    for (int k = 1; k <= extra; ++k, lo = 0x80, hi = 0xBF)
-      if (p[i + static_cast<std::size_t>(k)] < lo || p[i + static_cast<std::size_t>(k)] > hi) return false;
-    i += static_cast<std::size_t>(extra) + 1;
+    const std::size_t len = utf8_sequence(p + i, n - i, bad);
+    if (len == 0) return false;
+    i += len;
   }
   return true;
 }

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/utf8.h"
+
 namespace athena::compiler {
 
 const char* JsonValue::type_name() const {
@@ -132,6 +134,7 @@ class JsonDoc::Parser {
   }
 
   std::size_t error_at() const { return error_at_; }
+  bool ran_out() const { return ran_out_; }  // the text ended where more was needed
 
  private:
   // Field by field, not as one 16-byte copy: `v` was just written a field at a time, and a
@@ -154,6 +157,7 @@ class JsonDoc::Parser {
   }
   bool fail_at_end() {
     error_at_ = static_cast<std::size_t>(end_ - begin_);
+    ran_out_ = true;
     return false;
   }
 
@@ -339,32 +343,12 @@ class JsonDoc::Parser {
     return true;
   }
 
-  // One UTF-8 sequence (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
+  // One UTF-8 sequence (utf8.h); the error points at the byte that breaks it, as nlohmann's does.
   bool utf8() {
-    const auto b0 = static_cast<unsigned char>(*p_);
-    int extra = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b0 >= 0xC2 && b0 <= 0xDF) {
-      extra = 1;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      extra = 2;
-      if (b0 == 0xE0) lo = 0xA0;
-      if (b0 == 0xED) hi = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      extra = 3;
-      if (b0 == 0xF0) lo = 0x90;
-      if (b0 == 0xF4) hi = 0x8F;
-    } else {
-      return fail(p_);
-    }
-    ++p_;
-    for (int k = 0; k < extra; ++k, ++p_) {
-      if (p_ == end_) return fail_at_end();
-      const auto b = static_cast<unsigned char>(*p_);
-      if (b < lo || b > hi) return fail(p_);
-      lo = 0x80;
-      hi = 0xBF;
-    }
+    std::size_t bad = 0;
+    const std::size_t len = utf8_sequence(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_), bad);
+    if (len == 0) return p_ + bad == end_ ? fail_at_end() : fail(p_ + bad);
+    p_ += len;
     return true;
   }
 
@@ -462,14 +446,17 @@ class JsonDoc::Parser {
   std::size_t pending_size_ = 0;
   std::size_t unescaped_used_ = 0;
   std::size_t error_at_ = 0;
+  bool ran_out_ = false;
 };
 
 Result<JsonDoc> JsonDoc::parse(std::string_view text, std::string_view what, std::string_view fix) {
   JsonDoc doc;
   Parser parser(text, doc);
   if (parser.run()) return doc;
+  // "truncated?" only when the text ended where more was needed: a bad byte inside it is no sign.
   return make_error(ErrorCode::kMalformedJson, std::string(what) + ": not valid JSON (error at byte " + std::to_string(parser.error_at()) +
-                                                   " of " + std::to_string(text.size()) + "; truncated?); " + std::string(fix));
+                                                   " of " + std::to_string(text.size()) + (parser.ran_out() ? "; truncated?" : "") + "); " +
+                                                   std::string(fix));
 }
 
 }  // namespace athena::compiler

@@ -75,7 +75,8 @@ static_assert(std::is_trivial_v<JsonValue>, "JsonDoc copies and allocates values
 class JsonDoc {
  public:
   /// Parses `text` (which must outlive the document). Errors are kMalformedJson with the byte
-  /// where it broke, as "<what>: not valid JSON (error at byte N of M; truncated?); <fix>".
+  /// where it broke, as "<what>: not valid JSON (error at byte N of M); <fix>", with "; truncated?"
+  /// after M when the text ended where more was needed.
   static Result<JsonDoc> parse(std::string_view text, std::string_view what, std::string_view fix);
 
   const JsonValue& root() const { return root_; }

@@ -142,7 +142,8 @@ TEST_CASE("json_doc: invalid documents name the byte where they broke", "[compil
   CHECK(parse_err("") == "test: not valid JSON (error at byte 0 of 0; truncated?); fix it");
   CHECK(parse_err("{") == "test: not valid JSON (error at byte 1 of 1; truncated?); fix it");
   CHECK(parse_err("{\"v\":1,") == "test: not valid JSON (error at byte 7 of 7; truncated?); fix it");
-  CHECK(parse_err("[1,]") == "test: not valid JSON (error at byte 4 of 4; truncated?); fix it");
+  CHECK(parse_err("[1,]") == "test: not valid JSON (error at byte 4 of 4); fix it");  // a bad byte, not a cut
+  CHECK(parse_err("[1,2] x") == "test: not valid JSON (error at byte 7 of 7); fix it");
   for (const char* bad : {"[01]", "[1.]", "[.5]", "[1e]", "[-]", "[+1]", "[tru]", "[nul]", "{1:2}", "{\"a\" 1}", "[1 2]",
                           "\"a", "\"\\x\"", "\"\\u12g4\"", "\"tab\there\"", "[1]]", "{}x", "[\"\xC0\xAF\"]",
                           "[\"\xED\xA0\x80\"]", "[\"\xF5\x80\x80\x80\"]", "[\"\xE2\x82\"]", "[\"\x80\"]", "NaN", "[Infinity]"})
