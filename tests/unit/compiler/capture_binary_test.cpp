@@ -41,25 +41,6 @@ json page() {
   return b.json();
 }
 
-// A capture exercising every part of the form: iframes, shadow DOM, rare data, an OOPIF.
-std::string rich_page() {
-  CaptureBuilder b;
-  const int body = b.el(0, 0, "body");
-  const int ifr = b.el(0, body, "iframe");
-  const int d1 = b.add_document("F1");
-  b.add_frame("F1", "L1", "F0");
-  b.content_document(0, ifr, d1);
-  b.text(d1, b.el(d1, 0, "button", {{"aria-labelledby", "x"}}), "In frame");
-  const int host = b.el(0, body, "x-el");
-  const int sh = b.el(0, host, "button", {{"id", "x"}});
-  b.rare_string(0, sh, "shadowRootType", "open");
-  b.flag(0, sh, "isClickable");
-  b.rare_string(0, b.el(0, body, "input", {{"type", "password"}}), "inputValue", "pw");
-  CaptureBuilder& o = b.add_oopif("OOP", "LO", "F0", b.backend(0, ifr));
-  o.text(0, o.el(0, 0, "a", {{"href", "/"}}), "Cross");
-  return b.str();
-}
-
 Error binary_err(const std::string& json_text) {
   auto r = compile_capture(to_binary_capture(json_text));
   REQUIRE_FALSE(r.ok());
@@ -83,7 +64,7 @@ TEST_CASE("every recorded capture compiles to the same Snapshot from either form
     }
   }
   CHECK(compared >= 40);
-  const std::string rich = rich_page();
+  const std::string rich = rich_capture();
   CHECK(full_dump(compile_ok(to_binary_capture(rich))) == full_dump(compile_ok(rich)));
 }
 
@@ -180,7 +161,7 @@ TEST_CASE("the form's own defects name the byte and the field", "[compiler][bina
 }
 
 TEST_CASE("every truncation and random corruption of a buffer is an error or a page, never a crash", "[compiler][binary][errors]") {
-  const std::string good = to_binary_capture(rich_page());
+  const std::string good = to_binary_capture(rich_capture());
   REQUIRE(compile_capture(good).ok());
   for (std::size_t n = 0; n < good.size(); ++n) {
     std::string cut = good.substr(0, n);

@@ -167,4 +167,22 @@ J CaptureBuilder::json() const {
   return j;
 }
 
+std::string rich_capture() {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int ifr = b.el(0, body, "iframe");
+  const int d1 = b.add_document("F1");
+  b.add_frame("F1", "L1", "F0");
+  b.content_document(0, ifr, d1);
+  b.text(d1, b.el(d1, 0, "button", {{"aria-labelledby", "x"}}), "In frame");
+  const int host = b.el(0, body, "x-el");
+  const int sh = b.el(0, host, "button", {{"id", "x"}});
+  b.rare_string(0, sh, "shadowRootType", "open");
+  b.flag(0, sh, "isClickable");
+  b.rare_string(0, b.el(0, body, "input", {{"type", "password"}}), "inputValue", "pw");
+  CaptureBuilder& o = b.add_oopif("OOP", "LO", "F0", b.backend(0, ifr));
+  o.text(0, o.el(0, 0, "a", {{"href", "/"}}), "Cross");
+  return b.str();
+}
+
 }  // namespace athena::test

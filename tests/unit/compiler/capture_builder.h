@@ -87,4 +87,8 @@ class CaptureBuilder {
   nlohmann::json frame_tree_json() const;
 };
 
+/// A capture exercising every part of the format: a same-process iframe, shadow DOM, rare data
+/// (shadowRootType, isClickable, inputValue of a password field) and an out-of-process iframe.
+std::string rich_capture();
+
 }  // namespace athena::test

@@ -188,21 +188,7 @@ TEST_CASE("random byte corruption never crashes", "[compiler][errors]") {
 
 TEST_CASE("structural mutations (wrong types, wild indices) never crash", "[compiler][errors]") {
   // Replace random values anywhere in a real-shaped capture with hostile ones.
-  CaptureBuilder b;
-  const int body = b.el(0, 0, "body");
-  const int ifr = b.el(0, body, "iframe");
-  const int d1 = b.add_document("F1");
-  b.add_frame("F1", "L1", "F0");
-  b.content_document(0, ifr, d1);
-  b.text(d1, b.el(d1, 0, "button", {{"aria-labelledby", "x"}}), "In frame");
-  const int host = b.el(0, body, "x-el");
-  const int sh = b.el(0, host, "button", {{"id", "x"}});
-  b.rare_string(0, sh, "shadowRootType", "open");
-  b.flag(0, sh, "isClickable");
-  b.rare_string(0, b.el(0, body, "input", {{"type", "password"}}), "inputValue", "pw");
-  CaptureBuilder& o = b.add_oopif("OOP", "LO", "F0", b.backend(0, ifr));
-  o.text(0, o.el(0, 0, "a", {{"href", "/"}}), "Cross");
-  const json good = b.json();
+  const json good = json::parse(rich_capture());
   std::vector<json::json_pointer> leaves;
   std::function<void(const json&, const json::json_pointer&)> walk = [&](const json& j, const json::json_pointer& p) {
     leaves.push_back(p);
