@@ -6,9 +6,6 @@
 #include "engine/field_hasher.h"
 
 namespace athena::engine {
-namespace {
-
-using Hasher = FieldHasher;
 
 std::uint64_t state_bits(const NodeState& s) {
   return (std::uint64_t(s.disabled) << 0) | (std::uint64_t(s.focused) << 1) | (std::uint64_t(s.required) << 2) |
@@ -17,14 +14,12 @@ std::uint64_t state_bits(const NodeState& s) {
          (std::uint64_t(s.expanded) << 12) | (std::uint64_t(s.pressed) << 16);
 }
 
-}  // namespace
-
 std::uint64_t ident_hash(const ReadableNode& node) {
-  return Hasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.role).str(node.name).str(node.href).digest();
+  return FieldHasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.role).str(node.name).str(node.href).digest();
 }
 
 std::uint64_t element_hash(const Element& e) {
-  Hasher h;
+  FieldHasher h;
   h.str(e.role).str(e.name).str(e.description).str(e.href).str(e.region_label);
   h.num(static_cast<std::uint64_t>(e.category)).num(static_cast<std::uint64_t>(e.level));
   h.num(static_cast<std::uint64_t>(e.region)).num(static_cast<std::uint64_t>(e.overlay + 1));
@@ -33,7 +28,7 @@ std::uint64_t element_hash(const Element& e) {
 }
 
 std::uint64_t view_hash(const View& view) {
-  Hasher h;
+  FieldHasher h;
   h.str(view.main_frame_id).str(view.main_loader_id).num(view.stack.size());
   for (const OverlayId& o : view.stack) h.str(o.frame_id).str(o.loader_id).num(static_cast<std::uint64_t>(o.backend_node_id));
   h.num(view.entries.size());

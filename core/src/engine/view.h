@@ -44,6 +44,8 @@ struct View {
   std::uint64_t hash = 0;          // what the version manager compares (refs included)
 };
 
+/// The boolean and tri-state fields of a node's state as one number (for content hashes).
+std::uint64_t state_bits(const NodeState& state);
 /// Identity key: xxHash3 of frame_id, region, role, name, href (DESIGN §2 without the ordinal;
 /// the matcher disambiguates equals by their neighbours instead of by position).
 std::uint64_t ident_hash(const ReadableNode& node);
