@@ -17,7 +17,7 @@
 // but AthenaError. The module stays usable after any error, except after a wasm trap, which
 // this wrapper reports once as code "internal" and then refuses every call ("reload the core").
 import createAthenaCore from './athena_core.mjs';
-import { packCapture } from './capture_pack.mjs';
+import { BINARY_MAGIC, packCapture } from './capture_pack.mjs';
 
 export { packCapture };
 
@@ -31,7 +31,6 @@ export class AthenaError extends Error {
 }
 
 const encoder = new TextEncoder();
-const BINARY_MAGIC = [0x41, 0x54, 0x48, 0x42];  // "ATHB"
 const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const isIndex = (v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
 
@@ -202,18 +201,15 @@ export class Engine {
     }
     // Packed straight into a heap block sized by the packer's bound. A bound over the input limit
     // goes the JSON way, whose size check words the error (or which fits, for a bound too loose).
-    const raw = this.#raw, limit = this.#limits.maxInputBytes;
     let ptr = 0, packed = null;
     try {
       packed = packCapture(value, (bytes) => {
-        if (bytes > limit) return null;
-        ptr = this.#call(() => raw._malloc(bytes));
-        if (!ptr)
-          throw new AthenaError('input_too_large', `${method}: no room for ${bytes} bytes in the wasm heap; close unused pages or capture a smaller frame`);
-        return raw.HEAPU8.subarray(ptr, ptr + bytes);
+        if (bytes > this.#limits.maxInputBytes) return null;
+        ptr = this.#alloc(bytes, method);
+        return this.#raw.HEAPU8.subarray(ptr, ptr + bytes);  // read after malloc: growth replaces the buffer
       });
     } finally {
-      if (!packed && ptr) raw._free(ptr);
+      if (!packed && ptr) this.#raw._free(ptr);
     }
     if (packed) return [ptr, packed.length];
     let text;
@@ -241,12 +237,18 @@ export class Engine {
   #heap(bytes, method, what) {
     if (bytes.length > this.#limits.maxInputBytes)
       throw new AthenaError('input_too_large', `${method}: ${what} is ${bytes.length} bytes, over limits::kMaxInputBytes (${this.#limits.maxInputBytes}); capture a smaller page or frame`);
-    const raw = this.#raw;
-    const ptr = this.#call(() => raw._malloc(bytes.length || 1));
-    if (!ptr)
-      throw new AthenaError('input_too_large', `${method}: no room for ${bytes.length} bytes in the wasm heap; close unused pages or capture a smaller frame`);
-    raw.HEAPU8.set(bytes, ptr);  // HEAPU8 read after malloc: growth replaces the buffer
+    const ptr = this.#alloc(bytes.length, method);
+    this.#raw.HEAPU8.set(bytes, ptr);  // HEAPU8 read after malloc: growth replaces the buffer
     return [ptr, bytes.length];
+  }
+
+  // A heap block for the next raw call's input (the binding frees it).
+  #alloc(bytes, method) {
+    const raw = this.#raw;
+    const ptr = this.#call(() => raw._malloc(bytes || 1));
+    if (!ptr)
+      throw new AthenaError('input_too_large', `${method}: no room for ${bytes} bytes in the wasm heap; close unused pages or capture a smaller frame`);
+    return ptr;
   }
 
   #call(fn) {

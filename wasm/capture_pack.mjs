@@ -12,7 +12,8 @@
 // into a typed view of it. Growing a buffer and building temporary arrays cost as much as the
 // whole wasm step on a 10,000-element page (bench/wasm-results.md).
 
-const MAGIC = [0x41, 0x54, 0x48, 0x42];  // "ATHB"
+/** The first bytes of a capture in binary form ("ATHB"). */
+export const BINARY_MAGIC = Object.freeze([0x41, 0x54, 0x48, 0x42]);
 const VERSION = 1;
 const FLAG_RARE = ['inputChecked', 'optionSelected', 'isClickable'];
 const VALUED_RARE = ['inputValue', 'textValue', 'pseudoType', 'shadowRootType', 'contentDocumentIndex'];
@@ -171,9 +172,7 @@ function lists(w, arr, n) {
     w.i32view(0);
     return;
   }
-  let total = 0;
-  for (let i = 0; i < n; i++) total += array(arr[i]).length;
-  const out = w.i32view(total);
+  const out = w.i32view(listsTotal(arr));
   let k = 0;
   for (let i = 0; i < n; i++) {
     const a = arr[i];
@@ -302,7 +301,7 @@ export function packCapture(capture, alloc) {
     if (u8.length < bound || u8.byteOffset % 8 !== 0)
       throw new Error(`capture_pack: alloc gave ${u8.length} bytes at offset ${u8.byteOffset}; ${bound} bytes at a multiple of 8 are needed`);
     const w = new Writer(u8);
-    for (const b of MAGIC) u8[w.pos++] = b;
+    for (const b of BINARY_MAGIC) u8[w.pos++] = b;
     w.u32(VERSION);
     w.u32(0);  // total size, patched below
     w.u32(capture.styles.length);

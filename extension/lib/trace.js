@@ -141,7 +141,13 @@ export function heldBytes(capture) {
  */
 export function scrubSecrets(capture) {
   let cap;
-  try { cap = JSON.parse(typeof capture === 'string' ? capture : JSON.stringify(capture)); } catch { return typeof capture === 'string' ? capture : String(capture); }
+  try {
+    cap = JSON.parse(typeof capture === 'string' ? capture : JSON.stringify(capture));
+  } catch (e) {
+    if (typeof capture === 'string') return capture;  // not JSON: the core refused it as it stands
+    // An object JSON cannot write (a cycle, a BigInt): the core refused it too; say so in its place.
+    return JSON.stringify({ unserializable: `the capture object could not be written as JSON: ${String(/** @type {any} */ (e)?.message ?? e)}` });
+  }
   const scrub = (snapshot) => {
     const strings = snapshot?.strings;
     if (!Array.isArray(strings)) return;

@@ -98,6 +98,14 @@ test('capture objects are recorded as given, charged by their estimated heap onc
   assert.deepEqual(snapshot.documents, before.snapshot.documents.map((d) => ({ nodes: { ...d.nodes, inputValue: { index: [0], value: [4] } } })));
 });
 
+test('a capture object JSON cannot write is exported as a note saying so', () => {
+  const cyclic = { snapshot: { strings: [], documents: [] } };
+  cyclic.self = cyclic;
+  const out = JSON.parse(scrubSecrets(cyclic));
+  assert.match(out.unserializable, /could not be written as JSON: .*circular/i);
+  assert.equal(scrubSecrets('not json'), 'not json');
+});
+
 test('the byte bound holds for capture objects', () => {
   const log = new TraceLog();
   const e = log.wrap(fakeEngine());
