@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>  // mallinfo2
+#endif
+
 #include <nlohmann/json.hpp>
 
 #include "athena/compiler.h"
