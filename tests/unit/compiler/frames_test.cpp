@@ -4,7 +4,7 @@
 using namespace athena;
 using namespace athena::test;
 
-TEST_CASE("nodes carry their frame's id and loader id; iframe offsets are applied", "[compiler][frames]") {
+TEST_CASE("nodes carry their frame's id and loader id: iframe offsets are applied", "[compiler][frames]") {
   CaptureBuilder b("MAIN", "LOAD0");
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, body, "button", {}, {10, 10, 50, 20}), "Top");
@@ -31,7 +31,7 @@ TEST_CASE("nodes carry their frame's id and loader id; iframe offsets are applie
   CHECK_FALSE(s.has_unknown_frames);
 }
 
-TEST_CASE("main document scroll moves boxes into viewport coordinates; in_viewport", "[compiler][frames]") {
+TEST_CASE("main document scroll moves boxes into viewport coordinates: in_viewport", "[compiler][frames]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, body, "button", {}, {0, 1000, 50, 20}), "Below");

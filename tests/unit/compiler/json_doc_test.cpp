@@ -130,7 +130,7 @@ TEST_CASE("json_doc: scalars, escapes and numbers", "[compiler][json]") {
   CHECK(std::string(r.find("t")->type_name()) == "boolean");
 }
 
-TEST_CASE("json_doc: a repeated key reads as its last value; lone surrogates become U+FFFD", "[compiler][json]") {
+TEST_CASE("json_doc: a repeated key reads as its last value: lone surrogates become U+FFFD", "[compiler][json]") {
   const JsonDoc d = parse_ok(R"({"k":1,"k":2,"h":"a\ud800b","l":"\udc00","p":"\ud800\u0041"})");
   CHECK(d.root().find("k")->as_int() == 2);
   CHECK(d.root().find("h")->str() == "a\xEF\xBF\xBD" "b");

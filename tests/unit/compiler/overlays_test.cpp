@@ -66,7 +66,7 @@ TEST_CASE("rule 5: a floating role=menu/listbox is a dropdown", "[compiler][over
   CHECK(one({{"role", "menu"}}).overlays.empty());  // in flow: a menu bar, not a popup
 }
 
-TEST_CASE("first match wins; invisible overlays are not overlays", "[compiler][overlays]") {
+TEST_CASE("first match wins: invisible overlays are not overlays", "[compiler][overlays]") {
   Snapshot s = one({{"role", "dialog"}, {"data-modal", ""}, {"class", "modal"}}, "2000");
   CHECK(s.overlays.at(0).rule == 2);
   CaptureBuilder b;

@@ -5,7 +5,7 @@
 using namespace athena;
 using namespace athena::test;
 
-TEST_CASE("innermost landmark wins; labels come from aria-label", "[compiler][regions]") {
+TEST_CASE("innermost landmark wins: labels come from aria-label", "[compiler][regions]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int header = b.el(0, body, "header");

@@ -58,7 +58,7 @@ TEST_CASE("implicit roles follow HTML-AAM with Chrome's names", "[compiler][role
   CHECK(by_name(s, "Focusable none")->role == "link");  // presentational role conflict: focusable keeps its role
 }
 
-TEST_CASE("a link needs href; a without href is not interactive", "[compiler][roles]") {
+TEST_CASE("a link needs href: a without href is not interactive", "[compiler][roles]") {
   Page p;
   p.add("a", {}, "No href");
   const Snapshot s = compile_ok(p.b);
@@ -133,7 +133,7 @@ TEST_CASE("hidden content referenced by aria-labelledby still names", "[compiler
   CHECK(by_name(s, "Hidden label")->role == "button");
 }
 
-TEST_CASE("embedded controls contribute their value; secrets contribute nothing", "[compiler][accname]") {
+TEST_CASE("embedded controls contribute their value: secrets contribute nothing", "[compiler][accname]") {
   Page p;
   p.add("span", {{"id", "pre"}}, "Quantity");
   const int v = p.add("input", {{"id", "v"}});

@@ -73,7 +73,7 @@ TEST_CASE("a delta: removed first, then added by region, modified old -> new, on
         "</delta>\n");
 }
 
-TEST_CASE("names are quoted with escapes; control characters never break a line", "[render]") {
+TEST_CASE("names are quoted with escapes: control characters never break a line", "[render]") {
   FactPack p;
   p.type = PackType::kDelta;
   p.added.push_back(el(1, "button", "Say \"hi\"\nback\\slash", Region::kPage));
@@ -191,7 +191,7 @@ TEST_CASE("a navigation invalidates a document's refs in one line", "[render]") 
   CHECK(t.find("removed=\"401\"") != std::string::npos);
 }
 
-TEST_CASE("overlay packs name the overlay; nested ones their depth", "[render]") {
+TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]") {
   FactPack p;
   p.type = PackType::kOverlayOpened;
   p.version = 4;
