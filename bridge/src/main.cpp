@@ -18,7 +18,9 @@ int usage(int code) {
   std::fprintf(code ? stderr : stdout,
                "athena-bridge %s\n"
                "usage:\n"
-               "  athena-bridge mcp                          MCP server on stdio (what your agent launches)\n"
+               "  athena-bridge mcp [--structured]           MCP server on stdio (what your agent launches);\n"
+               "                                             --structured adds outputSchema + structuredContent (the\n"
+               "                                             untrimmed FactPack JSON) for programs, not for agents\n"
                "  athena-bridge native-host                  native messaging host (Chrome launches it)\n"
                "  athena-bridge install [--system] [--user-data-dir DIR] [--extension-id ID]\n"
                "  athena-bridge uninstall [--system] [--user-data-dir DIR]\n"
@@ -37,7 +39,18 @@ int main(int argc, char** argv) {
   // Chrome starts the host as `<path> chrome-extension://<id>/ [--parent-window=N]`.
   if (mode.rfind("chrome-extension://", 0) == 0) return run_native_host(mode);
   if (mode == "native-host") return run_native_host(argc > 2 ? argv[2] : "");
-  if (mode == "mcp") return run_mcp_server();
+  if (mode == "mcp") {
+    McpOptions o;
+    for (int i = 2; i < argc; ++i) {
+      if (std::strcmp(argv[i], "--structured") == 0) {
+        o.structured = true;
+      } else {
+        std::fprintf(stderr, "athena-bridge mcp: unknown option %s\n", argv[i]);
+        return usage(2);
+      }
+    }
+    return run_mcp_server(o);
+  }
   if (mode == "--version" || mode == "version") {
     std::printf("athena-bridge %s\n", athena::kVersion);
     return 0;

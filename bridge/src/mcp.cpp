@@ -28,6 +28,22 @@ std::string not_connected(const std::string& why) {
   return buf;
 }
 
+/// The structuredContent of a FactPack tool's result in structured mode. The declared
+/// outputSchema requires `type` (string) and `version` (integer) on every result, including a
+/// JavaScript dialog that interrupted the action, so both are filled in when the extension's
+/// JSON lacks them: the version from the reply, else 0 (no FactPack delivered yet).
+json structured_factpack(const json& msg) {
+  json fp = msg.contains("factpack") ? msg["factpack"] : json();
+  if (fp.is_string()) fp = json::parse(fp.get<std::string>(), nullptr, false);
+  if (!fp.is_object()) fp = {{"type", "no_change"}};
+  if (!fp.contains("type") || !fp["type"].is_string()) fp["type"] = "no_change";
+  if (!fp.contains("version") || !fp["version"].is_number_integer()) {
+    const auto v = msg.find("version");
+    fp["version"] = v != msg.end() && v->is_number_integer() ? *v : json(0);
+  }
+  return fp;
+}
+
 }  // namespace
 
 const std::vector<std::string>& supported_protocol_versions() {
@@ -118,7 +134,7 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
     return;
   }
   if (method == "tools/list") {
-    reply(id, {{"tools", tool_list()}});
+    reply(id, {{"tools", tool_list(options_.structured)}});
     return;
   }
   if (method == "tools/call") {
@@ -213,12 +229,7 @@ void McpServer::on_host(const json& msg) {
     return;
   }
   json r = {{"content", json::array({{{"type", "text"}, {"text", msg.value("text", "")}}})}};
-  if (returns_factpack(p.tool)) {
-    json fp = msg.contains("factpack") ? msg["factpack"] : json();
-    if (fp.is_string()) fp = json::parse(fp.get<std::string>(), nullptr, false);
-    if (fp.is_object()) r["structuredContent"] = fp;
-    else r["structuredContent"] = {{"type", "no_change"}, {"version", msg.value("version", 0)}};
-  }
+  if (options_.structured && returns_factpack(p.tool)) r["structuredContent"] = structured_factpack(msg);
   // Screenshots: image {mime, data (base64)} (docs/wire-protocol.md); a bare base64 string is PNG.
   if (msg.contains("image")) {
     const json& img = msg["image"];
@@ -263,7 +274,7 @@ void McpServer::tick(Clock::time_point now) {
 
 // ------------------------------------------------------------------ the loop
 
-int run_mcp_server() {
+int run_mcp_server(McpOptions options) {
   int host = -1;
   FrameReader reader(limits::kMaxFrameBytes);
   McpServer* self = nullptr;
@@ -304,7 +315,7 @@ int run_mcp_server() {
     }
     return true;
   };
-  McpServer server(io);
+  McpServer server(io, options);
   self = &server;
   std::string line;
   std::vector<char> buf(1 << 16);

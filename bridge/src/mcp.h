@@ -1,6 +1,8 @@
 // `athena-bridge mcp`: the MCP server (JSON-RPC 2.0 over stdio, newline-delimited, as the MCP
 // specification's stdio transport says). Tool calls travel to the native host's socket and on to
-// the extension; the answer's FactPack comes back as text and as structuredContent.
+// the extension; the answer's FactPack comes back as text, the one thing every client hands its
+// model. Only with Options::structured (`athena-bridge mcp --structured`, for programs) do
+// FactPack tools declare an outputSchema and carry the FactPack JSON as structuredContent.
 //
 // McpServer is the protocol as a state machine (unit-tested with lambdas for I/O);
 // run_mcp_server() is the poll loop around it.
@@ -21,6 +23,12 @@ using Clock = std::chrono::steady_clock;
 /// Protocol revisions we speak, newest first (what the official TypeScript SDK accepts).
 const std::vector<std::string>& supported_protocol_versions();
 
+struct McpOptions {
+  /// Declare outputSchema and send structuredContent (the untrimmed FactPack JSON). Off by
+  /// default: clients that forward structuredContent to the model would undo the savings.
+  bool structured = false;
+};
+
 class McpServer {
  public:
   struct Io {
@@ -28,7 +36,7 @@ class McpServer {
     std::function<bool(const json&)> to_host;              // false: not connected
     std::function<bool(std::string& error)> connect_host;  // (re)connect; false + why
   };
-  explicit McpServer(Io io) : io_(std::move(io)) {}
+  explicit McpServer(Io io, McpOptions options = McpOptions()) : io_(std::move(io)), options_(options) {}
 
   /// One line from stdin.
   void on_line(const std::string& line, Clock::time_point now = Clock::now());
@@ -62,6 +70,7 @@ class McpServer {
     int progress_sent = 0;
   };
   Io io_;
+  McpOptions options_;
   bool initialized_ = false;
   bool ext_connected_ = false;
   std::string client_name_ = "mcp-client";
@@ -71,6 +80,6 @@ class McpServer {
 };
 
 /// Runs the MCP server on stdin/stdout until stdin closes. Returns the exit code.
-int run_mcp_server();
+int run_mcp_server(McpOptions options = McpOptions());
 
 }  // namespace athena::bridge

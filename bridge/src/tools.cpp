@@ -18,7 +18,7 @@ json tool(const char* name, const char* description, json props, std::vector<std
   if (mutating) {
     props["version"] = prop("integer", "v of the last FactPack you read");
   }
-  props["tab"] = prop("integer", "tab id (default: current)");
+  props["tab"] = prop("string", "tab id from tabs list, e.g. c0p1 (default: current)");
   json schema = {{"type", "object"}, {"properties", props}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = required;
   json t = {{"name", name}, {"description", description}, {"inputSchema", schema}};
@@ -48,23 +48,37 @@ json build() {
                      {{"ref", ref}, {"direction", {{"type", "string"}, {"enum", {"up", "down", "left", "right"}}}},
                       {"amount", prop("number", "pixels")}},
                      {}, true));
-  out.push_back(tool("wait_for", "Wait until text appears or goes, or time passes.",
-                     {{"text", prop("string")}, {"gone", prop("boolean")}, {"ms", prop("integer")}}, {}, true));
+  out.push_back(tool("wait_for", "Wait until text appears or goes, a ref reaches a state, or time passes.",
+                     {{"text", prop("string")}, {"gone", prop("string", "text to disappear")}, {"ref", ref},
+                      {"state", {{"type", "string"},
+                                 {"enum", {"visible", "hidden", "enabled", "disabled", "checked", "unchecked", "attached", "detached"}}}},
+                      {"ms", prop("integer")}},
+                     {}, true));
   out.push_back(tool("find", "Find elements, also those trimmed from a FactPack.",
-                     {{"role", prop("string")}, {"name", prop("string", "substring")}, {"region", prop("string")}}, {}, false));
-  out.push_back(tool("read", "Text of an element or region.", {{"ref", ref}, {"region", prop("string")}}, {}, false));
+                     {{"role", prop("string")}, {"name", prop("string", "substring")},
+                      {"region", prop("string", "region name or label")}, {"frame", prop("string", "e.g. f2")},
+                      {"after", prop("string", "ref: continue after it")}, {"limit", prop("integer")}},
+                     {}, false));
+  out.push_back(tool("read", "Text of an element or region.",
+                     {{"ref", ref}, {"region", prop("string", "region name or label")}, {"frame", prop("string")}}, {}, false));
   out.push_back(tool("dialog", "Answer an alert/confirm/prompt.", {{"accept", prop("boolean")}, {"text", prop("string")}}, {"accept"}, true));
   out.push_back(tool("upload", "Set files on a file input.", {{"ref", ref}, {"files", strings()}}, {"ref", "files"}, true));
   out.push_back(tool("screenshot", "PNG of the page or an element.", {{"ref", ref}}, {}, false));
   out.push_back(tool("tabs", "List, open, select or close tabs.",
                      {{"action", {{"type", "string"}, {"enum", {"list", "new", "select", "close"}}}}, {"url", prop("string")}},
                      {"action"}, false));
+  return out;
+}
+
+/// The list with an outputSchema on every FactPack tool: only for clients that asked for
+/// structured results (`athena-bridge mcp --structured`); on_host then honours it on every result.
+json with_output_schemas(json list) {
   const json factpack_schema = {{"type", "object"},
                                 {"properties", {{"type", {{"type", "string"}}}, {"version", {{"type", "integer"}}}}},
                                 {"required", {"type", "version"}}};
-  for (json& t : out)
+  for (json& t : list)
     if (kFactPackTools.count(t["name"].get<std::string>())) t["outputSchema"] = factpack_schema;
-  return out;
+  return list;
 }
 
 bool type_ok(const std::string& want, const json& v) {
@@ -79,9 +93,10 @@ bool type_ok(const std::string& want, const json& v) {
 
 }  // namespace
 
-const json& tool_list() {
-  static const json list = build();
-  return list;
+const json& tool_list(bool structured) {
+  static const json plain = build();
+  static const json with_schemas = with_output_schemas(plain);
+  return structured ? with_schemas : plain;
 }
 
 const json* find_tool(const std::string& name) {

@@ -10,8 +10,11 @@ namespace athena::bridge {
 
 using nlohmann::json;
 
-/// tools/list's `tools` array.
-const json& tool_list();
+/// tools/list's `tools` array. Plain by default: no outputSchema, because a tool that declares
+/// one must return structuredContent, and some clients (Claude Code) then give the model
+/// JSON.stringify(structuredContent) instead of the FactPack text (docs/factpack-format.md,
+/// "What reaches the model"). `structured` adds an outputSchema to every FactPack tool.
+const json& tool_list(bool structured = false);
 
 /// The tool's definition, or nullptr.
 const json* find_tool(const std::string& name);
@@ -20,7 +23,7 @@ const json* find_tool(const std::string& name);
 /// else what is wrong, in words an agent can act on.
 std::string check_arguments(const json& tool, const json& args);
 
-/// Whether the tool answers with a FactPack (and so has an outputSchema).
+/// Whether the tool answers with a FactPack (and so, in structured mode, has an outputSchema).
 bool returns_factpack(const std::string& name);
 
 }  // namespace athena::bridge

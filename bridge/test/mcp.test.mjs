@@ -15,8 +15,8 @@ import { bridgeBinary, FakeChrome, root, sandbox } from './helpers.mjs';
 
 const run = promisify(execFile);
 
-async function mcpClient(env, name = 'test-agent') {
-  const transport = new StdioClientTransport({ command: bridgeBinary(), args: ['mcp'], env, stderr: 'pipe' });
+async function mcpClient(env, name = 'test-agent', args = []) {
+  const transport = new StdioClientTransport({ command: bridgeBinary(), args: ['mcp', ...args], env, stderr: 'pipe' });
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -54,7 +54,7 @@ test('bad params are JSON-RPC errors naming the problem', async () => {
   }
 });
 
-test('a call travels MCP -> socket -> native host -> Chrome and back, with structuredContent', async () => {
+test('a call travels MCP -> socket -> native host -> Chrome and back, as text only', async () => {
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   const hello = await chrome.hello();
@@ -74,7 +74,10 @@ test('a call travels MCP -> socket -> native host -> Chrome and back, with struc
     chrome.send({ type: 'result', id: call.id, ok: true, text: '<delta v="5">\n</delta>\n', factpack, version: 5 });
     const r = await pending;
     assert.equal(text(r), '<delta v="5">\n</delta>\n');
-    assert.deepEqual(r.structuredContent, factpack);
+    // What the model gets is the text in every client: no structuredContent that a client
+    // could forward instead (docs/factpack-format.md, "What reaches the model").
+    assert.equal(r.structuredContent, undefined);
+    assert.deepEqual(Object.keys(r).sort(), ['content']);
     // An error from the extension is a tool error the agent reads.
     const p2 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e9' } });
     const c2 = await chrome.next((m) => m.type === 'call');
@@ -88,6 +91,46 @@ test('a call travels MCP -> socket -> native host -> Chrome and back, with struc
   const close = await chrome.next((m) => m.type === 'session_close');
   assert.ok(close.session);
   assert.equal(await chrome.close(), 0);
+});
+
+test('--structured: FactPack tools declare an outputSchema that the SDK client checks on every result', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  await chrome.hello();
+  await sleep(100);
+  const plain = await mcpClient(env, 'agent-plain');
+  const client = await mcpClient(env, 'agent-structured', ['--structured']);
+  try {
+    assert.ok((await plain.listTools()).tools.every((t) => !t.outputSchema));
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.find((t) => t.name === 'click').outputSchema.required, ['type', 'version']);
+    assert.equal(tools.find((t) => t.name === 'tabs').outputSchema, undefined);
+    // A FactPack: passed through.
+    const p1 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e3' } });
+    const c1 = await chrome.next((m) => m.type === 'call');
+    const factpack = { type: 'delta', version: 5, added: [] };
+    chrome.send({ type: 'result', id: c1.id, ok: true, text: '<delta v="5">\n</delta>\n', factpack, version: 5 });
+    assert.deepEqual((await p1).structuredContent, factpack);
+    // A JavaScript dialog interrupting the action: its JSON has no version of its own, and the
+    // SDK would refuse a result that does not match the declared schema.
+    const p2 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e4' } });
+    const c2 = await chrome.next((m) => m.type === 'call');
+    chrome.send({ type: 'result', id: c2.id, ok: true, text: '<dialog type="confirm"/>', factpack: { type: 'dialog', dialog: { type: 'confirm', message: 'Sure?' } }, version: 5 });
+    const r2 = await p2;
+    assert.equal(r2.structuredContent.type, 'dialog');
+    assert.equal(r2.structuredContent.version, 5);
+    // An error stays an error, with no structuredContent.
+    const p3 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e9' } });
+    const c3 = await chrome.next((m) => m.type === 'call');
+    chrome.send({ type: 'result', id: c3.id, ok: false, error: { code: 'stale_ref', message: 'gone' } });
+    const r3 = await p3;
+    assert.equal(r3.isError, true);
+    assert.equal(r3.structuredContent, undefined);
+  } finally {
+    await plain.close();
+    await client.close();
+  }
+  await chrome.close();
 });
 
 test('two agents at once: each has its own session, the second never kicks out the first', async () => {

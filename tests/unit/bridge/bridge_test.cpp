@@ -146,7 +146,7 @@ TEST_CASE("MCP: initialize negotiates, errors are JSON-RPC errors", "[bridge][mc
   CHECK(f.to_client.size() == before);  // notifications get no answer
 }
 
-TEST_CASE("MCP: calls have deadlines; cancellation and lost hosts never leave a call hanging", "[bridge][mcp]") {
+TEST_CASE("MCP: calls have deadlines: cancellation and lost hosts never leave a call hanging", "[bridge][mcp]") {
   FakeIo f;
   McpServer s(f.io());
   s.on_host({{"type", "status"}, {"extension", true}});
@@ -192,15 +192,75 @@ TEST_CASE("MCP: not connected gives an actionable tool error", "[bridge][mcp]") 
   CHECK(t.find("athena-bridge doctor") != std::string::npos);
 }
 
-TEST_CASE("tool list: every tool has a schema; FactPack tools an outputSchema", "[bridge][tools]") {
+TEST_CASE("tool list: every tool has a schema: outputSchema only in structured mode", "[bridge][tools]") {
   for (const auto& t : tool_list()) {
     INFO(t["name"]);
     CHECK(t["inputSchema"]["type"] == "object");
     CHECK(t["description"].get<std::string>().size() < 80);
+    CHECK_FALSE(t.contains("outputSchema"));
+  }
+  for (const auto& t : tool_list(true)) {
+    INFO(t["name"]);
     CHECK(t.contains("outputSchema") == returns_factpack(t["name"]));
   }
+  // Arguments the extension takes are accepted: tab ids are strings ("c0p1", "shared-12").
+  CHECK(check_arguments(*find_tool("tabs"), {{"action", "select"}, {"tab", "c0p2"}}) == "");
+  CHECK(check_arguments(*find_tool("click"), {{"ref", "c0p1f0e3"}, {"tab", "c0p1"}}) == "");
+  CHECK(check_arguments(*find_tool("tabs"), {{"action", "close"}, {"tab", 3}}) == "tabs: argument 'tab' must be string");
+  CHECK(check_arguments(*find_tool("wait_for"), {{"ref", "c0p1f0e3"}, {"state", "hidden"}}) == "");
+  CHECK(check_arguments(*find_tool("wait_for"), {{"gone", "Loading"}}) == "");
+  CHECK(check_arguments(*find_tool("find"), {{"region", "Primary"}, {"after", "c0p1f0e20"}, {"limit", 20}, {"frame", "f2"}}) == "");
+  CHECK(check_arguments(*find_tool("read"), {{"region", "main"}, {"frame", "f1"}}) == "");
   CHECK(check_arguments(*find_tool("type"), {{"ref", "a"}, {"text", "b"}, {"submit", true}}) == "");
   CHECK(check_arguments(*find_tool("select"), {{"ref", "a"}, {"values", {1}}}) == "select: every item of 'values' must be string");
+}
+
+TEST_CASE("MCP: by default a FactPack reaches the client as text only", "[bridge][mcp]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_host({{"type", "status"}, {"extension", true}});
+  s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  for (const auto& t : f.to_client.back()["result"]["tools"]) CHECK_FALSE(t.contains("outputSchema"));
+  s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"c0p1f0e3"}}})");
+  const std::string hid = f.to_host.back()["id"];
+  s.on_host({{"type", "result"}, {"id", hid}, {"ok", true}, {"text", "<no_change v=\"6\"/>\n"},
+             {"factpack", {{"type", "no_change"}, {"version", 6}}}, {"version", 6}});
+  const auto& r = f.to_client.back()["result"];
+  CHECK(r["content"] == nlohmann::json::array({{{"type", "text"}, {"text", "<no_change v=\"6\"/>\n"}}}));
+  CHECK_FALSE(r.contains("structuredContent"));
+}
+
+TEST_CASE("MCP: structured mode honours the outputSchema on every FactPack result", "[bridge][mcp]") {
+  FakeIo f;
+  McpServer s(f.io(), McpOptions{true});
+  s.on_host({{"type", "status"}, {"extension", true}});
+  s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
+  std::size_t with_schema = 0;
+  for (const auto& t : f.to_client.back()["result"]["tools"]) with_schema += t.contains("outputSchema");
+  CHECK(with_schema == 14);
+  auto call = [&](const nlohmann::json& result) {
+    s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"c0p1f0e3"}}})");
+    nlohmann::json m = result;
+    m["type"] = "result";
+    m["id"] = f.to_host.back()["id"];
+    m["ok"] = true;
+    s.on_host(m);
+    return f.to_client.back()["result"]["structuredContent"];
+  };
+  SECTION("a FactPack passes through") {
+    const nlohmann::json fp = {{"type", "delta"}, {"version", 5}, {"added", nlohmann::json::array()}};
+    CHECK(call({{"text", "<delta v=\"5\">"}, {"factpack", fp}, {"version", 5}}) == fp);
+  }
+  SECTION("a dialog that interrupted the action gets the reply's version") {
+    const auto sc = call({{"text", "<dialog …>"}, {"factpack", {{"type", "dialog"}, {"dialog", {{"type", "confirm"}}}}}, {"version", 7}});
+    CHECK(sc["type"] == "dialog");
+    CHECK(sc["version"] == 7);
+  }
+  SECTION("no FactPack and no version still satisfies the schema") {
+    const auto sc = call({{"text", "done"}});
+    CHECK(sc["type"] == "no_change");
+    CHECK(sc["version"] == 0);
+  }
 }
 
 TEST_CASE("MCP: a screenshot result reaches the agent as an MCP image", "[bridge][mcp]") {
