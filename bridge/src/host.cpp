@@ -9,6 +9,7 @@
 #include "endpoint.h"
 #include "framing.h"
 #include "limits.h"
+#include "untrusted_json.h"
 
 namespace athena::bridge {
 
@@ -22,7 +23,7 @@ json call_error(const json& id, const std::string& code, const std::string& mess
   return {{"type", "result"}, {"id", id}, {"ok", false}, {"error", {{"code", code}, {"message", message}}}};
 }
 
-std::string str(const json& m, const char* k) { return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : ""; }
+std::string str(const json& m, const char* k) { return str_field(m, k); }
 
 }  // namespace
 
@@ -35,7 +36,8 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
   std::vector<Outgoing> out;
   const std::string type = str(msg, "type");
   if (type == "hello") {
-    const int proto = msg.contains("protocol") && msg["protocol"].is_number_integer() ? msg["protocol"].get<int>() : -1;
+    const json* p = field(msg, "protocol");
+    const long long proto = p && p->is_number_integer() ? p->get<long long>() : -1;
     if (proto != limits::kProtocol) {
       out.push_back({0, error_msg("protocol_mismatch", "the extension speaks protocol " + std::to_string(proto) + ", athena-bridge " +
                                                            std::to_string(limits::kProtocol) + ": update " +
@@ -95,8 +97,9 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
     return out;
   }
   if (type == "call") {
-    if (!msg.contains("id") || !msg.contains("tool") || !msg["tool"].is_string()) {
-      out.push_back({client, error_msg("bad_message", "call needs id and tool")});
+    const json* id = field(msg, "id");
+    if (!id || !is_id(*id) || str(msg, "tool").empty()) {
+      out.push_back({client, error_msg("bad_message", "call needs id (a string or an integer) and tool (a string)")});
       return out;
     }
     if (!ext_ready_) {
@@ -117,7 +120,7 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   }
   if (type == "cancel") {
     for (auto it = pending_.begin(); it != pending_.end(); ++it)
-      if (it->second.client == client && it->second.id == msg.value("id", json())) {
+      if (it->second.client == client && field(msg, "id") && it->second.id == *field(msg, "id")) {
         out.push_back({0, {{"type", "cancel"}, {"id", it->first}}});
         pending_.erase(it);
         break;
@@ -226,17 +229,21 @@ int run_native_host(const std::string& caller_origin) {
           return 1;
         }
         while (auto payload = chrome.next()) {
-          json m = json::parse(*payload, nullptr, false);
+          std::string why = "not a JSON object";
+          json m = parse_untrusted(*payload, why);
           if (!m.is_object()) {
-            send({{0, {{"type", "error"}, {"code", "bad_json"}, {"message", "a message from the extension was not a JSON object"}}}});
+            send({{0, {{"type", "error"}, {"code", "bad_json"}, {"message", "a message from the extension was refused: " + why}}}});
             continue;
           }
-          if (m.value("type", "") == "chunk") {
+          if (str_field(m, "type") == "chunk") {
             try {
               auto whole = chunks.add(m);
               if (!whole) continue;
-              m = json::parse(*whole, nullptr, false);
-              if (!m.is_object()) continue;
+              m = parse_untrusted(*whole, why);
+              if (!m.is_object()) {
+                send({{0, {{"type", "error"}, {"code", "bad_json"}, {"message", "a chunked message was refused: " + why}}}});
+                continue;
+              }
             } catch (const std::exception& e) {
               send({{0, {{"type", "error"}, {"code", "bad_chunk"}, {"message", e.what()}}}});
               continue;
@@ -273,8 +280,12 @@ int run_native_host(const std::string& caller_origin) {
         }
         if (!drop) {
           while (auto payload = it->second.reader.next()) {
-            const json m = json::parse(*payload, nullptr, false);
-            if (!m.is_object()) continue;
+            std::string why = "not a JSON object";
+            const json m = parse_untrusted(*payload, why);
+            if (!m.is_object()) {
+              send({{n, error_msg("bad_json", "message refused: " + why)}});
+              continue;
+            }
             send(router.from_client(n, m));
           }
         }

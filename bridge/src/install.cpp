@@ -15,6 +15,7 @@
 #include "endpoint.h"
 #include "framing.h"
 #include "limits.h"
+#include "untrusted_json.h"
 
 #ifndef ATHENA_EXTENSION_ID
 #error "ATHENA_EXTENSION_ID must be defined (bridge/CMakeLists.txt reads extension/EXTENSION_ID)"
@@ -172,18 +173,19 @@ int cmd_doctor(const InstallOptions& o) {
     const std::string text = read_all(file);
     if (text.empty()) continue;
     ++found;
-    const json m = json::parse(text, nullptr, false);
+    std::string why;
+    const json m = parse_untrusted(text, why);
     if (!m.is_object()) {
       bad(browser + ": " + file + " is not valid JSON", "run `athena-bridge install`");
       continue;
     }
-    const std::string path = m.value("path", "");
+    const std::string path = str_field(m, "path");
     if (path != me) bad(browser + ": manifest points at " + path + ", not at this binary " + me, "run `" + me + " install`");
     else if (::access(path.c_str(), X_OK) != 0) bad(browser + ": " + path + " is not executable", "rebuild, then `athena-bridge install`");
     else ok(browser + ": " + file);
     bool allowed = false;
-    if (m.contains("allowed_origins") && m["allowed_origins"].is_array())
-      for (const auto& a : m["allowed_origins"]) allowed = allowed || a == "chrome-extension://" + id + "/";
+    if (const json* origins = field(m, "allowed_origins"); origins && origins->is_array())
+      for (const auto& a : *origins) allowed = allowed || a == "chrome-extension://" + id + "/";
     if (!allowed) bad(browser + ": the extension " + id + " is not in allowed_origins", "run `athena-bridge install`");
   }
   if (!found) bad("no native host manifest for any browser", "run `" + me + " install` (or `--user-data-dir DIR` for a custom profile)");
@@ -207,19 +209,21 @@ int cmd_doctor(const InstallOptions& o) {
       if (n <= 0) break;
       r.feed(buf, static_cast<std::size_t>(n));
       while (auto s = r.next()) {
-        const json m = json::parse(*s, nullptr, false);
-        if (m.is_object() && m.value("type", "") == "status") status = m;
+        std::string why;
+        const json m = parse_untrusted(*s, why);
+        if (str_field(m, "type") == "status") status = m;
       }
     }
     ::close(fd);
     if (status.is_null()) {
       bad("the native host did not answer", "reload the extension (chrome://extensions) to restart its host");
     } else {
-      if (status.value("protocol", 0) != limits::kProtocol)
-        bad("protocol " + std::to_string(status.value("protocol", 0)) + " vs ours " + std::to_string(limits::kProtocol),
+      const double proto = number_field(status, "protocol");
+      if (proto != limits::kProtocol)
+        bad("protocol " + json(proto).dump() + " vs ours " + std::to_string(limits::kProtocol),
             "install the same version of athena-bridge and the extension");
       else ok("protocol " + std::to_string(limits::kProtocol));
-      if (status.value("extension", false)) ok("extension connected (version " + status.value("extension_version", "?") + ")");
+      if (bool_field(status, "extension")) ok("extension connected (version " + str_field(status, "extension_version", "?") + ")");
       else bad("the host runs but the extension has not said hello", "reload the extension");
     }
   }

@@ -11,6 +11,8 @@ inline constexpr std::size_t kChunkDataBytes = 512u << 10;           // data per
 inline constexpr std::size_t kMaxFrameBytes = 64u << 20;             // any framed message we accept (browser or socket)
 inline constexpr std::size_t kMaxChunks = 256;                       // chunks of one message (kMaxChunks * kChunkDataBytes <= kMaxFrameBytes... roughly)
 inline constexpr std::size_t kMaxMcpLineBytes = 16u << 20;           // one JSON-RPC message on stdio
+inline constexpr std::size_t kMaxJsonDepth = 64;                     // nesting of any JSON we read (tool args and FactPacks need < 12)
+inline constexpr std::size_t kMaxBatchItems = 32;                    // messages in one JSON-RPC batch (MCP 2025-06-18 dropped batches)
 inline constexpr std::size_t kMaxClients = 32;                       // MCP clients served at once by one native host
 inline constexpr std::size_t kMaxPendingCalls = 256;                 // tool calls in flight per MCP server
 inline constexpr int kDefaultCallDeadlineMs = 60'000;                // a tool call, end to end

@@ -11,6 +11,7 @@
 #include "framing.h"
 #include "limits.h"
 #include "tools.h"
+#include "untrusted_json.h"
 
 namespace athena::bridge {
 
@@ -33,8 +34,12 @@ std::string not_connected(const std::string& why) {
 /// JavaScript dialog that interrupted the action, so both are filled in when the extension's
 /// JSON lacks them: the version from the reply, else 0 (no FactPack delivered yet).
 json structured_factpack(const json& msg) {
-  json fp = msg.contains("factpack") ? msg["factpack"] : json();
-  if (fp.is_string()) fp = json::parse(fp.get<std::string>(), nullptr, false);
+  const json* given = field(msg, "factpack");
+  json fp = given ? *given : json();
+  if (fp.is_string()) {
+    std::string ignored;
+    fp = parse_untrusted(fp.get<std::string>(), ignored);
+  }
   if (!fp.is_object()) fp = {{"type", "no_change"}};
   if (!fp.contains("type") || !fp["type"].is_string()) fp["type"] = "no_change";
   if (!fp.contains("version") || !fp["version"].is_number_integer()) {
@@ -67,9 +72,10 @@ void McpServer::on_line(const std::string& line, Clock::time_point now) {
     fail(nullptr, kInvalidRequest, "message of " + std::to_string(line.size()) + " bytes exceeds " + std::to_string(limits::kMaxMcpLineBytes));
     return;
   }
-  const json msg = json::parse(line, nullptr, false);
+  std::string why;
+  const json msg = parse_untrusted(line, why, limits::kMaxBatchItems);
   if (msg.is_discarded()) {
-    fail(nullptr, kParseError, "parse error: not valid JSON");
+    fail(nullptr, why == "not valid JSON" ? kParseError : kInvalidRequest, "refused: " + why);
     return;
   }
   if (msg.is_array()) {  // batches were removed from MCP (2025-06-18); answer each for older clients
@@ -81,26 +87,34 @@ void McpServer::on_line(const std::string& line, Clock::time_point now) {
 }
 
 void McpServer::handle(const json& msg, Clock::time_point now) {
-  if (!msg.is_object() || msg.value("jsonrpc", "") != "2.0" || (msg.contains("method") && !msg["method"].is_string())) {
-    fail(msg.is_object() && msg.contains("id") ? msg["id"] : json(nullptr), kInvalidRequest, "invalid request: expected a JSON-RPC 2.0 object");
+  // An id is echoed only when it is one MCP allows (string or integer): anything else is never
+  // stored or written back.
+  const json* raw_id = field(msg, "id");
+  const json echo_id = raw_id && is_id(*raw_id) ? *raw_id : json(nullptr);
+  const json* m = field(msg, "method");
+  if (!msg.is_object() || str_field(msg, "jsonrpc") != "2.0" || (m && !m->is_string())) {
+    fail(echo_id, kInvalidRequest, "invalid request: expected a JSON-RPC 2.0 object ({\"jsonrpc\": \"2.0\", \"method\": string, ...})");
     return;
   }
-  if (!msg.contains("method")) return;  // a response to something we never send: ignore
-  const std::string method = msg["method"];
-  const bool notification = !msg.contains("id");
-  const json id = notification ? json(nullptr) : msg["id"];
-  if (!notification && !id.is_string() && !id.is_number_integer()) {
+  if (!m) return;  // a response to something we never send: ignore
+  const std::string method = m->get<std::string>();
+  const bool notification = raw_id == nullptr;
+  const json id = echo_id;
+  if (!notification && !is_id(*raw_id)) {
     fail(nullptr, kInvalidRequest, "invalid request: id must be a string or an integer");
     return;
   }
-  const json params = msg.contains("params") ? msg["params"] : json::object();
+  const json* given_params = field(msg, "params");
+  const json params = given_params ? *given_params : json::object();
   if (!params.is_object()) {
     if (!notification) fail(id, kInvalidParams, "params must be an object");
     return;
   }
   if (notification) {
     if (method == "notifications/cancelled") {
-      const json rid = params.value("requestId", json());
+      const json* rid_field = field(params, "requestId");
+      if (!rid_field || !is_id(*rid_field)) return;
+      const json& rid = *rid_field;
       for (auto it = pending_.begin(); it != pending_.end(); ++it)
         if (it->second.rpc_id == rid) {
           io_.to_host({{"type", "cancel"}, {"id", it->first}});
@@ -111,11 +125,10 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
     return;  // notifications/initialized and others need no answer
   }
   if (method == "initialize") {
-    const std::string asked = params.value("protocolVersion", "");
+    const std::string asked = str_field(params, "protocolVersion");
     const auto& v = supported_protocol_versions();
     const std::string version = std::find(v.begin(), v.end(), asked) != v.end() ? asked : v.front();
-    if (params.contains("clientInfo") && params["clientInfo"].is_object())
-      client_name_ = params["clientInfo"].value("name", client_name_);
+    if (const json* info = field(params, "clientInfo")) client_name_ = str_field(*info, "name", client_name_);
     initialized_ = true;
     reply(id, {{"protocolVersion", version},
                {"capabilities", {{"tools", {{"listChanged", false}}}, {"logging", json::object()}}},
@@ -149,17 +162,18 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
 }
 
 void McpServer::call_tool(const json& id, const json& params, Clock::time_point now) {
-  if (!params.contains("name") || !params["name"].is_string()) {
-    fail(id, kInvalidParams, "tools/call needs params.name");
+  const std::string name = str_field(params, "name");
+  if (name.empty()) {
+    fail(id, kInvalidParams, "tools/call needs params.name (a string)");
     return;
   }
-  const std::string name = params["name"];
   const json* tool = find_tool(name);
   if (!tool) {
     fail(id, kInvalidParams, "unknown tool: " + name + " (tools/list has the tools)");
     return;
   }
-  const json args = params.contains("arguments") ? params["arguments"] : json::object();
+  const json* given_args = field(params, "arguments");
+  const json args = given_args ? *given_args : json::object();
   if (const std::string bad = check_arguments(*tool, args); !bad.empty()) {
     fail(id, kInvalidParams, bad);
     return;
@@ -168,9 +182,22 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     tool_error(id, "too many calls in flight (" + std::to_string(limits::kMaxPendingCalls) + "); wait for some to finish");
     return;
   }
+  json token = nullptr;
+  if (const json* meta = field(params, "_meta")) {
+    if (const json* t = field(*meta, "progressToken")) {
+      if (!is_id(*t)) {
+        fail(id, kInvalidParams, "_meta.progressToken must be a string or an integer");
+        return;
+      }
+      token = *t;
+    }
+  }
   int deadline_ms = limits::kDefaultCallDeadlineMs;
-  if (name == "wait_for" && args.contains("ms") && args["ms"].is_number_integer())
-    deadline_ms = std::min(limits::kMaxCallDeadlineMs, std::max(deadline_ms, args["ms"].get<int>() + limits::kDeadlineMarginMs * 2));
+  if (const json* ms = field(args, "ms"); name == "wait_for" && ms && ms->is_number_integer()) {
+    // Clamped first: a client's ms can be any 64-bit integer, and the sum must not overflow.
+    const long long asked = std::clamp<long long>(ms->get<long long>(), 0, limits::kMaxCallDeadlineMs) + limits::kDeadlineMarginMs * 2;
+    deadline_ms = static_cast<int>(std::min<long long>(limits::kMaxCallDeadlineMs, std::max<long long>(deadline_ms, asked)));
+  }
   const std::string hid = "m" + std::to_string(next_id_++);
   const json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
   bool sent = ext_connected_ && io_.to_host(call);
@@ -188,53 +215,51 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
       return;
     }
   }
-  json token = nullptr;
-  if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken"))
-    token = params["_meta"]["progressToken"];
   pending_[hid] = {id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
 }
 
 void McpServer::on_host(const json& msg) {
-  const std::string type = msg.value("type", "");
+  const std::string type = str_field(msg, "type");
   if (type == "status") {
-    ext_connected_ = msg.value("extension", false);
+    ext_connected_ = bool_field(msg, "extension");
     return;
   }
   if (type == "error") {
-    host_error_ = msg.value("message", "");
+    host_error_ = str_field(msg, "message");
     return;
   }
   if (type != "result" && type != "progress") return;
-  const std::string hid = msg.contains("id") && msg["id"].is_string() ? msg["id"].get<std::string>() : "";
+  const std::string hid = str_field(msg, "id");
   auto it = pending_.find(hid);
   if (it == pending_.end()) return;  // answer after a timeout or cancel: dropped
   if (type == "progress") {
     if (!it->second.progress_token.is_null()) {
-      json p = {{"progressToken", it->second.progress_token}, {"progress", msg.value("progress", 0.0)}};
-      if (msg.contains("total")) p["total"] = msg["total"];
-      if (msg.contains("message")) p["message"] = msg["message"];
+      json p = {{"progressToken", it->second.progress_token}, {"progress", number_field(msg, "progress")}};
+      if (const json* t = field(msg, "total"); t && t->is_number()) p["total"] = *t;
+      if (const json* t = field(msg, "message"); t && t->is_string()) p["message"] = *t;
       io_.to_client({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}});
     }
     return;
   }
   const Pending p = it->second;
   pending_.erase(it);
-  if (!msg.value("ok", false)) {
-    const json e = msg.value("error", json::object());
-    const std::string code = e.is_object() ? e.value("code", "error") : "error";
-    std::string text = e.is_object() ? e.value("message", "the extension failed the call") : "the extension failed the call";
+  if (!bool_field(msg, "ok")) {
+    const json* given_e = field(msg, "error");
+    const json e = given_e ? *given_e : json::object();
+    const std::string code = str_field(e, "code", "error");
+    std::string text = str_field(e, "message", "the extension failed the call");
     if (code == "not_connected") text = not_connected(text);
     json r = {{"content", json::array({{{"type", "text"}, {"text", "error " + code + ": " + text}}})}, {"isError", true}};
     reply(p.rpc_id, r);
     return;
   }
-  json r = {{"content", json::array({{{"type", "text"}, {"text", msg.value("text", "")}}})}};
+  json r = {{"content", json::array({{{"type", "text"}, {"text", str_field(msg, "text")}}})}};
   if (options_.structured && returns_factpack(p.tool)) r["structuredContent"] = structured_factpack(msg);
   // Screenshots: image {mime, data (base64)} (docs/wire-protocol.md); a bare base64 string is PNG.
-  if (msg.contains("image")) {
-    const json& img = msg["image"];
-    if (img.is_object() && img.contains("data") && img["data"].is_string())
-      r["content"].push_back({{"type", "image"}, {"data", img["data"]}, {"mimeType", img.value("mime", "image/png")}});
+  if (const json* given_img = field(msg, "image")) {
+    const json& img = *given_img;
+    if (const json* data = field(img, "data"); data && data->is_string())
+      r["content"].push_back({{"type", "image"}, {"data", *data}, {"mimeType", str_field(img, "mime", "image/png")}});
     else if (img.is_string())
       r["content"].push_back({{"type", "image"}, {"data", img}, {"mimeType", "image/png"}});
   }
@@ -308,7 +333,8 @@ int run_mcp_server(McpOptions options) {
       if (n <= 0) break;
       reader.feed(b.data(), static_cast<std::size_t>(n));
       while (auto payload = reader.next()) {
-        const json m = json::parse(*payload, nullptr, false);
+        std::string ignored;
+        const json m = parse_untrusted(*payload, ignored);
         if (m.is_object()) self->on_host(m);
       }
       if (!self->extension_connected()) continue;
@@ -357,7 +383,8 @@ int run_mcp_server(McpOptions options) {
         continue;
       }
       while (auto payload = reader.next()) {
-        const json m = json::parse(*payload, nullptr, false);
+        std::string ignored;
+        const json m = parse_untrusted(*payload, ignored);
         if (m.is_object()) server.on_host(m);
       }
     }
