@@ -1,6 +1,7 @@
 #include "endpoint.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -95,7 +96,7 @@ int listen_endpoint(std::string& error) {
     rc = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
   }
   ::umask(old);
-  if (rc != 0 || ::chmod(path.c_str(), 0600) != 0 || ::listen(fd, 16) != 0) {
+  if (rc != 0 || ::chmod(path.c_str(), 0600) != 0 || ::listen(fd, static_cast<int>(limits::kMaxClients * 2)) != 0) {
     error = "cannot listen on " + path + ": " + std::strerror(errno);
     ::close(fd);
     return -1;
@@ -123,11 +124,38 @@ int connect_endpoint(std::string& error) {
     error = std::string("socket(): ") + std::strerror(errno);
     return -1;
   }
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    error = "no native host is listening on " + path + " (" + std::strerror(errno) + ")";
+  // Non-blocking, so that a host that is stuck (its listen queue full, nobody accepting) costs at
+  // most limits::kConnectTimeoutMs instead of blocking doctor or an MCP call forever. A Unix
+  // socket answers EAGAIN at once when the queue is full: retry until the deadline.
+  const int flags = ::fcntl(fd, F_GETFL);
+  ::fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
+  for (;;) {
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) break;
+    const int e = errno;
+    if (e == EINTR) continue;
+    if (e == EINPROGRESS) {
+      pollfd p{fd, POLLOUT, 0};
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+      int so = 0;
+      socklen_t len = sizeof so;
+      if (left > 0 && ::poll(&p, 1, static_cast<int>(left)) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so, &len) == 0 && so == 0) break;
+      error = "the native host on " + path + " did not accept the connection within " + std::to_string(limits::kConnectTimeoutMs) +
+              " ms (is it stuck? restart Chrome or reload the extension)";
+      ::close(fd);
+      return -1;
+    }
+    if (e == EAGAIN && std::chrono::steady_clock::now() < until) {
+      ::usleep(20'000);
+      continue;
+    }
+    error = e == EAGAIN ? "the native host on " + path + " did not accept the connection within " + std::to_string(limits::kConnectTimeoutMs) +
+                              " ms (is it stuck? restart Chrome or reload the extension)"
+                        : "no native host is listening on " + path + " (" + std::strerror(e) + ")";
     ::close(fd);
     return -1;
   }
+  ::fcntl(fd, F_SETFL, flags);
   if (!peer_is_us(fd)) {
     ::close(fd);
     error = "the process listening on " + path + " belongs to another user: refusing it";

@@ -1,6 +1,9 @@
 #include "host.h"
 
 #include <cerrno>
+#include <chrono>
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <cstdio>
 #include <poll.h>
 #include <unistd.h>
@@ -152,12 +155,51 @@ std::vector<Outgoing> HostRouter::client_gone(int client) {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+/// One MCP server on the socket. Its socket is non-blocking and what we send it waits in `out`:
+/// a client that stops reading fills its own queue and is disconnected, and nobody else ever
+/// waits for it.
 struct Conn {
+  explicit Conn(int f) : fd(f), connected(Clock::now()) {}
   int fd;
   FrameReader reader{limits::kMaxFrameBytes};
+  std::string out;                  // bytes not yet written, at most limits::kMaxClientQueueBytes
+  Clock::time_point connected;
+  Clock::time_point frame_started{};  // when the partial frame in `reader` began (valid while pending)
+  bool said_hello = false;
+  std::string drop;                 // why it is to be disconnected ("" = keep)
 };
 
 void log(const std::string& s) { std::fprintf(stderr, "athena-bridge native-host: %s\n", s.c_str()); }
+
+long long ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
+}
+
+/// Writes what the socket takes now; false when the peer is gone.
+bool flush(Conn& c) {
+  while (!c.out.empty()) {
+    const ssize_t n = ::send(c.fd, c.out.data(), c.out.size(), MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno == EAGAIN || errno == EWOULDBLOCK;
+    }
+    c.out.erase(0, static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+void queue(Conn& c, const std::string& frame) {
+  if (!c.drop.empty()) return;
+  if (c.out.size() + frame.size() > limits::kMaxClientQueueBytes) {
+    c.drop = "it stopped reading: " + std::to_string(c.out.size()) + " bytes were waiting for it (limit " +
+             std::to_string(limits::kMaxClientQueueBytes) + ")";
+    return;
+  }
+  c.out += frame;
+  if (!flush(c)) c.drop = "the connection broke";
+}
 
 }  // namespace
 
@@ -165,12 +207,23 @@ int run_native_host(const std::string& caller_origin) {
   std::string error;
   const int lfd = listen_endpoint(error);
   if (lfd < 0) {
+    // Not serving (e.g. a second Chrome profile while the first one's host holds the socket).
+    // The extension is told why, on every message it sends, and never gets a hello: its popup
+    // must not say "connected" when no agent can reach it. Staying as its port (until Chrome
+    // closes it) keeps the extension from reconnecting in a tight loop.
     log(error);
-    // Tell the extension why (it shows it in its popup), then stay as its port until Chrome
-    // closes it, so the extension does not reconnect in a tight loop.
-    const std::string m = json{{"type", "error"}, {"code", "endpoint"}, {"message", error}}.dump();
+    const std::string m = json{{"type", "error"}, {"code", "endpoint"}, {"message", "athena-bridge is not serving this browser: " + error}}.dump();
     write_all(STDOUT_FILENO, encode_frame(m));
+    FrameReader chrome(limits::kMaxFrameBytes);
+    std::vector<char> b(1 << 16);
+    for (;;) {
+      const ssize_t n = ::read(STDIN_FILENO, b.data(), b.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0 || !chrome.feed(b.data(), static_cast<std::size_t>(n))) return 1;
+      while (chrome.next()) write_all(STDOUT_FILENO, encode_frame(m));
+    }
   }
+  ::fcntl(lfd, F_SETFL, ::fcntl(lfd, F_GETFL) | O_NONBLOCK);  // accept until the queue is empty
   log("serving " + caller_origin + " on " + socket_path());
   HostRouter router;
   FrameReader chrome(limits::kMaxFrameBytes);
@@ -183,14 +236,33 @@ int run_native_host(const std::string& caller_origin) {
     for (const Outgoing& o : outs) {
       const std::string text = o.message.dump(-1, ' ', false, json::error_handler_t::replace);
       if (o.client == 0) {
+        // Chrome reads its port promptly; a blocking write here is what native messaging expects.
         for (const std::string& piece : split_for_chrome(text, "c" + std::to_string(chunk_ids++), limits::kMaxToChromeBytes))
           if (!write_all(STDOUT_FILENO, encode_frame(piece))) return false;
       } else {
         auto it = clients.find(o.client);
-        if (it != clients.end()) write_all(it->second.fd, encode_frame(text));
+        if (it != clients.end()) queue(it->second, encode_frame(text));
       }
     }
     return true;
+  };
+
+  // Disconnects the clients marked `drop`, telling each why (best effort) and the router.
+  auto reap = [&]() {
+    for (auto it = clients.begin(); it != clients.end();) {
+      if (it->second.drop.empty()) {
+        ++it;
+        continue;
+      }
+      const int n = it->first;
+      log("client " + std::to_string(n) + " disconnected: " + it->second.drop);
+      Conn& c = it->second;
+      c.out = encode_frame(json{{"type", "error"}, {"code", "disconnected"}, {"message", "athena-bridge disconnected this client: " + c.drop}}.dump());
+      flush(c);
+      ::close(c.fd);
+      it = clients.erase(it);
+      send(router.client_gone(n));
+    }
   };
 
   std::vector<char> buf(1 << 16);
@@ -199,12 +271,10 @@ int run_native_host(const std::string& caller_origin) {
     std::vector<int> who;  // -2 stdin, -1 listener, n client
     fds.push_back({STDIN_FILENO, POLLIN, 0});
     who.push_back(-2);
-    if (lfd >= 0) {
-      fds.push_back({lfd, POLLIN, 0});
-      who.push_back(-1);
-    }
+    fds.push_back({lfd, POLLIN, 0});
+    who.push_back(-1);
     for (const auto& [n, c] : clients) {
-      fds.push_back({c.fd, POLLIN, 0});
+      fds.push_back({c.fd, static_cast<short>(POLLIN | (c.out.empty() ? 0 : POLLOUT)), 0});
       who.push_back(n);
     }
     if (::poll(fds.data(), fds.size(), limits::kPollMs) < 0) {
@@ -212,16 +282,14 @@ int run_native_host(const std::string& caller_origin) {
       break;
     }
     for (std::size_t k = 0; k < fds.size(); ++k) {
-      if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      if (!(fds[k].revents & (POLLIN | POLLOUT | POLLHUP | POLLERR))) continue;
       if (who[k] == -2) {
         const ssize_t n = ::read(STDIN_FILENO, buf.data(), buf.size());
         if (n <= 0) {
           if (chrome.pending()) log("Chrome closed the port in the middle of a message (" + std::to_string(chrome.pending()) + " bytes)");
           log("Chrome closed the port: exiting");
-          if (lfd >= 0) {
-            ::close(lfd);
-            ::unlink(socket_path().c_str());
-          }
+          ::close(lfd);
+          ::unlink(socket_path().c_str());
           return 0;
         }
         if (!chrome.feed(buf.data(), static_cast<std::size_t>(n))) {
@@ -252,50 +320,72 @@ int run_native_host(const std::string& caller_origin) {
           send(router.from_extension(m));
         }
       } else if (who[k] == -1) {
-        std::string err;
-        const int fd = accept_peer(lfd, err);
-        if (fd < 0) {
-          if (!err.empty()) log(err);
-          continue;
+        // Every connection waiting in the listen queue, so that a burst never overflows it.
+        for (;;) {
+          std::string err;
+          const int fd = accept_peer(lfd, err);
+          if (fd < 0) {
+            if (err.empty()) break;  // the queue is empty (EAGAIN) or accept failed
+            log(err);                // another user's connection, refused: look at the next one
+            continue;
+          }
+          ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+          if (clients.size() >= limits::kMaxClients) {
+            const std::string busy = encode_frame(json{{"type", "error"}, {"code", "busy"},
+                                                       {"message", "athena-bridge already serves " + std::to_string(limits::kMaxClients) +
+                                                                       " agents, its limit: close another agent and retry"}}
+                                                      .dump());
+            (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL);
+            ::close(fd);
+            continue;
+          }
+          const int n = next_client++;
+          clients.emplace(n, Conn(fd));
+          send(router.client_connected(n));
         }
-        if (clients.size() >= limits::kMaxClients) {
-          write_all(fd, encode_frame(json{{"type", "error"}, {"code", "busy"},
-                                          {"message", "athena-bridge serves at most " + std::to_string(limits::kMaxClients) + " agents at once"}}
-                                         .dump()));
-          ::close(fd);
-          continue;
-        }
-        const int n = next_client++;
-        clients.emplace(n, Conn{fd});
-        send(router.client_connected(n));
       } else {
         const int n = who[k];
         auto it = clients.find(n);
-        if (it == clients.end()) continue;
-        const ssize_t r = ::read(it->second.fd, buf.data(), buf.size());
-        bool drop = r <= 0;
-        if (!drop && !it->second.reader.feed(buf.data(), static_cast<std::size_t>(r))) {
-          log("client " + std::to_string(n) + ": " + it->second.reader.error() + ": dropped");
-          drop = true;
+        if (it == clients.end() || !it->second.drop.empty()) continue;
+        Conn& c = it->second;
+        if ((fds[k].revents & POLLOUT) && !flush(c)) c.drop = "the connection broke";
+        if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        const ssize_t r = ::read(c.fd, buf.data(), buf.size());
+        if (r < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+        if (r <= 0) {
+          c.drop = "it closed the connection";
+          continue;
         }
-        if (!drop) {
-          while (auto payload = it->second.reader.next()) {
-            std::string why = "not a JSON object";
-            const json m = parse_untrusted(*payload, why);
-            if (!m.is_object()) {
-              send({{n, error_msg("bad_json", "message refused: " + why)}});
-              continue;
-            }
-            send(router.from_client(n, m));
+        const bool was_pending = c.reader.pending() > 0;
+        if (!c.reader.feed(buf.data(), static_cast<std::size_t>(r))) {
+          c.drop = c.reader.error();
+          continue;
+        }
+        while (auto payload = c.reader.next()) {
+          std::string why = "not a JSON object";
+          const json m = parse_untrusted(*payload, why);
+          if (!m.is_object()) {
+            send({{n, error_msg("bad_json", "message refused: " + why)}});
+            continue;
           }
+          if (str_field(m, "type") == "hello") c.said_hello = true;
+          send(router.from_client(n, m));
         }
-        if (drop) {
-          ::close(it->second.fd);
-          clients.erase(it);
-          send(router.client_gone(n));
-        }
+        if (c.reader.pending() > 0 && !was_pending) c.frame_started = Clock::now();
       }
     }
+    // Connections that hold a slot without speaking: no hello in time, or a frame that never
+    // completes (a client announcing 64 MiB and sending less would hold the memory forever).
+    const auto now = Clock::now();
+    for (auto& [n, c] : clients) {
+      if (!c.drop.empty()) continue;
+      if (!c.said_hello && ms_between(c.connected, now) > limits::kHelloTimeoutMs)
+        c.drop = "no hello within " + std::to_string(limits::kHelloTimeoutMs) + " ms";
+      else if (c.reader.pending() > 0 && ms_between(c.frame_started, now) > limits::kPartialFrameTimeoutMs)
+        c.drop = "a message of which only " + std::to_string(c.reader.pending()) + " bytes arrived in " +
+                 std::to_string(limits::kPartialFrameTimeoutMs) + " ms";
+    }
+    reap();
   }
   return 1;
 }

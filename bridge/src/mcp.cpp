@@ -204,7 +204,8 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
   if (!sent) {
     std::string why;
     if (!io_.connect_host(why)) {
-      tool_error(id, not_connected(why));
+      // The host's own refusal (busy) is the answer; anything else means Chrome is not there.
+      tool_error(id, host_error_.empty() ? not_connected(why) : "athena-bridge refused the connection: " + why);
       return;
     }
     // Connected: the host answers our hello with its status. If the extension is not there yet
@@ -319,26 +320,34 @@ int run_mcp_server(McpOptions options) {
   };
   io.connect_host = [&](std::string& error) {
     if (host >= 0) return true;
-    host = connect_endpoint(error);
-    if (host < 0) return false;
+    const int fd = connect_endpoint(error);
+    if (fd < 0) return false;
     reader = FrameReader(limits::kMaxFrameBytes);
-    io.to_host({{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}});
-    // Wait briefly for the status so the first call knows whether the extension is there.
-    pollfd p{host, POLLIN, 0};
+    self->clear_host_error();
+    // The hello may fail to go out when the host already refused us and closed: what it said
+    // is still there to read, so the answer comes from reading, not from this write.
+    write_all(fd, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}}.dump()));
+    // Wait briefly for the status so the first call knows whether the extension is there. A host
+    // that refuses us (busy: every slot taken) says why and closes: that reason is the answer.
+    pollfd p{fd, POLLIN, 0};
     std::vector<char> b(1 << 16);
     const auto until = Clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
     while (!self->extension_connected() && Clock::now() < until && ::poll(&p, 1, 100) >= 0) {
-      if (!(p.revents & POLLIN)) continue;
-      const ssize_t n = ::read(host, b.data(), b.size());
-      if (n <= 0) break;
+      if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      const ssize_t n = ::read(fd, b.data(), b.size());
+      if (n <= 0) {
+        ::close(fd);
+        error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();
+        return false;
+      }
       reader.feed(b.data(), static_cast<std::size_t>(n));
       while (auto payload = reader.next()) {
         std::string ignored;
         const json m = parse_untrusted(*payload, ignored);
         if (m.is_object()) self->on_host(m);
       }
-      if (!self->extension_connected()) continue;
     }
+    host = fd;
     return true;
   };
   McpServer server(io, options);

@@ -51,6 +51,9 @@ class McpServer {
   std::size_t in_flight() const { return pending_.size(); }
   bool extension_connected() const { return ext_connected_; }
   const std::string& client_name() const { return client_name_; }
+  /// The last error the host sent (e.g. "busy"), "" if none since clear_host_error().
+  const std::string& host_error() const { return host_error_; }
+  void clear_host_error() { host_error_.clear(); }
 
  private:
   void handle(const json& msg, Clock::time_point now);

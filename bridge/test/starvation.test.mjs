@@ -1,0 +1,188 @@
+// One client must never stall the others: a client that stops reading, connections that hold
+// every slot without a hello, a frame that never completes, a host that never accepts. Each is
+// answered within its named bound (bridge/src/limits.h) and other agents keep being served.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { bridgeBinary, FakeChrome, frame, sandbox } from './helpers.mjs';
+
+const run = promisify(execFile);
+// The bounds of bridge/src/limits.h these tests wait on.
+const HELLO_TIMEOUT_MS = 5_000, PARTIAL_FRAME_TIMEOUT_MS = 10_000, CONNECT_TIMEOUT_MS = 2_000, MAX_CLIENTS = 32;
+
+const socketOf = (env) => path.join(env.ATHENA_RUNTIME_DIR, 'bridge.sock');
+function connect(env) {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(socketOf(env), () => resolve(s));
+    s.on('error', reject);
+  });
+}
+// Resolves when the peer closed `sock` (it is read to EOF: a paused socket never sees 'close').
+const closed = (sock) => new Promise((resolve) => {
+  if (sock.destroyed) return resolve();
+  sock.on('close', resolve);
+  sock.resume();
+});
+const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+async function mcpClient(env, name) {
+  const client = new Client({ name, version: '1' });
+  await client.connect(new StdioClientTransport({ command: bridgeBinary(), args: ['mcp'], env, stderr: 'pipe' }));
+  return client;
+}
+
+test('a client that stops reading is disconnected at its queue bound; another agent is served meanwhile', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  try {
+    await chrome.hello();
+    await sleep(100);
+    const slow = await connect(env);
+    slow.pause();  // never reads again
+    slow.write(frame({ type: 'hello', protocol: 1, client: 'slow' }));
+    const slowSession = (await chrome.next((m) => m.type === 'session_open' && m.client === 'slow')).session;
+    const big = 'x'.repeat(900_000);
+    for (let i = 0; i < 14; i++) slow.write(frame({ type: 'call', id: `s${i}`, tool: 'snapshot', args: {} }));
+    const good = await mcpClient(env, 'good');
+    try {
+      // The extension answers the slow client's calls with ~0.9 MB each: 12.6 MB, over its 8 MiB queue.
+      for (let i = 0; i < 14; i++) {
+        const call = await chrome.next((m) => m.type === 'call' && m.session === slowSession);
+        chrome.send({ type: 'result', id: call.id, ok: true, text: big });
+      }
+      const gone = await chrome.next((m) => m.type === 'session_close' && m.session === slowSession, 10_000);
+      assert.equal(gone.session, slowSession);
+      assert.match(chrome.stderr, /disconnected: it stopped reading: \d+ bytes were waiting for it \(limit 8388608\)/);
+      // The good agent's call goes through at once.
+      const p = good.callTool({ name: 'snapshot', arguments: {} });
+      const call = await chrome.next((m) => m.type === 'call' && m.session !== slowSession);
+      chrome.send({ type: 'result', id: call.id, ok: true, text: '<full v="1"/>' });
+      assert.equal(text(await p), '<full v="1"/>');
+    } finally {
+      await good.close();
+      slow.destroy();
+    }
+  } finally {
+    await chrome.close();
+  }
+});
+
+test(`${MAX_CLIENTS} silent connections: the next agent is told the host is busy, and the slots free after the hello timeout`, async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  const silent = [];
+  try {
+    await chrome.hello();
+    await sleep(100);
+    for (let i = 0; i < MAX_CLIENTS; i++) silent.push(await connect(env));
+    await sleep(200);
+    const agent = await mcpClient(env, 'late');
+    try {
+      const r = await agent.callTool({ name: 'snapshot', arguments: {} });
+      assert.equal(r.isError, true);
+      assert.match(text(r), /athena-bridge refused the connection: athena-bridge already serves 32 agents, its limit/);
+      assert.doesNotMatch(text(r), /Chrome with the Athena Delta extension is not connected/);
+      // Silent connections are dropped after the hello timeout; then the agent gets in.
+      await Promise.all(silent.map(closed));
+      const p = agent.callTool({ name: 'snapshot', arguments: {} });
+      const call = await chrome.next((m) => m.type === 'call', HELLO_TIMEOUT_MS * 2);
+      chrome.send({ type: 'result', id: call.id, ok: true, text: 'served' });
+      assert.equal(text(await p), 'served');
+    } finally {
+      await agent.close();
+    }
+    assert.match(chrome.stderr, /disconnected: no hello within 5000 ms/);
+  } finally {
+    for (const s of silent) s.destroy();
+    await chrome.close();
+  }
+});
+
+test('a frame announced at 64 MiB that never completes is dropped after the partial-frame timeout', async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  try {
+    await chrome.hello();
+    await sleep(100);
+    const s = await connect(env);
+    s.write(frame({ type: 'hello', protocol: 1, client: 'partial' }));
+    await chrome.next((m) => m.type === 'session_open' && m.client === 'partial');
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(64 * 1024 * 1024 - 1, 0);
+    s.write(Buffer.concat([head, Buffer.from('{"type":"call"')]));
+    const t0 = Date.now();
+    await closed(s);
+    const waited = Date.now() - t0;
+    assert.ok(waited >= PARTIAL_FRAME_TIMEOUT_MS - 500, `dropped after ${waited} ms`);
+    assert.match(chrome.stderr, /disconnected: a message of which only \d+ bytes arrived in 10000 ms/);
+    await chrome.next((m) => m.type === 'session_close');
+  } finally {
+    await chrome.close();
+  }
+});
+
+test('a host that never accepts: doctor and an MCP call answer within the connect timeout', async () => {
+  const { env } = sandbox();
+  // A listening socket whose owner never accepts, its queue already full.
+  const stuck = spawn('python3', ['-c', `
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(0)
+held = []
+for _ in range(8):
+    c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); c.setblocking(False)
+    try: c.connect(sys.argv[1])
+    except OSError: pass
+    held.append(c)
+print("ready", flush=True)
+time.sleep(120)
+`, socketOf(env)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve) => stuck.stdout.once('data', resolve));
+    const t0 = Date.now();
+    const doctor = await run(bridgeBinary(), ['doctor'], { env }).catch((e) => e);
+    assert.ok(Date.now() - t0 < CONNECT_TIMEOUT_MS + 3_000, `doctor took ${Date.now() - t0} ms`);
+    assert.match(doctor.stdout, /did not accept the connection within 2000 ms/);
+    const agent = await mcpClient(env, 'stuck');
+    try {
+      const t1 = Date.now();
+      const r = await agent.callTool({ name: 'snapshot', arguments: {} });
+      assert.ok(Date.now() - t1 < CONNECT_TIMEOUT_MS + 3_000);
+      assert.equal(r.isError, true);
+      assert.match(text(r), /did not accept the connection within 2000 ms/);
+    } finally {
+      await agent.close();
+    }
+  } finally {
+    stuck.kill();
+  }
+});
+
+test('a second host for the same socket tells its extension why it is not serving, and never says hello', async () => {
+  const { env } = sandbox();
+  const first = new FakeChrome(env);
+  try {
+    await first.hello();
+    await sleep(100);
+    const second = new FakeChrome(env);
+    try {
+      const e = await second.next((m) => m.type === 'error');
+      assert.equal(e.code, 'endpoint');
+      assert.match(e.message, /athena-bridge is not serving this browser: another athena-bridge native host is already listening/);
+      second.send({ type: 'hello', protocol: 1, extension: 'test' });
+      const again = await second.next((m) => m.type === 'error' || m.type === 'hello');
+      assert.equal(again.type, 'error');
+      assert.equal(again.code, 'endpoint');
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await first.close();
+  }
+});
