@@ -16,13 +16,27 @@
 
 namespace athena::bridge {
 
+namespace {
+
+/// A folder that only this user can enter: ours, and no group/other permission bits.
+bool is_private_dir(const std::string& dir) {
+  struct stat st {};
+  return ::lstat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() && (st.st_mode & 077) == 0;
+}
+
+}  // namespace
+
 std::string runtime_dir() {
-  if (const char* d = std::getenv("ATHENA_RUNTIME_DIR"); d && *d) return d;
+  const std::string mine = "athena-delta-" + std::to_string(::getuid());
+  // A folder the user named is used as it is only when it is already private; anything else (a
+  // shared /tmp-like folder, one of another user) gets a private subfolder of ours instead. It is
+  // never chmodded: that would change a folder others may rely on.
+  if (const char* d = std::getenv("ATHENA_RUNTIME_DIR"); d && *d) return is_private_dir(d) ? std::string(d) : std::string(d) + "/" + mine;
   if (const char* x = std::getenv("XDG_RUNTIME_DIR"); x && *x) return std::string(x) + "/athena-delta";
   const char* t = std::getenv("TMPDIR");
   std::string base = (t && *t) ? t : "/tmp";
   while (base.size() > 1 && base.back() == '/') base.pop_back();
-  return base + "/athena-delta-" + std::to_string(::getuid());
+  return base + "/" + mine;
 }
 
 std::string socket_path() { return runtime_dir() + "/bridge.sock"; }
@@ -62,13 +76,8 @@ int listen_endpoint(std::string& error) {
     error = "cannot create " + dir + ": " + std::strerror(errno);
     return -1;
   }
-  struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) {
-    error = dir + " is not a folder owned by this user: remove it or set ATHENA_RUNTIME_DIR";
-    return -1;
-  }
-  if ((st.st_mode & 077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
-    error = "cannot restrict " + dir + " to this user: " + std::strerror(errno);
+  if (!is_private_dir(dir)) {
+    error = dir + " is not a private folder of this user (owned by us, mode 0700): remove it or set ATHENA_RUNTIME_DIR";
     return -1;
   }
   const std::string path = socket_path();

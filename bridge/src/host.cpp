@@ -81,9 +81,36 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
   return out;
 }
 
+std::string new_session_id() {
+  unsigned char b[16] = {};
+  std::FILE* f = std::fopen("/dev/urandom", "rb");
+  const bool ok = f && std::fread(b, 1, sizeof b, f) == sizeof b;
+  if (f) std::fclose(f);
+  if (!ok) {  // no /dev/urandom: still unique within and across runs, if guessable
+    static unsigned long long n = 0;
+    const auto t = static_cast<unsigned long long>(std::chrono::steady_clock::now().time_since_epoch().count());
+    for (int i = 0; i < 8; ++i) b[i] = static_cast<unsigned char>(t >> (8 * i));
+    for (int i = 0; i < 8; ++i) b[8 + i] = static_cast<unsigned char>((++n + static_cast<unsigned long long>(::getpid())) >> (8 * i));
+  }
+  static const char* hex = "0123456789abcdef";
+  std::string id = "s";
+  for (const unsigned char c : b) {
+    id.push_back(hex[c >> 4]);
+    id.push_back(hex[c & 15]);
+  }
+  return id;
+}
+
+bool is_session_id(const std::string& id) {
+  if (id.size() != 33 || id[0] != 's') return false;
+  for (std::size_t i = 1; i < id.size(); ++i)
+    if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f'))) return false;
+  return true;
+}
+
 std::vector<Outgoing> HostRouter::client_connected(int client) {
   Client c;
-  c.session = "s" + std::to_string(next_session_++);
+  c.session = new_session_id();
   clients_[client] = c;
   return {};  // session_open goes out with the client's hello (it names the client)
 }
@@ -95,6 +122,14 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   const std::string type = str(msg, "type");
   if (type == "hello") {
     cl->second.name = str(msg, "client");
+    // An MCP server that reconnects (after a host restart, say) proposes the session id it had,
+    // and gets it back: the extension kept that session's tabs. The id is 128 random bits that
+    // only that server knows; an id in use by another connection, or not of that form, is
+    // ignored and the client keeps its fresh one.
+    const std::string proposed = str(msg, "session");
+    bool taken = false;
+    for (const auto& [n, other] : clients_) taken = taken || (n != client && other.session == proposed);
+    if (is_session_id(proposed) && !taken) cl->second.session = proposed;
     if (ext_ready_) out.push_back({0, {{"type", "session_open"}, {"session", cl->second.session}, {"client", cl->second.name}}});
     out.push_back({client, status()});
     return out;

@@ -14,6 +14,12 @@ namespace athena::bridge {
 
 using nlohmann::json;
 
+/// A new session id: "s" + 32 hex digits from the system's random source. Ids never collide
+/// across host restarts, and knowing one is what lets a reconnecting MCP server resume it.
+std::string new_session_id();
+/// Whether `id` has that form (what a client may propose in its hello).
+bool is_session_id(const std::string& id);
+
 /// Where an outgoing message goes: the extension (client 0) or an MCP client (its number).
 struct Outgoing {
   int client = 0;  // 0 = extension
@@ -46,7 +52,6 @@ class HostRouter {
   std::map<std::string, Pending> pending_;  // host call id -> caller
   bool ext_ready_ = false;
   std::string ext_version_;
-  long next_session_ = 1;
   long next_call_ = 1;
 };
 

@@ -100,6 +100,36 @@ std::vector<std::pair<std::string, std::string>> manifest_dirs(const InstallOpti
           {"Microsoft Edge", cfg + "/microsoft-edge/NativeMessagingHosts"}};
 }
 
+std::string check_install_options(const InstallOptions& o) {
+  if (!o.extension_id.empty()) {
+    bool ok = o.extension_id.size() == 32;
+    for (const char c : o.extension_id) ok = ok && c >= 'a' && c <= 'p';
+    if (!ok) return "--extension-id '" + o.extension_id + "' is not an extension id (32 letters a-p, see chrome://extensions)";
+  }
+  if (!o.binary.empty()) {
+    struct stat st {};
+    if (o.binary[0] != '/') return "--binary '" + o.binary + "' must be an absolute path";
+    if (::stat(o.binary.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(o.binary.c_str(), X_OK) != 0)
+      return "--binary '" + o.binary + "' is not an executable file";
+  }
+  if (!o.user_data_dir.empty() && o.user_data_dir[0] != '/')
+    return "--user-data-dir '" + o.user_data_dir + "' must be an absolute path";
+  if (!o.system && o.user_data_dir.empty()) {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const bool have_xdg = xdg && xdg[0] == '/';
+    const std::string h = home();
+#if defined(__APPLE__)
+    const bool need_home = true;  // ~/Library/Application Support
+#else
+    const bool need_home = !have_xdg;
+#endif
+    if (need_home && (h.empty() || h[0] != '/'))
+      return "HOME is not set to an absolute folder, so the browsers' folders cannot be found: set HOME, or use "
+             "--user-data-dir DIR (one profile) or --system";
+  }
+  return "";
+}
+
 std::string manifest_json(const InstallOptions& o) {
   const std::string id = o.extension_id.empty() ? ATHENA_EXTENSION_ID : o.extension_id;
   const json m = {{"name", kHostName},

@@ -16,6 +16,11 @@ struct InstallOptions {
   std::string extension_id;     // default: the pinned id (extension/EXTENSION_ID)
 };
 
+/// "" when the options can be acted on, else what is wrong and what to do: the user folders need
+/// an absolute HOME (or XDG_CONFIG_HOME), --user-data-dir and --binary must be absolute (the
+/// binary an executable file), and an extension id is 32 letters a-p, as Chrome makes them.
+std::string check_install_options(const InstallOptions& o);
+
 /// Folders where Chrome, Chromium, Brave and Edge read host manifests, per the options.
 std::vector<std::pair<std::string, std::string>> manifest_dirs(const InstallOptions& o);  // (browser, folder)
 

@@ -69,6 +69,10 @@ int main(int argc, char** argv) {
         return usage(2);
       }
     }
+    if (const std::string bad = check_install_options(o); !bad.empty()) {
+      std::fprintf(stderr, "athena-bridge %s: %s\n", mode.c_str(), bad.c_str());
+      return 2;
+    }
     if (mode == "install") return cmd_install(o);
     if (mode == "uninstall") return cmd_uninstall(o);
     return cmd_doctor(o);

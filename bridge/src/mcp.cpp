@@ -9,6 +9,7 @@
 #include "athena/version.h"
 #include "endpoint.h"
 #include "framing.h"
+#include "host.h"
 #include "limits.h"
 #include "tools.h"
 #include "untrusted_json.h"
@@ -302,6 +303,9 @@ void McpServer::tick(Clock::time_point now) {
 
 int run_mcp_server(McpOptions options) {
   int host = -1;
+  // This server's session for its whole life: proposed on every (re)connection, so a restarted
+  // host hands back the same session and the agent keeps its tabs; no other process knows it.
+  const std::string session = new_session_id();
   FrameReader reader(limits::kMaxFrameBytes);
   McpServer* self = nullptr;
   McpServer::Io io;
@@ -326,7 +330,7 @@ int run_mcp_server(McpOptions options) {
     self->clear_host_error();
     // The hello may fail to go out when the host already refused us and closed: what it said
     // is still there to read, so the answer comes from reading, not from this write.
-    write_all(fd, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}}.dump()));
+    write_all(fd, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}.dump()));
     // Wait briefly for the status so the first call knows whether the extension is there. A host
     // that refuses us (busy: every slot taken) says why and closes: that reason is the answer.
     pollfd p{fd, POLLIN, 0};

@@ -2,7 +2,11 @@
 // attacks through the built binary are in bridge/test/hostile.test.mjs.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <sys/stat.h>
+
 #include "host.h"
+#include "install.h"
 #include "limits.h"
 #include "mcp.h"
 #include "untrusted_json.h"
@@ -138,4 +142,48 @@ TEST_CASE("host: wrongly typed messages from the extension and from clients get 
   out = r.from_client(1, {{"type", "cancel"}});
   CHECK(out.empty());
   CHECK(r.pending() == 0);
+}
+
+TEST_CASE("sessions: random ids, and a reconnecting client gets back only its own", "[bridge][host][sessions]") {
+  const std::string a = new_session_id(), b = new_session_id();
+  CHECK(is_session_id(a));
+  CHECK(a != b);
+  CHECK_FALSE(is_session_id("s1"));
+  CHECK_FALSE(is_session_id("S0123456789abcdef0123456789abcdef"));
+  CHECK_FALSE(is_session_id("s0123456789abcdef0123456789abcdeg"));
+  HostRouter r;
+  r.from_extension({{"type", "hello"}, {"protocol", 1}});
+  r.client_connected(1);
+  auto out = r.from_client(1, {{"type", "hello"}, {"client", "one"}, {"session", a}});
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].message["type"] == "session_open");
+  CHECK(out[0].message["session"] == a);  // proposed and free: resumed
+  r.client_connected(2);
+  out = r.from_client(2, {{"type", "hello"}, {"client", "two"}, {"session", a}});
+  CHECK(out[0].message["session"] != a);  // taken by another connection: a fresh one
+  CHECK(is_session_id(out[0].message["session"]));
+  r.client_connected(3);
+  out = r.from_client(3, {{"type", "hello"}, {"client", "three"}, {"session", "s1"}});
+  CHECK(out[0].message["session"] != "s1");  // not of the form: a fresh one
+}
+
+TEST_CASE("install: options are checked before anything is written", "[bridge][install]") {
+  InstallOptions o;
+  o.extension_id = "moghbgobfpekbghiggmlgdfdfbebnaek";
+  o.user_data_dir = "/tmp/profile";
+  CHECK(check_install_options(o) == "");
+  o.extension_id = "moghbgobfpekbghiggmlgdfdfbebnaez";
+  CHECK(check_install_options(o).find("is not an extension id (32 letters a-p") != std::string::npos);
+  o.extension_id = "";
+  o.binary = "athena-bridge";
+  CHECK(check_install_options(o) == "--binary 'athena-bridge' must be an absolute path");
+  const std::string plain = "/tmp/athena-install-test-not-executable";
+  { std::FILE* f = std::fopen(plain.c_str(), "w"); REQUIRE(f); std::fclose(f); }
+  ::chmod(plain.c_str(), 0644);
+  o.binary = plain;
+  CHECK(check_install_options(o) == "--binary '" + plain + "' is not an executable file");
+  std::remove(plain.c_str());
+  o.binary = "";
+  o.user_data_dir = "profile";
+  CHECK(check_install_options(o) == "--user-data-dir 'profile' must be an absolute path");
 }
