@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'document_replaced'
   | 'identity_changed'
   | 'stale_version'
+  | 'invalid_argument'
+  | 'no_such_region'
   | 'internal';
 
 /** The only error the wrapper throws: a core error value, or a refused argument. */
@@ -59,6 +61,10 @@ export interface Limits {
   readonly defaultHistory: number;
   readonly defaultMaxChangeRatio: number;
   readonly maxPages: number;
+  readonly defaultFindLimit: number;
+  readonly maxFindLimit: number;
+  readonly defaultTokenBudget: number;
+  readonly maxTokenBudget: number;
 }
 
 export interface EngineConfig {
@@ -68,6 +74,8 @@ export interface EngineConfig {
   maxChangeRatio?: number;
   /** Cross-baseline region dedup (seeds/003). Default true. */
   dedupRegions?: boolean;
+  /** Estimated tokens a baseline may take before its largest regions are trimmed, 1..limits.maxTokenBudget (default limits.defaultTokenBudget). */
+  tokenBudget?: number;
 }
 
 export declare class Athena {
@@ -189,6 +197,33 @@ export interface FindQuery {
   limit?: number;
 }
 
+export interface FindTextQuery {
+  /** Exact role ("link", "text"); one the page does not have is an invalid_argument error. */
+  role?: string;
+  /** Case-insensitive substring of the name. */
+  name?: string;
+  /** Region name ("main") or label ("Primary"); one the page does not have is a no_such_region error. */
+  region?: string;
+  /** Frame of the refs ("f2"). */
+  frame?: string;
+  /** Cursor: a ref of this page; results start after it in document order (pass the previous `next`). */
+  after?: string;
+  /** 1..limits.maxFindLimit, default limits.defaultFindLimit (50). */
+  limit?: number;
+}
+
+export interface FindTextResult {
+  /** `<find v="12" total="209" shown="50" next="…">` element lines, `... N more: find …` `</find>`. */
+  text: string;
+  /** Matches on the whole page (cursor ignored). */
+  total: number;
+  shown: number;
+  /** Ref to pass as `after` for the next page; null when nothing remains. */
+  next: string | null;
+  /** Delivered version the refs belong to. */
+  version: number;
+}
+
 export interface PageStats {
   version: number;
   deliveredVersion: number;
@@ -217,12 +252,16 @@ export declare class Engine {
   beginAction(key: PageKey, capture: CaptureInput, agentVersion?: number | null): PreCheck;
   /** A ref to the live node, or an AthenaError saying why not. */
   resolve(key: PageKey, ref: string): Target;
+  /** A ref against a fresh capture, outside any action (read, screenshot): commits no version. */
+  resolveNow(key: PageKey, capture: CaptureInput, ref: string): Target;
   /** After acting: delta / no_change / overlay_opened / overlay_closed / full. */
   finishAction(key: PageKey, capture: CaptureInput, info?: ActionInfo): FactPackResult;
   /** The action failed: nothing advances. */
   abortAction(key: PageKey): void;
   /** Elements the agent holds matching the query (trimmed or deduplicated ones included). */
   find(key: PageKey, query?: FindQuery): Element[];
+  /** find with paging, as agent text in the FactPack element grammar; errors name what exists. */
+  findText(key: PageKey, query?: FindTextQuery): FindTextResult;
   /** Sizes of the page's bounded state. */
   stats(key: PageKey): PageStats;
   /** Frees the engine; later calls throw AthenaError('wrong_call_order'). Idempotent. */

@@ -60,7 +60,7 @@ export class Athena {
     return this.#raw.HEAPU8.length;
   }
 
-  /** A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions? }. */
+  /** A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions?, tokenBudget? }. */
   createEngine(config = {}) {
     if (config === null || typeof config !== 'object' || Array.isArray(config))
       throw new AthenaError('malformed_json', `createEngine: config must be an object, got ${describe(config)}`);
@@ -71,9 +71,12 @@ export class Athena {
       throw new AthenaError('malformed_json', 'createEngine: config.history and config.maxChangeRatio must be numbers');
     if (typeof dedup !== 'boolean')
       throw new AthenaError('malformed_json', 'createEngine: config.dedupRegions must be true or false');
+    const budget = config.tokenBudget ?? this.limits.defaultTokenBudget;
+    if (!Number.isInteger(budget) || budget < 1 || budget > this.limits.maxTokenBudget)
+      throw new AthenaError('malformed_json', `createEngine: config.tokenBudget must be an integer from 1 to ${this.limits.maxTokenBudget}, got ${String(budget)}`);
     const check = call(this.#state, () => this.#raw.Engine.validateConfig(history, ratio));
     unwrap(check);
-    const handle = call(this.#state, () => new this.#raw.Engine(history, ratio, dedup));
+    const handle = call(this.#state, () => new this.#raw.Engine(history, ratio, dedup, budget));
     return new Engine(this.#raw, handle, this.#state, this.limits);
   }
 }
@@ -142,6 +145,18 @@ export class Engine {
     return JSON.parse(unwrap(this.#call(() => this.#handle.resolve(c, p, ref))).json);
   }
 
+  /**
+   * A ref -> the live node, against a fresh capture and outside any action (read, screenshot):
+   * commits no version, delivers nothing, leaves a pending action alone.
+   */
+  resolveNow(key, capture, ref) {
+    const [c, p] = this.#key(key, 'resolveNow');
+    this.#checkCapture(capture, 'resolveNow');
+    ref = this.#text(ref, 'resolveNow', 'ref', 'malformed_ref');
+    const [ptr, len] = this.#capture(capture, 'resolveNow');
+    return JSON.parse(unwrap(this.#call(() => this.#handle.resolveNow(c, p, ptr, len, ref))).json);
+  }
+
   /** After the action: the FactPack (delta / no_change / overlay_* / full). */
   finishAction(key, capture, info) {
     const [c, p] = this.#key(key, 'finishAction');
@@ -165,13 +180,37 @@ export class Engine {
       const v = query[name] ?? '';
       if (typeof v !== 'string') throw new AthenaError('malformed_json', `find: query.${name} must be a string, got ${describe(v)}`);
       if (v.length > 4096) throw new AthenaError('input_too_large', `find: query.${name} is over 4096 characters`);
-      return v.toWellFormed();
+      return wellFormed(v);
     };
     const role = s('role'), name = s('name'), region = s('region');
     const limit = query.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100000)
       throw new AthenaError('malformed_json', `find: query.limit must be an integer from 1 to 100000, got ${String(limit)}`);
     return JSON.parse(unwrap(this.#call(() => this.#handle.find(c, p, role, name, region, limit))).json);
+  }
+
+  /**
+   * find with paging, answered in the FactPack element grammar:
+   * query { role?, name?, region?, frame?, after?, limit? } -> { text, total, shown, next, version }
+   * (next: the ref to pass as `after` for the following page, null when none). A region, role or
+   * frame the page does not have, or an `after` that is not one of its refs, is an AthenaError
+   * (no_such_region, invalid_argument) whose message names what exists.
+   */
+  findText(key, query = {}) {
+    const [c, p] = this.#key(key, 'findText');
+    if (query === null || typeof query !== 'object' || Array.isArray(query))
+      throw new AthenaError('invalid_argument', `findText: query must be an object {role?, name?, region?, frame?, after?, limit?}, got ${describe(query)}`);
+    const s = (name) => {
+      const v = query[name] ?? '';
+      if (typeof v !== 'string') throw new AthenaError('invalid_argument', `findText: query.${name} must be a string, got ${describe(v)}`);
+      if (v.length > 4096) throw new AthenaError('input_too_large', `findText: query.${name} is over 4096 characters`);
+      return wellFormed(v);
+    };
+    const role = s('role'), name = s('name'), region = s('region'), frame = s('frame'), after = s('after');
+    const limit = query.limit ?? this.#limits.defaultFindLimit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > this.#limits.maxFindLimit)
+      throw new AthenaError('invalid_argument', `findText: query.limit must be an integer from 1 to ${this.#limits.maxFindLimit}, got ${String(limit)}`);
+    return JSON.parse(unwrap(this.#call(() => this.#handle.findText(c, p, role, name, region, frame, after, limit))).json);
   }
 
   /** Sizes of the page's bounded state (limits.h). */
@@ -276,8 +315,17 @@ export class Engine {
     this.#check(value, method, what, code);
     // A lone surrogate has no UTF-8 form, and the glue's encoder would merge it with the next
     // character. Replace it with U+FFFD, as TextEncoder and CDP do.
-    return value.isWellFormed() ? value : value.toWellFormed();
+    return wellFormed(value);
   }
+}
+
+// String.prototype.toWellFormed (Node 20+, Chrome 111+), also on Node 18: every lone surrogate
+// (a high one not followed by a low one, a low one not preceded by a high one) becomes U+FFFD.
+const SURROGATE = /[\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** @param {string} s */
+function wellFormed(s) {
+  return SURROGATE.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD') : s;
 }
 
 function safeShow(v) {
@@ -297,12 +345,12 @@ function actionInfo(info, method) {
   const out = {};
   if (info.kind !== undefined) {
     if (typeof info.kind !== 'string') throw new AthenaError('malformed_json', `${method}: info.kind must be a string ("click", "type", ...)`);
-    out.kind = info.kind.toWellFormed();
+    out.kind = wellFormed(info.kind);
   }
   if (info.warnings !== undefined) {
     if (!Array.isArray(info.warnings) || !info.warnings.every((w) => typeof w === 'string'))
       throw new AthenaError('malformed_json', `${method}: info.warnings must be an array of strings`);
-    out.warnings = info.warnings.map((w) => w.toWellFormed());
+    out.warnings = info.warnings.map(wellFormed);
   }
   if (info.forceFull !== undefined) {
     if (typeof info.forceFull !== 'boolean') throw new AthenaError('malformed_json', `${method}: info.forceFull must be true or false`);

@@ -70,11 +70,11 @@ const char* freshness_name(Freshness f) {
   return "current";
 }
 
-Reply pack_reply(const FactPack& pack) {
+Reply pack_reply(const FactPack& pack, const RenderOptions& options) {
   Reply r;
   r.type = pack_type_name(pack.type);
   r.version = static_cast<double>(pack.version);
-  r.text = render_text(pack);
+  r.text = render_text(pack, options);
   r.json = render_json(pack);
   r.ok = true;
   return r;
@@ -143,7 +143,8 @@ class HeapInput {
 // One Engine per browser. Methods mirror engine.h one for one.
 class EngineBinding {
  public:
-  EngineBinding(double history, double max_change_ratio, bool dedup_regions) : engine_(make_config(history, max_change_ratio, dedup_regions)) {}
+  EngineBinding(double history, double max_change_ratio, bool dedup_regions, double token_budget)
+      : engine_(make_config(history, max_change_ratio, dedup_regions, token_budget)) {}
 
   /// "" when the configuration is usable, else why not (the wrapper checks before constructing).
   static Reply validate_config(double history, double max_change_ratio) {
@@ -188,7 +189,7 @@ class EngineBinding {
       auto info = parse_info(info_json);
       if (!info) return error_reply(info.error());
       auto pack = engine_.snapshot(*key, capture_json.view(), *info);
-      return pack ? pack_reply(*pack) : error_reply(pack.error());
+      return pack ? pack_reply(*pack, render_options()) : error_reply(pack.error());
     });
   }
 
@@ -209,7 +210,7 @@ class EngineBinding {
       }
       auto pre = engine_.begin_action(*key, capture_json.view(), agent);
       if (!pre) return error_reply(pre.error());
-      Reply r = pre->pack ? pack_reply(*pre->pack) : ok_reply("");
+      Reply r = pre->pack ? pack_reply(*pre->pack, render_options()) : ok_reply("");
       r.extra = std::string("{\"freshness\":\"") + freshness_name(pre->freshness) +
                 "\",\"currentVersion\":" + std::to_string(pre->current_version) + "}";
       return r;
@@ -220,21 +221,34 @@ class EngineBinding {
     return guard("resolve", [&] {
       auto key = page_key(context, page);
       if (!key) return error_reply(key.error());
-      auto t = engine_.resolve(*key, ref);
-      if (!t) return error_reply(t.error());
-      json j = {{"ref", t->ref},
-                {"backendNodeId", t->backend_node_id},
-                {"frameId", t->frame_id},
-                {"loaderId", t->loader_id},
-                // 64-bit: a decimal string, since a JS number would round it.
-                {"semanticKey", std::to_string(t->semantic_key)},
-                {"role", t->role},
-                {"name", t->name},
-                {"bbox", {{"x", t->bbox.x}, {"y", t->bbox.y}, {"width", t->bbox.width}, {"height", t->bbox.height}}},
-                {"disabled", t->disabled},
-                {"element", element_json(t->element)}};
-      return ok_reply(j.dump());
+      return target_reply(engine_.resolve(*key, ref));
     });
+  }
+
+  /// resolve() against a fresh capture, outside any action: no version, pending action untouched.
+  Reply resolve_now(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& ref) {
+    HeapInput capture_json(capture_ptr, capture_len);
+    return guard("resolveNow", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      return target_reply(engine_.resolve_fresh(*key, capture_json.view(), ref));
+    });
+  }
+
+  static Reply target_reply(const Result<Target>& t) {
+    if (!t) return error_reply(t.error());
+    json j = {{"ref", t->ref},
+              {"backendNodeId", t->backend_node_id},
+              {"frameId", t->frame_id},
+              {"loaderId", t->loader_id},
+              // 64-bit: a decimal string, since a JS number would round it.
+              {"semanticKey", std::to_string(t->semantic_key)},
+              {"role", t->role},
+              {"name", t->name},
+              {"bbox", {{"x", t->bbox.x}, {"y", t->bbox.y}, {"width", t->bbox.width}, {"height", t->bbox.height}}},
+              {"disabled", t->disabled},
+              {"element", element_json(t->element)}};
+    return ok_reply(j.dump());
   }
 
   Reply finish_action(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& info_json) {
@@ -245,7 +259,7 @@ class EngineBinding {
       auto info = parse_info(info_json);
       if (!info) return error_reply(info.error());
       auto pack = engine_.finish_action(*key, capture_json.view(), *info);
-      return pack ? pack_reply(*pack) : error_reply(pack.error());
+      return pack ? pack_reply(*pack, render_options()) : error_reply(pack.error());
     });
   }
 
@@ -276,6 +290,32 @@ class EngineBinding {
     });
   }
 
+  /// find with paging, rendered: json = {text, total, shown, next (null when none), version}.
+  Reply find_text(double context, double page, const std::string& role, const std::string& name, const std::string& region,
+                  const std::string& frame, const std::string& after, double limit) {
+    return guard("findText", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      if (!(std::isfinite(limit) && limit >= 1 && limit <= static_cast<double>(limits::kMaxFindLimit) && std::floor(limit) == limit))
+        return error_reply(ErrorCode::kInvalidArgument, "findText: limit must be an integer from 1 to " + std::to_string(limits::kMaxFindLimit));
+      FindQuery q;
+      q.role = role;
+      q.name = name;
+      q.region = region;
+      q.frame = frame;
+      q.after = after;
+      q.limit = static_cast<std::size_t>(limit);
+      auto found = engine_.find_paged(*key, q);
+      if (!found) return error_reply(found.error());
+      json j = {{"text", render_find(*found, q)},
+                {"total", found->total},
+                {"shown", found->elements.size()},
+                {"next", found->next.empty() ? json(nullptr) : json(found->next)},
+                {"version", found->version}};
+      return ok_reply(j.dump());
+    });
+  }
+
   Reply stats(double context, double page) {
     return guard("stats", [&] {
       auto key = page_key(context, page);
@@ -298,13 +338,21 @@ class EngineBinding {
 
  private:
   // Out-of-range values are clamped here only as a last defence: the wrapper refuses them first.
-  static Config make_config(double history, double ratio, bool dedup) {
+  static Config make_config(double history, double ratio, bool dedup, double token_budget) {
     Config c;
+    if (std::isfinite(token_budget) && token_budget >= 1 && token_budget <= static_cast<double>(limits::kMaxBaselineTokenBudget))
+      c.token_budget = static_cast<std::size_t>(token_budget);
     if (std::isfinite(history) && history >= 1 && history <= static_cast<double>(limits::kMaxHistory))
       c.history = static_cast<std::size_t>(history);
     if (std::isfinite(ratio) && ratio > 0 && ratio <= 1) c.max_change_ratio = ratio;
     c.dedup_regions = dedup;
     return c;
+  }
+
+  RenderOptions render_options() const {
+    RenderOptions o;
+    o.token_budget = engine_.config().token_budget;
+    return o;
   }
 
   Engine engine_;
@@ -319,7 +367,11 @@ std::string limits_json() {
               {"maxHistory", limits::kMaxHistory},
               {"defaultHistory", limits::kDefaultHistory},
               {"defaultMaxChangeRatio", limits::kDefaultMaxChangeRatio},
-              {"maxPages", limits::kMaxPages}}
+              {"maxPages", limits::kMaxPages},
+              {"defaultFindLimit", limits::kDefaultFindLimit},
+              {"defaultTokenBudget", limits::kDefaultBaselineTokenBudget},
+              {"maxTokenBudget", limits::kMaxBaselineTokenBudget},
+              {"maxFindLimit", limits::kMaxFindLimit}}
       .dump();
 }
 
@@ -352,7 +404,7 @@ EMSCRIPTEN_BINDINGS(athena_core) {
   function("limits", &athena::wasm::limits_json);
   function("errorCodes", &athena::wasm::error_codes_json);
   class_<EngineBinding>("Engine")
-      .constructor<double, double, bool>()
+      .constructor<double, double, bool, double>()
       .class_function("validateConfig", &EngineBinding::validate_config)
       .function("openPage", &EngineBinding::open_page)
       .function("closePage", &EngineBinding::close_page)
@@ -360,8 +412,10 @@ EMSCRIPTEN_BINDINGS(athena_core) {
       .function("snapshot", &EngineBinding::snapshot)
       .function("beginAction", &EngineBinding::begin_action)
       .function("resolve", &EngineBinding::resolve)
+      .function("resolveNow", &EngineBinding::resolve_now)
       .function("finishAction", &EngineBinding::finish_action)
       .function("abortAction", &EngineBinding::abort_action)
       .function("find", &EngineBinding::find)
+      .function("findText", &EngineBinding::find_text)
       .function("stats", &EngineBinding::stats);
 }

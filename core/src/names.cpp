@@ -23,6 +23,8 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kDocumentReplaced: return "document_replaced";
     case ErrorCode::kIdentityChanged: return "identity_changed";
     case ErrorCode::kStaleVersion: return "stale_version";
+    case ErrorCode::kInvalidArgument: return "invalid_argument";
+    case ErrorCode::kNoSuchRegion: return "no_such_region";
     case ErrorCode::kInternal: return "internal";
   }
   return "internal";
@@ -50,6 +52,7 @@ const char* category_name(Category category) {
     case Category::kAlert: return "alert";
     case Category::kStatus: return "status";
     case Category::kValidation: return "validation";
+    case Category::kText: return "text";
   }
   return "interactive";
 }

@@ -28,6 +28,7 @@ const char* mutation_name(Mutation m) {
     case Mutation::kReplaceOverlay: return "replace_overlay";
     case Mutation::kNavigateSubframe: return "navigate_subframe";
     case Mutation::kNavigateMain: return "navigate_main";
+    case Mutation::kRevealText: return "reveal_text";
   }
   return "?";
 }
@@ -35,6 +36,10 @@ const char* mutation_name(Mutation m) {
 namespace {
 const char* const kNames[] = {"Save", "Delete", "Edit", "Open", "Item A", "Item B", "Item C", "Item D", "Search",
                               "Home", "Next", "Cancel", "Profile", "Settings", "Cart", "Help"};
+// Revealed paragraphs (Category::kText): few distinct ones, so equal texts next to each other
+// exercise the matcher the way repeated table cells do.
+const char* const kTexts[] = {"Ships in 2 days.", "This will delete 12 files.", "Weight 2 kg.", "Returns are free.",
+                              "Great grinder.", "Too loud."};
 const Region kRegions[] = {Region::kHeader, Region::kNav, Region::kMain, Region::kMain, Region::kMain, Region::kFooter, Region::kAside};
 }  // namespace
 
@@ -66,6 +71,34 @@ SnapshotGen::El SnapshotGen::random_element(std::size_t frame, int overlay) {
   return e;
 }
 
+SnapshotGen::El SnapshotGen::text_element(std::size_t frame, int overlay) {
+  El e = random_element(frame, overlay);
+  e.role = "text";
+  e.category = Category::kText;
+  e.href.clear();
+  e.state = NodeState{};
+  e.level = 0;
+  e.name = kTexts[rng_.below(std::size(kTexts))];
+  return e;
+}
+
+void SnapshotGen::reveal_text(int overlay) {
+  // A panel in this context: its old paragraphs go (hidden), maybe new ones come (revealed).
+  const bool had = std::any_of(els_.begin(), els_.end(), [&](const El& e) { return e.overlay == overlay && e.category == Category::kText; });
+  els_.erase(std::remove_if(els_.begin(), els_.end(),
+                            [&](const El& e) { return e.overlay == overlay && e.category == Category::kText && rng_.chance(80); }),
+             els_.end());
+  if (had && rng_.chance(30)) return;
+  const std::size_t frame = overlay >= 0 ? 0 : rng_.below(frames_.size());
+  std::size_t at = pick_ctx_element(overlay);
+  const std::size_t n = 1 + rng_.below(4);
+  for (std::size_t i = 0; i < n && els_.size() < options_.max_elements + 4; ++i) {
+    at = std::min(at, els_.size());
+    els_.insert(els_.begin() + static_cast<std::ptrdiff_t>(at), text_element(frame, overlay));
+    ++at;
+  }
+}
+
 std::size_t SnapshotGen::pick_ctx_element(int overlay) {
   std::vector<std::size_t> in;
   for (std::size_t i = 0; i < els_.size(); ++i)
@@ -84,6 +117,7 @@ void SnapshotGen::open_overlay() {
   const int idx = static_cast<int>(overlays_.size()) - 1;
   const std::size_t n = 1 + rng_.below(4);
   for (std::size_t i = 0; i < n; ++i) els_.push_back(random_element(0, idx));
+  if (rng_.chance(50)) els_.push_back(text_element(0, idx));  // the dialog's body sentence
 }
 
 void SnapshotGen::close_overlay() {
@@ -98,7 +132,8 @@ Mutation SnapshotGen::step() {
                                   Mutation::kRerender, Mutation::kReorder, Mutation::kRename, Mutation::kToggle,
                                   Mutation::kToggle, Mutation::kDuplicateLabel, Mutation::kOpenOverlay,
                                   Mutation::kCloseOverlay, Mutation::kNestOverlay, Mutation::kReplaceOverlay,
-                                  Mutation::kNavigateSubframe, Mutation::kNavigateMain};
+                                  Mutation::kNavigateSubframe, Mutation::kNavigateMain, Mutation::kRevealText,
+                                  Mutation::kRevealText};
   const Mutation m = kAll[rng_.below(std::size(kAll))];
   apply(m);
   return m;
@@ -188,6 +223,9 @@ void SnapshotGen::apply(Mutation m) {
       }
       return;
     }
+    case Mutation::kRevealText:
+      reveal_text(ctx);
+      return;
     case Mutation::kNavigateMain: {
       // New document: overlays gone, iframes replaced, header/nav often identical (dedup).
       overlays_.clear();

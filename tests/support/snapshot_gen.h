@@ -29,6 +29,7 @@ enum class Mutation {
   kInsert, kRemove, kRerender, kReorder, kRename, kToggle, kDuplicateLabel,
   kOpenOverlay, kCloseOverlay, kNestOverlay, kReplaceOverlay,
   kNavigateSubframe, kNavigateMain,
+  kRevealText,  // a tab switch / accordion: the context's text paragraphs are swapped, shown or hidden
 };
 const char* mutation_name(Mutation m);
 
@@ -82,6 +83,8 @@ class SnapshotGen {
   void open_overlay();
   void close_overlay();
   std::size_t pick_ctx_element(int overlay);
+  El text_element(std::size_t frame, int overlay);
+  void reveal_text(int overlay);
 
   Rng rng_;
   GenOptions options_;

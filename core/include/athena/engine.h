@@ -49,6 +49,7 @@ struct Config {
   std::size_t history = limits::kDefaultHistory;
   double max_change_ratio = limits::kDefaultMaxChangeRatio;  // the one reliability rule
   bool dedup_regions = true;   // seeds/003 on baselines
+  std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // RenderOptions::token_budget for the facades that render
 };
 
 /// A tab the agent controls: c{context}p{page} of its refs.
@@ -104,10 +105,21 @@ struct PageStats {
 };
 
 struct FindQuery {
-  std::string role;    // exact role, or empty
-  std::string name;    // case-insensitive substring, or empty
-  std::string region;  // region name, or empty
-  std::size_t limit = 50;
+  std::string role;    // exact role ("link", "text"), or empty
+  std::string name;    // case-insensitive substring of the name, or empty
+  std::string region;  // region name ("main") or region label ("Primary", case-insensitive), or empty
+  std::string frame;   // "f2": only that frame's elements, or empty
+  std::string after;   // a ref: the page starts after it in document order (the cursor), or empty
+  std::size_t limit = limits::kDefaultFindLimit;
+};
+
+/// One page of find_paged(): the matches after the cursor, at most `limit` of them.
+struct FindResult {
+  std::uint64_t version = 0;    // the delivered version the refs belong to
+  std::size_t total = 0;        // matches on the whole page, cursor ignored
+  std::size_t remaining = 0;    // matches after the last one shown
+  std::vector<Element> elements;
+  std::string next;             // ref of the last element shown when more remain, else empty
 };
 
 class PageSession;
@@ -133,13 +145,24 @@ class Engine {
   Result<PreCheck> begin_action(PageKey key, std::string_view capture_json,
                                 std::optional<std::uint64_t> agent_version);
   Result<Target> resolve(PageKey key, std::string_view ref) const;
+  /// A ref resolved against a fresh capture outside any action (read, screenshot): the capture
+  /// becomes the live state refs resolve against, but no version is committed, nothing is
+  /// delivered and a pending action (begin_action .. finish_action) is left untouched.
+  Result<Target> resolve_fresh(PageKey key, std::string_view capture_json, std::string_view ref);
+  Result<Target> resolve_fresh_from(PageKey key, Snapshot snapshot, std::string_view ref);
   Result<FactPack> finish_action(PageKey key, std::string_view capture_json, const ActionInfo& info);
   Status abort_action(PageKey key);
 
   /// Elements of the current state matching the query, including those the renderer trimmed
   /// or a dedup collapsed. "Current" is what the agent was last delivered (every ref returned
   /// is one it holds and can resolve).
+  /// Ignores `frame` and `after` and never fails on a query (an unknown region is no match).
   Result<std::vector<Element>> find(PageKey key, const FindQuery& query) const;
+
+  /// find() with paging and checked queries: a role, region or frame that nothing on the page has,
+  /// or an `after` that is not a ref the agent holds, is an Error naming what exists
+  /// (kInvalidArgument, kNoSuchRegion for regions). Render with render_find().
+  Result<FindResult> find_paged(PageKey key, const FindQuery& query) const;
 
   /// The same three calls on an already compiled Snapshot (tests, benches, replay of synthetic
   /// pages). The JSON entry points are compile_capture() + these.

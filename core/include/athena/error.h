@@ -1,6 +1,7 @@
 // Errors that cross every boundary of the core (Catch2, WASM, bridge) as values.
 //
-// Every code is listed once here and documented in docs/errors.md. Messages are
+// Every code is listed once here; docs/factpack-format.md ("Errors") lists the ones a query can
+// return, wasm/athena.d.ts the names as JS sees them. Messages are
 // written for the agent: they say what went wrong *and what to do next*.
 // No exception ever leaves the core's public API.
 #pragma once
@@ -31,6 +32,9 @@ enum class ErrorCode {
   kDocumentReplaced,   // the frame navigated; all refs of the old document are dead
   kIdentityChanged,    // the node now is something else (was button "Save", now button "Delete")
   kStaleVersion,       // agent's version is too old to reconcile: action not executed
+  // Queries (find).
+  kInvalidArgument,    // a query names what the page does not have (role, frame, cursor ref) or is out of range
+  kNoSuchRegion,       // find: no region of this page has that name or label
   kInternal,
 };
 

@@ -15,6 +15,7 @@ inline constexpr std::size_t kMaxDepth = 4'096;               // DOM depth walke
 inline constexpr std::size_t kMaxNameChars = 160;             // accessible name kept per element (UTF-8 bytes, cut on a char boundary)
 inline constexpr std::size_t kMaxValueChars = 200;            // input value kept per element
 inline constexpr std::size_t kMaxTextChars = 300;            // alert/status/toast text kept
+inline constexpr std::size_t kMaxRevealedTextChars = 300;    // one revealed text block (tab panel / dialog paragraph) kept
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
 
@@ -29,15 +30,30 @@ inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-ancho
 // Delta reliability: ONE rule (DESIGN §7). A delta is unreliable, and a full snapshot is sent,
 // when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified
 // and both counts taken in the context being diffed (base page or top overlay).
-// Contexts smaller than kMinNodesForRatio never fall back on this rule.
+// Contexts smaller than kMinNodesForRatio never fall back on this rule. Revealed text lines
+// (Category::kText) are left out of both counts: a tab switch swapping a few paragraphs on a small
+// page is exactly what a delta is for, and text has no refs an agent acts on by mistake.
 inline constexpr double kDefaultMaxChangeRatio = 0.40;
 inline constexpr std::size_t kMinNodesForRatio = 8;
 
 // Rendering (seeds/003 trimming, seeds/004 caps).
-inline constexpr std::size_t kRegionTrimThreshold = 40;       // a baseline region longer than this is trimmed
-inline constexpr std::size_t kRegionTrimHead = 15;            // ... to its first N
-inline constexpr std::size_t kRegionTrimTail = 5;             // ... and last N (plus focused / in-viewport ones)
+// Baselines (full, overlay_opened) are trimmed only when their text is over a token budget,
+// estimated as bytes / kBytesPerToken: cheap and deterministic. 3 is what the recorded corpus
+// measures (tests/golden: 2.9 bytes per o200k token; refs and quotes tokenize densely).
+// Then the largest regions are trimmed first, each down to as many leading elements as still fit
+// but never fewer than kRegionTrimHead, plus its last kRegionTrimTail, every focused or
+// in-viewport element and up to kMaxHeadingsPerTrimmedRegion headings, until the pack fits.
+inline constexpr std::size_t kDefaultBaselineTokenBudget = 2'000;  // RenderOptions::token_budget default
+inline constexpr std::size_t kMaxBaselineTokenBudget = 1'000'000;  // the most a caller may set
+inline constexpr std::size_t kBytesPerToken = 3;
+inline constexpr std::size_t kRegionTrimThreshold = 40;       // a region with at most this many elements is never trimmed
+inline constexpr std::size_t kRegionTrimHead = 15;            // a trimmed region keeps at least its first N
+inline constexpr std::size_t kRegionTrimTail = 5;             // ... and its last N (plus focused / in-viewport ones)
+inline constexpr std::size_t kMaxHeadingsPerTrimmedRegion = 20;  // headings a trimmed region still shows (its outline)
+inline constexpr std::size_t kMaxTextLinesPerPack = 40;       // revealed text lines per FactPack; the rest are "... N more" lines
 inline constexpr std::size_t kDeltaCapPerCategory = 25;       // added / modified / removed lines per category
 inline constexpr std::size_t kNonInteractiveCap = 10;         // headings, alerts, status lines per delta
+inline constexpr std::size_t kDefaultFindLimit = 50;          // elements per find page
+inline constexpr std::size_t kMaxFindLimit = 100'000;
 
 }  // namespace athena::limits

@@ -2,20 +2,35 @@
 // Both are deterministic: same FactPack, byte-identical output, native and wasm alike.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 
+#include "athena/engine.h"
 #include "athena/factpack.h"
+#include "athena/limits.h"
 
 namespace athena {
 
 struct RenderOptions {
-  bool trim_regions = true;  // head/tail trimming of long baseline regions (limits.h)
+  bool trim_regions = true;  // trim long baseline regions when the pack is over token_budget (limits.h)
+  std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // estimated tokens a baseline may take
   bool caps = true;          // per-category caps in deltas ("... and 12 more")
   bool dedup = true;         // a region unchanged since the previous baseline renders as one line (seeds/003)
 };
 
 /// Agent text: XML-like, no decoration (DESIGN §3).
 std::string render_text(const FactPack& pack, const RenderOptions& options = {});
+
+/// A find answer in the element grammar of FactPacks:
+///   <find v="12" total="209" shown="50" next="c0p1f0e80">
+///   c0p1f0e31 link "Data Types" href="datatypes.html"
+///   ... 159 more: find region=main after=c0p1f0e80
+///   </find>
+std::string render_find(const FindResult& result, const FindQuery& query);
+
+/// Estimated tokens of agent text (bytes / limits::kBytesPerToken, rounded up).
+std::size_t estimate_tokens(std::string_view text);
 
 /// JSON for programs: everything in the FactPack, nothing trimmed or capped.
 std::string render_json(const FactPack& pack);

@@ -5,6 +5,7 @@
 // semantic_key says "the same thing from the agent's point of view" (DESIGN §2).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,7 +25,9 @@ enum class Category : std::uint8_t {
   kAlert,            // role=alert, aria-live=assertive
   kStatus,           // role=status/log/marquee/timer, aria-live=polite, toasts
   kValidation,       // form validation messages (aria-errormessage / aria-invalid targets' messages)
+  kText,             // a paragraph of revealed text: tab panel, expanded section, open <details>, dialog body
 };
+inline constexpr std::size_t kCategoryCount = 6;
 const char* category_name(Category category);
 
 /// A tri-state ARIA flag: absent, false, true, or (for checked/pressed) mixed.

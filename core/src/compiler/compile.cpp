@@ -1,6 +1,6 @@
 // compile_capture(): the one pass over the flat tree that decides which elements an agent sees
 // and fills their ReadableNode. The rules live in the files named after them (roles, accname,
-// node_state, visibility, regions, overlays); this file only orders them.
+// node_state, visibility, regions, overlays, revealed_text); this file only orders them.
 #include <algorithm>
 #include <unordered_map>
 
@@ -12,6 +12,7 @@
 #include "compiler/node_state.h"
 #include "compiler/overlays.h"
 #include "compiler/regions.h"
+#include "compiler/revealed_text.h"
 #include "compiler/roles.h"
 #include "compiler/text.h"
 #include "compiler/visibility.h"
@@ -136,10 +137,18 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       has_inter_desc[static_cast<std::size_t>(p)] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
+  const std::vector<char> revealable = revealable_nodes(dom, role);
+  // Controls and headings are their own lines: a text block does not repeat their words.
+  std::vector<char> opaque(n, 0);
+  for (const int i : dom.order) {
+    const auto u = static_cast<std::size_t>(i);
+    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading";
+  }
 
   std::vector<Region> region(n, Region::kPage);
   std::vector<int> landmark(n, -1), z(n, 0), ov(n, -1);
   std::vector<char> in_live(n, 0);
+  std::vector<char> covered(n, 0);  // inside an element already emitted: no text block of its own
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
   std::vector<int> node_ov;  // parallel to snap.nodes: candidate index
@@ -157,6 +166,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       z[u] = z[pu];
       ov[u] = ov[pu];
       in_live[u] = in_live[pu];
+      covered[u] = covered[pu];
     }
     if (!dom.is_element(i)) continue;
     const std::string& r = role[u];
@@ -201,6 +211,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     } else if (r == "heading") {
       cat = Category::kHeading;
       emit = true;
+    } else if (revealable[u] && !covered[u] && !in_live[u] && is_text_block(dom, i)) {
+      // Visibility, not the viewport, decides: text that merely scrolled into view was there all along.
+      cat = Category::kText;
+      emit = true;
     }
     if (!emit) continue;
     // aria-hidden subtrees are not in Chrome's accessibility tree; agents see the page as it does.
@@ -212,7 +226,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     ReadableNode rn;
     rn.category = cat;
     rn.role = r;
-    if (cat == Category::kInteractive || cat == Category::kHeading) {
+    if (cat == Category::kText) {
+      rn.role = "text";
+      rn.name = cut(block_text(dom, vis, i, opaque, limits::kMaxRevealedTextChars), limits::kMaxRevealedTextChars);
+      if (rn.name.empty()) continue;
+    } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
     } else {
       std::string text = accessible_name(dom, vis, i, r);
@@ -284,6 +302,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     rn.heading = heading;
     rn.shadow_path = dom.shadow_path(i);
+    covered[u] = !is_container_role(r);
     snap.nodes.push_back(std::move(rn));
     node_ov.push_back(ov[u]);
     if (cat == Category::kHeading) heading = snap.nodes.back().name;

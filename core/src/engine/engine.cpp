@@ -73,6 +73,20 @@ Result<Target> Engine::resolve(PageKey key, std::string_view ref) const {
   return (*p)->resolve(ref);
 }
 
+Result<Target> Engine::resolve_fresh(PageKey key, std::string_view capture_json, std::string_view ref) {
+  auto p = page(key);
+  if (!p) return p.error();
+  auto s = compile(capture_json);
+  if (!s) return s.error();
+  return (*p)->resolve_fresh(std::move(s.value()), ref);
+}
+
+Result<Target> Engine::resolve_fresh_from(PageKey key, Snapshot snapshot, std::string_view ref) {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->resolve_fresh(std::move(snapshot), ref);
+}
+
 Result<FactPack> Engine::finish_action(PageKey key, std::string_view capture_json, const ActionInfo& info) {
   auto p = page(key);
   if (!p) return p.error();
@@ -91,6 +105,12 @@ Result<std::vector<Element>> Engine::find(PageKey key, const FindQuery& query) c
   auto p = page(key);
   if (!p) return p.error();
   return (*p)->find(query);
+}
+
+Result<FindResult> Engine::find_paged(PageKey key, const FindQuery& query) const {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->find_paged(query);
 }
 
 Result<FactPack> Engine::snapshot_from(PageKey key, Snapshot snapshot, const ActionInfo& info) {

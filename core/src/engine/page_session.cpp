@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "athena/limits.h"
+#include "engine/find_query.h"
 #include "engine/matcher.h"
 
 namespace athena {
@@ -383,21 +384,38 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
     // first entry of a ref first, as a map's emplace would.
     std::vector<std::pair<RefId, const ViewEntry*>> before;
     std::vector<RefId> after;
-    each_ctx(from, c, c + 1, [&](const ViewEntry& e) { before.emplace_back(e.ref, &e); });
-    each_ctx(to, c, c + 1, [&](const ViewEntry& e) { after.push_back(e.ref); });
-    const std::size_t n_before = before.size(), n_after = after.size();
+    // Revealed text stays out of the reliability rule (limits.h): a tab switch swapping three
+    // paragraphs on a small page is a plain delta, and no ref an agent acts on is at stake.
+    std::size_t text_before = 0, text_after = 0, text_changed = 0;
+    each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
+      before.emplace_back(e.ref, &e);
+      text_before += e.element.category == Category::kText;
+    });
+    each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
+      after.push_back(e.ref);
+      text_after += e.element.category == Category::kText;
+    });
+    const std::size_t n_before = before.size() - text_before, n_after = after.size() - text_after;
     std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::sort(after.begin(), after.end());
     each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
       auto it = std::lower_bound(before.begin(), before.end(), e.ref, [](const auto& a, RefId r) { return a.first < r; });
-      if (it == before.end() || it->first != e.ref) out.pack.added.push_back(e.element);
-      else if (it->second->content != e.content) out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
+      const bool text = e.element.category == Category::kText;
+      if (it == before.end() || it->first != e.ref) {
+        out.pack.added.push_back(e.element);
+        text_changed += text;
+      } else if (it->second->content != e.content) {
+        out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
+        text_changed += text;
+      }
     });
     each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
-      if (!std::binary_search(after.begin(), after.end(), e.ref)) invalidate(e, "removed");
+      if (std::binary_search(after.begin(), after.end(), e.ref)) return;
+      invalidate(e, "removed");
+      text_changed += e.element.category == Category::kText;
     });
-    // The one reliability rule (limits.h, DESIGN §7).
-    const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size();
+    // The one reliability rule (limits.h, DESIGN §7), revealed text left out of it.
+    const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size() - text_changed;
     const std::size_t denom = std::max(n_before, n_after);
     if (denom < limits::kMinNodesForRatio) return true;
     return !(static_cast<double>(changed) / static_cast<double>(denom) > config_.max_change_ratio);
@@ -529,7 +547,9 @@ Result<PreCheck> PageSession::begin_action(Snapshot snapshot, std::optional<std:
     pending_ = Pending{};
     return pre;
   }
-  if (!versions_.get(delivered_->version)) return no_history("stale_version");
+  // No history check against committed versions here: the agent holds exactly delivered_ (checked
+  // above) and delivered_ is kept whole, so versions committed since and never delivered (failed
+  // or aborted actions) cannot put the agent's own state out of reach.
   out.pack.url = live_->snapshot.url;
   out.pack.title = live_->snapshot.title;
   pre.freshness = Freshness::kStaleWithHistory;
@@ -574,6 +594,14 @@ Status PageSession::abort_action() {
   return Ok{};
 }
 
+Result<Target> PageSession::resolve_fresh(Snapshot snapshot, std::string_view ref) {
+  // Only the live capture moves (refs rebind to the nodes they now are); versions, what the
+  // agent was delivered and a pending action stay as they were.
+  Result<View> view = ingest(std::move(snapshot));
+  if (!view) return view.error();
+  return resolve(ref);
+}
+
 Result<Target> PageSession::resolve(std::string_view ref_text) const {
   const std::string ref(ref_text);
   engine::ParsedRef p;
@@ -592,7 +620,8 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
     return make_error(ErrorCode::kUnknownRef, "ref " + ref + " was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
   const std::string what = quoted(r->shown_role, r->shown_name);
   if (!r->live) {
-    const std::string v = " in v" + std::to_string(r->dead_in);
+    // dead_in is 0 until a version is committed (a capture taken by resolve_fresh commits none).
+    const std::string v = r->dead_in ? " in v" + std::to_string(r->dead_in) : std::string(" since the last FactPack");
     if (r->cause == "navigated")
       return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what + ") is gone: its frame navigated" + v +
                                                           " and every ref of the old document is dead; take a snapshot");
@@ -656,6 +685,11 @@ std::vector<Element> PageSession::find(const FindQuery& q) const {
     out.push_back(e.element);
   }
   return out;
+}
+
+Result<FindResult> PageSession::find_paged(const FindQuery& q) const {
+  if (!delivered_) return make_error(ErrorCode::kWrongCallOrder, "find: nothing was delivered on this page yet; take a snapshot first");
+  return engine::find_in_view(*delivered_, q);
 }
 
 PageStats PageSession::stats() const {

@@ -32,9 +32,12 @@ class PageSession {
   Result<FactPack> snapshot(Snapshot snapshot, const ActionInfo& info);
   Result<PreCheck> begin_action(Snapshot snapshot, std::optional<std::uint64_t> agent_version);
   Result<Target> resolve(std::string_view ref) const;
+  /// ingest() + resolve(): no version, no delivery, pending_ untouched.
+  Result<Target> resolve_fresh(Snapshot snapshot, std::string_view ref);
   Result<FactPack> finish_action(Snapshot snapshot, const ActionInfo& info);
   Status abort_action();
   std::vector<Element> find(const FindQuery& query) const;
+  Result<FindResult> find_paged(const FindQuery& query) const;
   PageStats stats() const;
 
  private:

@@ -15,11 +15,11 @@
 //   <summary added="1" modified="1" removed="1"/>
 //   </delta>
 //
-// Bounds (limits.h): baseline regions longer than kRegionTrimThreshold keep their first
-// kRegionTrimHead and last kRegionTrimTail elements plus every focused or in-viewport one; delta
-// lists keep kDeltaCapPerCategory interactive and kNonInteractiveCap other lines per category.
-// Whatever is left out is counted ("... 12 more: find role=link region=nav") and reachable with
-// the find tool. Output is a pure function of the FactPack: byte-identical everywhere.
+// Bounds (limits.h): a baseline over RenderOptions::token_budget has its largest regions trimmed
+// (render/trim.h), each gap line naming what it holds and the find call that lists it; revealed
+// text lines are bounded per pack (kMaxTextLinesPerPack); delta lists keep kDeltaCapPerCategory
+// interactive and kNonInteractiveCap other lines per category. Output is a pure function of the
+// FactPack and options: byte-identical everywhere.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -29,123 +29,57 @@
 
 #include "athena/limits.h"
 #include "athena/render.h"
+#include "render/lines.h"
+#include "render/trim.h"
 
 namespace athena {
 namespace {
 
-/// A quoted value: backslash-escaped quote and backslash, control characters as spaces.
-void quoted(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      out.push_back('\\');
-      out.push_back(c);
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out.push_back(' ');
-    } else {
-      out.push_back(c);
-    }
-  }
-  out.push_back('"');
+using render::attr;
+using render::element_line;
+using render::quoted;
+using render::state_words;
+using Hidden = std::array<std::size_t, kCategoryCount>;
+
+std::size_t cap_of(Category c) {
+  if (c == Category::kInteractive) return limits::kDeltaCapPerCategory;
+  if (c == Category::kText) return limits::kMaxTextLinesPerPack;
+  return limits::kNonInteractiveCap;
 }
 
-void attr(std::string& out, const char* key, std::string_view value) {
-  out.push_back(' ');
-  out += key;
-  out.push_back('=');
-  quoted(out, value);
-}
-
-const char* tri_word(Tri t) {
-  switch (t) {
-    case Tri::kTrue: return "true";
-    case Tri::kFalse: return "false";
-    case Tri::kMixed: return "mixed";
-    case Tri::kUnset: break;
-  }
-  return "";
-}
-
-/// The state words of an element, in a fixed order; "" when nothing is set.
-std::string state_words(const Element& e) {
-  std::string out;
-  const NodeState& s = e.state;
-  auto word = [&](const char* w) {
-    out.push_back(' ');
-    out += w;
-  };
-  auto tri = [&](const char* key, Tri t, bool false_matters) {
-    if (t == Tri::kUnset || (t == Tri::kFalse && !false_matters)) return;
-    out.push_back(' ');
-    out += key;
-    if (t != Tri::kTrue) {
-      out.push_back('=');
-      out += tri_word(t);
-    }
-  };
-  if (e.category == Category::kHeading && e.level > 0) out += " level=" + std::to_string(e.level);
-  if (s.disabled) word("disabled");
-  if (s.focused) word("focused");
-  if (s.required) word("required");
-  if (s.invalid) word("invalid");
-  if (s.readonly) word("readonly");
-  if (s.selected) word("selected");
-  // A checkbox that is not checked says so: "checked=false" is information, not noise.
-  tri("checked", s.checked, true);
-  tri("expanded", s.expanded, true);
-  tri("pressed", s.pressed, true);
-  if (s.value_redacted) {
-    out += " value=redacted";
-  } else if (!s.value.empty()) {
-    attr(out, "value", s.value);
-  }
-  if (!e.href.empty()) attr(out, "href", e.href);
-  if (!e.description.empty()) attr(out, "desc", e.description);
-  return out;
-}
-
-/// `ref role "name" state...`; non-interactive things have no ref worth acting on but keep it.
-void element_line(std::string& out, const Element& e) {
-  out += e.ref;
-  out.push_back(' ');
-  out += e.role.empty() ? category_name(e.category) : e.role;
-  out.push_back(' ');
-  quoted(out, e.name);
-  out += state_words(e);
-  out.push_back('\n');
-}
-
-bool cap_interactive(Category c) { return c == Category::kInteractive; }
-
-/// Writes a capped list of lines; returns how many were left out per category.
+/// Writes a capped list of lines, counting in `hidden` what was left out per category. Text lines
+/// count against `text_shown`, shared by every list of the pack (the bound is per FactPack).
 template <typename T, typename Line>
 void capped(std::string& out, const std::vector<const T*>& items, Category (*cat)(const T&), bool caps, Line line,
-            std::array<std::size_t, 5>& hidden) {
-  std::array<std::size_t, 5> shown{};
+            Hidden& hidden, std::size_t& text_shown) {
+  Hidden shown{};
   for (const T* it : items) {
     const Category c = cat(*it);
     const std::size_t k = static_cast<std::size_t>(c);
-    const std::size_t cap = cap_interactive(c) ? limits::kDeltaCapPerCategory : limits::kNonInteractiveCap;
-    if (caps && shown[k] >= cap) {
+    std::size_t& n = c == Category::kText ? text_shown : shown[k];
+    if (caps && n >= cap_of(c)) {
       ++hidden[k];
       continue;
     }
-    ++shown[k];
+    ++n;
     line(out, *it);
   }
 }
 
-void more_lines(std::string& out, const std::array<std::size_t, 5>& hidden, const char* what) {
+void more_lines(std::string& out, const Hidden& hidden, const char* what) {
   for (std::size_t k = 0; k < hidden.size(); ++k) {
     if (!hidden[k]) continue;
+    // The hint names a call that works: find cannot list removed refs nor filter "added", but a
+    // snapshot shows the page as it now is (and its gap lines lead on to find).
     out += "... " + std::to_string(hidden[k]) + " more " + what + " " + category_name(static_cast<Category>(k)) +
-           " (use find to see them)\n";
+           " (snapshot shows the page now)\n";
   }
 }
 
 Category element_category(const Element& e) { return e.category; }
 Category modified_category(const Modified& m) { return m.after.category; }
-Category invalidation_category(const Invalidation&) { return Category::kInteractive; }
+// Invalidations keep only role and name; a revealed text line is the one role that says its category.
+Category invalidation_category(const Invalidation& inv) { return inv.role == "text" ? Category::kText : Category::kInteractive; }
 
 /// "checked=false -> checked", "name "A" -> "B"": only what differs.
 std::string change_words(const Modified& m) {
@@ -186,29 +120,6 @@ std::string change_words(const Modified& m) {
   return out;
 }
 
-/// Head/tail trimming of one baseline region: the elements kept, in order, with gap sizes.
-std::vector<std::pair<const Element*, std::size_t>> trim_region(const std::vector<Element>& els, bool trim) {
-  std::vector<std::pair<const Element*, std::size_t>> out;  // element, then count hidden before it
-  const std::size_t n = els.size();
-  if (!trim || n <= limits::kRegionTrimThreshold) {
-    for (const Element& e : els) out.emplace_back(&e, 0);
-    return out;
-  }
-  std::size_t gap = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Element& e = els[i];
-    const bool keep = i < limits::kRegionTrimHead || i >= n - limits::kRegionTrimTail || e.state.focused || e.in_viewport;
-    if (!keep) {
-      ++gap;
-      continue;
-    }
-    out.emplace_back(&e, gap);
-    gap = 0;
-  }
-  if (gap) out.emplace_back(nullptr, gap);
-  return out;
-}
-
 void region_open(std::string& out, const RegionBlock& b) {
   out += "<region name=\"";
   out += region_name(b.region);
@@ -221,8 +132,9 @@ struct Totals {
   std::size_t elements = 0, shown = 0, unchanged_regions = 0;
 };
 
-void regions(std::string& out, const std::vector<RegionBlock>& blocks, const RenderOptions& o, Totals& t) {
-  for (const RegionBlock& b : blocks) {
+void regions(std::string& out, const FactPack& p, const std::vector<render::Shown>& shown, const RenderOptions& o, Totals& t) {
+  for (std::size_t k = 0; k < p.regions.size(); ++k) {
+    const RegionBlock& b = p.regions[k];
     t.elements += b.elements.size();
     if (b.unchanged && o.dedup) {
       region_open(out, b);
@@ -232,19 +144,14 @@ void regions(std::string& out, const std::vector<RegionBlock>& blocks, const Ren
     }
     region_open(out, b);
     out += ">\n";
-    for (const auto& [e, gap] : trim_region(b.elements, o.trim_regions)) {
-      if (gap) {
-        out += "... " + std::to_string(gap) + " more here (use find with region=";
-        out += region_name(b.region);
-        out += ")\n";
-      }
-      if (e) {
-        element_line(out, *e);
-        ++t.shown;
-      }
-    }
+    t.shown += render::region_lines(out, p, k, shown[k]);
     out += "</region>\n";
   }
+}
+
+/// What follows the regions of a baseline (added, modified, summary): a close estimate is enough.
+std::size_t after_regions_bytes(const FactPack& p) {
+  return 64 + 48 * (p.added.size() + p.modified.size());
 }
 
 void open_tag(std::string& out, const FactPack& p) {
@@ -284,7 +191,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   }
 
   // Invalidated refs first: the agent must stop using them. Grouped by cause.
-  std::array<std::size_t, 5> hidden{};
+  std::size_t text_shown = 0;
   std::map<std::string, std::vector<const Invalidation*>> by_cause;
   for (const Invalidation& inv : p.invalidated) by_cause[inv.cause].push_back(&inv);
   std::size_t removed_total = 0;
@@ -298,7 +205,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     }
     const bool plain = cause == "removed";
     out += plain ? "<removed>\n" : "<invalid cause=\"" + cause + "\">\n";
-    std::array<std::size_t, 5> h{};
+    Hidden h{};
     capped<Invalidation>(out, list, invalidation_category, o.caps,
                          [](std::string& s, const Invalidation& inv) {
                            s += inv.ref;
@@ -310,13 +217,27 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                            }
                            s.push_back('\n');
                          },
-                         h);
+                         h, text_shown);
     more_lines(out, h, "refs of");
     out += plain ? "</removed>\n" : "</invalid>\n";
   }
 
   Totals t;
-  if (!p.regions.empty()) regions(out, p.regions, o, t);
+  if (!p.regions.empty()) {
+    // Rendered once with everything the text bound allows; trimmed and rendered again only
+    // when that is over the budget.
+    std::vector<render::Shown> shown = render::untrimmed(p, o);
+    std::string whole;
+    regions(whole, p, shown, o, t);
+    const std::size_t bytes = out.size() + whole.size() + after_regions_bytes(p);
+    if (o.trim_regions && bytes > o.token_budget * limits::kBytesPerToken) {
+      render::trim_to_budget(p, o, bytes, shown);
+      t = Totals{};
+      whole.clear();
+      regions(whole, p, shown, o, t);
+    }
+    out += whole;
+  }
 
   // Added: grouped by region in order of first appearance, capped per category.
   if (!p.added.empty()) {
@@ -331,7 +252,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
       }
       it->second.push_back(&e);
     }
-    std::array<std::size_t, 5> h{};
+    Hidden h{};
     for (const auto& [key, list] : groups) {
       out += "<added";
       if (list.front()->region != Region::kPage) {
@@ -341,7 +262,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
       }
       if (!list.front()->region_label.empty()) attr(out, "label", list.front()->region_label);
       out += ">\n";
-      capped<Element>(out, list, element_category, o.caps, element_line, h);
+      capped<Element>(out, list, element_category, o.caps, element_line, h, text_shown);
       out += "</added>\n";
     }
     more_lines(out, h, "added");
@@ -350,7 +271,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     std::vector<const Modified*> list;
     for (const Modified& m : p.modified) list.push_back(&m);
     out += "<modified>\n";
-    std::array<std::size_t, 5> h{};
+    Hidden h{};
     capped<Modified>(out, list, modified_category, o.caps,
                      [](std::string& s, const Modified& m) {
                        s += m.ref;
@@ -362,7 +283,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                        s += change_words(m);
                        s.push_back('\n');
                      },
-                     h);
+                     h, text_shown);
     more_lines(out, h, "modified");
     out += "</modified>\n";
   }
@@ -378,13 +299,16 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   if (!p.modified.empty()) out += " modified=\"" + std::to_string(p.modified.size()) + "\"";
   if (removed_total) out += " removed=\"" + std::to_string(removed_total) + "\"";
   out += "/>\n";
-  (void)hidden;
   out += "</";
   out += pack_type_name(p.type);
   out += ">\n";
 }
 
 }  // namespace
+
+std::size_t estimate_tokens(std::string_view text) {
+  return (text.size() + limits::kBytesPerToken - 1) / limits::kBytesPerToken;
+}
 
 std::string render_text(const FactPack& pack, const RenderOptions& options) {
   std::string out;

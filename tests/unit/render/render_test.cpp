@@ -107,8 +107,8 @@ TEST_CASE("delta caps per category, with the count of what was left out", "[rend
   const std::string t = render_text(p);
   CHECK(count(t, " button \"B\"") == limits::kDeltaCapPerCategory);
   CHECK(count(t, " heading \"H\" level=2") == limits::kNonInteractiveCap);
-  CHECK(t.find("... 7 more added interactive (use find to see them)") != std::string::npos);
-  CHECK(t.find("... 2 more added heading (use find to see them)") != std::string::npos);
+  CHECK(t.find("... 7 more added interactive (snapshot shows the page now)") != std::string::npos);
+  CHECK(t.find("... 2 more added heading (snapshot shows the page now)") != std::string::npos);
   CHECK(t.find("<summary added=\"" + std::to_string(p.added.size()) + "\"/>") != std::string::npos);
   RenderOptions no_caps;
   no_caps.caps = false;
@@ -117,38 +117,7 @@ TEST_CASE("delta caps per category, with the count of what was left out", "[rend
   CHECK(nlohmann::json::parse(render_json(p))["added"].size() == p.added.size());
 }
 
-TEST_CASE("baseline regions: trimmed at the threshold, never dropping focused or in-viewport elements", "[render][limits]") {
-  SECTION("at the threshold nothing is trimmed") {
-    const std::string t = render_text(full_with(limits::kRegionTrimThreshold));
-    CHECK(count(t, " link \"Item ") == limits::kRegionTrimThreshold);
-    CHECK(t.find("more here") == std::string::npos);
-  }
-  SECTION("one over: head and tail kept, the gap counted") {
-    const std::size_t n = limits::kRegionTrimThreshold + 1;
-    const std::string t = render_text(full_with(n));
-    CHECK(count(t, " link \"Item ") == limits::kRegionTrimHead + limits::kRegionTrimTail);
-    CHECK(t.find("... " + std::to_string(n - limits::kRegionTrimHead - limits::kRegionTrimTail) +
-                 " more here (use find with region=nav)") != std::string::npos);
-    CHECK(t.find("<summary elements=\"" + std::to_string(n) + "\" shown=\"" +
-                 std::to_string(limits::kRegionTrimHead + limits::kRegionTrimTail) + "\"/>") != std::string::npos);
-  }
-  SECTION("focused and in-viewport elements in the middle stay, splitting the gap") {
-    FactPack p = full_with(100);
-    p.regions[0].elements[50].state.focused = true;
-    p.regions[0].elements[60].in_viewport = true;
-    const std::string t = render_text(p);
-    CHECK(t.find("link \"Item 50\" focused") != std::string::npos);
-    CHECK(t.find("link \"Item 60\"") != std::string::npos);
-    CHECK(t.find("... 35 more here") != std::string::npos);  // 15..49
-    CHECK(t.find("... 9 more here") != std::string::npos);   // 51..59
-    CHECK(t.find("... 34 more here") != std::string::npos);  // 61..94
-  }
-  SECTION("trimming off shows everything") {
-    RenderOptions o;
-    o.trim_regions = false;
-    CHECK(count(render_text(full_with(100), o), " link \"Item ") == 100);
-  }
-}
+// Budget trimming, gap lines and the text bound: trim_test.cpp.
 
 TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count", "[render][dedup]") {
   FactPack p = full_with(73);
@@ -168,10 +137,12 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
     p.regions[0].frame_ref = "f2";
     CHECK(render_text(p).find("<region name=\"nav\" frame=\"f2\" unchanged=\"true\" count=\"73\"/>") != std::string::npos);
   }
-  SECTION("dedup off renders it (trimmed)") {
+  SECTION("dedup off renders it (trimmed when over the budget)") {
     RenderOptions o;
     o.dedup = false;
     CHECK(render_text(p, o).find("unchanged=\"true\"") == std::string::npos);
+    CHECK(count(render_text(p, o), " link \"Item ") == 73);
+    o.token_budget = 1;
     CHECK(count(render_text(p, o), " link \"Item ") == limits::kRegionTrimHead + limits::kRegionTrimTail);
   }
   SECTION("JSON keeps the refs of an unchanged region (they stay valid)") {

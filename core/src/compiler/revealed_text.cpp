@@ -1,0 +1,93 @@
+#include "compiler/revealed_text.h"
+
+#include "compiler/text.h"
+
+namespace athena::compiler {
+namespace {
+
+// Targets of aria-controls on elements that say whether they are expanded (accordions,
+// disclosures, Bootstrap collapse): what they control is what expanding reveals.
+std::vector<char> controlled_by_expander(const Dom& dom) {
+  std::vector<char> out(dom.nodes.size(), 0);
+  for (const int i : dom.order) {
+    if (!dom.is_element(i) || !dom.has_attr(i, "aria-expanded")) continue;
+    std::string_view rest = dom.attr(i, "aria-controls");
+    for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
+      rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
+      const int ref = dom.by_id(i, tok);
+      if (ref >= 0) out[static_cast<std::size_t>(ref)] = 1;
+    }
+  }
+  return out;
+}
+
+bool breaks_words(std::string_view t) {
+  return t == "br" || t == "p" || t == "div" || t == "li" || t == "ul" || t == "ol" || t == "tr" || t == "td" ||
+         t == "th" || t == "dt" || t == "dd" || t == "section" || t == "article" || t == "blockquote" || t == "pre" ||
+         t == "table" || t == "figcaption";
+}
+
+}  // namespace
+
+bool is_container_role(std::string_view role) { return role == "tabpanel" || role == "dialog" || role == "alertdialog"; }
+
+std::vector<char> revealable_nodes(const Dom& dom, const std::vector<std::string>& role) {
+  std::vector<char> out = controlled_by_expander(dom);
+  for (const int i : dom.order) {  // pre-order: parents first
+    const auto u = static_cast<std::size_t>(i);
+    const int p = dom.nodes[u].parent;
+    if (p >= 0 && out[static_cast<std::size_t>(p)]) out[u] = 1;
+    if (!dom.is_element(i) || out[u]) continue;
+    // An open <details> holds its content; its <summary> is a control (DisclosureTriangle), so its
+    // words are never a text block of their own.
+    if (is_container_role(role[u]) || (dom.tag(i) == "details" && dom.has_attr(i, "open"))) out[u] = 1;
+  }
+  return out;
+}
+
+bool is_text_block(const Dom& dom, int i) {
+  const std::string_view t = dom.tag(i);
+  // A label or legend names a control the agent already sees with that name.
+  if (t == "label" || t == "legend") return false;
+  if (t == "p" || t == "li" || t == "dd" || t == "dt" || t == "blockquote" || t == "pre" || t == "figcaption" ||
+      t == "td" || t == "th")
+    return true;
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
+  return false;
+}
+
+std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<char>& opaque, std::size_t max_bytes) {
+  std::string out;
+  // Iterative pre-order walk of the block's subtree (no recursion: depth is page-controlled).
+  const int depth0 = dom.nodes[static_cast<std::size_t>(i)].depth;
+  int c = dom.nodes[static_cast<std::size_t>(i)].first_child;
+  auto next_after = [&](int n) {  // next node in pre-order that skips n's subtree, or -1 outside the block
+    while (n >= 0 && n != i) {
+      const Node& node = dom.nodes[static_cast<std::size_t>(n)];
+      if (node.next >= 0) return node.next;
+      n = node.parent;
+      if (n >= 0 && dom.nodes[static_cast<std::size_t>(n)].depth <= depth0) return -1;
+    }
+    return -1;
+  };
+  while (c >= 0 && out.size() <= max_bytes) {
+    const Node& node = dom.nodes[static_cast<std::size_t>(c)];
+    if (dom.is_text(c)) {
+      append_collapsed(out, dom.node_value(c));
+      c = next_after(c);
+      continue;
+    }
+    const bool skip = !dom.is_element(c) || opaque[static_cast<std::size_t>(c)] || vis.aria_hidden(c) || vis.css_hidden(c);
+    // A block-level child or a line break keeps the words on either side apart.
+    if (!skip && breaks_words(node.tag)) out.push_back(' ');
+    if (!skip && node.first_child >= 0) {
+      c = node.first_child;
+      continue;
+    }
+    c = next_after(c);
+  }
+  return collapse_ws(out);
+}
+
+}  // namespace athena::compiler

@@ -1,0 +1,108 @@
+#include "engine/find_query.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "render/lines.h"
+
+namespace athena::engine {
+namespace {
+
+// A listing in an error message stays short: the agent needs examples, not the whole page.
+constexpr std::size_t kMaxListed = 30;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string frame_word(int index) { return "f" + std::to_string(index); }
+
+/// "a, b, c" of the distinct words in first-appearance order, cut at kMaxListed.
+std::string listing(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size() && i < kMaxListed; ++i) out += (i ? ", " : "") + words[i];
+  if (words.size() > kMaxListed) out += ", …";
+  return out;
+}
+
+void add_unique(std::vector<std::string>& words, std::string w) {
+  if (std::find(words.begin(), words.end(), w) == words.end()) words.push_back(std::move(w));
+}
+
+/// `nav "Main"` or `main`: how a region is named to the agent (label quoted as FactPacks do).
+std::string region_word(const Element& e) {
+  std::string w = region_name(e.region);
+  if (!e.region_label.empty()) {
+    w.push_back(' ');
+    render::quoted(w, e.region_label);
+  }
+  return w;
+}
+
+bool region_matches(const Element& e, const std::string& want_lower) {
+  return want_lower == region_name(e.region) || (!e.region_label.empty() && want_lower == lower(e.region_label));
+}
+
+/// The query's role, region and frame each exist somewhere on the page; else the Error to return.
+Result<Ok> check_query(const View& view, const FindQuery& q, const std::string& region_lower) {
+  bool role_seen = q.role.empty(), region_seen = q.region.empty(), frame_seen = q.frame.empty();
+  std::vector<std::string> roles, regions, frames;
+  for (const ViewEntry& e : view.entries) {
+    role_seen = role_seen || e.element.role == q.role;
+    region_seen = region_seen || region_matches(e.element, region_lower);
+    frame_seen = frame_seen || frame_word(e.frame_index) == q.frame;
+    add_unique(roles, e.element.role);
+    add_unique(regions, region_word(e.element));
+    add_unique(frames, frame_word(e.frame_index));
+  }
+  if (!region_seen)
+    return make_error(ErrorCode::kNoSuchRegion,
+                      "find: this page has no region \"" + q.region + "\"; regions: " + listing(regions));
+  if (!role_seen)
+    return make_error(ErrorCode::kInvalidArgument, "find: this page has no role \"" + q.role + "\"; roles: " + listing(roles));
+  if (!frame_seen)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "find: this page has no frame \"" + q.frame + "\"; frames: " + listing(frames));
+  return Ok{};
+}
+
+}  // namespace
+
+Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
+  if (q.limit < 1 || q.limit > limits::kMaxFindLimit)
+    return make_error(ErrorCode::kInvalidArgument, "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) +
+                                                       ", got " + std::to_string(q.limit));
+  const std::string region = lower(q.region), name = lower(q.name);
+  auto checked = check_query(view, q, region);
+  if (!checked) return checked.error();
+  std::size_t start = 0;
+  if (!q.after.empty()) {
+    auto it = std::find_if(view.entries.begin(), view.entries.end(), [&](const ViewEntry& e) { return e.element.ref == q.after; });
+    if (it == view.entries.end())
+      return make_error(ErrorCode::kInvalidArgument,
+                        "find: after=\"" + q.after + "\" is not a ref of this page's latest FactPack; "
+                        "use a ref from it, or the next of the previous find");
+    start = static_cast<std::size_t>(it - view.entries.begin()) + 1;
+  }
+  FindResult r;
+  r.version = view.version;
+  for (std::size_t i = 0; i < view.entries.size(); ++i) {
+    const ViewEntry& e = view.entries[i];
+    if (!q.role.empty() && e.element.role != q.role) continue;
+    if (!region.empty() && !region_matches(e.element, region)) continue;
+    if (!q.frame.empty() && frame_word(e.frame_index) != q.frame) continue;
+    if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
+    ++r.total;
+    if (i < start) continue;
+    if (r.elements.size() < q.limit) r.elements.push_back(e.element);
+    else ++r.remaining;
+  }
+  if (r.remaining) r.next = r.elements.back().ref;
+  return r;
+}
+
+}  // namespace athena::engine

@@ -1,0 +1,14 @@
+// find with paging over what the agent holds (a View): the checks that make a wrong query an
+// error naming what exists, the cursor, and the count of what is left.
+#pragma once
+
+#include "athena/engine.h"
+#include "athena/error.h"
+#include "engine/view.h"
+
+namespace athena::engine {
+
+/// The page of `view` matching `query` (engine.h FindQuery / FindResult).
+Result<FindResult> find_in_view(const View& view, const FindQuery& query);
+
+}  // namespace athena::engine

@@ -1,0 +1,97 @@
+#include "render/lines.h"
+
+namespace athena::render {
+
+void quoted(std::string& out, std::string_view s) {
+  out.push_back('"');
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\' || c == '<') {
+      out.push_back('\\');
+      out.push_back(static_cast<char>(c));
+    } else if (c < 0x20 || c == 0x7f) {
+      out.push_back(' ');
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x85) {
+      out.push_back(' ');  // U+0085 NEXT LINE
+      ++i;
+    } else if (c == 0xE2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+               (static_cast<unsigned char>(s[i + 2]) == 0xA8 || static_cast<unsigned char>(s[i + 2]) == 0xA9)) {
+      out.push_back(' ');  // U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR
+      i += 2;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  out.push_back('"');
+}
+
+void attr(std::string& out, const char* key, std::string_view value) {
+  out.push_back(' ');
+  out += key;
+  out.push_back('=');
+  quoted(out, value);
+}
+
+namespace {
+
+const char* tri_word(Tri t) {
+  switch (t) {
+    case Tri::kTrue: return "true";
+    case Tri::kFalse: return "false";
+    case Tri::kMixed: return "mixed";
+    case Tri::kUnset: break;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string state_words(const Element& e) {
+  std::string out;
+  const NodeState& s = e.state;
+  auto word = [&](const char* w) {
+    out.push_back(' ');
+    out += w;
+  };
+  auto tri = [&](const char* key, Tri t, bool false_matters) {
+    if (t == Tri::kUnset || (t == Tri::kFalse && !false_matters)) return;
+    out.push_back(' ');
+    out += key;
+    if (t != Tri::kTrue) {
+      out.push_back('=');
+      out += tri_word(t);
+    }
+  };
+  if (e.category == Category::kHeading && e.level > 0) out += " level=" + std::to_string(e.level);
+  if (s.disabled) word("disabled");
+  if (s.focused) word("focused");
+  if (s.required) word("required");
+  if (s.invalid) word("invalid");
+  if (s.readonly) word("readonly");
+  if (s.selected) word("selected");
+  // A checkbox that is not checked says so: "checked=false" is information, not noise.
+  tri("checked", s.checked, true);
+  tri("expanded", s.expanded, true);
+  tri("pressed", s.pressed, true);
+  if (s.value_redacted) {
+    out += " value=redacted";
+  } else if (!s.value.empty()) {
+    attr(out, "value", s.value);
+  }
+  if (!e.href.empty()) attr(out, "href", e.href);
+  if (!e.description.empty()) attr(out, "desc", e.description);
+  return out;
+}
+
+// Non-interactive things have no ref worth acting on but keep it (a delta can remove them).
+void element_line(std::string& out, const Element& e) {
+  out += e.ref;
+  out.push_back(' ');
+  out += e.role.empty() ? category_name(e.category) : e.role;
+  out.push_back(' ');
+  quoted(out, e.name);
+  out += state_words(e);
+  out.push_back('\n');
+}
+
+}  // namespace athena::render

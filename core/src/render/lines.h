@@ -1,0 +1,26 @@
+// The pieces every agent-text line is made of, shared by FactPacks and find answers: one quoting
+// routine for every page-derived string, and one element line.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "athena/factpack.h"
+
+namespace athena::render {
+
+/// A quoted value: quote and backslash backslash-escaped, "<" as "\<" (page text can never open
+/// or close a tag), control characters and Unicode line/paragraph separators as spaces (page text
+/// can never start a line).
+void quoted(std::string& out, std::string_view s);
+
+/// ` key="value"` through quoted().
+void attr(std::string& out, const char* key, std::string_view value);
+
+/// The state words of an element, in a fixed order; "" when nothing is set.
+std::string state_words(const Element& e);
+
+/// `ref role "name" state...\n`.
+void element_line(std::string& out, const Element& e);
+
+}  // namespace athena::render

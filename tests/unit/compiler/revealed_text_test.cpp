@@ -1,0 +1,245 @@
+// Revealed text (compiler/revealed_text.h) end to end: which paragraphs become `text` lines, and
+// what the engine makes of them when a tab, an accordion, a <details> or a dialog reveals them.
+#include <string>
+#include <vector>
+
+#include "athena/engine.h"
+#include "athena/limits.h"
+#include "athena/render.h"
+#include "helpers.h"
+
+using namespace athena;
+using namespace athena::test;
+
+namespace {
+
+/// A paragraph under `parent`; `shown` false = not rendered (no boxes anywhere in it).
+int para(CaptureBuilder& b, int parent, const std::string& text, bool shown = true, double y = 100, const std::string& tag = "p") {
+  const int p = b.el(0, parent, tag, {}, {0, y, 600, 20});
+  const int t = b.text(0, p, text, {0, y, 300, 16});
+  if (!shown) {
+    b.no_box(0, p);
+    b.no_box(0, t);
+  }
+  return p;
+}
+
+int hidden_div(CaptureBuilder& b, int parent, const Attrs& attrs, bool shown) {
+  const int d = b.el(0, parent, "div", attrs, {0, 80, 600, 200});
+  if (!shown) b.no_box(0, d);
+  return d;
+}
+
+/// A product page: ten buttons, two tabs; `tab` 0 shows the specs panel, 1 the reviews panel.
+std::string tabs_page(int tab, double panel_y = 100) {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+  for (int i = 0; i < 10; ++i) b.text(0, b.el(0, main, "button"), "Action " + std::to_string(i));
+  const int list = b.el(0, main, "div", {{"role", "tablist"}});
+  b.text(0, b.el(0, list, "button", {{"role", "tab"}, {"aria-controls", "specs"}, {"aria-selected", tab == 0 ? "true" : "false"}}), "Specs");
+  b.text(0, b.el(0, list, "button", {{"role", "tab"}, {"aria-controls", "reviews"}, {"aria-selected", tab == 1 ? "true" : "false"}}), "Reviews");
+  const int specs = hidden_div(b, main, {{"role", "tabpanel"}, {"id", "specs"}, {"tabindex", "0"}}, tab == 0);
+  para(b, specs, "Weight 2 kg.", tab == 0, panel_y);
+  para(b, specs, "Colour black.", tab == 0, panel_y + 20);
+  const int reviews = hidden_div(b, main, {{"role", "tabpanel"}, {"id", "reviews"}, {"tabindex", "0"}}, tab == 1);
+  para(b, reviews, "Great grinder.", tab == 1, panel_y);
+  para(b, reviews, "Too loud.", tab == 1, panel_y + 20);
+  para(b, reviews, "Five stars.", tab == 1, panel_y + 40);
+  para(b, main, "Plain page text is not revealed by anything.");
+  return b.str();
+}
+
+std::vector<std::string> texts(const Snapshot& s) {
+  std::vector<std::string> out;
+  for (const ReadableNode& n : s.nodes)
+    if (n.category == Category::kText) out.push_back(n.name);
+  return out;
+}
+
+struct Flow {
+  Engine engine;
+  PageKey key{0, 1};
+  Flow() { REQUIRE(engine.open_page(key)); }
+  FactPack first(const std::string& capture) {
+    auto p = engine.snapshot(key, capture);
+    REQUIRE(p);
+    return *p;
+  }
+  FactPack act(const std::string& before, const std::string& after) {
+    REQUIRE(engine.begin_action(key, before, std::nullopt));
+    auto p = engine.finish_action(key, after, {});
+    REQUIRE(p);
+    return *p;
+  }
+};
+
+std::vector<std::string> added_texts(const FactPack& p) {
+  std::vector<std::string> out;
+  for (const Element& e : p.added)
+    if (e.category == Category::kText) out.push_back(e.name);
+  return out;
+}
+
+std::vector<std::string> removed_texts(const FactPack& p) {
+  std::vector<std::string> out;
+  for (const Invalidation& i : p.invalidated)
+    if (i.role == "text") out.push_back(i.name);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("revealed text: a tab panel's paragraphs, and only the shown panel's", "[compiler][text]") {
+  const Snapshot s = compile_ok(tabs_page(0));
+  CHECK(texts(s) == std::vector<std::string>{"Weight 2 kg.", "Colour black."});
+  const ReadableNode* w = by_name(s, "Weight 2 kg.");
+  REQUIRE(w);
+  CHECK(w->role == "text");
+  CHECK(w->region == Region::kMain);
+  // A focusable tab panel (tabindex=0) is a container, not a control that swallows its text.
+  CHECK(by_name(s, "Plain page text is not revealed by anything.") == nullptr);
+}
+
+TEST_CASE("revealed text: a tab switch is a delta adding the new panel's text and removing the old", "[engine][text]") {
+  Flow f;
+  const std::string a = tabs_page(0), b = tabs_page(1);
+  f.first(a);
+  const FactPack d = f.act(a, b);
+  // 5 text changes + 2 tab states on 12 controls: with text counted this would be over the
+  // reliability ratio and a full snapshot; text stays out of that rule.
+  REQUIRE(d.type == PackType::kDelta);
+  CHECK(added_texts(d) == std::vector<std::string>{"Great grinder.", "Too loud.", "Five stars."});
+  CHECK(removed_texts(d) == std::vector<std::string>{"Weight 2 kg.", "Colour black."});
+  CHECK(d.modified.size() == 2);
+  const std::string t = render_text(d);
+  CHECK(t.find(" text \"Great grinder.\"\n") != std::string::npos);
+  CHECK(t.find("<removed>\n") < t.find(" text \"Weight 2 kg.\"\n"));
+  // And back: the old panel's text returns as additions under new refs.
+  const FactPack back = f.act(b, a);
+  REQUIRE(back.type == PackType::kDelta);
+  CHECK(added_texts(back) == std::vector<std::string>{"Weight 2 kg.", "Colour black."});
+}
+
+TEST_CASE("revealed text: an accordion (aria-expanded + aria-controls) reveals its section", "[engine][text]") {
+  auto page = [](bool open) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+    b.text(0, b.el(0, main, "button", {{"aria-expanded", open ? "true" : "false"}, {"aria-controls", "ret"}}), "Returns");
+    const int sec = hidden_div(b, main, {{"id", "ret"}, {"class", "collapse"}}, open);
+    para(b, sec, "Returns are free within 30 days.", open);
+    const int item = b.el(0, sec, "li", {}, {0, 140, 600, 20});
+    if (!open) b.no_box(0, item);
+    const int link = b.el(0, item, "a", {{"href", "/policy"}}, {0, 140, 80, 16});
+    const int link_text = b.text(0, link, "Policy");
+    if (!open) {
+      b.no_box(0, link);
+      b.no_box(0, link_text);
+    }
+    return b.str();
+  };
+  Flow f;
+  const FactPack full = f.first(page(false));
+  CHECK(render_text(full).find(" text \"") == std::string::npos);
+  const FactPack d = f.act(page(false), page(true));
+  REQUIRE(d.type == PackType::kDelta);
+  // A list item holding only a link says nothing the link does not: no text line for it.
+  CHECK(added_texts(d) == std::vector<std::string>{"Returns are free within 30 days."});
+  REQUIRE(d.modified.size() == 1);
+  CHECK(d.modified[0].after.state.expanded == Tri::kTrue);
+}
+
+TEST_CASE("revealed text: an open <details> shows its content, not its summary, and a closed one nothing", "[compiler][text]") {
+  auto page = [](bool open) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    Attrs attrs;
+    if (open) attrs.push_back({"open", ""});
+    const int det = b.el(0, body, "details", attrs, {0, 0, 600, 100});
+    b.text(0, b.el(0, det, "summary"), "Shipping");
+    para(b, det, "Ships in 2 days.", open);
+    return b.str();
+  };
+  CHECK(texts(compile_ok(page(true))) == std::vector<std::string>{"Ships in 2 days."});
+  CHECK(texts(compile_ok(page(false))).empty());
+  // Text straight inside <details>, next to the summary: the summary's words are not repeated.
+  CaptureBuilder b;
+  const int det = b.el(0, b.el(0, 0, "body"), "details", {{"open", ""}}, {0, 0, 600, 100});
+  b.text(0, b.el(0, det, "summary"), "Shipping");
+  b.text(0, det, "Ships today.");
+  CHECK(texts(compile_ok(b)) == std::vector<std::string>{"Ships today."});
+}
+
+TEST_CASE("revealed text: a dialog's body sentence comes with overlay_opened, its heading and buttons once", "[engine][text]") {
+  auto page = [](bool dialog) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+    b.text(0, b.el(0, main, "button"), "Delete folder");
+    if (dialog) {
+      const int d = b.el(0, body, "div", {{"role", "alertdialog"}, {"aria-modal", "true"}, {"aria-label", "Delete?"}}, {100, 100, 300, 200});
+      b.style(0, d, "z-index", "1000");
+      b.style(0, d, "position", "fixed");
+      b.text(0, b.el(0, d, "h2"), "Delete folder?");
+      const int msg = b.el(0, d, "div", {}, {100, 140, 300, 20});
+      b.text(0, msg, "This will delete ");
+      b.text(0, b.el(0, msg, "b", {}, {150, 140, 50, 16}), "12 files");
+      b.text(0, msg, ".");
+      const int muted = b.el(0, d, "p", {{"aria-hidden", "true"}}, {100, 170, 300, 20});
+      b.text(0, muted, "Decorative");
+      const int btn = b.el(0, d, "button");
+      b.text(0, b.el(0, btn, "p", {}, {100, 200, 80, 20}), "Cancel");
+    }
+    return b.str();
+  };
+  Flow f;
+  f.first(page(false));
+  const FactPack o = f.act(page(false), page(true));
+  REQUIRE(o.type == PackType::kOverlayOpened);
+  const std::string t = render_text(o);
+  CHECK(t.find(" text \"This will delete 12 files.\"\n") != std::string::npos);
+  CHECK(t.find(" heading \"Delete folder?\" level=2\n") != std::string::npos);
+  CHECK(t.find(" button \"Cancel\"\n") != std::string::npos);
+  CHECK(t.find(" text \"Cancel\"") == std::string::npos);
+  CHECK(t.find(" text \"Delete folder?\"") == std::string::npos);
+  CHECK(t.find("Decorative") == std::string::npos);
+}
+
+TEST_CASE("revealed text: text that merely scrolled into view is not revealed", "[engine][text]") {
+  Flow f;
+  const std::string below = tabs_page(0, 2000), scrolled = tabs_page(0, 100);
+  const FactPack full = f.first(below);
+  // Visible but below the fold: it is on the page, so it is in the baseline already.
+  CHECK(render_text(full).find(" text \"Weight 2 kg.\"") != std::string::npos);
+  CHECK(f.act(below, scrolled).type == PackType::kNoChange);
+}
+
+TEST_CASE("revealed text: one block is cut at kMaxRevealedTextChars on a character boundary", "[compiler][text][limits]") {
+  auto page = [](const std::string& text) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int panel = b.el(0, body, "div", {{"role", "tabpanel"}});
+    para(b, panel, text);
+    return b.str();
+  };
+  const std::string exact(limits::kMaxRevealedTextChars, 'a');
+  CHECK(texts(compile_ok(page(exact))) == std::vector<std::string>{exact});
+  CHECK(texts(compile_ok(page(exact + "b"))) == std::vector<std::string>{exact});
+  // A two-byte character straddling the bound is dropped whole, never split.
+  const std::string straddle = std::string(limits::kMaxRevealedTextChars - 1, 'a') + "\xC3\xA9";
+  CHECK(texts(compile_ok(page(straddle))) == std::vector<std::string>{std::string(limits::kMaxRevealedTextChars - 1, 'a')});
+}
+
+TEST_CASE("revealed text: labels are not text, nested paragraphs are one block", "[compiler][text]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int panel = b.el(0, body, "div", {{"role", "tabpanel"}});
+  b.text(0, b.el(0, panel, "label", {{"for", "q"}}), "Quantity");
+  b.el(0, panel, "input", {{"id", "q"}});
+  const int note = b.el(0, panel, "div", {}, {0, 60, 600, 60});
+  b.text(0, note, "Note:");
+  para(b, note, "Fragile.");
+  const Snapshot s = compile_ok(b);
+  CHECK(texts(s) == std::vector<std::string>{"Note: Fragile."});
+}

@@ -1,0 +1,164 @@
+// find with paging (Engine::find_paged, render_find): the cursor walks every match exactly once,
+// counts are right, regions are found by name or label, and a query naming what the page does not
+// have is an error that says what it has.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "athena/render.h"
+#include "helpers.h"
+
+using namespace athena;
+using namespace athena::testing;
+
+namespace {
+
+struct Page {
+  Engine engine;
+  PageKey key{0, 1};
+  FactPack full;
+  Page() {
+    PageBuilder b;
+    for (int i = 0; i < 5; ++i) {
+      b.el(10 + i, "link", "Nav " + std::to_string(i), Region::kNav);
+      b.last().region_label = "Primary";
+    }
+    for (int i = 0; i < 123; ++i) b.el(100 + i, "link", "Row " + std::to_string(i), Region::kMain);
+    b.el(300, "button", "Save", Region::kMain);
+    b.el(301, "link", "Imprint", Region::kFooter);
+    REQUIRE(engine.open_page(key));
+    auto p = engine.snapshot_from(key, b.build());
+    REQUIRE(p);
+    full = *p;
+  }
+  FindResult find(FindQuery q) {
+    auto r = engine.find_paged(key, q);
+    INFO((r ? std::string() : r.error().message));
+    REQUIRE(r);
+    return *r;
+  }
+  Error error(FindQuery q) {
+    auto r = engine.find_paged(key, q);
+    REQUIRE_FALSE(r);
+    return r.error();
+  }
+};
+
+FindQuery query(std::string role, std::string region, std::size_t limit = 50) {
+  FindQuery q;
+  q.role = std::move(role);
+  q.region = std::move(region);
+  q.limit = limit;
+  return q;
+}
+
+}  // namespace
+
+TEST_CASE("find: the after cursor walks every match exactly once, in document order", "[engine][find]") {
+  Page page;
+  FindQuery q = query("link", "main", 50);
+  std::vector<std::string> seen;
+  for (int pages = 0; pages < 10; ++pages) {
+    const FindResult r = page.find(q);
+    CHECK(r.total == 123);
+    CHECK(r.version == page.full.version);
+    for (const Element& e : r.elements) seen.push_back(e.name);
+    if (r.next.empty()) {
+      CHECK(r.remaining == 0);
+      break;
+    }
+    CHECK(r.next == r.elements.back().ref);
+    CHECK(r.remaining == 123 - seen.size());
+    q.after = r.next;
+  }
+  REQUIRE(seen.size() == 123);
+  for (int i = 0; i < 123; ++i) CHECK(seen[static_cast<std::size_t>(i)] == "Row " + std::to_string(i));
+  CHECK(std::set<std::string>(seen.begin(), seen.end()).size() == 123);
+}
+
+TEST_CASE("find: name is a case-insensitive substring, region by name or label, frame", "[engine][find]") {
+  Page page;
+  FindQuery q;
+  q.name = "ROW 12";
+  CHECK(page.find(q).total == 4);  // Row 12, Row 120, 121, 122
+  CHECK(page.find(query("", "primary")).total == 5);
+  CHECK(page.find(query("", "Primary")).total == 5);
+  CHECK(page.find(query("", "nav")).total == 5);
+  FindQuery f;
+  f.frame = "f0";
+  CHECK(page.find(f).total == 130);
+  q = FindQuery{};
+  q.name = "no such words";
+  const FindResult none = page.find(q);
+  CHECK(none.total == 0);
+  CHECK(none.next.empty());
+}
+
+TEST_CASE("find: unknown region, role, frame or cursor are errors saying what exists", "[engine][find]") {
+  Page page;
+  Error e = page.error(query("", "sidebar"));
+  CHECK(e.code == ErrorCode::kNoSuchRegion);
+  CHECK(e.message == "find: this page has no region \"sidebar\"; regions: nav \"Primary\", main, footer");
+  e = page.error(query("slider", ""));
+  CHECK(e.code == ErrorCode::kInvalidArgument);
+  CHECK(e.message == "find: this page has no role \"slider\"; roles: link, button");
+  FindQuery f;
+  f.frame = "f9";
+  e = page.error(f);
+  CHECK(e.code == ErrorCode::kInvalidArgument);
+  CHECK(e.message == "find: this page has no frame \"f9\"; frames: f0");
+  FindQuery a;
+  a.after = "c0p1f0e99999";
+  e = page.error(a);
+  CHECK(e.code == ErrorCode::kInvalidArgument);
+  CHECK(e.message == "find: after=\"c0p1f0e99999\" is not a ref of this page's latest FactPack; use a ref from it, or the next of the previous find");
+  FindQuery l;
+  l.limit = 0;
+  CHECK(page.error(l).code == ErrorCode::kInvalidArgument);
+  Engine fresh;
+  REQUIRE(fresh.open_page({0, 2}));
+  auto r = fresh.find_paged({0, 2}, FindQuery{});
+  REQUIRE_FALSE(r);
+  CHECK(r.error().code == ErrorCode::kWrongCallOrder);
+}
+
+TEST_CASE("find: the answer renders in the element grammar with a working next call", "[engine][find][render]") {
+  Page page;
+  FindQuery q = query("link", "main", 2);
+  q.name = "row 1";
+  const FindResult r = page.find(q);
+  REQUIRE(r.total == 34);  // Row 1, Row 10..19, Row 100..122
+  const std::string first = r.elements[0].ref, second = r.elements[1].ref;
+  CHECK(render_find(r, q) == "<find v=\"" + std::to_string(r.version) + "\" total=\"34\" shown=\"2\" next=\"" + second + "\">\n" +
+                                 first + " link \"Row 1\" href=\"/Row 1\"\n" + second + " link \"Row 10\" href=\"/Row 10\"\n" +
+                                 "... 32 more: find role=link name=\"row 1\" region=main after=" + second + "\n</find>\n");
+  q.after = second;
+  q.limit = 100;
+  const FindResult rest = page.find(q);
+  CHECK(rest.elements.size() == 32);
+  const std::string last = render_find(rest, q);
+  CHECK(last.find(" next=") == std::string::npos);
+  CHECK(last.find("more:") == std::string::npos);
+}
+
+TEST_CASE("find: the call a gap line names lists exactly the elements it left out", "[engine][find][trim]") {
+  Page page;
+  RenderOptions o;
+  o.token_budget = 1;
+  const std::string t = render_text(page.full, o);
+  const std::size_t at = t.find("\n... ");
+  REQUIRE(at != std::string::npos);
+  const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  // "... N more here: "first" … "last" (find region=nav after=REF)"
+  const std::size_t n = std::stoul(gap.substr(4));
+  const std::string region = gap.substr(gap.find("(find region=") + 13, gap.find(" after=") - gap.find("(find region=") - 13);
+  const std::string after = gap.substr(gap.find(" after=") + 7, gap.size() - gap.find(" after=") - 8);
+  FindQuery q;
+  q.region = region;
+  q.after = after;
+  q.limit = n;
+  const FindResult r = page.find(q);
+  REQUIRE(r.elements.size() == n);
+  CHECK(gap.find("more here: \"" + r.elements.front().name + "\"") != std::string::npos);
+  CHECK(gap.find("\"" + r.elements.back().name + "\" (find") != std::string::npos);
+}
