@@ -31,13 +31,16 @@ async function runAgent(key, sites, chain) {
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const f of flows(sites)) {
-        perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], ms: [], ok: [], calls: [], errors: [] }));
+        perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], errors: [], withStructured: 0, results: 0 }));
         for (const [i, s] of f.steps.entries()) {
           const t0 = performance.now();
           const r = await agent.run(s);
           const ms = performance.now() - t0;
           const cell = perFlow[f.name][i];
           cell.tokens.push(r.texts.reduce((a, t) => a + countTokens(t), 0));
+          cell.stokens.push(r.structured.reduce((a, t) => a + countTokens(t), 0));
+          cell.withStructured += r.withStructured;
+          cell.results += r.texts.length;
           cell.ms.push(ms);
           cell.ok.push(r.ok);
           cell.calls.push(r.calls);
@@ -49,16 +52,17 @@ async function runAgent(key, sites, chain) {
   } finally {
     await agent.close?.();
   }
+  if (agent.problems?.length) console.log(`  ${agent.name}: the text view noted ${agent.problems.length} inconsistencies, e.g. ${agent.problems.slice(0, 3).join('; ')}`);
   return { key, name: agent.name, perFlow };
 }
 
 function describe(step) {
   switch (step.op) {
-    case 'navigate': return `navigate ${new URL(step.url).pathname}`;
-    case 'click': return `click "${step.text}"`;
+    case 'navigate': return `navigate ${new URL(step.url).pathname}${step.expect ? ' (expect)' : ''}`;
+    case 'click': return `click "${step.text}"${step.expect ? ' (expect)' : ''}`;
     case 'type': return `type into "${step.field}"`;
     case 'press': return `press ${step.key}`;
-    default: return step.op;
+    default: return step.op + (step.expect ? ' (expect)' : '');
   }
 }
 
@@ -80,41 +84,60 @@ async function main() {
   const toolLists = await measureToolLists().catch((e) => { console.error(`tool lists: ${e.message}`); return []; });
 
   const names = results.map((r) => r.name);
+  const ai = results.findIndex((r) => r.key === 'athena');
+  const MODES = [['text', 'tokens', 'text mode (the text content: Claude Desktop, Cursor, most clients)'],
+    ['structured', 'stokens', 'structured mode (JSON.stringify(structuredContent) when the result has one, else the text: Claude Code)']];
   const lines = ['## Agent flows: Athena Delta vs Playwright MCP vs chrome-devtools-mcp', '',
     `Same abstract flows (bench/lib/flows-def.mjs) on the fixture sites, ${RUNS} runs each, one machine, one run of this script.`,
     'Tokens: o200k_base of every tool reply the agent reads in that step (peers: the action + the snapshot it needs to see the result;',
-    'Athena: the action\'s FactPack, plus a `find` when a target was trimmed). Latency: median over runs, wall time of the step.', ''];
+    'Athena: the action\'s FactPack, plus a `find` when a target was trimmed and a `read` when an expected sentence is not in its view).',
+    'Two client modes: **text** = the text content of each result; **structured** = JSON.stringify(result.structuredContent) when the',
+    'result carries one, else the text (what Claude Code gives the model). A step with `expect` passes only if the sentence is in what the',
+    'agent was shown (Athena: its view rebuilt from the FactPack text + its find/read answers; a peer: its latest snapshot).',
+    'Latency: median over runs, wall time of the step.', ''];
   const flowNames = Object.keys(results[0]?.perFlow ?? {});
-  lines.push(`| flow | ${names.map((n) => `${n} tokens`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | best peer / Athena |`,
-    `|---|${names.map(() => '---|').join('')}${names.map(() => '---|').join('')}---|`);
   const misses = [];
-  const totals = Object.fromEntries(names.map((n) => [n, 0]));
+  const sc = results.map((r) => { let w = 0, n = 0; for (const f of flowNames) for (const c of r.perFlow[f]) { w += c.withStructured; n += c.results; } return `${r.name} ${w}/${n}`; });
+  lines.push(`Results carrying structuredContent: ${sc.join(', ')}.`, '');
+  const header = `| flow | ${MODES.map(([m]) => names.map((n) => `${n} (${m})`).join(' | ')).join(' | ')} | ${MODES.map(([m]) => `best peer / Athena (${m})`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | Athena calls |`;
+  lines.push(header, `|---|${'---|'.repeat(names.length * MODES.length + MODES.length + names.length + 1)}`);
+  const totals = Object.fromEntries(MODES.map(([m]) => [m, Object.fromEntries(names.map((n) => [n, 0]))]));
+  const ratio = (tok) => { const peers = tok.filter((_, i) => i !== ai); return ai >= 0 && peers.length ? Math.min(...peers) / tok[ai] : NaN; };
   for (const f of flowNames) {
-    const tok = results.map((r) => r.perFlow[f].reduce((a, c) => a + median(c.tokens), 0));
-    const ok = results.map((r) => r.perFlow[f].every((c) => c.ok.every(Boolean)));
-    results.forEach((r, i) => { totals[r.name] += tok[i]; });
-    const ai = results.findIndex((r) => r.key === 'athena');
-    const peers = tok.filter((_, i) => i !== ai);
-    const ratio = ai >= 0 && peers.length ? Math.min(...peers) / tok[ai] : NaN;
-    if (ai >= 0 && ratio < FLOW_TARGETS.tokensVsBestPeer) {
-      misses.push(`${f}: ${ratio.toFixed(1)}x fewer tokens than the better peer (target ${FLOW_TARGETS.tokensVsBestPeer}x). Why: a page of a few dozen elements, ` +
-        'where the first full snapshot is most of the flow and each delta\'s fixed frame (~30 tokens: version, section tags, summary) is large next to a one-element change');
+    const cells = [];
+    const ratios = [];
+    for (const [m, field] of MODES) {
+      const tok = results.map((r) => r.perFlow[f].reduce((a, c) => a + median(c[field]), 0));
+      results.forEach((r, i) => { totals[m][r.name] += tok[i]; });
+      cells.push(...tok);
+      ratios.push(ratio(tok));
     }
+    const ok = results.map((r) => r.perFlow[f].every((c) => c.ok.every(Boolean)));
     results.forEach((r, i) => { if (!ok[i]) misses.push(`${f}: ${r.name} had failing steps (${r.perFlow[f].flatMap((c) => c.errors)[0] ?? ''})`); });
-    lines.push(`| ${f} | ${tok.join(' | ')} | ${ok.map((o) => (o ? 'yes' : '**no**')).join(' | ')} | ${Number.isNaN(ratio) ? '-' : ratio.toFixed(1) + 'x'} |`);
+    const calls = ai >= 0 ? results[ai].perFlow[f].reduce((a, c) => a + median(c.calls), 0) : '-';
+    lines.push(`| ${f} | ${cells.join(' | ')} | ${ratios.map((x) => (Number.isNaN(x) ? '-' : x.toFixed(1) + 'x')).join(' | ')} | ${ok.map((o) => (o ? 'yes' : '**no**')).join(' | ')} | ${calls} |`);
   }
-  lines.push(`| **all** | ${names.map((n) => totals[n]).join(' | ')} | | | ${(() => { const a = totals['Athena Delta']; const p = names.filter((n) => n !== 'Athena Delta').map((n) => totals[n]); return a && p.length ? (Math.min(...p) / a).toFixed(1) + 'x' : '-'; })()} |`, '');
+  const allRatios = MODES.map(([m]) => ratio(names.map((n) => totals[m][n])));
+  lines.push(`| **all** | ${MODES.map(([m]) => names.map((n) => totals[m][n]).join(' | ')).join(' | ')} | ${allRatios.map((x) => (Number.isNaN(x) ? '-' : `**${x.toFixed(1)}x**`)).join(' | ')} | | | |`, '');
+  MODES.forEach(([m], i) => {
+    if (ai >= 0 && !Number.isNaN(allRatios[i]) && !(allRatios[i] >= FLOW_TARGETS.tokensVsBestPeer)) {
+      misses.push(`${m} mode: Athena's total is ${allRatios[i].toFixed(1)}x fewer tokens than the better peer's (target ${FLOW_TARGETS.tokensVsBestPeer}x)`);
+    }
+  });
+  if (ai >= 0) {
+    const failed = flowNames.flatMap((f) => results[ai].perFlow[f].filter((c) => !c.ok.every(Boolean)).map((c) => `${f}: ${describe(c.step)}`));
+    if (failed.length) misses.push(`Athena steps that failed: ${failed.join(', ')}`);
+  }
 
   lines.push('### Median action latency (ms, steps other than navigate)', '', `| flow | ${names.join(' | ')} |`, `|---|${names.map(() => '---|').join('')}`);
   const allLat = Object.fromEntries(names.map((n) => [n, []]));
   for (const f of flowNames) {
     const lat = results.map((r) => median(r.perFlow[f].filter((c) => c.step.op !== 'navigate').map((c) => median(c.ms))));
-    results.forEach((r, i) => allLat[r.name].push(...r.perFlow[f].filter((c) => c.step.op !== 'navigate').map((c) => median(c.ms))));
+    results.forEach((r) => allLat[r.name].push(...r.perFlow[f].filter((c) => c.step.op !== 'navigate').map((c) => median(c.ms))));
     lines.push(`| ${f} | ${lat.map((x) => x.toFixed(0)).join(' | ')} |`);
   }
   const medAll = names.map((n) => median(allLat[n]));
   lines.push(`| **all** | ${medAll.map((x) => x.toFixed(0)).join(' | ')} |`, '');
-  const ai = names.indexOf('Athena Delta');
   if (ai >= 0) {
     const peerBest = Math.min(...medAll.filter((_, i) => i !== ai));
     if (medAll[ai] > peerBest) {
@@ -124,10 +147,10 @@ async function main() {
     }
   }
 
-  lines.push('### Per step (median tokens / median ms)', '', `| flow | step | ${names.join(' | ')} |`, `|---|---|${names.map(() => '---|').join('')}`);
+  lines.push('### Per step (median tokens text / structured, median ms, calls)', '', `| flow | step | ${names.join(' | ')} |`, `|---|---|${names.map(() => '---|').join('')}`);
   for (const f of flowNames) {
     results[0].perFlow[f].forEach((c, i) => {
-      lines.push(`| ${f} | ${describe(c.step)} | ${results.map((r) => `${median(r.perFlow[f][i].tokens)} / ${median(r.perFlow[f][i].ms).toFixed(0)}${r.perFlow[f][i].ok.every(Boolean) ? '' : ' FAILED'}`).join(' | ')} |`);
+      lines.push(`| ${f} | ${describe(c.step)} | ${results.map((r) => { const x = r.perFlow[f][i]; return `${median(x.tokens)} / ${median(x.stokens)}, ${median(x.ms).toFixed(0)} ms, ${median(x.calls)} call${median(x.calls) === 1 ? '' : 's'}${x.ok.every(Boolean) ? '' : ' FAILED'}`; }).join(' | ')} |`);
     });
   }
   if (toolLists.length) {

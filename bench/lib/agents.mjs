@@ -4,12 +4,21 @@
 // calls, the way an agent would use it: an agent using a peer takes a snapshot after each
 // action whose result it needs to see; with Athena the action's FactPack is the look.
 import { connectPeer, resultText } from './peers.mjs';
+import { AgentView, normText, parseFactPack } from '../../tests/support/factpack-text.mjs';
 
-/** @typedef {{op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
+/** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
  *            {op: 'type', field: string, text: string, submit?: boolean} | {op: 'press', key: string} |
- *            {op: 'back'} | {op: 'snapshot'}} Step */
+ *            {op: 'back'} | {op: 'snapshot'}) & {expect?: string}} Step
+ *  expect: after the step, this text must be in what the agent was shown */
 
-/** @typedef {{texts: string[], calls: number, ok: boolean, error?: string}} StepResult */
+/** @typedef {{texts: string[], structured: string[], calls: number, ok: boolean, error?: string, withStructured: number}} StepResult
+ *  texts: what a text client gives the model (the text content); structured: what Claude Code gives
+ *  it (JSON.stringify(structuredContent) when the result has one, else the text) */
+
+/** What a client that prefers structuredContent (Claude Code) shows the model. */
+export function structuredView(result, text) {
+  return result.structuredContent !== undefined && result.structuredContent !== null ? JSON.stringify(result.structuredContent) : text;
+}
 
 const norm = (s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
@@ -35,22 +44,25 @@ class BaseAgent {
     this.client = client; this.close = close; this.name = spec.name;
   }
   async toolList() { return (await this.client.listTools()).tools; }
-  async call(name, args) {
-    const r = await this.client.callTool({ name, arguments: args });
-    const text = resultText(r);
-    if (r.isError) throw Object.assign(new Error(`${name}: ${text.slice(0, 300)}`), { text });
-    return text;
-  }
   /** @param {Step} step @returns {Promise<StepResult>} */
   async run(step) {
-    const texts = [];
-    const call = async (name, args) => { const t = await this.call(name, args); texts.push(t); return t; };
+    const texts = [], structured = [];
+    let withStructured = 0;
+    const call = async (name, args) => {
+      const r = await this.client.callTool({ name, arguments: args });
+      const text = resultText(r);
+      texts.push(text);
+      structured.push(structuredView(r, text));
+      if (r.structuredContent) withStructured++;
+      if (r.isError) throw new Error(`${name}: ${text.slice(0, 300)}`);
+      return text;
+    };
     try {
       await this.do(step, call);
-      return { texts, calls: texts.length, ok: true };
+      if (step.expect && !normText(this.view).includes(normText(step.expect))) throw new Error(`expected text not in the last snapshot: "${step.expect}"`);
+      return { texts, structured, withStructured, calls: texts.length, ok: true };
     } catch (e) {
-      if (e.text) texts.push(e.text);
-      return { texts, calls: texts.length, ok: false, error: String(e.message ?? e) };
+      return { texts, structured, withStructured, calls: texts.length, ok: false, error: String(e.message ?? e) };
     }
   }
 }
@@ -108,63 +120,93 @@ export const AGENTS = { playwright: PlaywrightAgent, devtools: DevtoolsAgent };
 
 /**
  * Athena Delta through the whole chain (MCP SDK client -> athena-bridge mcp -> native host ->
- * extension -> chrome.debugger). The agent keeps the page it was shown: the full FactPack of a
- * navigation, then each action's FactPack applied to it (JSON view: structuredContent), and finds
- * refs there by visible text like the others. An element the text trimmed is looked up with the
- * `find` tool, whose reply counts like any other.
+ * extension -> chrome.debugger). The agent keeps what it was shown, built from the FactPack TEXT
+ * only (tests/support/factpack-text.mjs AgentView: the full FactPack of a navigation, then each
+ * action's FactPack applied to it), and finds refs there by visible text like the others. What
+ * it needs and does not see, it asks for like a sensible agent: an element a gap line says was
+ * trimmed through `find` (by name; else walking the gap's `after` cursor), a sentence it expects
+ * through `read` of the region it acted in (the dialog's when one is open). Those replies count.
  */
 export class AthenaAgent extends BaseAgent {
-  constructor(chain) { super('athena'); this.chain = chain; this.elements = new Map(); this.version = 0; }
+  constructor(chain) { super('athena'); this.chain = chain; this.view = new AgentView(); this.problems = []; this.lastRegion = null; }
   async start() { this.client = this.chain.client; this.close = async () => {}; this.name = 'Athena Delta'; }
-  apply(fp) {
-    if (!fp || typeof fp !== 'object') return;
-    for (const b of fp.before_action ?? []) this.apply(b);
-    if (fp.type === 'full') this.elements.clear();
-    for (const i of fp.invalidated ?? []) this.elements.delete(i.ref);
-    for (const r of fp.regions ?? []) for (const e of r.elements ?? []) this.elements.set(e.ref, e);
-    for (const e of fp.added ?? []) this.elements.set(e.ref, e);
-    for (const m of fp.modified ?? []) this.elements.set(m.ref, m.after);
-    if (typeof fp.version === 'number') this.version = fp.version;
-  }
+  /** One tool call; its reply (text) goes into the view. */
   async act(call, name, args) {
     const r = await this.client.callTool({ name, arguments: args });
     const text = resultText(r);
     call.texts.push(text);
+    call.structured.push(structuredView(r, text));
+    if (r.structuredContent) call.withStructured++;
     if (r.isError) throw Object.assign(new Error(`${name}: ${text.slice(0, 300)}`), { text });
-    this.apply(r.structuredContent);
-    return r;
+    const fp = parseFactPack(text);
+    if (fp.type === 'full') this.view.reads = [];  // a new page: what was read is of the old one
+    const problems = this.view.apply(fp);
+    if (problems.length) this.problems.push(...problems.map((p) => `${name}: ${p}`));
+    return fp;
+  }
+  /** The element to act on: from the view, else through find (by name, then the gaps' cursors). */
+  async target(call, text, role) {
+    const exact = (e) => e && normText(e.name) === normText(text);
+    let e = this.view.findElement(text, role);
+    if (exact(e)) return e;
+    const found = await this.act(call, 'find', { name: text, ...(role ? { role } : {}) });
+    e = this.view.findElement(text, role);
+    if (exact(e) || (e && !found.elements.length)) return e;
+    if (found.elements.length) return found.elements.find(exact) ?? found.elements[0];
+    // find by name knows nothing: walk what the gap lines say was left out, page by page.
+    for (const gap of this.view.gaps.filter((g) => g.find)) {
+      /** @type {Record<string, string> | null} */
+      let args = { ...gap.find };
+      for (let page = 0; args && page < 20; page++) {
+        const fp = await this.act(call, 'find', args);
+        e = fp.elements.find((x) => (!role || x.role === role) && normText(x.name) === normText(text));
+        if (e) return e;
+        args = fp.gaps.find((g) => g.find?.after)?.find ?? null;
+      }
+    }
+    throw new Error(`no element "${text}" in the FactPacks nor through find`);
   }
   async ref(call, text, role) {
-    const want = norm(text);
-    let fallback = null;
-    for (const e of this.elements.values()) {
-      if (role && e.role !== role) continue;
-      if (norm(e.name) === want) return e.ref;
-      if (!fallback && norm(e.name).includes(want)) fallback = e.ref;
+    const e = await this.target(call, text, role);
+    this.lastRegion = e.region ? { region: e.label || e.region, frame: /f(\d+)e\d+$/.exec(e.ref)?.[1] } : null;
+    return e.ref;
+  }
+  /** A sentence the agent expects to see: in its view, else read where it acted (the dialog first). */
+  async see(call, text) {
+    if (this.view.sees(text)) return;
+    const tries = [];
+    if (this.view.overlays.length) tries.push({ region: 'dialog' });
+    if (this.lastRegion) tries.push({ region: this.lastRegion.region, ...(this.lastRegion.frame && this.lastRegion.frame !== '0' ? { frame: `f${this.lastRegion.frame}` } : {}) });
+    tries.push({ region: 'main' }, {});
+    const seen = new Set();
+    for (const args of tries) {
+      const k = JSON.stringify(args);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      try { await this.act(call, 'read', args); } catch { continue; }
+      if (this.view.sees(text)) return;
     }
-    if (fallback) return fallback;
-    const r = await this.act(call, 'find', { name: text, ...(role ? { role } : {}) });
-    const m = /(c\d+p\d+f\d+e\d+)/.exec(resultText(r));
-    if (!m) throw new Error(`no element "${text}" in the FactPacks nor through find`);
-    return m[1];
+    throw new Error(`expected text not seen, even after reading: "${text}"`);
   }
   async run(step) {
-    const call = { texts: [] };
+    const call = { texts: [], structured: [], withStructured: 0 };
     try {
       await this.do(step, call);
-      return { texts: call.texts, calls: call.texts.length, ok: true };
+      if (step.expect) await this.see(call, step.expect);
+      return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, ok: true };
     } catch (e) {
-      return { texts: call.texts, calls: call.texts.length, ok: false, error: String(e.message ?? e) };
+      return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, ok: false, error: String(e.message ?? e) };
     }
   }
   async do(step, call) {
-    const v = { version: this.version };
+    const v = () => ({ version: this.view.version });
+    if (step.op === 'navigate' || step.op === 'back') this.lastRegion = null;
     switch (step.op) {
       case 'navigate': await this.act(call, 'navigate', { url: step.url }); break;
-      case 'click': await this.act(call, 'click', { ref: await this.ref(call, step.text, step.role), ...v }); break;
-      case 'type': await this.act(call, 'type', { ref: await this.ref(call, step.field, step.role), text: step.text, ...(step.submit ? { submit: true } : {}), ...v }); break;
-      case 'press': await this.act(call, 'press', { keys: step.key, ...v }); break;
-      case 'back': await this.act(call, 'back', v); break;
+      case 'click': { const ref = await this.ref(call, step.text, step.role); await this.act(call, 'click', { ref, ...v() }); break; }
+      case 'type': { const ref = await this.ref(call, step.field, step.role); await this.act(call, 'type', { ref, text: step.text, ...(step.submit ? { submit: true } : {}), ...v() }); break; }
+      case 'press': await this.act(call, 'press', { keys: step.key, ...v() }); break;
+      case 'back': await this.act(call, 'back', v()); break;
       case 'snapshot': await this.act(call, 'snapshot', {}); break;
     }
   }

@@ -541,31 +541,43 @@ export class Agent {
         if (!t.hasBaseline) return this.#run(t, 'snapshot', args, null);
         const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
         if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
+        /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} */
         const q = { limit };
-        for (const k of ['role', 'name', 'region']) if (args[k] !== undefined) q[k] = str(args, k, true);
+        for (const k of ['role', 'name', 'region', 'frame', 'after']) if (args[k] !== undefined) q[k] = str(args, k, true);
+        if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
+        if (q.after !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
         const engine = await this.#engine();
-        const els = engine.find(t.key, q);
-        const version = engine.stats(t.key).deliveredVersion;
-        const lines = els.map((e) => `  <${e.role} ref="${e.ref}" name=${JSON.stringify(e.name)} region="${e.region}"${e.inViewport ? '' : ' offscreen="true"'}${e.state?.disabled ? ' disabled="true"' : ''}/>`);
-        return { ok: true, text: `<find tab="${tabName(t.key)}" matches="${els.length}"${els.length === limit ? ' limit_reached="true"' : ''}>\n${lines.join('\n')}\n</find>`, factpack: { type: 'find', version, elements: els }, version };
+        /** @type {{text: string, version: number}} */
+        let r;
+        try {
+          r = typeof engine.findText === 'function' ? engine.findText(t.key, q) : findTextCompat(engine, t.key, q);
+        } catch (e) {
+          if (e instanceof ToolError) throw e;
+          if (e && typeof e === 'object' && e.name === 'AthenaError') throw new ToolError(String(e.code), `find: ${msg(e).replace(/^(findText|find): /, '')}`);
+          throw e;
+        }
+        return { ok: true, text: r.text, version: r.version };
       }
       case 'read': {
         const t = await this.#tabFor(session, args);
         await this.#attach(t);
+        if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
+        if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
+        /** @type {{text: string, length: number} | null} */
         let r;
-        if (args.ref) {
-          const target = await this.#resolveNow(t, args.ref);
+        let what;
+        if (args.ref !== undefined) {
+          const target = await this.#resolveNow(t, str(args, 'ref', true));
           r = await this.#callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
+          what = `ref=${JSON.stringify(args.ref)}`;
         } else {
-          const region = args.region ?? 'page';
-          const sel = REGION_SELECTORS[region];
-          if (!sel) throw new ToolError('bad_arguments', `read: region is one of ${Object.keys(REGION_SELECTORS).join(', ')}`);
-          const ev = await this.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(sel)}); if (!el) return null; return (${READ_FN}).call(el, ${LIMITS.readMaxChars}); })()`, returnByValue: true });
-          r = ev.result?.value;
-          if (!r) throw new ToolError('no_such_region', `read: the page has no ${region} region`);
+          const region = args.region === undefined ? 'page' : str(args, 'region', true);
+          const frame = args.frame ?? 'f0';
+          r = await this.#readRegion(t, region, frame);
+          what = `region=${JSON.stringify(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
         }
-        const what = args.ref ? `ref="${args.ref}"` : `region="${args.region ?? 'page'}"`;
-        return { ok: true, text: `<read ${what} chars="${r.length}"${r.length > r.text.length ? ` truncated="${r.text.length}"` : ''}>\n${r.text}\n</read>`, factpack: { type: 'read', text: r.text, length: r.length } };
+        const cut = r.length > r.text.length;
+        return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${r.text}\n</read>` };
       }
       case 'dialog': return this.#dialog(session, args);
       case 'upload': {
@@ -777,17 +789,51 @@ export class Agent {
     }
   }
 
+  /**
+   * Text of a region as the FactPack named it: a region name (main, nav, dialog, ...) or its label
+   * ("related navigation"), in the main frame or the frame given (f1, as in `<region frame="f1">`).
+   * Resolved through an element the engine holds in that region (so the very landmark shown, also
+   * inside an out-of-process iframe or a shadow root), else by selector in the main document.
+   * @param {TabState} t @param {string} region @param {string} frame @returns {Promise<{text: string, length: number}>}
+   */
+  async #readRegion(t, region, frame) {
+    const isName = Object.prototype.hasOwnProperty.call(REGION_SELECTORS, region);
+    const fold = (/** @type {string} */ x) => x.replace(/\s+/g, ' ').trim().toLowerCase();
+    if (t.hasBaseline) {
+      const engine = await this.#engine();
+      /** @type {any[]} */
+      let els = [];
+      try { els = engine.find(t.key, { limit: 100000 }); } catch { els = []; }
+      const inFrame = els.filter((e) => refFrame(e.ref) === frame);
+      const byLabel = inFrame.filter((e) => labelOf(e) && fold(labelOf(e)) === fold(region));
+      const picked = byLabel.length ? byLabel : isName ? inFrame.filter((e) => e.region === region) : [];
+      if (!picked.length && !(isName && frame === 'f0')) {
+        const shown = [...new Set(inFrame.map((e) => (labelOf(e) ? `${e.region} "${labelOf(e)}"` : e.region)))];
+        throw new ToolError('no_such_region', `read: no region ${JSON.stringify(region)} in ${frame === 'f0' ? 'the page' : `frame ${frame}`}; regions shown: ${shown.join(', ') || 'none'} (give a region name or its label)`);
+      }
+      for (const e of picked.slice(0, 3)) {
+        let target;
+        try { target = await this.#resolveNow(t, e.ref); } catch (err) { if (err instanceof ToolError) throw err; continue; }
+        const sel = e.region === 'page' ? null : REGION_SELECTORS[e.region] ?? null;
+        const r = await this.#callOn(t, target, READ_LANDMARK_FN, [sel, LIMITS.readMaxChars]);
+        if (r) return r;
+      }
+    }
+    if (!isName) throw new ToolError('no_such_region', `read: no region ${JSON.stringify(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
+    const ev = await this.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return (${READ_FN}).call(el, ${LIMITS.readMaxChars}); })()`, returnByValue: true });
+    const r = ev.result?.value;
+    if (!r) throw new ToolError('no_such_region', `read: the page has no ${region} region`);
+    return r;
+  }
+
   /** A ref resolved against a fresh capture, outside an action (read, screenshot). @param {TabState} t @param {string} ref */
   async #resolveNow(t, ref) {
     if (!t.hasBaseline) throw new ToolError('unknown_ref', `${ref}: this tab has no snapshot yet; call snapshot first`);
     const engine = await this.#engine();
     const cap = await this.#capture(t);
-    engine.beginAction(t.key, cap.capture, null);
-    try {
-      const target = engine.resolve(t.key, ref);
-      engine.abortAction(t.key);
-      return target;
-    } catch (e) { engine.abortAction(t.key); throw e; }
+    // No version is committed and no action is begun: a read never disturbs an action's
+    // begin/finish, nor puts the agent's version out of date (issue 18).
+    return engine.resolveNow(t.key, cap.capture, ref);
   }
 
   /** A full snapshot taken because the engine holds nothing for this tab. @param {TabState} t @param {string} kind @param {string[]} warnings */
@@ -808,10 +854,19 @@ export class Agent {
    * @returns {Promise<Reply>}
    */
   async #run(t, kind, args, act, o = {}) {
-    const run = t.queue.then(async () => {
+    return this.#queued(t, async () => {
       t.acting = true;
       try { return await this.#runNow(t, kind, args, act, o); } finally { t.acting = false; }
     });
+  }
+
+  /**
+   * Runs fn after every call queued before on this tab (actions, reads, screenshots): one
+   * capture/engine sequence at a time per tab.
+   * @template R @param {TabState} t @param {() => Promise<R>} fn @returns {Promise<R>}
+   */
+  #queued(t, fn) {
+    const run = t.queue.then(fn);
     t.queue = run.catch(() => {});
     return run;
   }
@@ -913,7 +968,15 @@ export class Agent {
       ok: true,
       text: `<dialog tab="${tabName(t.key)}" type="${d.type}" message=${JSON.stringify(d.message)}${d.type === 'prompt' ? ` default=${JSON.stringify(d.defaultPrompt ?? '')}` : ''}>The page is blocked by a JavaScript ${d.type}: answer it with dialog {accept: true|false${d.type === 'prompt' ? ', text' : ''}}.</dialog>`,
       factpack: { type: 'dialog', dialog: { ...d } },
+      // The last version the agent was delivered: the dialog changes no FactPack state.
+      version: this.#deliveredVersion(t),
     };
+  }
+
+  /** @param {TabState} t @returns {number} 0 before the first FactPack of the tab */
+  #deliveredVersion(t) {
+    if (!this.engine || !t.hasBaseline) return 0;
+    try { return this.engine.stats(t.key).deliveredVersion; } catch { return 0; }
   }
 
   /** @param {string} session @param {any} args */
@@ -991,6 +1054,80 @@ export class Agent {
       default: return !v.attached;
     }
   }
+}
+
+/** The landmark label of an element (the engine's JSON: regionLabel). @param {any} e */
+const labelOf = (e) => e.regionLabel ?? e.region_label ?? '';
+
+/** "f2" of "c0p1f2e17". @param {string} ref */
+const refFrame = (ref) => /^c\d+p\d+(f\d+)e\d+$/.exec(ref)?.[1] ?? '';
+
+/** Text of the landmark around this node (crossing shadow roots), or of its document's body. */
+const READ_LANDMARK_FN = `function (sel, max) {
+  let n = this, lm = null;
+  while (n && sel) {
+    if (n.nodeType === 1 && n.matches(sel)) { lm = n; break; }
+    n = n.parentNode || (n instanceof ShadowRoot ? n.host : null);
+  }
+  const el = lm || (this.ownerDocument || document).body;
+  const t = el.innerText ?? el.textContent ?? '';
+  return { text: t.slice(0, max), length: t.length };
+}`;
+
+/** A value quoted as FactPack text quotes it. @param {string} s */
+const quoteValue = (s) => '"' + String(s).replace(/[\\"]/g, (c) => '\\' + c).replace(/[\u0000-\u001f]/g, ' ') + '"';
+
+/** An element (the engine's JSON) as its FactPack line. @param {any} e */
+export function elementLine(e) {
+  const s = e.state ?? {};
+  const w = [];
+  if (e.category === 'heading' && e.level) w.push(`level=${e.level}`);
+  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']) if (s[f]) w.push(f);
+  for (const k of ['checked', 'expanded', 'pressed']) {
+    const v = s[k];
+    if (v === undefined || v === null || v === 'unset') continue;
+    w.push(v === true || v === 'true' ? k : `${k}=${v}`);
+  }
+  if (s.valueRedacted || s.value_redacted) w.push('value=redacted');
+  else if (s.value) w.push(`value=${quoteValue(s.value)}`);
+  if (e.href) w.push(`href=${quoteValue(e.href)}`);
+  if (e.description) w.push(`desc=${quoteValue(e.description)}`);
+  return `${e.ref} ${e.role || e.category} ${quoteValue(e.name)}${w.length ? ' ' + w.join(' ') : ''}`;
+}
+
+/**
+ * find for a core without findText: the same answer (FactPack element lines, total, paging by
+ * `after`) from engine.find.
+ * @param {any} engine @param {PageKey} key @param {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} query
+ * @returns {{text: string, version: number}}
+ */
+export function findTextCompat(engine, key, query) {
+  const base = {};
+  for (const k of ['role', 'name']) if (query[k] !== undefined) base[k] = query[k];
+  let all = engine.find(key, { ...base, limit: 100000 });
+  if (query.region !== undefined) {
+    const r = query.region;
+    all = all.filter((e) => e.region === r || labelOf(e) === r);
+    if (!all.length && !engine.find(key, { limit: 100000 }).some((e) => e.region === r || labelOf(e) === r))
+      throw new ToolError('no_such_region', `find: no region ${JSON.stringify(r)} on the page (give a region name like main or nav, or a label the FactPack showed)`);
+  }
+  if (query.frame !== undefined) all = all.filter((e) => refFrame(e.ref) === query.frame);
+  const total = all.length;
+  if (query.after !== undefined) {
+    const i = all.findIndex((e) => e.ref === query.after);
+    if (i < 0) throw new ToolError('unknown_ref', `find: after=${query.after} is not an element matching this query (use the ref a gap line or the previous find answer gave)`);
+    all = all.slice(i + 1);
+  }
+  const version = engine.stats(key).deliveredVersion;
+  const shown = all.slice(0, query.limit);
+  const next = shown.length < all.length ? shown[shown.length - 1].ref : '';
+  const lines = shown.map(elementLine);
+  if (next) {
+    const args = [];
+    for (const k of ['role', 'name', 'region', 'frame']) if (query[k] !== undefined) args.push(`${k}=${/^[\w.-]+$/.test(query[k]) ? query[k] : quoteValue(query[k])}`);
+    lines.push(`... ${all.length - shown.length} more: find ${[...args, `after=${next}`].join(' ')}`);
+  }
+  return { text: `<find v="${version}" total="${total}" shown="${shown.length}"${next ? ` next="${next}"` : ''}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</find>`, version };
 }
 
 /** @param {any} pack FactPackResult @returns {Reply} */

@@ -5,13 +5,22 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSites } from '../sites/serve.mjs';
 import { root, startChain } from './lib/chain.mjs';
+import { AgentView } from '../support/factpack-text.mjs';
 
 let sites;
 let chain;
+/** What the first agent holds across the tests (one MCP session), from the text of every answer it got. */
+const held = new AgentView();
 
 before(async () => {
   sites = await startSites();
-  chain = await startChain();
+  const c = await startChain();
+  // The first agent's answers also go into `held` (a re-navigation to a page it saw shows its regions unchanged).
+  chain = { ...c, call: async (name, args = {}, client) => {
+    const r = await c.call(name, args, client);
+    if (!client && r.fp) held.apply(r.fp);
+    return r;
+  } };
 });
 
 after(async () => {
@@ -26,44 +35,70 @@ function agentPage(urlPart) {
   return pages[pages.length - 1];
 }
 
+// Everything below reads the FactPack TEXT (parsed: r.fp), exactly what the model gets; never
+// structuredContent (clients differ on it; Athena sends none by default).
+/** The ref of role+name in this FactPack, else among what the agent holds (regions it was told are unchanged). */
 const refOf = (fp, role, name) => {
-  const all = [...(fp.regions ?? []).flatMap((r) => r.elements ?? []), ...(fp.added ?? []), ...(fp.modified ?? []).map((m) => m.after)];
-  const e = all.find((x) => x.role === role && x.name === name);
-  assert.ok(e, `no ${role} "${name}" in the FactPack: ${JSON.stringify(all.map((x) => `${x.role} ${x.name}`))}`);
+  assert.ok(fp, 'no FactPack to look in');
+  const all = [...fp.elements, ...fp.modified];
+  const e = all.find((x) => x.role === role && x.name === name) ?? [...held.elements.values()].find((x) => x.role === role && x.name === name);
+  assert.ok(e, `no ${role} "${name}" in the FactPack nor held: ${JSON.stringify(all.map((x) => `${x.role} ${x.name}`))}`);
   return e.ref;
 };
+
+/** The ref of role+name from what the agent holds; if the text trimmed it, through the find tool (as its gap line says). */
+async function refVia(view, role, name) {
+  const held = [...view.elements.values()].find((e) => e.role === role && e.name === name);
+  if (held) return held.ref;
+  assert.ok(view.gaps.length > 0, `no ${role} "${name}" in the view and no gap line says anything was trimmed`);
+  const r = await chain.call('find', { role, name });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(r.fp?.type, 'find', r.text);
+  view.apply(r.fp);
+  const found = r.fp.elements.find((e) => e.role === role && e.name === name);
+  assert.ok(found, `find did not list ${role} "${name}": ${r.text}`);
+  return found.ref;
+}
 
 test('navigate gives a full FactPack; a click on Bootstrap opens a modal overlay; closing it says so', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/bootstrap.html') });
   assert.equal(nav.isError, false, nav.text);
-  assert.equal(nav.structured.type, 'full');
+  assert.equal(nav.fp.type, 'full');
   assert.match(nav.text, /^<full v="\d+"/);
-  let v = nav.structured.version;
-  const open = await chain.call('click', { ref: refOf(nav.structured, 'button', 'Add to cart'), version: v });
+  let v = nav.fp.version;
+  const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Add to cart'), version: v });
   assert.equal(open.isError, false, open.text);
-  assert.equal(open.structured.type, 'overlay_opened');
+  assert.equal(open.fp.type, 'overlay_opened');
   assert.match(open.text, /overlay="modal" name="Added to cart"/);
   assert.ok(await agentPage('/sites/bootstrap.html').locator('#cart.show').isVisible());
-  v = open.structured.version;
-  const typed = await chain.call('type', { ref: refOf(open.structured, 'textbox', 'Gift note'), text: 'Happy birthday', version: v });
+  v = open.fp.version;
+  const typed = await chain.call('type', { ref: refOf(open.fp, 'textbox', 'Gift note'), text: 'Happy birthday', version: v });
   assert.equal(typed.isError, false, typed.text);
-  assert.equal(typed.structured.type, 'delta');
-  assert.equal(typed.structured.modified[0].after.state.value, 'Happy birthday');
+  assert.equal(typed.fp.type, 'delta');
+  const gift = refOf(open.fp, 'textbox', 'Gift note');
+  assert.deepEqual(typed.fp.modified.map((m) => m.ref), [gift]);
+  const view = new AgentView();
+  for (const r of [nav, open, typed]) assert.deepEqual(view.apply(r.fp), []);
+  assert.equal(view.elements.get(gift).value, 'Happy birthday');
   assert.equal(await agentPage('/sites/bootstrap.html').inputValue('#note'), 'Happy birthday');
-  const close = await chain.call('click', { ref: refOf(open.structured, 'button', 'Keep shopping'), version: typed.structured.version });
+  const close = await chain.call('click', { ref: refOf(open.fp, 'button', 'Keep shopping'), version: typed.fp.version });
   assert.equal(close.isError, false, close.text);
-  assert.equal(close.structured.type, 'overlay_closed');
-  assert.ok(close.structured.invalidated.some((i) => i.cause === 'overlay_closed'));
+  assert.equal(close.fp.type, 'overlay_closed');
+  const gone = close.fp.invalid.filter((i) => i.cause === 'overlay_closed').flatMap((i) => i.refs.map((x) => x.ref));
+  assert.ok(gone.includes(gift) && gone.includes(refOf(open.fp, 'button', 'Checkout')), close.text);
+  assert.deepEqual(view.apply(close.fp), []);
+  assert.equal(view.elements.has(gift), false);
+  assert.ok(view.findElement('Add to cart', 'button'), 'the page under the modal is still held');
 });
 
 test('a ref the agent was told is gone is refused, never clicked', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/bootstrap.html') });
-  const open = await chain.call('click', { ref: refOf(nav.structured, 'button', 'Add to cart'), version: nav.structured.version });
-  const keep = refOf(open.structured, 'button', 'Keep shopping');
-  const checkout = refOf(open.structured, 'button', 'Checkout');
-  const closed = await chain.call('click', { ref: keep, version: open.structured.version });
-  assert.equal(closed.structured.type, 'overlay_closed');
-  const stale = await chain.call('click', { ref: checkout, version: closed.structured.version });
+  const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Add to cart'), version: nav.fp.version });
+  const keep = refOf(open.fp, 'button', 'Keep shopping');
+  const checkout = refOf(open.fp, 'button', 'Checkout');
+  const closed = await chain.call('click', { ref: keep, version: open.fp.version });
+  assert.equal(closed.fp.type, 'overlay_closed');
+  const stale = await chain.call('click', { ref: checkout, version: closed.fp.version });
   assert.equal(stale.isError, true);
   assert.match(stale.text, new RegExp(checkout));
   assert.equal(await agentPage('/sites/bootstrap.html').textContent('#status'), '');  // Checkout never ran
@@ -75,63 +110,73 @@ test('a ref the agent was told is gone is refused, never clicked', async () => {
 
 test('TodoMVC: typing a todo and submitting adds it; no_change when nothing changes', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/todomvc/react/index.html') });
-  assert.equal(nav.structured.type, 'full');
-  const box = refOf(nav.structured, 'textbox', 'What needs to be done?');
-  const add = await chain.call('type', { ref: box, text: 'Buy milk', submit: true, version: nav.structured.version });
+  assert.equal(nav.fp.type, 'full');
+  const box = refOf(nav.fp, 'textbox', 'What needs to be done?');
+  const add = await chain.call('type', { ref: box, text: 'Buy milk', submit: true, version: nav.fp.version });
   assert.equal(add.isError, false, add.text);
-  assert.ok(['delta', 'full'].includes(add.structured.type));
+  assert.ok(['delta', 'full'].includes(add.fp.type));
   assert.match(add.text, /Buy milk/);
   assert.equal(await agentPage('/todomvc/react/').locator('#todo-list li, .todo-list li').count(), 1);
-  const nothing = await chain.call('press', { keys: 'Shift', version: add.structured.version });
+  const nothing = await chain.call('press', { keys: 'Shift', version: add.fp.version });
   assert.equal(nothing.isError, false, nothing.text);
-  assert.equal(nothing.structured.type, 'no_change');
+  assert.equal(nothing.fp.type, 'no_change');
   assert.ok(nothing.text.length < 80, nothing.text);
 });
 
 test('iframes: typing and clicking inside a same-origin and a cross-site (out-of-process) frame', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/frames.html?other=' + encodeURIComponent(sites.otherOrigin)) });
-  assert.equal(nav.structured.type, 'full');
-  const email = refOf(nav.structured, 'textbox', 'Email');
+  assert.equal(nav.fp.type, 'full');
+  const email = refOf(nav.fp, 'textbox', 'Email');
   assert.match(email, /f[1-9]\d*e/);  // a frame other than the main one
-  const typed = await chain.call('type', { ref: email, text: 'ada@example.com', version: nav.structured.version });
+  const typed = await chain.call('type', { ref: email, text: 'ada@example.com', version: nav.fp.version });
   assert.equal(typed.isError, false, typed.text);
-  const sub = await chain.call('click', { ref: refOf(nav.structured, 'button', 'Subscribe'), version: typed.structured.version });
+  const sub = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Subscribe'), version: typed.fp.version });
   assert.equal(sub.isError, false, sub.text);
   assert.match(sub.text, /Subscribed ada@example.com/);
-  const apply = await chain.call('click', { ref: refOf(nav.structured, 'button', 'Apply coupon'), version: sub.structured.version });
+  const apply = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Apply coupon'), version: sub.fp.version });
   assert.equal(apply.isError, false, apply.text);
   assert.match(apply.text, /Coupon applied/);
 });
 
 test('Shoelace: the dialog opens and closes through shadow DOM', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/shoelace.html') });
-  const open = await chain.call('click', { ref: refOf(nav.structured, 'button', 'Delete account'), version: nav.structured.version });
+  const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Delete account'), version: nav.fp.version });
   assert.equal(open.isError, false, open.text);
-  assert.equal(open.structured.type, 'overlay_opened');
-  const cancel = await chain.call('click', { ref: refOf(open.structured, 'button', 'Cancel'), version: open.structured.version });
-  assert.equal(cancel.structured.type, 'overlay_closed');
+  assert.equal(open.fp.type, 'overlay_opened');
+  const cancel = await chain.call('click', { ref: refOf(open.fp, 'button', 'Cancel'), version: open.fp.version });
+  assert.equal(cancel.fp.type, 'overlay_closed');
   assert.match(cancel.text, /Kept the account/);
 });
 
 test('docs: a same-site navigation dedups the shared regions', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/pydoc/library/index.html') });
-  assert.equal(nav.structured.type, 'full');
-  const next = await chain.call('click', { ref: refOf(nav.structured, 'link', 'Text Processing Services'), version: nav.structured.version });
+  assert.equal(nav.fp.type, 'full');
+  const view = new AgentView();
+  assert.deepEqual(view.apply(nav.fp), []);
+  const link = await refVia(view, 'link', 'Text Processing Services');
+  const next = await chain.call('click', { ref: link, version: nav.fp.version });
   assert.equal(next.isError, false, next.text);
-  assert.equal(next.structured.type, 'full');
-  assert.equal(next.structured.reason, 'navigation');
-  assert.match(next.text, /unchanged="true"/);
+  assert.equal(next.fp.type, 'full');
+  assert.equal(next.fp.reason, 'navigation');
+  const unchanged = next.fp.regions.filter((r) => r.unchanged);
+  assert.ok(unchanged.length > 0, next.text);
+  const kept = [...view.elements.values()].filter((e) => unchanged.some((r) => r.name === e.region && (r.label ?? '') === (e.label ?? '')));
+  assert.ok(kept.length > 0);
+  assert.deepEqual(view.apply(next.fp), []);
+  assert.ok(kept.every((e) => view.elements.has(e.ref)), 'refs of the unchanged regions stay valid');
+  assert.equal(view.elements.has(link), false, 'refs of the old document are gone');
   assert.ok(agentPage('/pydoc/library/text.html'));
 });
 
 test('an old agent version: the answer starts with what changed before the action', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/todomvc/react/index.html') });
-  const box = refOf(nav.structured, 'textbox', 'What needs to be done?');
-  const a = await chain.call('type', { ref: box, text: 'One', submit: true, version: nav.structured.version });
-  const b = await chain.call('type', { ref: box, text: 'Two', submit: true, version: nav.structured.version });  // still v of nav
+  const box = refOf(nav.fp, 'textbox', 'What needs to be done?');
+  const a = await chain.call('type', { ref: box, text: 'One', submit: true, version: nav.fp.version });
+  const b = await chain.call('type', { ref: box, text: 'Two', submit: true, version: nav.fp.version });  // still v of nav
   assert.equal(b.isError, false, b.text);
-  assert.ok(a.structured.version > nav.structured.version);
-  assert.ok(b.structured.before_action?.length === 1 || b.structured.type === 'full', b.text);
+  assert.ok(a.fp.version > nav.fp.version);
+  assert.ok(b.fp.beforeAction.length === 1 || b.fp.type === 'full', b.text);
+  if (b.fp.beforeAction.length) assert.ok(b.fp.beforeAction[0].elements.some((e) => e.name === 'One'), b.text);
 });
 
 test('a second agent gets its own session and never kicks out the first', async () => {
@@ -139,7 +184,7 @@ test('a second agent gets its own session and never kicks out the first', async 
   try {
     const r = await chain.call('navigate', { url: sites.url('/sites/login.html') }, second);
     assert.equal(r.isError, false, r.text);
-    assert.equal(r.structured.type, 'full');
+    assert.equal(r.fp.type, 'full');
     const mine = await chain.call('snapshot', {});
     assert.equal(mine.isError, false, mine.text);
     assert.doesNotMatch(mine.text, /Sign in/);  // the first agent still has its own tab
@@ -173,9 +218,8 @@ test('the MCP server restarted mid-session: a new one connects and works at once
   try {
     const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') }, again);
     assert.equal(nav.isError, false, nav.text);
-    assert.equal(nav.structured.type, 'full');
-    const user = nav.structured.regions.flatMap((r) => r.elements).find((e) => e.name === 'Username');
-    const typed = await chain.call('type', { ref: user.ref, text: 'ada', version: nav.structured.version }, again);
+    assert.equal(nav.fp.type, 'full');
+    const typed = await chain.call('type', { ref: refOf(nav.fp, 'textbox', 'Username'), text: 'ada', version: nav.fp.version }, again);
     assert.equal(typed.isError, false, typed.text);
   } finally {
     await again.close();
@@ -187,13 +231,13 @@ test('a live session exported by the extension replays in the playground exactly
   const got = [];
   const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') });
   got.push(nav.text);
-  const field = (name) => nav.structured.regions.flatMap((r) => r.elements).find((e) => e.name === name).ref;
-  let v = nav.structured.version;
+  const field = (name) => nav.fp.elements.find((e) => e.name === name).ref;
+  let v = nav.fp.version;
   for (const [name, text] of [['Username', 'ada'], ['Password', 'hunter22']]) {
     const r = await chain.call('type', { ref: field(name), text, version: v });
     assert.equal(r.isError, false, r.text);
     got.push(r.text);
-    v = r.structured.version;
+    v = r.fp.version;
   }
   const tab = /c\d+p\d+/.exec(nav.text)[0];  // the agent's tab, from its refs
   const trace = await chain.worker.evaluate((t) => globalThis.athenaExportTrace(t), tab);
@@ -213,4 +257,95 @@ test('a live session exported by the extension replays in the playground exactly
     await page.close();
     await playground.close();
   }
+});
+
+test('reading: a long index\'s trimmed link through the gap hint and find paging; read by region label, in a frame, truncated', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/docs-index.html') });
+  assert.equal(nav.fp?.type, 'full', nav.text);
+  const view = new AgentView();
+  view.apply(nav.fp);
+  assert.equal(view.findElement('Zebra striping in tables', 'link'), null, 'the target is far down: trimmed');
+  const gap = view.gaps.find((g) => g.find);
+  assert.ok(gap, `no gap line with a find hint:\n${nav.text}`);
+  // Walk the hint's cursor, page by page, as an agent without a name to search for would.
+  let args = { ...gap.find, limit: 100 };
+  let target = null, pages = 0;
+  while (args && !target && pages < 10) {
+    const r = await chain.call('find', args);
+    assert.equal(r.isError, false, r.text);
+    pages++;
+    assert.equal(r.fp.type, 'find');
+    view.apply(r.fp);
+    target = r.fp.elements.find((e) => e.name === 'Zebra striping in tables') ?? null;
+    args = r.fp.gaps.find((g) => g.find?.after)?.find ?? null;
+    if (args) args = { ...args, limit: 100 };
+  }
+  assert.ok(target, 'the link was never listed by paging the gap');
+  for (const bad of [{ region: 'No such region' }, { role: 'no-such-role' }, { region: 'main', after: 'c0p1f0e999999' }]) {
+    const r = await chain.call('find', bad);
+    assert.equal(r.isError, true, `find ${JSON.stringify(bad)} should be refused: ${r.text}`);
+    assert.match(r.text, /region|role|after/i, r.text);
+  }
+  // By name: one call.
+  const byName = await chain.call('find', { name: 'Zebra striping', role: 'link' });
+  assert.deepEqual(byName.fp.elements.map((e) => e.ref), [target.ref]);
+  const go = await chain.call('click', { ref: target.ref, version: view.version });
+  assert.equal(go.fp?.type, 'full', go.text);
+  assert.match(go.fp.url, /docs-topic\.html\?t=Zebra/);
+  const main = await chain.call('read', { region: 'main' });
+  assert.equal(main.fp.type, 'read');
+  assert.match(main.fp.read.text, /You are reading the page about Zebra striping in tables\./);
+  assert.equal(main.fp.read.truncated, false);
+  const crumbs = await chain.call('read', { region: 'Breadcrumbs' });  // a label, as <region name="nav" label="Breadcrumbs"> shows it
+  assert.equal(crumbs.isError, false, crumbs.text);
+  assert.match(crumbs.fp.read.text, /Documentation index/);
+  assert.doesNotMatch(crumbs.fp.read.text, /You are reading/);
+  const nope = await chain.call('read', { region: 'No such label' });
+  assert.equal(nope.isError, true);
+  assert.match(nope.text, /no region/i);
+  const frames = await chain.call('navigate', { url: sites.url('/sites/frames.html?other=' + encodeURIComponent(sites.otherOrigin)) });
+  const coupon = frames.fp.regions.find((r) => r.elements.some((e) => e.name === 'Apply coupon'));
+  assert.ok(coupon?.frame, frames.text);
+  const inFrame = await chain.call('read', { region: 'main', frame: coupon.frame });
+  assert.equal(inFrame.isError, false, inFrame.text);
+  assert.match(inFrame.fp.read.text, /Apply coupon/);
+  assert.doesNotMatch(inFrame.fp.read.text, /Embedded widgets/);
+  await chain.call('navigate', { url: sites.url('/pydoc/library/functions.html') });
+  const long = await chain.call('read', {});
+  assert.equal(long.fp.read.truncated, true, long.text.slice(0, 200));
+  assert.ok(long.fp.read.shown < long.fp.read.chars && long.fp.read.text.length === long.fp.read.shown);
+});
+
+test('reading: text revealed by a tab, an accordion and a confirm dialog reaches the agent', async () => {
+  const view = new AgentView();
+  const seen = async (sentence, r) => {
+    view.apply(r.fp);
+    if (view.sees(sentence)) return 'factpack';
+    const read = await chain.call('read', view.overlays.length ? { region: 'dialog' } : { region: 'main' });
+    assert.equal(read.isError, false, read.text);
+    view.apply(read.fp);
+    assert.ok(view.sees(sentence), `"${sentence}" neither in the FactPack nor read:\n${r.text}\n${read.text}`);
+    return 'read';
+  };
+  const tabs = await chain.call('navigate', { url: sites.url('/sites/tabs.html') });
+  view.apply(tabs.fp);
+  assert.equal(view.sees('Activity history is kept for 90 days'), false, 'a hidden panel is not shown');
+  const privacy = await chain.call('click', { ref: view.findElement('Privacy', 'tab').ref, version: view.version });
+  const how = [await seen('Activity history is kept for 90 days, then deleted automatically.', privacy)];
+  const acc = await chain.call('navigate', { url: sites.url('/sites/accordion.html') });
+  view.apply(acc.fp);
+  const q = await chain.call('click', { ref: view.findElement('How do I return an item?', 'button').ref, version: view.version });
+  assert.equal(view.apply(q.fp).length, 0);
+  assert.equal(view.findElement('How do I return an item?', 'button').tri.expanded, 'true', q.text);
+  how.push(await seen('Returns are free within 30 days of delivery.', q));
+  const confirm = await chain.call('navigate', { url: sites.url('/sites/confirm.html') });
+  view.apply(confirm.fp);
+  const open = await chain.call('click', { ref: view.findElement('Delete all files', 'button').ref, version: view.version });
+  assert.equal(open.fp.type, 'overlay_opened', open.text);
+  assert.equal(open.fp.overlay.name, 'Delete files?');
+  how.push(await seen('This will delete 12 files.', open));
+  const del = await chain.call('click', { ref: view.findElement('Delete', 'button').ref, version: view.version });
+  assert.equal(del.fp.type, 'overlay_closed', del.text);
+  how.push(await seen('12 files deleted.', del));
+  console.log(`# revealed text reached the agent through: ${how.join(', ')}`);
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { countTokens } from '../../bench/lib/tokens.mjs';
 import { capture } from '../../extension/lib/capture.js';
 import { root } from './lib/chain.mjs';
+import { AgentView, normText, parseFactPack } from '../support/factpack-text.mjs';
 
 // For the comparison column only: the same page state as a full snapshot from a fresh engine (no
 // dedup, what a full snapshot per step would cost), captured over Playwright's own CDP session
@@ -59,37 +60,39 @@ async function cleanup() {
 }
 process.on('SIGINT', () => { console.log('\ninterrupted: stopping Chromium, the bridge and the sites'); cleanup().then(() => process.exit(130)); });
 
-// What the agent knows: the full FactPack it was shown, with every later FactPack applied.
-const view = new Map();
-function apply(fp) {
-  if (!fp) return;
-  for (const b of fp.before_action ?? []) apply(b);
-  if (fp.type === 'full') view.clear();
-  for (const i of fp.invalidated ?? []) view.delete(i.ref);
-  for (const r of fp.regions ?? []) for (const e of r.elements ?? []) view.set(e.ref, e);
-  for (const e of fp.added ?? []) view.set(e.ref, e);
-  for (const m of fp.modified ?? []) view.set(m.ref, m.after);
-}
-function find(role, name) {
-  for (const e of view.values()) if (e.role === role && e.name === name) return e.ref;
-  throw new Error(`the agent has seen no ${role} "${name}"`);
-}
-
+// What the agent knows: built from the FactPack TEXT it was shown (what the model reads), every
+// later FactPack applied to it (tests/support/factpack-text.mjs).
+const view = new AgentView();
 const rows = [];
-let version = 0;
+
+/** The ref of a role+name the agent has seen; when the text trimmed it, the gap's hint says to use find. */
+async function find(role, name) {
+  const e = view.findElement(name, role);
+  if (e && normText(e.name) === normText(name)) return e.ref;
+  const r = await chain.call('find', { role, name });
+  if (r.isError) throw new Error(`find ${role} "${name}": ${r.text}`);
+  const ours = countTokens(r.text);
+  console.log(bold(`\n--- not in the view (trimmed): find ${role} "${name}": ${ours} tokens`));
+  process.stdout.write(dim(r.text.endsWith('\n') ? r.text : r.text + '\n'));
+  rows.push({ label: `find "${name}"`, type: 'find', ours, full: 0 });
+  view.apply(r.text);
+  const found = view.findElement(name, role);
+  if (!found) throw new Error(`the agent has seen no ${role} "${name}", not even through find`);
+  return found.ref;
+}
 
 async function act(label, tool, args) {
-  const r = await chain.call(tool, { ...args, ...(tool === 'navigate' ? {} : { version }) });
+  const r = await chain.call(tool, { ...args, ...(tool === 'navigate' ? {} : { version: view.version }) });
   if (r.isError) throw new Error(`${label}: ${r.text}`);
   const ours = countTokens(r.text);
-  if (r.structured?.url) currentUrl = r.structured.url;
+  const fp = parseFactPack(r.text);
+  if (fp.url) currentUrl = fp.url;
   const fullTokens = await fullSnapshotTokens();
-  version = r.structured?.version ?? version;
-  apply(r.structured);
-  console.log(bold(`\n--- ${label}: ${tool} -> ${r.structured?.type}${r.structured?.reason ? ` (${r.structured.reason})` : ''}: ${ours} tokens; a full snapshot: ${fullTokens} tokens`));
+  view.apply(fp);
+  console.log(bold(`\n--- ${label}: ${tool} -> ${fp.type}${fp.reason ? ` (${fp.reason})` : ''}: ${ours} tokens; a full snapshot: ${fullTokens} tokens`));
   process.stdout.write(dim(r.text.endsWith('\n') ? r.text : r.text + '\n'));
-  rows.push({ label, type: r.structured?.type ?? '?', ours, full: fullTokens });
-  return r.structured;
+  rows.push({ label, type: fp.type, ours, full: fullTokens });
+  return fp;
 }
 
 try {
@@ -102,21 +105,21 @@ try {
 
   step('An agent shops on a Bootstrap page');
   await act('open the shop', 'navigate', { url: sites.url('/sites/bootstrap.html') });
-  await act('open the Account menu', 'click', { ref: find('button', 'Account') });
+  await act('open the Account menu', 'click', { ref: await find('button', 'Account') });
   await act('close it', 'press', { keys: 'Escape' });
-  await act('add to cart (a modal opens)', 'click', { ref: find('button', 'Add to cart') });
-  await act('write a gift note', 'type', { ref: find('textbox', 'Gift note'), text: 'Happy birthday' });
-  await act('keep shopping (the modal closes)', 'click', { ref: find('button', 'Keep shopping') });
+  await act('add to cart (a modal opens)', 'click', { ref: await find('button', 'Add to cart') });
+  await act('write a gift note', 'type', { ref: await find('textbox', 'Gift note'), text: 'Happy birthday' });
+  await act('keep shopping (the modal closes)', 'click', { ref: await find('button', 'Keep shopping') });
 
   step('TodoMVC (React): add two todos, filter');
   await act('open TodoMVC', 'navigate', { url: sites.url('/todomvc/react/index.html') });
-  await act('add "Buy milk"', 'type', { ref: find('textbox', 'What needs to be done?'), text: 'Buy milk', submit: true });
-  await act('add "Walk the dog"', 'type', { ref: find('textbox', 'What needs to be done?'), text: 'Walk the dog', submit: true });
-  await act('show the active ones', 'click', { ref: find('link', 'Active') });
+  await act('add "Buy milk"', 'type', { ref: await find('textbox', 'What needs to be done?'), text: 'Buy milk', submit: true });
+  await act('add "Walk the dog"', 'type', { ref: await find('textbox', 'What needs to be done?'), text: 'Walk the dog', submit: true });
+  await act('show the active ones', 'click', { ref: await find('link', 'Active') });
 
   step('The Python documentation: pages sharing a big navigation');
   await act('open the library index', 'navigate', { url: sites.url('/pydoc/library/index.html') });
-  await act('open "Text Processing Services"', 'click', { ref: find('link', 'Text Processing Services') });
+  await act('open "Text Processing Services"', 'click', { ref: await find('link', 'Text Processing Services') });
 
   step('Summary (tokens, o200k_base)');
   console.log('step'.padEnd(38) + 'FactPack'.padEnd(16) + 'tokens'.padStart(8) + 'full snapshot'.padStart(15));

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startSites } from '../sites/serve.mjs';
+import { parseFactPack } from '../support/factpack-text.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const EXT = path.join(root, 'extension');
@@ -36,11 +37,13 @@ async function ok(session, tool, args = {}) {
   assert.equal(r.ok, true, `${tool} ${JSON.stringify(args)} failed: ${JSON.stringify(r.error)}`);
   return r;
 }
-/** The ref of the only element whose name contains `name` (role optional). */
+/** The ref of the first element whose name contains `name` (role optional), from find's text answer. */
 async function ref(session, name, role, tab) {
   const r = await ok(session, 'find', { name, ...(role ? { role } : {}), ...(tab ? { tab } : {}) });
-  assert.ok(r.factpack.elements.length >= 1, `no element named "${name}" in:\n${r.text}`);
-  return r.factpack.elements[0].ref;
+  const fp = parseFactPack(r.text);
+  assert.equal(fp.type, 'find', r.text);
+  assert.ok(fp.elements.length >= 1, `no element named "${name}" in:\n${r.text}`);
+  return fp.elements[0].ref;
 }
 /** A fresh agent session; the previous one is closed as session_close does (tabs stay open, state dropped). */
 async function newSession() {
@@ -146,8 +149,11 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     const sleepy = await ok(s, 'wait_for', { ms: 200 });
     assert.equal(sleepy.factpack.type, 'no_change');
     const inMain = await ok(s, 'find', { region: 'main', role: 'button' });
-    assert.ok(inMain.factpack.elements.length >= 8, inMain.text);
-    assert.ok(inMain.factpack.elements.every((e) => e.region === 'main' && e.role === 'button'));
+    const found = parseFactPack(inMain.text);
+    assert.ok(found.elements.length >= 8, inMain.text);
+    assert.equal(found.find.total, found.elements.length + found.gaps.reduce((a, g) => a + g.count, 0), inMain.text);
+    assert.ok(found.elements.every((e) => e.role === 'button'), inMain.text);
+    assert.equal(inMain.factpack, undefined, 'find answers carry no JSON: the text is the answer');
     const shot = await ok(s, 'screenshot', {});
     assert.equal(shot.image.mime, 'image/png');
     assert.ok(Buffer.from(shot.image.data, 'base64').subarray(1, 4).toString() === 'PNG');
@@ -487,7 +493,7 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
       assert.match(r.text, /not executed/);
       assert.equal(await page.locator('#count').textContent(), '0', 'the old ref was not acted on');
       const found = await viaPage('find', { name: 'Increment' });
-      const inc2 = found.factpack.elements[0].ref;
+      const inc2 = parseFactPack(found.text).elements[0].ref;
       assert.notEqual(inc2, inc, 'refs after a restart never alias refs from before');
       const again = await viaPage('click', { ref: inc2 });
       assert.equal(again.factpack.type, 'delta', JSON.stringify(again).slice(0, 300));

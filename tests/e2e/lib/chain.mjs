@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseFactPack } from '../../support/factpack-text.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -45,6 +46,10 @@ export function checkExtensionBuilt() {
 function readdirSafe(dir) {
   try { return readdirSync(dir); } catch { return []; }
 }
+
+/** Tools whose answer is a FactPack (or a find / read answer): chain.call parses them. */
+export const FACTPACK_TOOLS = new Set(['navigate', 'back', 'forward', 'reload', 'snapshot', 'click', 'hover', 'type', 'press',
+  'select', 'scroll', 'upload', 'find', 'read']);
 
 /** Text of an MCP tool result (what lands in the agent's context). */
 export function resultText(result) {
@@ -107,10 +112,19 @@ export async function startChain(opts = {}) {
     await new Promise((res) => setTimeout(res, CHAIN_LIMITS.connectPollMs));
   }
 
-  /** Calls a tool; returns {text, structured, isError}. */
+  /**
+   * Calls a tool; returns {text, fp, isError, raw}: `text` is what the model gets, `fp` that text
+   * parsed (tests/support/factpack-text.mjs; null for an error or a non-FactPack answer such as
+   * tabs). Never structuredContent: clients differ on it and Athena sends none by default.
+   */
   async function call(name, args = {}, c = client) {
     const r = await c.callTool({ name, arguments: args }, undefined, { timeout: CHAIN_LIMITS.toolCallMs });
-    return { text: resultText(r), structured: r.structuredContent, isError: !!r.isError, raw: r };
+    const text = resultText(r);
+    let fp = null;
+    if (!r.isError && FACTPACK_TOOLS.has(name)) {
+      try { fp = parseFactPack(text); } catch (e) { throw new Error(`${name}: the answer is not a FactPack (${e.message}):\n${text}`); }
+    }
+    return { text, fp, isError: !!r.isError, raw: r };
   }
 
   let closed = false;

@@ -1,0 +1,270 @@
+// The FactPack text parser and AgentView (tests/support/factpack-text.mjs) against the real
+// goldens (tests/golden/<case>/<NN-step>.txt, and the .json of the same FactPack as the truth),
+// plus hand-written edge cases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  AgentView, canonicalLine, parseElementLine, parseFactPack, parseGapLine, parseModifiedLine, quote,
+} from '../support/factpack-text.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const goldenDir = path.join(root, 'tests/golden');
+const cases = readdirSync(goldenDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const steps = (c) => readdirSync(path.join(goldenDir, c)).filter((f) => f.endsWith('.txt')).sort()
+  .map((f) => ({ name: f, text: readFileSync(path.join(goldenDir, c, f), 'utf8'), json: JSON.parse(readFileSync(path.join(goldenDir, c, f.replace(/\.txt$/, '.json')), 'utf8')) }));
+
+/** The canonical line of a JSON element (docs/factpack-format.md, JSON section), as the text renders it. */
+function jsonLine(e) {
+  const s = e.state ?? {};
+  const w = [];
+  if (e.category === 'heading' && e.level) w.push(`level=${e.level}`);
+  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']) if (s[f]) w.push(f);
+  for (const k of ['checked', 'expanded', 'pressed']) {
+    const v = s[k];
+    if (v === undefined || v === null || v === 'unset') continue;
+    if (v === true || v === 'true') w.push(k);
+    else w.push(`${k}=${v}`);
+  }
+  if (s.value_redacted) w.push('value=redacted');
+  else if (s.value) w.push(`value=${quote(s.value)}`);
+  let line = `${e.ref} ${e.role || e.category} ${quote(e.name)}`;
+  if (w.length) line += ' ' + w.join(' ');
+  if (e.href) line += ` href=${quote(e.href)}`;
+  if (e.description) line += ` desc=${quote(e.description)}`;
+  return line;
+}
+
+/** The reference: what the old bench agent did with structuredContent (every element, nothing trimmed). */
+function applyJson(map, fp) {
+  for (const b of fp.before_action ?? []) applyJson(map, b);
+  if (fp.type === 'full') map.clear();
+  for (const i of fp.invalidated ?? []) map.delete(i.ref);
+  for (const r of fp.regions ?? []) for (const e of r.elements ?? []) map.set(e.ref, e);
+  for (const e of fp.added ?? []) map.set(e.ref, e);
+  for (const m of fp.modified ?? []) map.set(m.ref, m.after);
+}
+
+test('every golden parses; type, version, url, summary and element lines agree with its JSON', () => {
+  let n = 0;
+  for (const c of cases) {
+    for (const s of steps(c)) {
+      const fp = parseFactPack(s.text);
+      n++;
+      const where = `${c}/${s.name}`;
+      assert.equal(fp.type, s.json.type, where);
+      assert.equal(fp.version, s.json.version, where);
+      if (fp.type === 'full') { assert.equal(fp.url, s.json.url, where); assert.equal(fp.title, s.json.title, where); }
+      const jsonByRef = new Map([...(s.json.regions ?? []).flatMap((r) => r.elements ?? []), ...(s.json.added ?? [])].map((e) => [e.ref, e]));
+      for (const e of fp.elements) {
+        assert.ok(jsonByRef.has(e.ref), `${where}: ${e.ref} not in the JSON`);
+        assert.equal(canonicalLine(e), jsonLine(jsonByRef.get(e.ref)), where);
+        assert.equal(canonicalLine(e), e.line, `${where}: the canonical line is the line as rendered`);
+      }
+      // Gaps + shown = every element of a baseline region.
+      for (const [i, r] of fp.regions.entries()) {
+        const jr = s.json.regions[i];
+        assert.equal(r.name, jr.region, where);
+        if (r.unchanged) assert.equal(r.count, jr.elements.length, where);
+        else assert.equal(r.elements.length + r.gaps.reduce((a, g) => a + g.count, 0), jr.elements.length, `${where} region ${r.name}`);
+      }
+      const removedShown = fp.invalid.reduce((a, inv) => a + (inv.count ?? inv.refs.length + inv.gaps.reduce((x, g) => x + g.count, 0)), 0);
+      assert.equal(removedShown, (s.json.invalidated ?? []).length, where);
+      assert.equal(fp.modified.length + fp.gaps.filter((g) => / modified /.test(g.line)).reduce((a, g) => a + g.count, 0), (s.json.modified ?? []).length, where);
+      assert.equal(fp.beforeAction.length, (s.json.before_action ?? []).length, where);
+    }
+  }
+  assert.ok(n >= 40, `only ${n} goldens`);
+});
+
+test('AgentView from the text equals the JSON view at every step of every untrimmed flow', () => {
+  let checked = 0;
+  for (const c of cases) {
+    const all = steps(c);
+    const trimmed = all.some((s) => parseFactPack(s.text).gaps.length > 0);
+    const view = new AgentView();
+    const ref = new Map();
+    for (const s of all) {
+      const problems = view.apply(s.text);
+      applyJson(ref, s.json);
+      assert.deepEqual(problems, [], `${c}/${s.name}`);
+      const want = [...ref.values()].map(jsonLine).sort();
+      if (!trimmed) { assert.deepEqual(view.canonical(), want, `${c}/${s.name}`); checked++; continue; }
+      // Trimmed regions: what the agent holds is a subset of the page, each element exactly as it is.
+      const have = new Set(want);
+      for (const l of view.canonical()) assert.ok(have.has(l), `${c}/${s.name}: ${l} is not on the page`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 30);
+});
+
+test("after a recorded flow, the view holds its last full snapshot's elements (shown + unchanged regions)", () => {
+  for (const c of cases) {
+    const all = steps(c);
+    const lastFull = all.map((s) => s.json.type).lastIndexOf('full');
+    if (lastFull < 0) continue;
+    const view = new AgentView();
+    for (const s of all.slice(0, lastFull + 1)) view.apply(s.text);
+    const fp = parseFactPack(all[lastFull].text);
+    const json = all[lastFull].json;
+    const expected = new Set();
+    json.regions.forEach((jr, i) => {
+      const r = fp.regions[i];
+      // An unchanged region or an untrimmed one: every element; a trimmed one: the lines shown.
+      if (r.unchanged || !r.gaps.length) for (const e of jr.elements) expected.add(jsonLine(e));
+      else for (const e of r.elements) expected.add(canonicalLine(e));
+    });
+    // Trimmed regions that stayed unchanged hold only what the agent was shown the first time.
+    const held = new Set(view.canonical());
+    for (const l of held) assert.ok(expected.has(l), `${c}: holds ${l}`);
+    const missing = [...expected].filter((l) => !held.has(l));
+    assert.deepEqual(missing, [], `${c}: the view lacks elements of the last full`);
+    assert.equal(view.url, json.url);
+  }
+});
+
+test('pydocs: a navigation keeps the unchanged regions the agent holds and drops the old document', () => {
+  const all = steps('pydocs');
+  const view = new AgentView();
+  view.apply(all[0].text);
+  const search = [...view.elements.values()].filter((e) => e.region === 'search').map((e) => e.ref);
+  assert.deepEqual(search, ['c0p1f0e8', 'c0p1f0e9', 'c0p1f0e418', 'c0p1f0e419']);
+  assert.ok(view.findElement('abs()', 'link'));
+  view.apply(all[1].text);
+  assert.ok(search.every((r) => view.elements.has(r)), 'the unchanged search region keeps its refs');
+  assert.equal(view.findElement('abs()', 'link'), null, 'refs of the old document are gone');
+  const fp = parseFactPack(all[1].text);
+  const main = fp.regions.find((r) => r.name === 'main');
+  const jsonMain = all[1].json.regions.find((r) => r.region === 'main');
+  assert.equal(view.gaps.filter((g) => g.find?.region === 'main').reduce((a, g) => a + g.count, 0), jsonMain.elements.length - main.elements.length);
+  assert.equal(view.elements.size, fp.summary.shown + fp.regions.filter((r) => r.unchanged).reduce((a, r) => a + r.count, 0));
+});
+
+test('element lines: escaped quotes and backslashes, "<" and "-> " inside names, every state word', () => {
+  const line = String.raw`c0p1f0e7 button "Say \"hi\" <b> -> C:\\dir\\" disabled focused checked=false expanded pressed=mixed value="a \"b\", c -> d" href="x.html?a=\"1\"" desc="in: <li> -> x"`;
+  const e = parseElementLine(line);
+  assert.equal(e.ref, 'c0p1f0e7');
+  assert.equal(e.role, 'button');
+  assert.equal(e.name, 'Say "hi" <b> -> C:\\dir\\');
+  assert.deepEqual(e.flags, ['disabled', 'focused']);
+  assert.deepEqual(e.tri, { checked: 'false', expanded: 'true', pressed: 'mixed' });
+  assert.equal(e.value, 'a "b", c -> d');
+  assert.equal(e.href, 'x.html?a="1"');
+  assert.equal(e.desc, 'in: <li> -> x');
+  assert.equal(canonicalLine(e), line);
+  const red = parseElementLine('c0p1f0e3 textbox "Password" required value=redacted');
+  assert.equal(red.valueRedacted, true);
+  assert.equal(red.value, undefined);
+  const literal = parseElementLine('c0p1f0e4 textbox "Note" value="redacted"');
+  assert.equal(literal.value, 'redacted');
+  assert.equal(literal.valueRedacted, undefined);
+  const text = parseElementLine('c0p1f0e31 text "This will delete 12 files."');
+  assert.equal(text.role, 'text');
+  assert.equal(parseElementLine('... 3 more here'), null);
+  assert.equal(parseElementLine('<region name="main">'), null);
+});
+
+test('modified lines: names with ": " and "-> ", several changes, state from (none)', () => {
+  const m = parseModifiedLine(String.raw`c0p1f0e5 status "Saved: a -> b, c": name "Saving: x -> y" -> "Saved: a -> b, c", desc "" -> "d\"q", checked=false value="1, 2" -> checked value="3 -> 4"`);
+  assert.equal(m.name, 'Saved: a -> b, c');
+  assert.deepEqual(m.segments.map((s) => s.what), ['name', 'desc', 'state']);
+  const v = new AgentView();
+  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\nc0p1f0e5 status "Saving: x -> y" checked=false value="1, 2"\n</region>\n<summary elements="1"/>\n</full>\n');
+  assert.deepEqual(v.apply(`<delta v="2">\n<modified>\n${m.change ? String.raw`c0p1f0e5 status "Saved: a -> b, c": ` + m.change : ''}\n</modified>\n<summary modified="1"/>\n</delta>\n`), []);
+  const e = v.elements.get('c0p1f0e5');
+  assert.equal(e.name, 'Saved: a -> b, c');
+  assert.equal(e.desc, 'd"q');
+  assert.equal(e.value, '3 -> 4');
+  assert.equal(e.tri.checked, 'true');
+  assert.equal(e.region, 'main', 'a modified element stays in its region');
+  v.apply('<delta v="3">\n<modified>\nc0p1f0e5 status "Saved: a -> b, c": checked value="3 -> 4" -> (none)\n</modified>\n<summary modified="1"/>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('c0p1f0e5')), 'c0p1f0e5 status "Saved: a -> b, c" desc="d\\"q"');
+  assert.deepEqual(parseModifiedLine('c0p1f0e9 link "x": moved').segments, [{ what: 'moved', before: '', after: '' }]);
+  assert.deepEqual(parseModifiedLine('c0p1f0e9 tab "x": role button -> tab').segments, [{ what: 'role', before: 'button', after: 'tab' }]);
+});
+
+test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {
+  assert.deepEqual(parseGapLine('... 373 more here (use find with region=main)').find, { region: 'main' });
+  const g = parseGapLine('... 40 more here: "Built-in Types" … "Exceptions \\"x\\"" (find region=main after=c0p1f0e20)');
+  assert.equal(g.count, 40);
+  assert.deepEqual(g.samples, ['Built-in Types', 'Exceptions "x"']);
+  assert.deepEqual(g.find, { region: 'main', after: 'c0p1f0e20' });
+  const l = parseGapLine('... 12 more here (find region="related navigation" after=c0p1f0e7)');
+  assert.deepEqual(l.find, { region: 'related navigation', after: 'c0p1f0e7' });
+  assert.deepEqual(parseGapLine('... 159 more: find region=main after=c0p1f0e80').find, { region: 'main', after: 'c0p1f0e80' });
+  assert.equal(parseGapLine('... 4 more added heading (snapshot shows the page now)').what, 'added heading');
+});
+
+test('nested before_action, warnings, invalid blocks and count lines, overlays', () => {
+  const text = [
+    '<delta v="7">',
+    '<warning>the page was still changing after 3000 ms</warning>',
+    '<before_action>',
+    '<delta v="6">',
+    '<added region="main">',
+    'c0p1f0e3 button "B"',
+    '</added>',
+    '<summary added="1"/>',
+    '</delta>',
+    '</before_action>',
+    '<removed>',
+    'c0p1f0e1 button "A"',
+    '</removed>',
+    '<invalid cause="identity_changed">',
+    'c0p1f0e2 link "L"',
+    '</invalid>',
+    '<invalid cause="detached" count="2"/>',
+    '<added>',
+    'c0p1f0e4 text "This will delete 12 files."',
+    '</added>',
+    '<summary added="1" removed="4"/>',
+    '</delta>', ''].join('\n');
+  const fp = parseFactPack(text);
+  assert.equal(fp.warnings[0], 'the page was still changing after 3000 ms');
+  assert.equal(fp.beforeAction[0].version, 6);
+  assert.deepEqual(fp.invalid.map((i) => [i.cause, i.count, i.refs.length]), [['removed', undefined, 1], ['identity_changed', undefined, 1], ['detached', 2, 0]]);
+  const v = new AgentView();
+  v.apply('<full v="5" reason="first" url="u" title="t">\n<region name="main">\nc0p1f0e1 button "A"\nc0p1f0e2 link "L"\n</region>\n<region name="main" frame="f1">\nc0p1f1e8 button "In frame"\nc0p1f1e9 button "Too"\n</region>\n<summary elements="4"/>\n</full>\n');
+  assert.deepEqual(v.apply(text), []);
+  assert.deepEqual([...v.elements.keys()].sort(), ['c0p1f0e3', 'c0p1f0e4']);
+  assert.ok(v.sees('this will delete 12 FILES.'));
+  assert.equal(v.version, 7);
+  v.apply('<overlay_opened v="8" overlay="modal" name="Delete \\"x\\"?">\n<region name="dialog" label="Delete">\nc0p1f0e10 button "OK"\n</region>\n<summary elements="1"/>\n</overlay_opened>\n');
+  assert.deepEqual(v.overlays, [{ type: 'modal', name: 'Delete "x"?', depth: 1 }]);
+  v.apply('<overlay_closed v="9" overlay="modal" name="Delete">\n<invalid cause="overlay_closed">\nc0p1f0e10 button "OK"\n</invalid>\n<summary removed="1"/>\n</overlay_closed>\n');
+  assert.deepEqual(v.overlays, []);
+  assert.equal(v.elements.has('c0p1f0e10'), false);
+  v.apply('<no_change v="9"/>\n');
+  assert.equal(v.version, 9);
+  assert.throws(() => parseFactPack('<delta v="1">\nnonsense\n</delta>\n'), /unexpected line/);
+  assert.throws(() => parseFactPack('<delta v="1">\n<summary/>\n'), /no <\/delta>/);
+});
+
+test('find and read answers: find adds the elements it lists, read keeps the text', () => {
+  const v = new AgentView();
+  v.apply(readFileSync(path.join(goldenDir, 'pydocs/00-load.txt'), 'utf8'));
+  assert.equal(v.findElement('Data Types', 'link'), null);
+  const find = parseFactPack('<find v="1" total="209" shown="2" next="c0p1f0e81">\nc0p1f0e80 link "Data Types" href="datatypes.html"\nc0p1f0e81 link "datetime — Basic date and time types" href="datetime.html"\n... 207 more: find region=main after=c0p1f0e81\n</find>\n');
+  assert.equal(find.find.total, 209);
+  assert.equal(find.find.next, 'c0p1f0e81');
+  assert.deepEqual(find.find.gaps[0].find, { region: 'main', after: 'c0p1f0e81' });
+  v.apply(find);
+  assert.equal(v.findElement('Data Types', 'link').ref, 'c0p1f0e80');
+  const read = parseFactPack('<read region="main" chars="9000" truncated="true" shown="4000">\nLine one "quoted" <b>\n\nThis will delete 12 files.\n</read>\n');
+  assert.deepEqual({ ...read.read, text: undefined }, { region: 'main', chars: 9000, truncated: true, shown: 4000, text: undefined });
+  assert.equal(read.text, 'Line one "quoted" <b>\n\nThis will delete 12 files.');
+  assert.equal(v.sees('This will delete 12 files.'), false);
+  v.apply(read);
+  assert.ok(v.sees('this will   delete 12 files.'));
+});
+
+test('a one-line note before the FactPack (not_executed) is kept, the FactPack after it parsed', () => {
+  const fp = parseFactPack('<not_executed reason="stale_version" yours="19" current="20">type was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n<full v="20" reason="stale_version" url="u" title="t">\n<region name="header" unchanged="true" count="2"/>\n<summary elements="2" shown="0" unchanged_regions="1"/>\n</full>\n');
+  assert.equal(fp.type, 'full');
+  assert.equal(fp.reason, 'stale_version');
+  assert.deepEqual(fp.notes.map((n) => [n.tag, n.attrs.reason, n.attrs.current]), [['not_executed', 'stale_version', '20']]);
+  assert.match(fp.notes[0].text, /^type was not executed/);
+});

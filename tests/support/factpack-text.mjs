@@ -1,0 +1,575 @@
+// The FactPack TEXT, parsed the way an agent reads it (docs/factpack-format.md). MCP clients give
+// the model the text (or, for Claude Code, whatever structuredContent the server sends; Athena
+// sends none by default), so tests, the bench and the demo check what the model actually gets:
+// this text, never the JSON.
+//
+//   import { parseFactPack, AgentView } from '../support/factpack-text.mjs';
+//   const fp = parseFactPack(text);       // {type, version, regions, added, modified, ...}
+//   const view = new AgentView();
+//   view.apply(text);                     // full replaces, invalidations remove, deltas update
+//   view.absorbFind(findText);            // a find answer adds the elements it lists
+//   view.absorbRead(readText);            // a read answer: its text is something the agent saw
+//   view.findElement('Sign in', 'button'); view.sees('This will delete 12 files.');
+//
+// Grammar handled: <full|delta|no_change|overlay_opened|overlay_closed v="…" …>, nested
+// <before_action>, <warning>, <removed>, <invalid cause="…" count="N"/>, <invalid cause="…"> blocks,
+// <region …> (also unchanged="true" count="N"/>), <added region= label=>, <modified> lines
+// `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
+// they carry), element lines incl. `text` lines, plus the find and read tool answers.
+
+/**
+ * @typedef {{
+ *   ref: string, role: string, name: string,
+ *   level?: number, flags: string[], tri: Record<string, string>,
+ *   value?: string, valueRedacted?: boolean, href?: string, desc?: string,
+ *   region?: string, label?: string, frame?: string,
+ *   line?: string
+ * }} TextElement  one element line; flags: disabled focused required invalid readonly selected;
+ *   tri: checked / expanded / pressed -> "true" | "false" | "mixed"
+ * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string}} Gap
+ *   `... 40 more here: "A" … "B" (find region=main after=c0p1f0e20)`: find holds the hinted find arguments
+ * @typedef {{name: string, label?: string, frame?: string, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
+ * @typedef {{ref: string, role?: string, name?: string}} RefLine
+ * @typedef {{cause: string, count?: number, refs: RefLine[], gaps: Gap[]}} Invalid
+ * @typedef {{region?: string, label?: string, elements: TextElement[]}} Added
+ * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[]}} Modified
+ * @typedef {{
+ *   type: string, version: number, attrs: Record<string, string>,
+ *   reason?: string, url?: string, title?: string, overlay?: {type: string, name?: string, depth: number},
+ *   warnings: string[], beforeAction: FactPack[], removed: RefLine[], invalid: Invalid[],
+ *   regions: Region[], added: Added[], modified: Modified[], summary: Record<string, number>, gaps: Gap[],
+ *   elements: TextElement[], text?: string, find?: FindAnswer, read?: ReadAnswer,
+ *   notes?: {tag: string, attrs: Record<string, string>, text: string}[]
+ * }} FactPack  elements: every element line, in order (regions, added, find lines); notes: one-line
+ *   tags before the FactPack (`<not_executed reason="stale_version" …>…</not_executed>`)
+ * @typedef {{total?: number, shown?: number, next?: string, elements: TextElement[], gaps: Gap[]}} FindAnswer
+ * @typedef {{ref?: string, region?: string, frame?: string, chars?: number, truncated: boolean, shown?: number, text: string}} ReadAnswer
+ */
+
+export const PACK_TYPES = Object.freeze(['full', 'delta', 'no_change', 'overlay_opened', 'overlay_closed']);
+const FLAG_WORDS = new Set(['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']);
+const TRI_WORDS = new Set(['checked', 'expanded', 'pressed']);
+const REF_RE = /^c\d+p\d+f\d+e\d+$/;
+
+/** A parse error: which line and why. */
+export class FactPackParseError extends Error {}
+
+/**
+ * Reads a quoted value at s[i] (which must be `"`): backslash escapes undone.
+ * @param {string} s @param {number} i @returns {[string, number]} value, index after the closing quote
+ */
+function readQuoted(s, i) {
+  if (s[i] !== '"') throw new FactPackParseError(`expected a quote at ${i} in ${JSON.stringify(s)}`);
+  let out = '';
+  for (let j = i + 1; j < s.length; j++) {
+    const c = s[j];
+    if (c === '\\' && j + 1 < s.length) { out += s[++j]; continue; }
+    if (c === '"') return [out, j + 1];
+    out += c;
+  }
+  throw new FactPackParseError(`unterminated quote in ${JSON.stringify(s)}`);
+}
+
+/** Tag attributes `k="v" k2="v2"` (quoted, escaped) into an object. @param {string} s */
+export function parseAttrs(s) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  let i = 0;
+  while (i < s.length) {
+    while (s[i] === ' ') i++;
+    const m = /^([\w-]+)=/.exec(s.slice(i));
+    if (!m) break;
+    i += m[0].length;
+    if (s[i] === '"') {
+      const [v, j] = readQuoted(s, i);
+      out[m[1]] = v;
+      i = j;
+    } else {
+      const e = s.indexOf(' ', i);
+      out[m[1]] = s.slice(i, e < 0 ? s.length : e);
+      i = e < 0 ? s.length : e;
+    }
+  }
+  return out;
+}
+
+/**
+ * State words after the name (`level=2 disabled checked=false value="x" href="…" desc="…"`).
+ * @param {string} s @param {Partial<TextElement>} e
+ */
+function parseWords(s, e) {
+  e.flags ??= [];
+  e.tri ??= {};
+  let i = 0;
+  while (i < s.length) {
+    while (s[i] === ' ') i++;
+    if (i >= s.length) break;
+    const m = /^([\w-]+)(=?)/.exec(s.slice(i));
+    if (!m) throw new FactPackParseError(`unexpected ${JSON.stringify(s.slice(i))} in state words`);
+    const key = m[1];
+    i += m[0].length;
+    let value = null;
+    if (m[2]) {
+      if (s[i] === '"') [value, i] = readQuoted(s, i);
+      else { const end = s.indexOf(' ', i); value = s.slice(i, end < 0 ? s.length : end); i = end < 0 ? s.length : end; }
+    }
+    if (key === 'level' && value !== null) e.level = Number(value);
+    else if (FLAG_WORDS.has(key) && value === null) e.flags.push(key);
+    else if (TRI_WORDS.has(key)) e.tri[key] = value ?? 'true';
+    else if (key === 'value' && value === 'redacted' && s[i - 1] !== '"') e.valueRedacted = true;
+    else if (key === 'value') e.value = value ?? '';
+    else if (key === 'href') e.href = value ?? '';
+    else if (key === 'desc') e.desc = value ?? '';
+    else (e.extra ??= {})[key] = value ?? 'true';
+  }
+}
+
+/**
+ * One element line `ref role "name" words…`, or null when the line is not one.
+ * @param {string} line @returns {TextElement | null}
+ */
+export function parseElementLine(line) {
+  const m = /^(c\d+p\d+f\d+e\d+) (\S+) (?=")/.exec(line);
+  if (!m) return null;
+  const [name, end] = readQuoted(line, m[0].length);
+  /** @type {TextElement} */
+  const e = { ref: m[1], role: m[2], name, flags: [], tri: {}, line };
+  parseWords(line.slice(end), e);
+  return e;
+}
+
+/** The state words of an element, canonical (the renderer's order), without href/desc. @param {TextElement} e */
+export function stateWords(e) {
+  const w = [];
+  if (e.level) w.push(`level=${e.level}`);
+  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']) if (e.flags?.includes(f)) w.push(f);
+  for (const k of ['checked', 'expanded', 'pressed']) if (e.tri?.[k]) w.push(e.tri[k] === 'true' ? k : `${k}=${e.tri[k]}`);
+  if (e.valueRedacted) w.push('value=redacted');
+  else if (e.value) w.push(`value=${quote(e.value)}`);
+  return w.join(' ');
+}
+
+/** A value as the renderer quotes it. @param {string} s */
+export function quote(s) {
+  return '"' + s.replace(/[\\"]/g, (c) => '\\' + c).replace(/[\u0000-\u001f]/g, ' ') + '"';
+}
+
+/** The element as its line reads (ref role "name" state href desc): equal lines, equal elements. @param {TextElement} e */
+export function canonicalLine(e) {
+  let s = `${e.ref} ${e.role} ${quote(e.name)}`;
+  const w = stateWords(e);
+  if (w) s += ' ' + w;
+  if (e.href) s += ` href=${quote(e.href)}`;
+  if (e.desc) s += ` desc=${quote(e.desc)}`;
+  return s;
+}
+
+/**
+ * Splits `s` at top-level occurrences of `sep` (outside quoted values).
+ * @param {string} s @param {string} sep
+ */
+function splitTop(s, sep) {
+  const out = [];
+  let start = 0;
+  let inQ = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (inQ) {
+      if (c === '\\') i++;
+      else if (c === '"') inQ = false;
+      continue;
+    }
+    if (c === '"') { inQ = true; continue; }
+    if (s.startsWith(sep, i)) { out.push(s.slice(start, i)); start = i + sep.length; i += sep.length - 1; }
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+/** `ref role "name": change words` (a <modified> line). @param {string} line @returns {Modified | null} */
+export function parseModifiedLine(line) {
+  const m = /^(c\d+p\d+f\d+e\d+) (\S+) (?=")/.exec(line);
+  if (!m) return null;
+  const [name, end] = readQuoted(line, m[0].length);
+  if (line.slice(end, end + 2) !== ': ') throw new FactPackParseError(`a modified line needs ": " after the name: ${line}`);
+  const change = line.slice(end + 2);
+  const segments = [];
+  for (const seg of splitTop(change, ', ')) {
+    if (seg === 'moved') { segments.push({ what: 'moved', before: '', after: '' }); continue; }
+    const sides = splitTop(seg, ' -> ');
+    if (sides.length !== 2) throw new FactPackParseError(`a change is "before -> after": ${JSON.stringify(seg)} in ${line}`);
+    const [b, a] = sides;
+    const km = /^(role|name|desc|href) (.*)$/s.exec(b);
+    if (km && (km[1] === 'role' || km[2].startsWith('"'))) segments.push({ what: km[1], before: km[2], after: a });
+    else segments.push({ what: 'state', before: b, after: a });
+  }
+  return { ref: m[1], role: m[2], name, change, segments };
+}
+
+/** `... N more …` (a gap line) or null. @param {string} line @returns {Gap | null} */
+export function parseGapLine(line) {
+  const m = /^\.\.\. (\d+) more\b(.*)$/.exec(line);
+  if (!m) return null;
+  const rest = m[2];
+  const samples = [];
+  for (const q of rest.matchAll(/"((?:[^"\\]|\\.)*)"/g)) samples.push(q[1].replace(/\\(.)/g, '$1'));
+  /** @type {Record<string, string> | null} */
+  let find = null;
+  const fm = /\bfind(?: with)?((?: [\w-]+=(?:"(?:[^"\\]|\\.)*"|[^\s)]+))+)/.exec(rest);
+  if (fm) find = parseAttrs(fm[1].trim());
+  const what = (/^ ([^(:"]*)/.exec(rest)?.[1] ?? '').trim();
+  return { count: Number(m[1]), what, samples, find, line };
+}
+
+/** An empty FactPack record. @param {string} type @param {Record<string, string>} attrs @returns {FactPack} */
+function emptyPack(type, attrs) {
+  /** @type {FactPack} */
+  const fp = {
+    type, version: Number(attrs.v ?? NaN), attrs, warnings: [], beforeAction: [], removed: [], invalid: [],
+    regions: [], added: [], modified: [], summary: {}, gaps: [], elements: [],
+  };
+  if (attrs.reason !== undefined) fp.reason = attrs.reason;
+  if (attrs.url !== undefined) fp.url = attrs.url;
+  if (attrs.title !== undefined) fp.title = attrs.title;
+  if (attrs.overlay !== undefined) fp.overlay = { type: attrs.overlay, ...(attrs.name !== undefined ? { name: attrs.name } : {}), depth: Number(attrs.depth ?? 1) };
+  return fp;
+}
+
+/** A removed / invalidated line `ref [role "name"]`. @param {string} line @returns {RefLine | null} */
+function parseRefLine(line) {
+  const m = /^(c\d+p\d+f\d+e\d+)(?: (\S*) (?="))?/.exec(line);
+  if (!m) return null;
+  if (m[2] === undefined) return { ref: m[1] };
+  const [name] = readQuoted(line, m[0].length);
+  return { ref: m[1], role: m[2], name };
+}
+
+/**
+ * Parses one tool answer's text: a FactPack (any type), a `<find …>` or a `<read …>` answer.
+ * Text before the first tag (none today) is ignored; unknown lines throw.
+ * @param {string} text @returns {FactPack}
+ */
+export function parseFactPack(text) {
+  if (typeof text !== 'string') throw new TypeError(`parseFactPack: expected a string, got ${typeof text}`);
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  let i = lines.findIndex((l) => l.startsWith('<'));
+  if (i < 0) throw new FactPackParseError(`not a FactPack: ${JSON.stringify(text.slice(0, 80))}`);
+  // One-line notes before the FactPack: `<not_executed reason="stale_version" …>why</not_executed>`.
+  /** @type {{tag: string, attrs: Record<string, string>, text: string}[]} */
+  const notes = [];
+  for (let m; i < lines.length && (m = /^<(\w+)((?: [\w-]+=(?:"(?:[^"\\]|\\.)*"|\S+?))*)>(.*)<\/\1>$/.exec(lines[i])); i++) {
+    notes.push({ tag: m[1], attrs: parseAttrs(m[2].trim()), text: m[3] });
+    while (i + 1 < lines.length && !lines[i + 1].trim()) i++;
+  }
+  const [fp, next] = parseBlock(lines, i);
+  if (notes.length) fp.notes = notes;
+  for (let j = next; j < lines.length; j++) if (lines[j].trim()) throw new FactPackParseError(`text after </${fp.type}>: ${lines[j]}`);
+  return fp;
+}
+
+/** @param {string[]} lines @param {number} i @returns {[FactPack, number]} */
+function parseBlock(lines, i) {
+  const open = /^<(\w+)((?: [\w-]+=(?:"(?:[^"\\]|\\.)*"|\S+?))*)\s*(\/?)>$/.exec(lines[i]);
+  if (!open) throw new FactPackParseError(`expected an opening tag, got ${JSON.stringify(lines[i])}`);
+  const [, type, attrText, selfClose] = open;
+  const attrs = parseAttrs(attrText.trim());
+  const fp = emptyPack(type, attrs);
+  if (selfClose) return [fp, i + 1];
+  if (type === 'read') return parseRead(lines, i, fp);
+  if (type === 'find') fp.find = { total: num(attrs.total), shown: num(attrs.shown), next: attrs.next, elements: [], gaps: [] };
+  if (!PACK_TYPES.includes(type) && type !== 'find') throw new FactPackParseError(`unknown FactPack type <${type}>`);
+  /** @type {{kind: string, target: any} | null} */
+  let block = null;
+  for (i++; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === `</${type}>`) return [fp, i + 1];
+    if (line === '') continue;
+    if (block) {
+      if (line === `</${block.kind}>`) { block = null; continue; }
+      const gap = parseGapLine(line);
+      if (gap) { block.target.gaps?.push(gap); fp.gaps.push(gap); continue; }
+      if (block.kind === 'modified') {
+        const m = parseModifiedLine(line);
+        if (!m) throw new FactPackParseError(`not a modified line: ${line}`);
+        fp.modified.push(m);
+      } else if (block.kind === 'removed' || block.kind === 'invalid') {
+        const r = parseRefLine(line);
+        if (!r) throw new FactPackParseError(`not a ref line in <${block.kind}>: ${line}`);
+        block.target.refs.push(r);
+      } else {
+        const e = parseElementLine(line);
+        if (!e) throw new FactPackParseError(`not an element line in <${block.kind}>: ${line}`);
+        if (block.kind === 'region') { e.region = block.target.name; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
+        if (block.kind === 'added') { e.region = block.target.region ?? 'page'; if (block.target.label !== undefined) e.label = block.target.label; }
+        block.target.elements.push(e);
+        fp.elements.push(e);
+      }
+      continue;
+    }
+    if (line === '<before_action>') {
+      const [inner, j] = parseBlock(lines, i + 1);
+      if (lines[j] !== '</before_action>') throw new FactPackParseError(`expected </before_action>, got ${JSON.stringify(lines[j])}`);
+      fp.beforeAction.push(inner);
+      i = j;
+      continue;
+    }
+    let m;
+    if ((m = /^<warning>(.*)<\/warning>$/.exec(line))) { fp.warnings.push(m[1]); continue; }
+    if ((m = /^<summary((?: [\w-]+="[^"]*")*)\/>$/.exec(line))) {
+      for (const [k, v] of Object.entries(parseAttrs(m[1].trim()))) fp.summary[k] = Number(v);
+      continue;
+    }
+    if ((m = /^<invalid((?: [\w-]+="(?:[^"\\]|\\.)*")*)(\/?)>$/.exec(line))) {
+      const a = parseAttrs(m[1].trim());
+      /** @type {Invalid} */
+      const inv = { cause: a.cause ?? '', refs: [], gaps: [] };
+      if (a.count !== undefined) inv.count = Number(a.count);
+      fp.invalid.push(inv);
+      if (!m[2]) block = { kind: 'invalid', target: inv };
+      continue;
+    }
+    if (line === '<removed>') { const inv = { cause: 'removed', refs: [], gaps: [] }; block = { kind: 'removed', target: inv }; fp.invalid.push(inv); continue; }
+    if ((m = /^<region((?: [\w-]+="(?:[^"\\]|\\.)*")*)(\/?)>$/.exec(line))) {
+      const a = parseAttrs(m[1].trim());
+      /** @type {Region} */
+      const r = { name: a.name ?? 'page', unchanged: a.unchanged === 'true', elements: [], gaps: [] };
+      if (a.label !== undefined) r.label = a.label;
+      if (a.frame !== undefined) r.frame = a.frame;
+      if (a.count !== undefined) r.count = Number(a.count);
+      fp.regions.push(r);
+      if (!m[2]) block = { kind: 'region', target: r };
+      continue;
+    }
+    if ((m = /^<added((?: [\w-]+="(?:[^"\\]|\\.)*")*)>$/.exec(line))) {
+      const a = parseAttrs(m[1].trim());
+      /** @type {Added} */
+      const ad = { elements: [] };
+      if (a.region !== undefined) ad.region = a.region;
+      if (a.label !== undefined) ad.label = a.label;
+      fp.added.push(ad);
+      block = { kind: 'added', target: Object.assign(ad, { gaps: [] }) };
+      continue;
+    }
+    if (line === '<modified>') { block = { kind: 'modified', target: { gaps: [] } }; continue; }
+    const gap = parseGapLine(line);
+    if (gap) { fp.gaps.push(gap); fp.find?.gaps.push(gap); continue; }
+    if (type === 'find') {
+      const e = parseElementLine(line);
+      if (e) { fp.find.elements.push(e); fp.elements.push(e); continue; }
+    }
+    throw new FactPackParseError(`unexpected line in <${type}>: ${JSON.stringify(line)}`);
+  }
+  throw new FactPackParseError(`no </${type}>`);
+}
+
+/** @param {string | undefined} s */
+const num = (s) => (s === undefined ? undefined : Number(s));
+
+/** `<read ref=… | region=… chars="N" [truncated="true" shown="M"]>` text `</read>`. @param {string[]} lines @param {number} i @param {FactPack} fp @returns {[FactPack, number]} */
+function parseRead(lines, i, fp) {
+  const a = fp.attrs;
+  const end = lines.lastIndexOf('</read>');
+  if (end < i) throw new FactPackParseError('no </read>');
+  const text = lines.slice(i + 1, end).join('\n');
+  fp.text = text;
+  fp.read = {
+    ...(a.ref !== undefined ? { ref: a.ref } : {}), ...(a.region !== undefined ? { region: a.region } : {}),
+    ...(a.frame !== undefined ? { frame: a.frame } : {}), chars: num(a.chars),
+    truncated: a.truncated !== undefined && a.truncated !== 'false', shown: num(a.shown), text,
+  };
+  return [fp, end + 1];
+}
+
+/** Lower-case, whitespace collapsed, for "did the agent see this text" checks. @param {string} s */
+export const normText = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** "f2" of "c0p1f2e17". @param {string} ref */
+export const frameOf = (ref) => /^c\d+p\d+(f\d+)e\d+$/.exec(ref)?.[1] ?? '';
+
+/** Region key (name, label, frame) of a region block. @param {Region} r */
+const regionKey = (r) => `${r.name}\t${r.label ?? ''}\t${r.frame && r.frame !== 'f0' ? r.frame : ''}`;
+/** Region key of a held element (frame from its ref); null when unknown (listed by find). @param {TextElement} e */
+const elementRegionKey = (e) => e.region === undefined ? null : `${e.region}\t${e.label ?? ''}\t${frameOf(e.ref) === 'f0' ? '' : frameOf(e.ref)}`;
+
+/**
+ * Applies a <modified> line's changes to what the agent holds.
+ * @param {TextElement} held @param {Modified} m @returns {TextElement}
+ */
+function applyModified(held, m) {
+  /** @type {TextElement} */
+  const e = { ...held, flags: [...(held.flags ?? [])], tri: { ...(held.tri ?? {}) }, ref: m.ref, role: m.role, name: m.name };
+  for (const s of m.segments) {
+    if (s.what === 'desc' || s.what === 'href') {
+      const [v] = readQuoted(s.after, 0);
+      if (v) e[s.what] = v; else delete e[s.what];
+    } else if (s.what === 'state') {
+      const next = { flags: [], tri: {} };
+      if (s.after !== '(none)') parseWords(s.after, next);
+      e.flags = next.flags; e.tri = next.tri;
+      for (const k of ['level', 'value', 'valueRedacted']) { if (next[k] !== undefined) e[k] = next[k]; else delete e[k]; }
+    }
+  }
+  delete e.line;
+  return e;
+}
+
+/**
+ * What an agent knows after reading every answer it got, in order: ref -> element, plus the
+ * texts it read. Built from the TEXT only.
+ */
+export class AgentView {
+  constructor() {
+    /** @type {Map<string, TextElement>} */
+    this.elements = new Map();
+    /** Texts the agent asked for (read answers). @type {string[]} */
+    this.reads = [];
+    /** Gap lines of the latest baseline and deltas (what is there but not shown). @type {Gap[]} */
+    this.gaps = [];
+    /** Warnings of the latest answer. @type {string[]} */
+    this.warnings = [];
+    this.version = 0;
+    this.url = '';
+    this.title = '';
+    /** Open overlays, innermost last. @type {{type: string, name?: string}[]} */
+    this.overlays = [];
+    this.initialized = false;
+    /** The last FactPack applied. @type {FactPack | null} */
+    this.last = null;
+  }
+
+  /**
+   * Applies one tool answer (text or parsed). FactPacks update the view; find and read answers
+   * are absorbed. Returns the inconsistencies found ([] when the answer fits what the agent holds).
+   * @param {string | FactPack} answer @returns {string[]}
+   */
+  apply(answer) {
+    const fp = typeof answer === 'string' ? parseFactPack(answer) : answer;
+    if (fp.type === 'find') return this.absorbFind(fp);
+    if (fp.type === 'read') return this.absorbRead(fp);
+    const problems = [];
+    for (const b of fp.beforeAction) problems.push(...this.apply(b));
+    problems.push(...this.#applyOne(fp));
+    this.last = fp;
+    return problems;
+  }
+
+  /** @param {FactPack} fp @returns {string[]} */
+  #applyOne(fp) {
+    const problems = [];
+    if (Number.isFinite(fp.version)) this.version = fp.version;
+    this.warnings = fp.warnings;
+    if (fp.type === 'full') {
+      // A full replaces everything, except unchanged regions: the agent keeps what it holds there.
+      const keep = new Set(fp.regions.filter((r) => r.unchanged).map((r) => regionKey(r)));
+      const next = new Map();
+      for (const [ref, e] of this.elements) if (keep.has(elementRegionKey(e))) next.set(ref, e);
+      for (const r of fp.regions.filter((x) => x.unchanged)) {
+        const held = [...next.values()].filter((e) => elementRegionKey(e) === regionKey(r)).length;
+        if (held === 0 && r.count) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
+      }
+      this.elements = next;
+      this.gaps = [];
+      this.overlays = [];
+      this.initialized = true;
+      if (fp.url !== undefined) this.url = fp.url;
+      if (fp.title !== undefined) this.title = fp.title;
+    } else if (!this.initialized && fp.type !== 'no_change') {
+      problems.push(`a ${fp.type} before any full FactPack`);
+    }
+    for (const inv of fp.invalid) {
+      if (inv.count !== undefined && !inv.refs.length) {
+        if (fp.type === 'full') continue;  // already dropped above
+        // A navigated or detached document in a delta: drop the refs of that frame (the one whose
+        // held refs number `count`; the main frame's when none matches).
+        const byFrame = new Map();
+        for (const e of this.elements.values()) byFrame.set(frameOf(e.ref), (byFrame.get(frameOf(e.ref)) ?? 0) + 1);
+        const exact = [...byFrame].filter(([, n]) => n === inv.count).map(([f]) => f);
+        const frames = exact.length === 1 ? exact : [...byFrame.keys()].filter((f) => f !== 'f0');
+        if (exact.length !== 1) problems.push(`<invalid cause="${inv.cause}" count="${inv.count}"/>: no single frame has ${inv.count} refs; dropped ${frames.join(', ') || 'nothing'}`);
+        for (const [ref] of [...this.elements]) if (frames.includes(frameOf(ref))) this.elements.delete(ref);
+        continue;
+      }
+      for (const r of inv.refs) {
+        if (!this.elements.has(r.ref) && fp.type !== 'full') problems.push(`${inv.cause} ${r.ref}, which the agent does not hold`);
+        this.elements.delete(r.ref);
+      }
+    }
+    for (const r of fp.regions) {
+      for (const e of r.elements) {
+        if (fp.type !== 'full' && this.elements.has(e.ref)) problems.push(`${e.ref} listed again in an ${fp.type}`);
+        this.elements.set(e.ref, e);
+      }
+    }
+    for (const a of fp.added) {
+      for (const e of a.elements) {
+        if (this.elements.has(e.ref)) problems.push(`${e.ref} added twice`);
+        this.elements.set(e.ref, e);
+      }
+    }
+    for (const m of fp.modified) {
+      const held = this.elements.get(m.ref);
+      if (!held) problems.push(`modified ${m.ref}, which the agent does not hold`);
+      this.elements.set(m.ref, applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m));
+    }
+    if (fp.type === 'full') this.gaps = [...fp.gaps];
+    else this.gaps.push(...fp.gaps);
+    if (fp.type === 'overlay_opened' && fp.overlay) this.overlays.push(fp.overlay);
+    if (fp.type === 'overlay_closed') this.overlays.pop();
+    return problems;
+  }
+
+  /** A find answer: the elements it lists are now known to the agent. @param {string | FactPack} answer @returns {string[]} */
+  absorbFind(answer) {
+    const fp = typeof answer === 'string' ? parseFactPack(answer) : answer;
+    if (fp.type !== 'find') return [`absorbFind: a <${fp.type}>, not a <find>`];
+    for (const e of fp.elements) {
+      const held = this.elements.get(e.ref);
+      this.elements.set(e.ref, held ? { ...e, region: held.region, label: held.label, frame: held.frame } : e);
+    }
+    if (Number.isFinite(fp.version)) this.version = Math.max(this.version, fp.version);
+    return [];
+  }
+
+  /** A read answer: its text is something the agent saw. @param {string | FactPack} answer @returns {string[]} */
+  absorbRead(answer) {
+    const fp = typeof answer === 'string' ? parseFactPack(answer) : answer;
+    if (fp.type !== 'read') return [`absorbRead: a <${fp.type}>, not a <read>`];
+    this.reads.push(fp.text ?? '');
+    return [];
+  }
+
+  /** Sorted canonical lines of the held elements. */
+  canonical() {
+    return [...this.elements.values()].map(canonicalLine).sort();
+  }
+
+  /**
+   * The element whose role and visible name match (exact, case- and space-insensitive; else the
+   * first whose name contains it).
+   * @param {string} name @param {string} [role] @returns {TextElement | null}
+   */
+  findElement(name, role) {
+    const want = normText(name);
+    let fallback = null;
+    for (const e of this.elements.values()) {
+      if (role && e.role !== role) continue;
+      const n = normText(e.name);
+      if (n === want) return e;
+      if (!fallback && n.includes(want)) fallback = e;
+    }
+    return fallback;
+  }
+
+  /** Whether the agent was shown this text: in an element's name, value or description, or a read answer. @param {string} text */
+  sees(text) {
+    const want = normText(text);
+    if (!want) return true;
+    for (const e of this.elements.values()) {
+      for (const s of [e.name, e.value, e.desc]) if (s && normText(s).includes(want)) return true;
+    }
+    return this.reads.some((r) => normText(r).includes(want));
+  }
+}
+
+/** Whether a string is a ref (c0p1f0e17). @param {string} s */
+export const isRef = (s) => REF_RE.test(s);
