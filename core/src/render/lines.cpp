@@ -2,8 +2,7 @@
 
 namespace athena::render {
 
-void quoted(std::string& out, std::string_view s) {
-  out.push_back('"');
+void escaped(std::string& out, std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == '"' || c == '\\' || c == '<') {
@@ -22,7 +21,21 @@ void quoted(std::string& out, std::string_view s) {
       out.push_back(static_cast<char>(c));
     }
   }
+}
+
+void quoted(std::string& out, std::string_view s) {
   out.push_back('"');
+  escaped(out, s);
+  out.push_back('"');
+}
+
+void role_word(std::string& out, std::string_view role) {
+  // Roles come from the compiler's closed lists (compiler/roles.cpp); this guard keeps a role
+  // word a word even if a new path ever hands the renderer something else.
+  bool word = !role.empty();
+  for (const char c : role)
+    word = word && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_');
+  out += word ? role : std::string_view("generic");
 }
 
 void attr(std::string& out, const char* key, std::string_view value) {
@@ -87,7 +100,8 @@ std::string state_words(const Element& e) {
 void element_line(std::string& out, const Element& e) {
   out += e.ref;
   out.push_back(' ');
-  out += e.role.empty() ? category_name(e.category) : e.role;
+  if (e.role.empty()) out += category_name(e.category);
+  else role_word(out, e.role);
   out.push_back(' ');
   quoted(out, e.name);
   out += state_words(e);

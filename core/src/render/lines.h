@@ -14,6 +14,13 @@ namespace athena::render {
 /// can never start a line).
 void quoted(std::string& out, std::string_view s);
 
+/// The same escaping without the quotes, for text between tags (<warning>…</warning>): the text
+/// can never hold a "<" that closes or opens a tag, nor a line break.
+void escaped(std::string& out, std::string_view s);
+
+/// A role as one word of [A-Za-z0-9_-]; anything else renders as "generic".
+void role_word(std::string& out, std::string_view role);
+
 /// ` key="value"` through quoted().
 void attr(std::string& out, const char* key, std::string_view value);
 

@@ -91,7 +91,10 @@ std::string change_words(const Modified& m) {
   };
   if (a.role != b.role) {
     sep();
-    out += "role " + a.role + " -> " + b.role;
+    out += "role ";
+    render::role_word(out, a.role);
+    out += " -> ";
+    render::role_word(out, b.role);
   }
   auto text_change = [&](const char* what, const std::string& before, const std::string& after) {
     if (before == after) return;
@@ -180,8 +183,9 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   }
   out += ">\n";
   for (const std::string& w : p.warnings) {
+    // Warnings quote page text (a dialog's message, a frame's URL): escaped like every value.
     out += "<warning>";
-    out += w;
+    render::escaped(out, w);
     out += "</warning>\n";
   }
   for (const FactPack& b : p.before_action) {
@@ -211,7 +215,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                            s += inv.ref;
                            if (!inv.role.empty() || !inv.name.empty()) {
                              s.push_back(' ');
-                             s += inv.role;
+                             render::role_word(s, inv.role);
                              s.push_back(' ');
                              quoted(s, inv.name);
                            }
@@ -276,7 +280,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                      [](std::string& s, const Modified& m) {
                        s += m.ref;
                        s.push_back(' ');
-                       s += m.after.role;
+                       render::role_word(s, m.after.role);
                        s.push_back(' ');
                        quoted(s, m.after.name);
                        s += ": ";
