@@ -29,7 +29,9 @@ const BENCHES = [
   { name: 'hostile', cmd: ['node', rel('bench/hostile.mjs')], out: 'bench/hostile-results.md' },
 ];
 // Written from a test run (ATHENA_WRITE_AGREEMENT, see corpus_agreement_test.cpp), not re-run here.
-const STATIC_SECTIONS = ['bench/compile-agreement.md'];
+// compile-agreement: a test run (ATHENA_WRITE_AGREEMENT); hostile-before-after: node bench/hostile.mjs --before OLD;
+// fuzz-results: ./athena fuzz [SECONDS].
+const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/hostile-before-after.md', 'bench/fuzz-results.md'];
 
 const ran = [];
 for (const b of BENCHES) {

@@ -43,7 +43,7 @@ globalThis.athenaDispatch = dispatch;
 globalThis.athenaAgent = agent;
 globalThis.athenaNative = native;
 /** The trace of an agent tab ("c0p1"; default: the newest), for the web playground. */
-globalThis.athenaExportTrace = (tab) => agent.traces.export(tab ?? agent.traces.keys().at(-1) ?? 'none');
+globalThis.athenaExportTrace = (/** @type {string | undefined} */ tab) => agent.traces.export(tab ?? agent.traces.keys().at(-1) ?? 'none');
 
 // Popup and options talk to the worker with runtime messages.
 chrome.runtime.onMessage.addListener((m, sender, respond) => {

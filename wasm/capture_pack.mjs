@@ -17,20 +17,24 @@ export const BINARY_MAGIC = Object.freeze([0x41, 0x54, 0x48, 0x42]);
 const VERSION = 1;
 const FLAG_RARE = ['inputChecked', 'optionSelected', 'isClickable'];
 const VALUED_RARE = ['inputValue', 'textValue', 'pseudoType', 'shadowRootType', 'contentDocumentIndex'];
-const RARE = [...FLAG_RARE.map((key) => [key, false]), ...VALUED_RARE.map((key) => [key, true])];
+/** @type {Array<[string, boolean]>} column name, has values */
+const RARE = [...FLAG_RARE.map((key) => /** @type {[string, boolean]} */ ([key, false])), ...VALUED_RARE.map((key) => /** @type {[string, boolean]} */ ([key, true]))];
 const encoder = new TextEncoder();
 
 /** Thrown inside the packer when the capture is not of the shape it writes; caught in packCapture. */
 class Unpackable extends Error {}
 const unpackable = () => { throw new Unpackable(); };
 
-const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isInt32 = (v) => (v | 0) === v;
-const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
-const optionalString = (v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : unpackable());
-const optionalIndex = (v) => (v === undefined ? -1 : v);
+// The capture is parsed CDP JSON of any shape until checked: `any` is what these take.
+const isObject = (/** @type {any} */ v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isInt32 = (/** @type {any} */ v) => (v | 0) === v;
+const isNumber = (/** @type {any} */ v) => typeof v === 'number' && Number.isFinite(v);
+const optionalString = (/** @type {any} */ v) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : unpackable());
+const optionalIndex = (/** @type {any} */ v) => (v === undefined ? -1 : v);
+/** @type {(v: any) => any[]} */
 const array = (v) => (Array.isArray(v) ? v : unpackable());
 
+/** @type {(obj: any, key: string, n: number, required: boolean) => any} an array of n, or undefined when absent and not required */
 const column = (obj, key, n, required) => {
   const a = obj[key];
   if (a === undefined && !required) return undefined;
@@ -41,8 +45,9 @@ const column = (obj, key, n, required) => {
 // ------------------------------------------------------------------ pass 1: an upper bound
 // UTF-8 takes at most 3 bytes per UTF-16 unit; every array may need 7 bytes of padding.
 const ARRAY = 4 + 7;  // a count or length before an array, and the array's padding
-const strBound = (s) => 4 + 3 * s.length;
+const strBound = (/** @type {string} */ s) => 4 + 3 * s.length;
 
+/** @param {any} tree */
 function framesBound(tree) {
   let bytes = 0;
   const stack = [tree];
@@ -58,12 +63,14 @@ function framesBound(tree) {
 }
 
 // Sum of the lengths of a column of lists (attributes per node, styles per layout entry).
+/** @param {any[] | undefined} arr */
 function listsTotal(arr) {
   let total = 0;
   if (arr !== undefined) for (let i = 0; i < arr.length; i++) total += array(arr[i]).length;
   return total;
 }
 
+/** @param {any} doc */
 function documentBound(doc) {
   if (!isObject(doc) || !isObject(doc.nodes) || !isObject(doc.layout)) unpackable();
   const nodes = doc.nodes, layout = doc.layout;
@@ -80,6 +87,7 @@ function documentBound(doc) {
   return bytes;
 }
 
+/** @param {any} snap */
 function snapshotBound(snap) {
   if (!isObject(snap)) unpackable();
   let chars = 0;
@@ -89,6 +97,7 @@ function snapshotBound(snap) {
   return bytes;
 }
 
+/** @param {any} capture */
 function captureBound(capture) {
   let bytes = 12 + 4 + 4 + 32;  // header, style count, viewport
   for (const s of array(capture.styles)) bytes += strBound(typeof s === 'string' ? s : '');
@@ -102,6 +111,7 @@ function captureBound(capture) {
 }
 
 // Layout entries whose clientRects is [x, y, w, h] (frame owners); [] is the rest.
+/** @param {any[]} rects */
 function rectCount(rects) {
   let k = 0;
   for (let i = 0; i < rects.length; i++) {
@@ -123,11 +133,14 @@ class Writer {
     this.pos = 0;
   }
 
+  /** @param {number} v */
   u32(v) { this.dv.setUint32(this.pos, v, true); this.pos += 4; }
+  /** @param {any} v */
   i32(v) { if (!isInt32(v)) unpackable(); this.dv.setInt32(this.pos, v, true); this.pos += 4; }
+  /** @param {any} v */
   f64(v) { if (!isNumber(v)) unpackable(); this.dv.setFloat64(this.pos, v, true); this.pos += 8; }
 
-  /** u32 byte length + UTF-8 (lone surrogates become U+FFFD, as they do through JSON). */
+  /** u32 byte length + UTF-8 (lone surrogates become U+FFFD, as they do through JSON). @param {string} s */
   str(s) {
     const { read, written } = encoder.encodeInto(s, this.u8.subarray(this.pos + 4));
     if (read !== s.length) throw new Error('capture_pack: the size bound was too small (a bug)');
@@ -139,7 +152,7 @@ class Writer {
     while (this.pos % 8) this.u8[this.pos++] = 0;
   }
 
-  /** A typed view of the next n int32s (8-aligned from the buffer's start), advancing past them. */
+  /** A typed view of the next n int32s (8-aligned from the buffer's start), advancing past them. @param {number} n */
   i32view(n) {
     this.align8();
     const out = new Int32Array(this.buffer, this.base + this.pos, n);
@@ -147,6 +160,7 @@ class Writer {
     return out;
   }
 
+  /** @param {number} n */
   f64view(n) {
     this.align8();
     const out = new Float64Array(this.buffer, this.base + this.pos, n);
@@ -154,7 +168,10 @@ class Writer {
     return out;
   }
 
-  /** An int32 column of n entries: from an array (checked), or `absent` everywhere when it is undefined. */
+  /**
+   * An int32 column of n entries: from an array (checked), or `absent` everywhere when it is undefined.
+   * @param {any[] | undefined} arr @param {number} n @param {number} [absent]
+   */
   i32s(arr, n, absent = 0) {
     const out = this.i32view(n);
     if (arr === undefined) out.fill(absent);
@@ -164,6 +181,7 @@ class Writer {
 
 // Per-node lists (attributes) or per-layout-entry lists (styles): n + 1 offsets, then the values.
 // The values' place follows from n alone, so both columns fill in one loop.
+/** @param {Writer} w @param {any[] | undefined} arr @param {number} n */
 function lists(w, arr, n) {
   const offsets = w.i32view(n + 1);
   offsets[0] = 0;
@@ -181,6 +199,7 @@ function lists(w, arr, n) {
   }
 }
 
+/** @param {Writer} w @param {any} nodes @param {string} key @param {boolean} valued */
 function rare(w, nodes, key, valued) {
   const r = nodes[key];
   if (r === undefined) {
@@ -197,6 +216,7 @@ function rare(w, nodes, key, valued) {
   if (valued) w.i32s(r.value, k);
 }
 
+/** @param {Writer} w @param {any} doc */
 function documentOf(w, doc) {
   if (doc.frameId === undefined) unpackable();
   w.i32(doc.frameId);
@@ -251,6 +271,7 @@ function documentOf(w, doc) {
 
 // The frame tree in pre-order, each frame followed by its child count (an explicit stack: no
 // recursion however deep the object).
+/** @param {Writer} w @param {any} tree */
 function frames(w, tree) {
   const stack = [tree];
   while (stack.length) {
@@ -268,6 +289,7 @@ function frames(w, tree) {
   }
 }
 
+/** @param {Writer} w @param {any} snap */
 function snapshotOf(w, snap) {
   const strings = snap.strings;
   for (const s of strings) if (s.includes('\0')) unpackable();

@@ -5,14 +5,31 @@ import { Tiktoken } from '/npm/js-tiktoken/lite.js';
 import o200k from '/npm/js-tiktoken/ranks/o200k_base.js';
 import { captureDocument } from './live-capture.js';
 
-const $ = (id) => document.getElementById(id);
+/**
+ * @typedef {import('./core/athena.mjs').FactPackResult} FactPackResult
+ * @typedef {import('./core/athena.mjs').CaptureInput} CaptureInput
+ * @typedef {import('./core/athena.mjs').PageKey} PageKey
+ * @typedef {{ours: number, full: number, floor: number}} Tokens
+ * @typedef {{name: string, capture: CaptureInput, pack: FactPackResult, recorded?: {text: string}}} Packed
+ * @typedef {Packed & {full: FactPackResult, tokens: Tokens}} Step
+ */
+
+// The page has every element this script names (web/index.html).
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const $input = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+const $select = (/** @type {string} */ id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
+const $frame = (/** @type {string} */ id) => /** @type {HTMLIFrameElement} */ (document.getElementById(id));
 const enc = new Tiktoken(o200k);
-export const tokens = (s) => enc.encode(s).length;
+export const tokens = (/** @type {string} */ s) => enc.encode(s).length;
 const athena = await loadAthena();
 $('status').textContent = `core ${athena.version} ready`;
 const KEY = { context: 0, page: 1 };
 
-/** One line per changed element: the least any tool could say (as bench/tokens.mjs). */
+/**
+ * One line per changed element: the least any tool could say (as bench/tokens.mjs).
+ * @param {any} fp a FactPack's JSON (docs/factpack-format.md)
+ * @returns {string}
+ */
 export function floorText(fp) {
   let out = '';
   for (const b of fp.before_action ?? []) out += floorText(b);
@@ -23,10 +40,14 @@ export function floorText(fp) {
   return out;
 }
 
-/** Shows a FactPack's text with invalidated refs struck through and added ones marked. */
+/**
+ * Shows a FactPack's text with invalidated refs struck through and added ones marked.
+ * @param {HTMLElement} pre @param {FactPackResult} pack
+ */
 function showPack(pre, pack) {
-  const bad = new Set((pack.factpack.invalidated ?? []).map((i) => i.ref));
-  const added = new Set((pack.factpack.added ?? []).map((e) => e.ref));
+  const refs = (/** @type {unknown} */ list) => new Set(Array.isArray(list) ? list.map((x) => x.ref) : []);
+  const bad = refs(pack.factpack.invalidated);
+  const added = refs(pack.factpack.added);
   pre.replaceChildren();
   let section = '';
   for (const piece of pack.text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
@@ -43,13 +64,20 @@ function showPack(pre, pack) {
 }
 
 // ------------------------------------------------------------------ replay
+/** @type {{trace: string | null, steps: Step[], at: number}} */
 const replay = { trace: null, steps: [], at: 0 };
 
+/** @typedef {{name: string, steps: string[]}} TraceInfo one entry of /traces/index.json */
+
+/** @param {string} name */
 async function loadTrace(name) {
+  /** @type {TraceInfo[]} */
   const list = await (await fetch('/traces/index.json')).json();
   const t = list.find((x) => x.name === name);
+  if (!t) throw new Error(`no trace ${name}`);
   $('status').textContent = `loading ${name}…`;
-  const steps = await Promise.all(t.steps.map(async (s) => ({
+  /** @type {{name: string, capture: string, events: object[], op: string}[]} */
+  const recorded = await Promise.all(t.steps.map(async (s) => ({
     name: s,
     capture: await (await fetch(`/traces/${name}/${s}/capture.json`)).text(),
     events: await (await fetch(`/traces/${name}/${s}/events.json`)).json(),
@@ -59,28 +87,36 @@ async function loadTrace(name) {
   const engine = athena.createEngine();
   engine.openPage(KEY);
   let version = 0;
-  for (const [i, s] of steps.entries()) {
-    if (i === 0) s.pack = engine.snapshot(KEY, s.capture);
+  /** @type {Step[]} */
+  const steps = [];
+  for (const [i, s] of recorded.entries()) {
+    let pack;
+    if (i === 0) pack = engine.snapshot(KEY, s.capture);
     else {
-      engine.beginAction(KEY, steps[i - 1].capture, version);
+      engine.beginAction(KEY, recorded[i - 1].capture, version);
       for (const e of s.events) engine.onEvent(KEY, JSON.stringify(e));
-      s.pack = engine.finishAction(KEY, s.capture, { kind: s.op });
+      pack = engine.finishAction(KEY, s.capture, { kind: s.op });
     }
-    version = s.pack.version;
-    measure(s);
+    version = pack.version;
+    steps.push(measure({ ...s, pack }));
   }
   engine.dispose();
   show(name, steps);
 }
 
+/**
+ * The step with a fresh full snapshot of its capture and the token counts.
+ * @template {Packed} S @param {S} s @param {PageKey} [key] @returns {S & Step}
+ */
 function measure(s, key = KEY) {
   const fresh = athena.createEngine();
   fresh.openPage(key);
-  s.full = fresh.snapshot(key, s.capture);
+  const full = fresh.snapshot(key, s.capture);
   fresh.dispose();
-  s.tokens = { ours: tokens(s.pack.text), full: tokens(s.full.text), floor: tokens(floorText(s.pack.factpack)) };
+  return Object.assign(s, { full, tokens: { ours: tokens(s.pack.text), full: tokens(full.text), floor: tokens(floorText(s.pack.factpack)) } });
 }
 
+/** @param {string} name @param {Step[]} steps */
 function show(name, steps) {
   replay.trace = name;
   replay.steps = steps;
@@ -93,12 +129,14 @@ function show(name, steps) {
 /**
  * A trace the extension exported from a live session (extension/lib/trace.js): its core calls
  * replayed in order on a fresh engine; each snapshot/finishAction is a step.
- * @param {{format: string, v: number, name?: string, entries: any[]}} trace
+ * @param {{format: string, v: number, name?: string, key?: PageKey, entries: any[]}} trace
+ * @returns {Step[]}
  */
 export function replayExported(trace) {
   if (trace?.format !== 'athena-trace' || trace.v !== 1 || !Array.isArray(trace.entries))
     throw new Error('not an Athena Delta trace (expected {format: "athena-trace", v: 1, entries: [...]}, exported from the extension popup)');
   const engine = athena.createEngine();
+  /** @type {Step[]} */
   const steps = [];
   // The page key the extension used: refs carry it (c0p4...), so the replay must use it too.
   const key = trace.key ?? KEY;
@@ -110,12 +148,16 @@ export function replayExported(trace) {
           case 'onEvent': engine.onEvent(key, e.event); break;
           case 'beginAction': engine.beginAction(key, e.capture, e.version); break;
           case 'abortAction': engine.abortAction(key); break;
+          case 'resolveNow': {
+            // An older trace format's call (engines without resolveNow skip it).
+            const r = /** @type {{resolveNow?: (key: PageKey, capture: CaptureInput, ref: string) => unknown}} */ (/** @type {unknown} */ (engine));
+            if (typeof r.resolveNow === 'function') r.resolveNow(key, e.capture, e.ref);
+            break;
+          }
           case 'snapshot':
           case 'finishAction': {
             const pack = e.call === 'snapshot' ? engine.snapshot(key, e.capture, e.info) : engine.finishAction(key, e.capture, e.info);
-            const s = { name: `${String(steps.length).padStart(2, '0')}-${e.info?.kind ?? e.call}`, capture: e.capture, pack, recorded: e.out };
-            measure(s, key);
-            steps.push(s);
+            steps.push(measure({ name: `${String(steps.length).padStart(2, '0')}-${e.info?.kind ?? e.call}`, capture: e.capture, pack, recorded: e.out }, key));
             break;
           }
           default: throw new Error(`unknown call ${e.call}`);
@@ -133,24 +175,26 @@ export function replayExported(trace) {
 }
 
 $('tracefile').addEventListener('change', async () => {
-  const f = $('tracefile').files[0];
+  const f = $input('tracefile').files?.[0];
   if (!f) return;
   try {
     replayExported(JSON.parse(await f.text()));
   } catch (e) {
-    $('status').textContent = `cannot replay ${f.name}: ${e.message}`;
+    $('status').textContent = `cannot replay ${f.name}: ${e instanceof Error ? e.message : String(e)}`;
   }
 });
 
 function chart() {
-  const svg = $('chart');
-  const W = +svg.getAttribute('width'), H = +svg.getAttribute('height');
+  const svg = /** @type {SVGSVGElement} */ (document.querySelector('#chart'));
+  const W = Number(svg.getAttribute('width')), H = Number(svg.getAttribute('height'));
   const max = Math.max(1, ...replay.steps.map((s) => s.tokens.full));
   const bw = W / replay.steps.length;
   const ns = 'http://www.w3.org/2000/svg';
   svg.replaceChildren();
   replay.steps.forEach((s, i) => {
-    [['full', s.tokens.full, 0], ['ours', s.tokens.ours, 1], ['floor', s.tokens.floor, 2]].forEach(([cls, v, k]) => {
+    /** @type {Array<[string, number, number]>} */
+    const bars = [['full', s.tokens.full, 0], ['ours', s.tokens.ours, 1], ['floor', s.tokens.floor, 2]];
+    bars.forEach(([cls, v, k]) => {
       const r = document.createElementNS(ns, 'rect');
       const h = Math.max(1, (v / max) * (H - 20));
       r.setAttribute('x', String(i * bw + 4 + k * (bw - 8) / 3));
@@ -186,36 +230,42 @@ function render() {
 
 $('prev').onclick = () => { if (replay.at > 0) { replay.at--; render(); } };
 $('next').onclick = () => { if (replay.at < replay.steps.length - 1) { replay.at++; render(); } };
-$('trace').onchange = () => loadTrace($('trace').value);
+$('trace').onchange = () => loadTrace($select('trace').value);
 
 // ------------------------------------------------------------------ live
+/** @type {{engine: import('./core/athena.mjs').Engine | null, capture: string | null, version: number, packs: number}} */
 const live = { engine: null, capture: null, version: 0, packs: 0 };
 
 function liveStart() {
-  const doc = $('app').contentDocument;
+  const doc = $frame('app').contentDocument;
   if (!doc?.body) return;
   live.engine?.dispose();
-  live.engine = athena.createEngine();
-  live.engine.openPage(KEY);
+  const engine = athena.createEngine();
+  live.engine = engine;
+  engine.openPage(KEY);
   live.capture = JSON.stringify(captureDocument(doc));
-  const pack = live.engine.snapshot(KEY, live.capture);
+  const pack = engine.snapshot(KEY, live.capture);
   live.version = pack.version;
   showLive(pack);
-  let timer = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   const act = () => { clearTimeout(timer); timer = setTimeout(liveStep, 150); };  // let the app render
   for (const type of ['click', 'keyup', 'change']) doc.addEventListener(type, act, true);
 }
 
 function liveStep() {
-  const doc = $('app').contentDocument;
+  const doc = $frame('app').contentDocument;
+  const engine = live.engine;
+  if (!doc || !engine || live.capture === null) return;  // liveStart has not run on this document
   const next = JSON.stringify(captureDocument(doc));
-  live.engine.beginAction(KEY, live.capture, live.version);
-  const pack = live.engine.finishAction(KEY, next, { kind: 'live' });
+  engine.beginAction(KEY, live.capture, live.version);
+  const pack = engine.finishAction(KEY, next, { kind: 'live' });
   live.capture = next;
   live.version = pack.version;
   showLive(pack);
 }
 
+/** @param {FactPackResult} pack */
 function showLive(pack) {
   live.packs++;
   showPack($('live-pack'), pack);
@@ -226,6 +276,7 @@ function showLive(pack) {
 
 $('app').addEventListener('load', liveStart);
 
+/** @param {'replay' | 'live'} m */
 function mode(m) {
   $('replay').hidden = m !== 'replay';
   $('live').hidden = m !== 'live';
@@ -236,8 +287,9 @@ function mode(m) {
 $('mode-replay').onclick = () => mode('replay');
 $('mode-live').onclick = () => mode('live');
 
+/** @type {TraceInfo[]} */
 const list = await (await fetch('/traces/index.json')).json();
 for (const t of list) $('trace').append(new Option(`${t.name} (${t.steps.length} steps)`, t.name));
 const first = new URLSearchParams(location.search).get('trace') ?? list.find((t) => t.name === 'bootstrap')?.name ?? list[0]?.name;
-if (first) { $('trace').value = first; await loadTrace(first); }
-window.playground = { ready: true, replay, live, replayExported };
+if (first) { $select('trace').value = first; await loadTrace(first); }
+/** @type {any} */ (window).playground = { ready: true, replay, live, replayExported };  // for web/test

@@ -12,11 +12,13 @@
 
 export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'pointer-events', 'cursor']);
 
+/** @type {WeakMap<Node, number>} */
 const ids = new WeakMap();
+/** @type {WeakMap<Document, string>} */
 const loaders = new WeakMap();
 let nextId = 1;
 let nextLoader = 1;
-const idOf = (n) => { let id = ids.get(n); if (!id) { id = nextId++; ids.set(n, id); } return id; };
+const idOf = (/** @type {Node} */ n) => { let id = ids.get(n); if (!id) { id = nextId++; ids.set(n, id); } return id; };
 const NATIVE = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'LABEL', 'SUMMARY', 'OPTION']);
 
 /**
@@ -26,24 +28,36 @@ const NATIVE = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'LABEL', '
  */
 export function captureDocument(doc, opts = {}) {
   const win = doc.defaultView;
+  if (!win) throw new Error('captureDocument: the document has no window (not displayed)');
   const frameId = opts.frameId ?? 'live-frame';
   if (!loaders.has(doc)) loaders.set(doc, `live-loader-${nextLoader++}`);
   const loaderId = loaders.get(doc);
+  /** @type {string[]} */
   const strings = [];
+  /** @type {Map<string, number>} */
   const sidx = new Map();
+  /** The index of a string in the capture's table (-1: none). @param {string | null | undefined} s */
   const S = (s) => {
     if (s === null || s === undefined) return -1;
     let i = sidx.get(s);
     if (i === undefined) { i = strings.length; strings.push(s); sidx.set(s, i); }
     return i;
   };
+  /**
+   * @typedef {{index: number[], value: number[]}} Valued
+   * @type {{parentIndex: number[], nodeType: number[], nodeName: number[], nodeValue: number[], backendNodeId: number[],
+   *         attributes: number[][], shadowRootType: Valued, inputValue: Valued, textValue: Valued, inputChecked: {index: number[]},
+   *         optionSelected: {index: number[]}, isClickable: {index: number[]}, pseudoType: Valued, contentDocumentIndex: Valued}}
+   */
   const nodes = { parentIndex: [], nodeType: [], nodeName: [], nodeValue: [], backendNodeId: [], attributes: [],
     shadowRootType: { index: [], value: [] }, inputValue: { index: [], value: [] }, textValue: { index: [], value: [] },
     inputChecked: { index: [] }, optionSelected: { index: [] }, isClickable: { index: [] }, pseudoType: { index: [], value: [] },
     contentDocumentIndex: { index: [], value: [] } };
+  /** @type {{nodeIndex: number[], styles: number[][], bounds: number[][], text: number[], clientRects: number[][]}} */
   const layout = { nodeIndex: [], styles: [], bounds: [], text: [], clientRects: [] };
   const sx = win.scrollX, sy = win.scrollY;
 
+  /** @param {Node} node @param {number} parent */
   const add = (node, parent) => {
     const i = nodes.parentIndex.length;
     nodes.parentIndex.push(parent);
@@ -51,12 +65,14 @@ export function captureDocument(doc, opts = {}) {
     nodes.nodeName.push(S(node.nodeType === 11 ? '#document-fragment' : node.nodeName));
     nodes.nodeValue.push(node.nodeType === 3 || node.nodeType === 8 ? S(node.nodeValue) : -1);
     nodes.backendNodeId.push(idOf(node));
+    /** @type {number[]} */
     const attrs = [];
-    if (node.nodeType === 1) for (const a of node.attributes) attrs.push(S(a.name), S(a.value));
+    if (node.nodeType === 1) for (const a of /** @type {Element} */ (node).attributes) attrs.push(S(a.name), S(a.value));
     nodes.attributes.push(attrs);
     return i;
   };
 
+  /** @param {number} i @param {DOMRect} rect @param {CSSStyleDeclaration | null} style @param {string} [text] */
   const box = (i, rect, style, text) => {
     layout.nodeIndex.push(i);
     layout.bounds.push([rect.x + sx, rect.y + sy, rect.width, rect.height]);
@@ -65,6 +81,7 @@ export function captureDocument(doc, opts = {}) {
     layout.clientRects.push([]);
   };
 
+  /** @param {Node} node @param {number} parent */
   const walk = (node, parent) => {
     const i = add(node, parent);
     if (node.nodeType === 1) {
@@ -76,7 +93,8 @@ export function captureDocument(doc, opts = {}) {
       if (tag === 'INPUT' || tag === 'TEXTAREA') {
         nodes.inputValue.index.push(i);
         nodes.inputValue.value.push(S(/** @type {HTMLInputElement} */ (el).value));
-        if ((el.type === 'checkbox' || el.type === 'radio') && el.checked) nodes.inputChecked.index.push(i);
+        const input = /** @type {HTMLInputElement} */ (el);
+        if ((input.type === 'checkbox' || input.type === 'radio') && input.checked) nodes.inputChecked.index.push(i);
       }
       if (tag === 'OPTION' && /** @type {HTMLOptionElement} */ (el).selected) nodes.optionSelected.index.push(i);
       if (NATIVE.has(tag) || el.hasAttribute('onclick') || style.cursor === 'pointer') nodes.isClickable.index.push(i);
@@ -87,10 +105,11 @@ export function captureDocument(doc, opts = {}) {
         for (const c of el.shadowRoot.childNodes) walk(c, r);
       }
     } else if (node.nodeType === 3 && node.parentNode) {
-      const range = node.ownerDocument.createRange();
+      const range = doc.createRange();
       range.selectNodeContents(node);
       const rects = range.getClientRects();
-      if (rects.length > 0 && node.nodeValue.trim()) box(i, range.getBoundingClientRect(), null, node.nodeValue);
+      const value = node.nodeValue ?? '';
+      if (rects.length > 0 && value.trim()) box(i, range.getBoundingClientRect(), null, value);
     }
     for (const c of node.childNodes) walk(c, i);
   };
@@ -111,5 +130,5 @@ export function captureDocument(doc, opts = {}) {
   };
 }
 
-/** A new loader id for the document (call when the frame navigated). */
+/** A new loader id for the document (call when the frame navigated). @param {Document} doc */
 export function forgetDocument(doc) { loaders.delete(doc); }

@@ -206,7 +206,11 @@ test('when Chrome goes away mid-call the agent gets an error, not a hang', async
   }
 });
 
-test('the MCP Inspector CLI lists and calls the tools', async () => {
+// The Inspector 2.12 (engines ">=22.19", works on 20) uses the CustomEvent global, which Node 18
+// lacks: on 18 this test is reported as skipped, with that reason. The SDK tests above run there.
+const inspectorSkip = Number(process.versions.node.split('.')[0]) < 20 && 'the MCP Inspector 2.12 needs Node >= 20 (CustomEvent global)';
+
+test('the MCP Inspector CLI lists and calls the tools', { skip: inspectorSkip }, async () => {
   const { env } = sandbox();
   const inspector = path.join(root, 'node_modules/.bin/mcp-inspector');
   const list = await run(inspector, ['--cli', bridgeBinary(), 'mcp', '--method', 'tools/list'], { env, timeout: 60_000 });

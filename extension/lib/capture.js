@@ -23,8 +23,9 @@ export const CAPTURE_VERSION = 1;
 
 /**
  * @typedef {{frameId: string, sessionId: string}} OopifSession  an attached out-of-process iframe
- * @typedef {{v: number, styles: string[], frameTree: object, snapshot: object,
- *            oopifs: Array<{frameId: string, ownerBackendNodeId: number|null, frameTree: object, snapshot: object}>,
+ * @typedef {{frame?: {id?: string}, childFrames?: FrameTree[]}} FrameTree  CDP Page.FrameTree (the parts read)
+ * @typedef {{v: number, styles: string[], frameTree: FrameTree, snapshot: object,
+ *            oopifs: Array<{frameId: string, ownerBackendNodeId: number|null, frameTree: FrameTree, snapshot: object}>,
  *            viewport: {x: number, y: number, width: number, height: number}}} Capture
  * @typedef {{capture: Capture, timings: Record<string, number>, warnings: string[]}} CaptureResult
  */
@@ -76,6 +77,7 @@ export async function capture(send, opts = {}) {
   const timings = {};
   /** @type {string[]} */
   const warnings = [];
+  /** @template T @param {string} label @param {Promise<T>} promise @returns {Promise<T>} */
   const timed = async (label, promise) => {
     const t0 = now();
     try { return await promise; } finally { timings[label] = Math.round((now() - t0) * 100) / 100; }
@@ -97,7 +99,8 @@ export async function capture(send, opts = {}) {
     } catch (e) {
       // A frame that went away between attach and capture is not an error of the page: the
       // compiler reports its nodes as unknown frames if anything still points at it.
-      warnings.push(`out-of-process frame ${o.frameId} could not be captured: ${e && e.message ? e.message : e}`);
+      const message = /** @type {{message?: unknown} | null | undefined} */ (e)?.message;
+      warnings.push(`out-of-process frame ${o.frameId} could not be captured: ${message ? message : e}`);
       return null;
     }
   }));
@@ -109,7 +112,7 @@ export async function capture(send, opts = {}) {
       styles: [...CAPTURE_STYLES],
       frameTree: tree.frameTree,
       snapshot,
-      oopifs: oopifs.filter(Boolean),
+      oopifs: oopifs.filter((o) => o !== null),
       viewport: { x: vv.pageX ?? 0, y: vv.pageY ?? 0, width: vv.clientWidth ?? 0, height: vv.clientHeight ?? 0 },
     },
     timings,

@@ -4,9 +4,12 @@
 
 /** CDP modifier bits. */
 const MODIFIERS = Object.freeze({ Alt: 1, Control: 2, Meta: 4, Shift: 8 });
+/** @type {Readonly<Record<string, keyof typeof MODIFIERS>>} */
 const MODIFIER_ALIASES = Object.freeze({ alt: 'Alt', option: 'Alt', ctrl: 'Control', control: 'Control', meta: 'Meta', cmd: 'Meta', command: 'Meta', shift: 'Shift' });
 
 /** Named keys: key, code, Windows virtual key code, text typed (if any). */
+/** @typedef {{key: string, code: string, vk: number, text?: string}} KeyInfo */
+/** @type {Readonly<Record<string, KeyInfo>>} */
 const NAMED = Object.freeze({
   Enter: { key: 'Enter', code: 'Enter', vk: 13, text: '\r' },
   Tab: { key: 'Tab', code: 'Tab', vk: 9 },
@@ -28,6 +31,7 @@ const NAMED = Object.freeze({
   Meta: { key: 'Meta', code: 'MetaLeft', vk: 91 },
   Shift: { key: 'Shift', code: 'ShiftLeft', vk: 16 },
 });
+/** @type {Readonly<Record<string, string>>} */
 const NAMED_ALIASES = Object.freeze({ esc: 'Escape', return: 'Enter', up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', del: 'Delete', pgup: 'PageUp', pgdn: 'PageDown' });
 
 /**
@@ -38,7 +42,7 @@ const NAMED_ALIASES = Object.freeze({ esc: 'Escape', return: 'Enter', up: 'Arrow
 /**
  * Parses one key name (not a modifier chord) into its description.
  * @param {string} name
- * @returns {{key: string, code: string, vk: number, text?: string}}
+ * @returns {KeyInfo}
  */
 function keyInfo(name) {
   const canon = NAMED[name] ? name : NAMED_ALIASES[name.toLowerCase()] ?? Object.keys(NAMED).find((k) => k.toLowerCase() === name.toLowerCase());
@@ -82,14 +86,15 @@ export function keyEvents(keys) {
     }
     const info = keyInfo(main);
     // With Control/Alt/Meta held, nothing is typed (Control+A selects all, it does not type "a").
-    const typing = info.text !== undefined && (modifiers & ~MODIFIERS.Shift) === 0;
-    const text = typing ? ((modifiers & MODIFIERS.Shift) && info.text.length === 1 ? info.text.toUpperCase() : info.text) : undefined;
+    const itext = info.text;
+    const typing = itext !== undefined && (modifiers & ~MODIFIERS.Shift) === 0;
+    const text = typing ? ((modifiers & MODIFIERS.Shift) && itext.length === 1 ? itext.toUpperCase() : itext) : undefined;
     /** @type {KeyEvent} */
     const down = { type: typing ? 'keyDown' : 'rawKeyDown', key: text && text !== '\r' ? text : info.key, code: info.code, windowsVirtualKeyCode: info.vk, modifiers };
-    if (typing) { down.text = text; down.unmodifiedText = info.text; }
+    if (typing) { down.text = text; down.unmodifiedText = itext; }
     // Editing shortcuts are commands in Chromium: a synthetic Control+A does not select without this.
     if ((modifiers & (MODIFIERS.Control | MODIFIERS.Meta)) && /^[acvxz]$/i.test(info.key)) {
-      down.commands = [{ a: 'selectAll', c: 'copy', v: 'paste', x: 'cut', z: 'undo' }[info.key.toLowerCase()]];
+      down.commands = [/** @type {Record<string, string>} */ ({ a: 'selectAll', c: 'copy', v: 'paste', x: 'cut', z: 'undo' })[info.key.toLowerCase()]];
     }
     out.push(down);
     out.push({ type: 'keyUp', key: down.key, code: info.code, windowsVirtualKeyCode: info.vk, modifiers });

@@ -25,7 +25,7 @@ export const HOST_NAME = 'com.athena_delta.bridge';
  * @typedef {{connected: boolean, bridge: string | null, error: string | null, attempts: number, nextRetryMs: number | null}} NativeStatus
  */
 
-/** Delay before reconnect attempt n (0-based): start * 2^n, capped. */
+/** Delay before reconnect attempt n (0-based): start * 2^n, capped. @param {number} attempt */
 export function backoffMs(attempt) {
   return Math.min(LIMITS.nativeBackoffMaxMs, LIMITS.nativeBackoffStartMs * 2 ** Math.min(attempt, 30));
 }

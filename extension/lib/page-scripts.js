@@ -2,7 +2,11 @@
 // strings, one place, so what reaches the page is easy to review. Password and payment values
 // are redacted here, before anything leaves the page.
 
-/** Expression run in the page: resolves when the DOM was quiet for quietMs, or at capMs. */
+/**
+ * Expression run in the page: resolves when the DOM was quiet for quietMs, or at capMs.
+ * @param {number} quietMs
+ * @param {number} capMs
+ */
 export const DOM_QUIET_JS = (quietMs, capMs) => `new Promise((resolve) => {
   let last = performance.now(), count = 0;
   const start = last;
@@ -17,7 +21,7 @@ export const DOM_QUIET_JS = (quietMs, capMs) => `new Promise((resolve) => {
   setTimeout(tick, 25);
 })`;
 
-/** Region name -> selector of its landmark (read {region}). */
+/** Region name -> selector of its landmark (read {region}). @type {Readonly<Record<string, string>>} */
 export const REGION_SELECTORS = Object.freeze({
   page: 'body', main: 'main,[role=main]', header: 'header,[role=banner]', nav: 'nav,[role=navigation]',
   aside: 'aside,[role=complementary]', footer: 'footer,[role=contentinfo]',

@@ -37,6 +37,7 @@ export function normalizePolicy(raw) {
   const r = raw && typeof raw === 'object' ? raw : {};
   /** @type {string[]} */
   const errors = [];
+  /** @param {unknown} v @param {string} name */
   const list = (v, name) => {
     const arr = Array.isArray(v) ? v : typeof v === 'string' ? v.split(/\s+/) : [];
     /** @type {string[]} */
@@ -66,7 +67,7 @@ export function normalizePolicy(raw) {
  * allows every http(s) origin.
  * @param {Policy} policy
  * @param {string} url
- * @returns {{ok: boolean, code?: string, message?: string}}  ok false: code and message say why
+ * @returns {{ok: true} | {ok: false, code: string, message: string}}  ok false: code and message say why
  */
 export function checkUrl(policy, url) {
   let u;

@@ -1,5 +1,5 @@
 // Traces of live sessions: every call the extension makes into the core for one agent tab
-// (openPage, snapshot, beginAction, onEvent, finishAction, abortAction), with its input and
+// (openPage, snapshot, beginAction, onEvent, finishAction, abortAction, resolveNow), with its input and
 // the FactPack it answered, so the web playground can replay the session on the same wasm core
 // and show what the agent saw. Bounded (limits.js); secret field values are scrubbed from the
 // captures at export (the core redacts them anyway, so the replay is unchanged).
@@ -10,10 +10,10 @@
 import { LIMITS } from './limits.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
-/** @typedef {{call: string, capture?: string|object, version?: number|null, event?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string}} Entry */
+/** @typedef {{call: string, capture?: string|object, version?: number|null, event?: string, ref?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string}} Entry */
 /** @typedef {{entries: Entry[], bytes: number, truncated: string, started: number, closed: boolean, held: WeakSet<object>}} Log */
 
-const keyName = (k) => `c${k.context}p${k.page}`;
+const keyName = (/** @type {PageKey} */ k) => `c${k.context}p${k.page}`;
 
 export class TraceLog {
   /** @type {Map<string, Log>} */
@@ -44,7 +44,7 @@ export class TraceLog {
    */
   wrap(engine) {
     const self = this;
-    const out = (r) => ({ type: r.type, version: r.version, text: r.text });
+    const out = (/** @type {{type: string, version: number, text: string}} */ r) => ({ type: r.type, version: r.version, text: r.text });
     /** @type {(key: PageKey, entry: Entry, fn: () => any, done?: (e: Entry, r: any) => Entry) => any} */
     const rec = (key, entry, fn, done = (e) => e) => {
       try {
@@ -62,7 +62,7 @@ export class TraceLog {
         const v = target[prop];
         if (typeof v !== 'function') return v;
         switch (prop) {
-          case 'openPage': return (key) => {
+          case 'openPage': return (/** @type {PageKey} */ key) => {
             const r = v.call(target, key);
             const log = self.pages.get(keyName(key));
             // The engine keeps an open page's state (openPage again is a no-op): so does the trace.
@@ -73,20 +73,22 @@ export class TraceLog {
             // A new page, or the same tab again after closePage: a new trace.
             self.pages.delete(keyName(key));
             self.pages.set(keyName(key), { entries: [{ call: 'openPage' }], bytes: 0, truncated: '', started: Date.now(), closed: false, held: new WeakSet() });
-            while (self.pages.size > LIMITS.traceMaxPages) self.pages.delete(self.pages.keys().next().value);
+            while (self.pages.size > LIMITS.traceMaxPages) self.pages.delete(/** @type {string} */ (self.pages.keys().next().value));
             return r;
           };
-          case 'closePage': return (key) => {
+          case 'closePage': return (/** @type {PageKey} */ key) => {
             const r = v.call(target, key);
             const log = self.pages.get(keyName(key));
             if (log) log.closed = true;
             return r;
           };
-          case 'snapshot': return (key, capture, info) => rec(key, { call: 'snapshot', capture, info }, () => v.call(target, key, capture, info), (e, r) => ({ ...e, out: out(r) }));
-          case 'finishAction': return (key, capture, info) => rec(key, { call: 'finishAction', capture, info }, () => v.call(target, key, capture, info), (e, r) => ({ ...e, out: out(r) }));
-          case 'beginAction': return (key, capture, version) => rec(key, { call: 'beginAction', capture, version: version ?? null }, () => v.call(target, key, capture, version));
-          case 'onEvent': return (key, event) => rec(key, { call: 'onEvent', event }, () => v.call(target, key, event));
-          case 'abortAction': return (key) => rec(key, { call: 'abortAction' }, () => v.call(target, key));
+          case 'snapshot': return (/** @type {PageKey} */ key, /** @type {string | object} */ capture, /** @type {object | undefined} */ info) => rec(key, { call: 'snapshot', capture, info }, () => v.call(target, key, capture, info), (e, r) => ({ ...e, out: out(r) }));
+          case 'finishAction': return (/** @type {PageKey} */ key, /** @type {string | object} */ capture, /** @type {object | undefined} */ info) => rec(key, { call: 'finishAction', capture, info }, () => v.call(target, key, capture, info), (e, r) => ({ ...e, out: out(r) }));
+          case 'beginAction': return (/** @type {PageKey} */ key, /** @type {string | object} */ capture, /** @type {number | undefined} */ version) => rec(key, { call: 'beginAction', capture, version: version ?? null }, () => v.call(target, key, capture, version));
+          case 'onEvent': return (/** @type {PageKey} */ key, /** @type {string} */ event) => rec(key, { call: 'onEvent', event }, () => v.call(target, key, event));
+          case 'abortAction': return (/** @type {PageKey} */ key) => rec(key, { call: 'abortAction' }, () => v.call(target, key));
+          // Its capture moves the core's live state (refs rebind): a replay must feed it too.
+          case 'resolveNow': return (/** @type {PageKey} */ key, /** @type {any} */ capture, /** @type {string} */ ref) => rec(key, { call: 'resolveNow', capture, ref }, () => v.call(target, key, capture, ref));
           default: return v.bind(target);
         }
       },
@@ -148,6 +150,7 @@ export function scrubSecrets(capture) {
     // An object JSON cannot write (a cycle, a BigInt): the core refused it too; say so in its place.
     return JSON.stringify({ unserializable: `the capture object could not be written as JSON: ${String(/** @type {any} */ (e)?.message ?? e)}` });
   }
+  /** @param {any} snapshot a CDP DOMSnapshot.captureSnapshot result, as parsed JSON */
   const scrub = (snapshot) => {
     const strings = snapshot?.strings;
     if (!Array.isArray(strings)) return;
@@ -156,7 +159,7 @@ export function scrubSecrets(capture) {
       const n = doc.nodes;
       const iv = n?.inputValue;
       if (!iv?.index) continue;
-      iv.index.forEach((node, k) => {
+      iv.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => {
         const attrs = n.attributes?.[node] ?? [];
         let secret = false;
         for (let a = 0; a + 1 < attrs.length; a += 2) {

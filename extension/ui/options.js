@@ -2,7 +2,7 @@
 // chrome.storage.local "policy"; the service worker follows changes at once.
 import { normalizePolicy } from '../lib/policy.js';
 
-const el = (id) => /** @type {any} */ (document.getElementById(id));
+const el = (/** @type {string} */ id) => /** @type {any} */ (document.getElementById(id));
 
 async function load() {
   const { policy } = normalizePolicy((await chrome.storage.local.get('policy')).policy);

@@ -1,5 +1,5 @@
 // The popup: is the bridge connected, which agents, which tabs; stop, resume, share this tab.
-const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 /** @param {any} m */
 const ask = (m) => chrome.runtime.sendMessage(m);
@@ -10,7 +10,7 @@ async function refresh() {
   $('bridge').textContent = s.native.connected ? `connected (athena-bridge ${s.native.bridge})` : 'not connected';
   $('bridge').className = s.native.connected ? 'ok' : 'bad';
   $('bridgeError').textContent = s.native.connected ? '' : (s.native.error ?? '') + (s.native.nextRetryMs ? ` — retrying in ${Math.round(s.native.nextRetryMs / 1000)} s` : '');
-  $('agents').textContent = s.sessions.length ? s.sessions.map((x) => x.client).join(', ') : 'none';
+  $('agents').textContent = s.sessions.length ? s.sessions.map((/** @type {{client: string}} */ x) => x.client).join(', ') : 'none';
   const ul = $('tabs');
   ul.replaceChildren();
   for (const t of s.agent.tabs) {

@@ -1,4 +1,4 @@
-// The wasm module loads under Node 20 (bytes passed: the glue's fetch() of a file URL fails).
+// The wasm module loads under Node (18 and 20+; bytes passed: the glue's fetch() of a file URL fails).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCore } from './load.mjs';

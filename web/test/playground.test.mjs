@@ -7,7 +7,6 @@ import { readFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startPlayground } from '../serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,8 +14,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const shots = process.env.ATHENA_SCREENSHOTS === '1' ? path.join(root, 'docs/img') : path.join(os.tmpdir(), 'athena-playground-shots');
 let server, browser, page;
 const errors = [];
+// playwright-core 1.65 refuses to load on Node < 20 (engines ">=20", checked at import): there the
+// browser tests are reported as skipped, with this reason.
+const skip = Number(process.versions.node.split('.')[0]) < 20 && 'playwright-core 1.65 needs Node >= 20';
 
 before(async () => {
+  if (skip) return;
+  const { chromium } = await import('playwright-core');
   server = await startPlayground(0);
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -32,7 +36,7 @@ after(async () => {
 
 const golden = (c, s) => readFileSync(path.join(root, 'tests/golden', c, `${s}.txt`), 'utf8');
 
-test('replay shows the golden FactPack of every step, forward and back', async () => {
+test('replay shows the golden FactPack of every step, forward and back', { skip }, async () => {
   assert.deepEqual(errors, []);
   const steps = await page.evaluate(() => window.playground.replay.steps.map((s) => s.name));
   assert.equal(steps.length, 7);
@@ -52,7 +56,7 @@ test('replay shows the golden FactPack of every step, forward and back', async (
   await page.screenshot({ path: path.join(shots, 'playground-replay.png') });
 });
 
-test('another trace replays too (navigation with dedup on the Python docs)', async () => {
+test('another trace replays too (navigation with dedup on the Python docs)', { skip }, async () => {
   await page.selectOption('#trace', 'pydocs');
   await page.waitForFunction(() => window.playground.replay.trace === 'pydocs' && document.querySelector('#stepname').textContent.startsWith('1/'));
   await page.click('#next');
@@ -60,7 +64,7 @@ test('another trace replays too (navigation with dedup on the Python docs)', asy
   assert.match(await page.textContent('#ours'), /unchanged="true"/);
 });
 
-test('live mode: typing a todo in the real TodoMVC gives a FactPack that shows it', async () => {
+test('live mode: typing a todo in the real TodoMVC gives a FactPack that shows it', { skip }, async () => {
   await page.click('#mode-live');
   const frame = page.frameLocator('#app');
   await frame.locator('#new-todo, .new-todo').waitFor();
