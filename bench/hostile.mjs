@@ -64,10 +64,10 @@ async function attack(bin, a) {
     } catch { answer = `unparsable reply (${first.length} bytes)`; }
   }
   if (exit && first) answer += `, then ${exit}`;
-  return { answer, ms, rss, alive, bytes };
+  return { answer, ms, rss, alive, bytes, exited: !!exit };
 }
 
-const fmt = (r) => `${r.answer.replace(/\|/g, '\\|')}; ${r.ms.toFixed(0)} ms, ${Number.isFinite(r.rss) ? `${r.rss.toFixed(0)} MB peak` : 'no memory figure (gone)'}, ${r.bytes > 1e6 ? `${(r.bytes / 1e6).toFixed(0)} MB out, ` : ''}${r.alive ? 'still serving' : 'DEAD'}`;
+const fmt = (r) => `${r.answer.replace(/\|/g, '\\|')}; ${r.ms.toFixed(0)} ms, ${Number.isFinite(r.rss) ? `${r.rss.toFixed(0)} MB peak` : 'no memory figure (gone)'}, ${r.bytes > 1e6 ? `${(r.bytes / 1e6).toFixed(0)} MB out, ` : ''}${r.alive ? 'still serving' : r.exited ? 'process gone' : 'no answer to a ping within 5 s'}`;
 
 const after = bridgeBinary();
 const rows = [];
@@ -91,6 +91,9 @@ client, a nested call id) are covered by bridge/test/hostile.test.mjs.
 ${head}
 ${body}
 `;
-writeFileSync(path.join(root, 'bench/hostile-results.md'), md);
-console.log('wrote bench/hostile-results.md');
+// With --before the table is the one-off comparison kept beside the regular results (an old
+// binary is not there on the next run); without it, the current results.
+const out = BEFORE ? 'bench/hostile-before-after.md' : 'bench/hostile-results.md';
+writeFileSync(path.join(root, out), BEFORE ? md.replace('## Hostile input on the bridge', '## Hostile input on the bridge: before and after the hardening') : md);
+console.log(`wrote ${out}`);
 process.exit(rows.every((r) => r.after.alive) ? 0 : 1);
