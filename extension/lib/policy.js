@@ -1,6 +1,11 @@
-// What the user allows: which sites the agent may act on (allow-list / block-list compared as
-// parsed origins), whether it may open new tabs, whether screenshots are allowed. Pure logic:
-// the options page edits it, the service worker checks every target URL against it.
+// What the user allows: which sites the agent may act on (allow-list / block-list of hosts),
+// whether it may open new tabs, whether screenshots are allowed. Pure logic: the options page
+// edits it, the service worker checks every target URL against it.
+//
+// A list entry names a site, so it is matched by host: case-insensitive, a trailing dot removed
+// ("bank.test." is bank.test), its subdomains included (www.bank.test), under any scheme and port
+// (http://bank.test:8080 is still bank.test). Comparing exact https origins let all of those
+// through a block.
 
 /** @typedef {{allow: string[], block: string[], allowNewTabs: boolean, allowScreenshots: boolean}} Policy */
 
@@ -10,22 +15,38 @@ export const DEFAULT_POLICY = Object.freeze({ allow: [], block: [], allowNewTabs
 /** Hosts of the Chrome Web Store: never touched, whatever the lists say. */
 const WEB_STORE_HOSTS = new Set(['chromewebstore.google.com', 'chrome.google.com']);
 
+/** A URL's host as lists compare it: lower case, without a trailing dot. @param {string} host */
+export function siteHost(host) {
+  return host.toLowerCase().replace(/\.+$/, '');
+}
+
 /**
- * Parses one list entry into an origin ("https://example.com:8443"). Accepts a bare host
- * ("example.com" means https://example.com).
+ * Parses one list entry into the host it names ("bank.test"). Accepts a bare host or a URL of
+ * one; its scheme and port do not narrow it (a site is blocked or allowed whole).
  * @param {string} entry
- * @returns {{origin: string} | {error: string}}
+ * @returns {{host: string} | {error: string}}
  */
-export function parseOrigin(entry) {
+export function parseSiteEntry(entry) {
   const s = String(entry).trim();
   if (!s) return { error: 'empty entry' };
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
   let u;
-  try { u = new URL(withScheme); } catch { return { error: `"${s}" is not a valid origin (expected e.g. https://example.com)` }; }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: `"${s}": only http and https origins can be listed` };
+  try { u = new URL(withScheme); } catch { return { error: `"${s}" is not a valid site (expected e.g. example.com)` }; }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: `"${s}": only http and https sites can be listed` };
   if (u.pathname !== '/' || u.search || u.hash || u.username || u.password)
-    return { error: `"${s}" has more than an origin (scheme://host[:port]); remove the path` };
-  return { origin: u.origin };
+    return { error: `"${s}" has more than a site (a host, e.g. example.com); remove the path` };
+  const host = siteHost(u.hostname);
+  if (!host) return { error: `"${s}" names no host` };
+  return { host };
+}
+
+/**
+ * Whether `host` is the listed site or one of its subdomains. @param {string} host
+ * @param {string[]} list hosts from parseSiteEntry
+ */
+export function hostListed(host, list) {
+  const h = siteHost(host);
+  return list.some((site) => h === site || h.endsWith(`.${site}`));
 }
 
 /**
@@ -44,9 +65,9 @@ export function normalizePolicy(raw) {
     const out = [];
     for (const e of arr) {
       if (!String(e).trim()) continue;
-      const p = parseOrigin(e);
+      const p = parseSiteEntry(e);
       if ('error' in p) errors.push(`${name}: ${p.error}`);
-      else if (!out.includes(p.origin)) out.push(p.origin);
+      else if (!out.includes(p.host)) out.push(p.host);
     }
     return out;
   };
@@ -64,7 +85,7 @@ export function normalizePolicy(raw) {
 /**
  * May the agent act on a page at this URL? Browser pages (chrome://, other extensions, the Web
  * Store) are never touched; then the block-list wins over the allow-list; an empty allow-list
- * allows every http(s) origin.
+ * allows every http(s) site.
  * @param {Policy} policy
  * @param {string} url
  * @returns {{ok: true} | {ok: false, code: string, message: string}}  ok false: code and message say why
@@ -78,14 +99,15 @@ export function checkUrl(policy, url) {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
     return { ok: false, code: 'forbidden_page', message: `${u.protocol}// pages (browser settings, extensions, files) are never touched by the agent` };
   }
-  if (WEB_STORE_HOSTS.has(u.hostname) && (u.hostname !== 'chrome.google.com' || u.pathname.startsWith('/webstore'))) {
+  const host = siteHost(u.hostname);
+  if (WEB_STORE_HOSTS.has(host) && (host !== 'chrome.google.com' || u.pathname.startsWith('/webstore'))) {
     return { ok: false, code: 'forbidden_page', message: 'the Chrome Web Store is never touched by the agent' };
   }
-  if (policy.block.includes(u.origin)) {
-    return { ok: false, code: 'blocked_origin', message: `${u.origin} is on the user's block-list: the agent may not act there (the user can change this in the extension's options)` };
+  if (hostListed(host, policy.block)) {
+    return { ok: false, code: 'blocked_origin', message: `${host} is on the user's block-list: the agent may not act there (the user can change this in the extension's options)` };
   }
-  if (policy.allow.length > 0 && !policy.allow.includes(u.origin)) {
-    return { ok: false, code: 'blocked_origin', message: `${u.origin} is not on the user's allow-list: the agent may not act there (the user can add it in the extension's options)` };
+  if (policy.allow.length > 0 && !hostListed(host, policy.allow)) {
+    return { ok: false, code: 'blocked_origin', message: `${host} is not on the user's allow-list: the agent may not act there (the user can add it in the extension's options)` };
   }
   return { ok: true };
 }
