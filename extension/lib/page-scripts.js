@@ -2,6 +2,8 @@
 // strings, one place, so what reaches the page is easy to review. Password and payment values
 // are redacted here, before anything leaves the page.
 
+import { isSecretField } from './secrets.js';
+
 /**
  * Expression run in the page: resolves when the DOM was quiet for quietMs, or at capMs.
  * @param {number} quietMs
@@ -30,9 +32,10 @@ export const REGION_SELECTORS = Object.freeze({
 
 /** Text of an element; password and payment values never leave the page. */
 export const READ_FN = `function (max) {
-  const secret = (el) => el instanceof HTMLInputElement && (el.type === 'password' || /^cc-|^(credit-card|card)/i.test(el.autocomplete || ''));
+  const isSecretField = ${isSecretField.toString()};
+  const secret = (el) => el instanceof Element && isSecretField(el.localName, (n) => el.getAttribute(n));
   let t;
-  if (secret(this)) t = '[redacted: password or payment field]';
+  if (secret(this)) t = '[redacted: a password, payment or one-time-code field]';
   else if ('value' in this && (this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement || this instanceof HTMLSelectElement)) t = String(this.value);
   else t = this.innerText ?? this.textContent ?? '';
   return { text: t.slice(0, max), length: t.length };

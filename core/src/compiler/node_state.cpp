@@ -48,18 +48,27 @@ std::string option_text(const Dom& dom, int o) {
 
 }  // namespace
 
+// The one rule for secret fields, shared with the extension (extension/lib/secrets.js) and
+// checked on both sides against the same table (tests/support/secret-fields.json).
 bool is_secret_field(const Dom& dom, int i) {
   if (!dom.is_element(i)) return false;
   if (dom.tag(i) == "input" && lower(collapse_ws(dom.attr(i, "type"))) == "password") return true;
-  // autocomplete is a token list ("section-x billing cc-number"): any cc-* or one-time-code token.
+  // autocomplete is a token list ("section-x billing cc-number"): any cc-* token, a one-time code,
+  // or a password (a password field a show-password button switched to type=text keeps it).
   const std::string ac = lower(dom.attr(i, "autocomplete"));
   std::string_view rest = ac;
-  while (true) {
-    const std::string_view tok = first_token(rest);
-    if (tok.empty()) return false;
-    if (tok.rfind("cc-", 0) == 0 || tok == "one-time-code") return true;
+  for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
+    if (tok.rfind("cc-", 0) == 0 || tok == "one-time-code" || tok == "current-password" || tok == "new-password") return true;
     rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
   }
+  // ... and without autocomplete, an input's name or id still says what it holds.
+  if (dom.tag(i) != "input") return false;
+  for (const std::string_view a : {"name", "id"}) {
+    const std::string v = lower(dom.attr(i, a));
+    for (const char* word : {"password", "passwd", "passcode", "pwd"})
+      if (v.find(word) != std::string::npos) return true;
+  }
+  return false;
 }
 
 std::string field_value(const Dom& dom, int i, std::string_view role) {
