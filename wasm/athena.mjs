@@ -21,8 +21,21 @@ import { BINARY_MAGIC, packCapture } from './capture_pack.mjs';
 
 export { packCapture };
 
+/**
+ * The glue's surface (wasm/athena_core.d.mts) and the public types (athena.d.ts), for the typecheck.
+ * @typedef {import('./athena_core.mjs').RawModule} RawModule
+ * @typedef {import('./athena_core.mjs').RawEngine} RawEngine
+ * @typedef {import('./athena_core.mjs').RawReply} RawReply
+ * @typedef {import('./athena.js').PageKey} PageKey
+ * @typedef {import('./athena.js').CaptureInput} CaptureInput
+ * @typedef {import('./athena.js').ActionInfo} ActionInfo
+ * @typedef {import('./athena.js').Limits} Limits
+ * @typedef {{broken: string | null}} State  a wasm trap makes the module unusable: its message
+ */
+
 /** An error from the core or from checking arguments at the boundary. */
 export class AthenaError extends Error {
+  /** @param {string} code @param {string} message */
   constructor(code, message) {
     super(message);
     this.name = 'AthenaError';
@@ -31,12 +44,13 @@ export class AthenaError extends Error {
 }
 
 const encoder = new TextEncoder();
-const describe = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-const isIndex = (v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
+const describe = (/** @type {unknown} */ v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isIndex = (/** @type {any} */ v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
 
 /**
  * Loads and instantiates the wasm module. `moduleOptions` go to the Emscripten factory
  * (`wasmBinary` under Node, `locateFile` to serve the .wasm from elsewhere).
+ * @param {import('./athena.js').ModuleOptions} [moduleOptions]
  */
 export async function loadAthena(moduleOptions = {}) {
   const raw = await createAthenaCore(moduleOptions);
@@ -46,11 +60,14 @@ export async function loadAthena(moduleOptions = {}) {
 /** The loaded module: facts about the core and a factory of engines. */
 export class Athena {
   #raw;
+  /** @type {State} */
   #state = { broken: null };
 
+  /** @param {RawModule} raw */
   constructor(raw) {
     this.#raw = raw;
     this.version = raw.version();
+    /** @type {Readonly<Limits>} */
     this.limits = Object.freeze(JSON.parse(raw.limits()));
     this.errorCodes = Object.freeze(JSON.parse(raw.errorCodes()));
   }
@@ -60,7 +77,10 @@ export class Athena {
     return this.#raw.HEAPU8.length;
   }
 
-  /** A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions?, tokenBudget? }. */
+  /**
+   * A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions?, tokenBudget? }.
+   * @param {import('./athena.js').EngineConfig} [config]
+   */
   createEngine(config = {}) {
     if (config === null || typeof config !== 'object' || Array.isArray(config))
       throw new AthenaError('malformed_json', `createEngine: config must be an object, got ${describe(config)}`);
@@ -84,10 +104,12 @@ export class Athena {
 /** One browser's delta engine; methods mirror core/include/athena/engine.h one for one. */
 export class Engine {
   #raw;
+  /** @type {RawEngine | null} null once disposed */
   #handle;
   #state;
   #limits;
 
+  /** @param {RawModule} raw @param {RawEngine} handle @param {State} state @param {Readonly<Limits>} limits */
   constructor(raw, handle, state, limits) {
     this.#raw = raw;
     this.#handle = handle;
@@ -95,34 +117,37 @@ export class Engine {
     this.#limits = limits;
   }
 
-  /** Starts tracking a tab (idempotent). */
+  /** Starts tracking a tab (idempotent). @param {PageKey} key */
   openPage(key) {
     const [c, p] = this.#key(key, 'openPage');
-    unwrap(this.#call(() => this.#handle.openPage(c, p)));
+    unwrap(this.#call((h) => h.openPage(c, p)));
   }
 
-  /** Forgets a tab and all its refs. */
+  /** Forgets a tab and all its refs. @param {PageKey} key */
   closePage(key) {
     const [c, p] = this.#key(key, 'closePage');
-    unwrap(this.#call(() => this.#handle.closePage(c, p)));
+    unwrap(this.#call((h) => h.closePage(c, p)));
   }
 
-  /** A CDP event for this page as JSON text: {"method": "...", "params": {...}}. */
+  /** A CDP event for this page as JSON text: {"method": "...", "params": {...}}. @param {PageKey} key @param {string} eventJson */
   onEvent(key, eventJson) {
     const [c, p] = this.#key(key, 'onEvent');
     const [ptr, len] = this.#bytes(eventJson, 'onEvent', 'eventJson', 'malformed_event');
-    unwrap(this.#call(() => this.#handle.onEvent(c, p, ptr, len)));
+    unwrap(this.#call((h) => h.onEvent(c, p, ptr, len)));
   }
 
-  /** Baseline (navigate result, snapshot tool): always a full FactPack. */
+  /** Baseline (navigate result, snapshot tool): always a full FactPack. @param {PageKey} key @param {CaptureInput} capture @param {ActionInfo} [info] */
   snapshot(key, capture, info) {
     const [c, p] = this.#key(key, 'snapshot');
     const infoJson = actionInfo(info, 'snapshot');
     const [ptr, len] = this.#capture(capture, 'snapshot');
-    return pack(unwrap(this.#call(() => this.#handle.snapshot(c, p, ptr, len, infoJson))), len);
+    return pack(unwrap(this.#call((h) => h.snapshot(c, p, ptr, len, infoJson))), len);
   }
 
-  /** Pre-validation before acting; agentVersion = the version of the agent's last FactPack, if it sent one. */
+  /**
+   * Pre-validation before acting; agentVersion = the version of the agent's last FactPack, if it sent one.
+   * @param {PageKey} key @param {CaptureInput} capture @param {number | null} [agentVersion]
+   */
   beginAction(key, capture, agentVersion) {
     const [c, p] = this.#key(key, 'beginAction');
     this.#checkCapture(capture, 'beginAction');
@@ -133,50 +158,51 @@ export class Engine {
       v = agentVersion;
     }
     const [ptr, len] = this.#capture(capture, 'beginAction');
-    const reply = unwrap(this.#call(() => this.#handle.beginAction(c, p, ptr, len, v)));
+    const reply = unwrap(this.#call((h) => h.beginAction(c, p, ptr, len, v)));
     const extra = JSON.parse(reply.extra);
     return { freshness: extra.freshness, currentVersion: extra.currentVersion, pack: reply.json ? pack(reply, len) : null, inputBytes: len };
   }
 
-  /** A ref -> the live node to act on, or an AthenaError saying why not (ref_removed, ...). */
+  /** A ref -> the live node to act on, or an AthenaError saying why not (ref_removed, ...). @param {PageKey} key @param {string} ref */
   resolve(key, ref) {
     const [c, p] = this.#key(key, 'resolve');
     ref = this.#text(ref, 'resolve', 'ref', 'malformed_ref');
-    return JSON.parse(unwrap(this.#call(() => this.#handle.resolve(c, p, ref))).json);
+    return JSON.parse(unwrap(this.#call((h) => h.resolve(c, p, ref))).json);
   }
 
   /**
    * A ref -> the live node, against a fresh capture and outside any action (read, screenshot):
    * commits no version, delivers nothing, leaves a pending action alone.
+   * @param {PageKey} key @param {CaptureInput} capture @param {string} ref
    */
   resolveNow(key, capture, ref) {
     const [c, p] = this.#key(key, 'resolveNow');
     this.#checkCapture(capture, 'resolveNow');
     ref = this.#text(ref, 'resolveNow', 'ref', 'malformed_ref');
     const [ptr, len] = this.#capture(capture, 'resolveNow');
-    return JSON.parse(unwrap(this.#call(() => this.#handle.resolveNow(c, p, ptr, len, ref))).json);
+    return JSON.parse(unwrap(this.#call((h) => h.resolveNow(c, p, ptr, len, ref))).json);
   }
 
-  /** After the action: the FactPack (delta / no_change / overlay_* / full). */
+  /** After the action: the FactPack (delta / no_change / overlay_* / full). @param {PageKey} key @param {CaptureInput} capture @param {ActionInfo} [info] */
   finishAction(key, capture, info) {
     const [c, p] = this.#key(key, 'finishAction');
     const infoJson = actionInfo(info, 'finishAction');
     const [ptr, len] = this.#capture(capture, 'finishAction');
-    return pack(unwrap(this.#call(() => this.#handle.finishAction(c, p, ptr, len, infoJson))), len);
+    return pack(unwrap(this.#call((h) => h.finishAction(c, p, ptr, len, infoJson))), len);
   }
 
-  /** The action failed: nothing advances. */
+  /** The action failed: nothing advances. @param {PageKey} key */
   abortAction(key) {
     const [c, p] = this.#key(key, 'abortAction');
-    unwrap(this.#call(() => this.#handle.abortAction(c, p)));
+    unwrap(this.#call((h) => h.abortAction(c, p)));
   }
 
-  /** Elements the agent holds matching { role?, name?, region?, limit? } (limit default 50). */
+  /** Elements the agent holds matching { role?, name?, region?, limit? } (limit default 50). @param {PageKey} key @param {import('./athena.js').FindQuery} [query] */
   find(key, query = {}) {
     const [c, p] = this.#key(key, 'find');
     if (query === null || typeof query !== 'object' || Array.isArray(query))
       throw new AthenaError('malformed_json', `find: query must be an object {role?, name?, region?, limit?}, got ${describe(query)}`);
-    const s = (name) => {
+    const s = (/** @type {'role' | 'name' | 'region'} */ name) => {
       const v = query[name] ?? '';
       if (typeof v !== 'string') throw new AthenaError('malformed_json', `find: query.${name} must be a string, got ${describe(v)}`);
       if (v.length > 4096) throw new AthenaError('input_too_large', `find: query.${name} is over 4096 characters`);
@@ -186,7 +212,7 @@ export class Engine {
     const limit = query.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100000)
       throw new AthenaError('malformed_json', `find: query.limit must be an integer from 1 to 100000, got ${String(limit)}`);
-    return JSON.parse(unwrap(this.#call(() => this.#handle.find(c, p, role, name, region, limit))).json);
+    return JSON.parse(unwrap(this.#call((h) => h.find(c, p, role, name, region, limit))).json);
   }
 
   /**
@@ -195,12 +221,13 @@ export class Engine {
    * (next: the ref to pass as `after` for the following page, null when none). A region, role or
    * frame the page does not have, or an `after` that is not one of its refs, is an AthenaError
    * (no_such_region, invalid_argument) whose message names what exists.
+   * @param {PageKey} key @param {import('./athena.js').FindTextQuery} [query]
    */
   findText(key, query = {}) {
     const [c, p] = this.#key(key, 'findText');
     if (query === null || typeof query !== 'object' || Array.isArray(query))
       throw new AthenaError('invalid_argument', `findText: query must be an object {role?, name?, region?, frame?, after?, limit?}, got ${describe(query)}`);
-    const s = (name) => {
+    const s = (/** @type {'role' | 'name' | 'region' | 'frame' | 'after'} */ name) => {
       const v = query[name] ?? '';
       if (typeof v !== 'string') throw new AthenaError('invalid_argument', `findText: query.${name} must be a string, got ${describe(v)}`);
       if (v.length > 4096) throw new AthenaError('input_too_large', `findText: query.${name} is over 4096 characters`);
@@ -210,13 +237,13 @@ export class Engine {
     const limit = query.limit ?? this.#limits.defaultFindLimit;
     if (!Number.isInteger(limit) || limit < 1 || limit > this.#limits.maxFindLimit)
       throw new AthenaError('invalid_argument', `findText: query.limit must be an integer from 1 to ${this.#limits.maxFindLimit}, got ${String(limit)}`);
-    return JSON.parse(unwrap(this.#call(() => this.#handle.findText(c, p, role, name, region, frame, after, limit))).json);
+    return JSON.parse(unwrap(this.#call((h) => h.findText(c, p, role, name, region, frame, after, limit))).json);
   }
 
-  /** Sizes of the page's bounded state (limits.h). */
+  /** Sizes of the page's bounded state (limits.h). @param {PageKey} key */
   stats(key) {
     const [c, p] = this.#key(key, 'stats');
-    return JSON.parse(unwrap(this.#call(() => this.#handle.stats(c, p))).json);
+    return JSON.parse(unwrap(this.#call((h) => h.stats(c, p))).json);
   }
 
   /** Frees the engine's wasm memory; any later call is an AthenaError (wrong_call_order). Idempotent. */
@@ -230,6 +257,7 @@ export class Engine {
   // A capture in a fresh heap block, for the very next raw call (which frees it): an object is
   // packed into the binary form; one it cannot express exactly goes as JSON, so the core names
   // its defect. Every other argument is checked before this.
+  /** @param {unknown} value @param {string} method @returns {[number, number]} */
   #capture(value, method) {
     this.#checkCapture(value, method);
     if (typeof value === 'string') return this.#bytes(value, method, 'capture', 'malformed_capture');
@@ -240,7 +268,9 @@ export class Engine {
     }
     // Packed straight into a heap block sized by the packer's bound. A bound over the input limit
     // goes the JSON way, whose size check words the error (or which fits, for a bound too loose).
-    let ptr = 0, packed = null;
+    let ptr = 0;
+    /** @type {Uint8Array | null} */
+    let packed = null;
     try {
       packed = packCapture(value, (bytes) => {
         if (bytes > this.#limits.maxInputBytes) return null;
@@ -255,11 +285,13 @@ export class Engine {
     try {
       text = JSON.stringify(value);
     } catch (e) {
-      throw new AthenaError('malformed_capture', `${method}: the capture object cannot be serialized (${e && e.message ? e.message : e}); pass it as capture() returned it`);
+      const message = /** @type {{message?: unknown} | null | undefined} */ (e)?.message;
+      throw new AthenaError('malformed_capture', `${method}: the capture object cannot be serialized (${message ? message : e}); pass it as capture() returned it`);
     }
     return this.#bytes(text, method, 'capture', 'malformed_capture');
   }
 
+  /** @param {unknown} value @param {string} method */
   #checkCapture(value, method) {
     if (typeof value === 'string') return this.#check(value, method, 'capture', 'malformed_capture');
     if (value instanceof Uint8Array || (value !== null && typeof value === 'object' && !Array.isArray(value))) return;
@@ -268,11 +300,13 @@ export class Engine {
 
   // A string (a capture's JSON text, an event) as UTF-8 in a fresh heap block: one TextEncoder
   // pass and one copy, instead of the glue's per-character loop.
+  /** @param {unknown} value @param {string} method @param {string} what @param {string} code @returns {[number, number]} */
   #bytes(value, method, what, code) {
     this.#check(value, method, what, code);
     return this.#heap(encoder.encode(value), method, what);  // lone surrogates become U+FFFD, as in CDP
   }
 
+  /** @param {Uint8Array} bytes @param {string} method @param {string} what @returns {[number, number]} */
   #heap(bytes, method, what) {
     if (bytes.length > this.#limits.maxInputBytes)
       throw new AthenaError('input_too_large', `${method}: ${what} is ${bytes.length} bytes, over limits::kMaxInputBytes (${this.#limits.maxInputBytes}); capture a smaller page or frame`);
@@ -282,6 +316,7 @@ export class Engine {
   }
 
   // A heap block for the next raw call's input (the binding frees it).
+  /** @param {number} bytes @param {string} method @returns {number} */
   #alloc(bytes, method) {
     const raw = this.#raw;
     const ptr = this.#call(() => raw._malloc(bytes || 1));
@@ -290,11 +325,14 @@ export class Engine {
     return ptr;
   }
 
+  /** A raw call on the live handle. @template T @param {(handle: RawEngine) => T} fn @returns {T} */
   #call(fn) {
-    if (!this.#handle) throw new AthenaError('wrong_call_order', 'this engine was disposed; create a new one with createEngine()');
-    return call(this.#state, fn);
+    const handle = this.#handle;
+    if (!handle) throw new AthenaError('wrong_call_order', 'this engine was disposed; create a new one with createEngine()');
+    return call(this.#state, () => fn(handle));
   }
 
+  /** @param {any} key checked here @param {string} method @returns {[number, number]} */
   #key(key, method) {
     if (key === null || typeof key !== 'object' || !isIndex(key.context) || !isIndex(key.page))
       throw new AthenaError('unknown_page', `${method}: the page key must be {context, page} with non-negative integers, got ${safeShow(key)}`);
@@ -302,6 +340,7 @@ export class Engine {
   }
 
   // Checks a string argument's type and size.
+  /** @param {unknown} value @param {string} method @param {string} what @param {string} code @returns {asserts value is string} */
   #check(value, method, what, code) {
     if (typeof value !== 'string')
       throw new AthenaError(code, `${method}: ${what} must be a string${code === 'malformed_ref' ? ' like "c0p1f0e17"' : ' of JSON (JSON.stringify it first)'}, got ${describe(value)}`);
@@ -311,6 +350,7 @@ export class Engine {
   }
 
   // A small string argument, checked, as the glue should encode it.
+  /** @param {unknown} value @param {string} method @param {string} what @param {string} code @returns {string} */
   #text(value, method, what, code) {
     this.#check(value, method, what, code);
     // A lone surrogate has no UTF-8 form, and the glue's encoder would merge it with the next
@@ -328,6 +368,7 @@ function wellFormed(s) {
   return SURROGATE.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD') : s;
 }
 
+/** @param {unknown} v */
 function safeShow(v) {
   try {
     const s = JSON.stringify(v);
@@ -338,17 +379,19 @@ function safeShow(v) {
 }
 
 // {kind?, warnings?, forceFull?} -> JSON for the core ('' = defaults).
+/** @param {any} info checked here @param {string} method @returns {string} */
 function actionInfo(info, method) {
   if (info === undefined || info === null) return '';
   if (typeof info !== 'object' || Array.isArray(info))
     throw new AthenaError('malformed_json', `${method}: info must be an object {kind?, warnings?, forceFull?}, got ${describe(info)}`);
+  /** @type {{kind?: string, warnings?: string[], forceFull?: boolean}} */
   const out = {};
   if (info.kind !== undefined) {
     if (typeof info.kind !== 'string') throw new AthenaError('malformed_json', `${method}: info.kind must be a string ("click", "type", ...)`);
     out.kind = wellFormed(info.kind);
   }
   if (info.warnings !== undefined) {
-    if (!Array.isArray(info.warnings) || !info.warnings.every((w) => typeof w === 'string'))
+    if (!Array.isArray(info.warnings) || !info.warnings.every((/** @type {unknown} */ w) => typeof w === 'string'))
       throw new AthenaError('malformed_json', `${method}: info.warnings must be an array of strings`);
     out.warnings = info.warnings.map(wellFormed);
   }
@@ -361,23 +404,28 @@ function actionInfo(info, method) {
 
 // Runs one raw call. Anything thrown here is not an error value from the core but a trap of the
 // wasm instance (or a glue error): its memory can no longer be trusted, so every later call is refused.
+/** @template T @param {State} state @param {() => T} fn @returns {T} */
 function call(state, fn) {
   if (state.broken) throw new AthenaError('internal', `the wasm core stopped after an earlier failure (${state.broken}); reload it with loadAthena()`);
   try {
     return fn();
   } catch (e) {
-    state.broken = String(e && e.message ? e.message : e).slice(0, 200);
+    const message = /** @type {{message?: unknown} | null | undefined} */ (e)?.message;
+    state.broken = String(message ? message : e).slice(0, 200);
     throw new AthenaError('internal', `the wasm core failed (${state.broken}); reload it with loadAthena() and report the input`);
   }
 }
 
+/** @param {RawReply} reply @returns {RawReply} */
 function unwrap(reply) {
   if (!reply.ok) throw new AthenaError(reply.code || 'internal', reply.message || 'the core ran out of memory while reporting an error; reload it with loadAthena()');
   return reply;
 }
 
 // A FactPack as both renderings; `factpack` parses the JSON on first use only.
+/** @param {RawReply} reply @param {number} inputBytes */
 function pack(reply, inputBytes) {
+  /** @type {import('./athena.js').FactPackJson | undefined} */
   let parsed;
   return {
     type: reply.type,

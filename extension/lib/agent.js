@@ -11,8 +11,8 @@ import { checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const msg = (e) => (e instanceof Error ? e.message : String(e));
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
+const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
 
 /** An error for the agent: a stable code and a message saying what to do. */
 export class ToolError extends Error {
@@ -52,14 +52,14 @@ class TabState {
     this.loading = false;
     /** @type {{type: string, message: string, defaultPrompt?: string, url?: string} | null} */
     this.dialog = null;
-    /** @type {((d: any) => void)[]} */
-    this.dialogWaiters = [];
+    /** Waits in progress for a JS dialog (dropped when each settles). @type {Set<(d: any) => void>} */
+    this.dialogWaiters = new Set();
     /** The action a dialog interrupted: finished when the dialog is answered. @type {any} */
     this.held = null;
     /** Why the agent lost this tab (debugger detached, closed, crashed). @type {{code: string, message: string} | null} */
     this.dead = null;
-    /** @type {((e: ToolError) => void)[]} */
-    this.deathWaiters = [];
+    /** Waits in progress raced against the tab's death (dropped when each settles). @type {Set<(e: ToolError) => void>} */
+    this.deathWaiters = new Set();
     this.crashed = false;
     /** An action is running on this tab (what it opens is the agent's). */
     this.acting = false;
@@ -79,16 +79,29 @@ class TabState {
     this.cancelled = false;
   }
 
-  /** Rejects when the tab dies: raced against every wait. */
-  death() {
-    if (this.dead) return Promise.reject(new ToolError(this.dead.code, this.dead.message));
-    return new Promise((_, reject) => this.deathWaiters.push(reject));
-  }
-
-  /** @returns {Promise<any>} resolves when a JS dialog opens */
-  dialogOpened() {
-    if (this.dialog) return Promise.resolve(this.dialog);
-    return new Promise((resolve) => this.dialogWaiters.push(resolve));
+  /**
+   * `p` raced against the tab's death (rejects with why) and, when `o` has `dialog`, a JS dialog
+   * opening (resolves to `o.dialog`). Its waiters are dropped as soon as the race settles, so a
+   * tab holds only those of the waits in progress, however long the session (issue 18).
+   * @template T, D @param {Promise<T>} p @param {{dialog?: D}} [o] @returns {Promise<T | D>}
+   */
+  async race(p, o = {}) {
+    if (this.dead) throw new ToolError(this.dead.code, this.dead.message);
+    /** @type {(e: ToolError) => void} */
+    let onDeath = () => {};
+    /** @type {(d: any) => void} */
+    let onDialog = () => {};
+    /** @type {Promise<any>[]} */
+    const racers = [p, new Promise((_, reject) => { onDeath = reject; this.deathWaiters.add(onDeath); })];
+    if ('dialog' in o) {
+      racers.push(this.dialog ? Promise.resolve(o.dialog) : new Promise((resolve) => { onDialog = () => resolve(o.dialog); this.dialogWaiters.add(onDialog); }));
+    }
+    try {
+      return await Promise.race(racers);
+    } finally {
+      this.deathWaiters.delete(onDeath);
+      this.dialogWaiters.delete(onDialog);
+    }
   }
 }
 
@@ -132,7 +145,7 @@ export class Agent {
       this.tabMap = new TabMap(st.tabMap);
       this.stopped = !!st.stopped;
       for (const s of st.shared ?? []) this.shared.add(s);
-      const live = new Set((await c.tabs.query({}).catch(() => [])).map((t) => t.id));
+      const live = new Set((await c.tabs.query({}).catch(() => [])).map((/** @type {chrome.tabs.Tab} */ t) => t.id));
       for (const r of [...this.tabMap.byTab.values()]) if (!live.has(r.tabId)) this.tabMap.remove(r.tabId);
       this.tabMap.renumberAll('the extension was restarted by the browser (service worker stopped); its state was rebuilt');
       for (const [id, s] of Object.entries(st.sessions ?? {})) this.sessions.set(id, { client: s.client, current: s.current ?? null });
@@ -184,11 +197,31 @@ export class Agent {
   /** The user pressed stop: every tab released, calls refused until resumed. */
   async stop() {
     this.stopped = true;
-    for (const tabId of [...this.tabs.keys()]) await this.#release(tabId, { code: 'stopped_by_user', message: 'the user stopped the agent from the extension popup' });
+    // Tabs already lost for another reason (closed, detached) keep that reason: resume revives
+    // only what stop took.
+    for (const [tabId, t] of [...this.tabs]) if (!t.dead) await this.#release(tabId, { code: 'stopped_by_user', message: 'the user stopped the agent from the extension popup' });
     await this.#save();
   }
 
-  async resume() { this.stopped = false; await this.#save(); }
+  /**
+   * The user resumed: the tabs stop released are the agent's again, each under a new page index
+   * (the engine forgot them, so refs from before must never alias new elements) and with a full
+   * snapshot as its next FactPack.
+   */
+  async resume() {
+    this.stopped = false;
+    for (const [tabId, t] of [...this.tabs]) {
+      if (t.dead?.code !== 'stopped_by_user') continue;
+      const tab = await this.chrome.tabs.get(tabId).catch(() => null);
+      if (!tab) { this.tabs.delete(tabId); this.tabMap.remove(tabId); continue; }
+      const former = tabName(t.key);
+      const r = this.tabMap.add(tabId, t.key.context, t.session, { formerly: former, reason: 'the user stopped and resumed the agent' });
+      const fresh = new TabState(tabId, r.key, t.session);
+      fresh.fullReason = `the user stopped the agent and resumed it: tab ${former} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`;
+      this.tabs.set(tabId, fresh);
+    }
+    await this.#save();
+  }
 
   /** The agent cancelled a call (wire `cancel`): stop waiting; what was done is reported. @param {any} id */
   cancel(id) {
@@ -223,7 +256,8 @@ export class Agent {
     const t = this.tabs.get(tabId);
     if (t) {
       if (why) t.dead = why;
-      for (const w of t.deathWaiters.splice(0)) w(new ToolError(why?.code ?? 'tab_released', why?.message ?? 'the agent released this tab'));
+      for (const w of [...t.deathWaiters]) w(new ToolError(why?.code ?? 'tab_released', why?.message ?? 'the agent released this tab'));
+      t.deathWaiters.clear();
       if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* already gone */ }
       t.hasBaseline = false;
       if (o.detach && t.attached) { t.attached = false; await this.chrome.debugger.detach({ tabId }).catch(() => {}); }
@@ -245,7 +279,8 @@ export class Agent {
       case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(`${sid ?? ''}/${params.requestId}`); t.lastNetwork = now; break;
       case 'Page.javascriptDialogOpening':
         t.dialog = { type: params.type, message: params.message, defaultPrompt: params.defaultPrompt, url: params.url };
-        for (const w of t.dialogWaiters.splice(0)) w(t.dialog);
+        for (const w of [...t.dialogWaiters]) w(t.dialog);
+        t.dialogWaiters.clear();
         break;
       case 'Page.javascriptDialogClosed': t.dialog = null; break;
       case 'Page.frameStartedLoading': if (!sid && (!t.mainFrameId || params.frameId === t.mainFrameId)) t.loading = true; break;
@@ -261,7 +296,8 @@ export class Agent {
       case 'Inspector.targetCrashed':
         if (!sid) {
           t.crashed = true;
-          for (const w of t.deathWaiters.splice(0)) w(new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`));
+          for (const w of [...t.deathWaiters]) w(new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`));
+          t.deathWaiters.clear();
           if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* gone */ }
           t.hasBaseline = false;
           // A new page index: refs from before the crash can never alias elements after it.
@@ -278,7 +314,10 @@ export class Agent {
     }
   }
 
-  /** chrome.debugger.onDetach: the user closed the infobar, or the tab went away. */
+  /**
+   * chrome.debugger.onDetach: the user closed the infobar, or the tab went away.
+   * @param {chrome.debugger.Debuggee} source @param {string} reason
+   */
   onDebuggerDetach(source, reason) {
     const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
     if (!t) return;
@@ -325,7 +364,7 @@ export class Agent {
     let timer;
     const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs); });
     try {
-      return await Promise.race([this.chrome.debugger.sendCommand(target, method, params), timeout, t.death()]);
+      return await t.race(Promise.race([this.chrome.debugger.sendCommand(target, method, params), timeout]));
     } finally { clearTimeout(timer); }
   }
 
@@ -394,10 +433,10 @@ export class Agent {
     const dom = (async () => {
       for (let i = 0; i < 2; i++) {
         try {
-          const r = await Promise.race([
+          const r = await t.race(
             this.send(t, 'Runtime.evaluate', { expression: DOM_QUIET_JS(LIMITS.domQuietMs, cap), awaitPromise: true, returnByValue: true }),
-            t.dialogOpened().then(() => null),
-          ]);
+            { dialog: null },
+          );
           if (!r) return;
           const v = r.result?.value;
           if (v && !v.quiet) warnings.push(`the page did not settle: its DOM kept changing for ${v.ms} ms (${v.mutations} mutations; cap ${cap} ms), so this FactPack may already be outdated`);
@@ -448,7 +487,7 @@ export class Agent {
       return await this.#tool(session, tool, { ...args, [CALL_ID]: call.id ?? null });
     } catch (e) {
       if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: e.message } };
-      if (e && typeof e === 'object' && 'code' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: refMessage(e) } };
+      if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: refMessage(e) } };
       return { ok: false, error: { code: 'internal', message: msg(e) } };
     }
   }
@@ -516,7 +555,7 @@ export class Agent {
       }
       case 'select': {
         const values = Array.isArray(args.values) ? args.values : typeof args.values === 'string' ? [args.values] : null;
-        if (!values || values.some((v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
+        if (!values || values.some((/** @type {unknown} */ v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
         const t = await this.#tabFor(session, args);
         return this.#run(t, 'select', args, async (target) => {
           const r = await this.#callOn(t, target, SELECT_FN, [values]);
@@ -543,7 +582,7 @@ export class Agent {
         if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
         /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} */
         const q = { limit };
-        for (const k of ['role', 'name', 'region', 'frame', 'after']) if (args[k] !== undefined) q[k] = str(args, k, true);
+        for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after'])) if (args[k] !== undefined) q[k] = str(args, k, true);
         if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
         if (q.after !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
         const engine = await this.#engine();
@@ -553,31 +592,14 @@ export class Agent {
           r = typeof engine.findText === 'function' ? engine.findText(t.key, q) : findTextCompat(engine, t.key, q);
         } catch (e) {
           if (e instanceof ToolError) throw e;
-          if (e && typeof e === 'object' && e.name === 'AthenaError') throw new ToolError(String(e.code), `find: ${msg(e).replace(/^(findText|find): /, '')}`);
+          if (e && typeof e === 'object' && 'name' in e && e.name === 'AthenaError') throw new ToolError(String(/** @type {{code?: unknown}} */ (e).code), `find: ${msg(e).replace(/^(findText|find): /, '')}`);
           throw e;
         }
         return { ok: true, text: r.text, version: r.version };
       }
       case 'read': {
         const t = await this.#tabFor(session, args);
-        await this.#attach(t);
-        if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
-        if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
-        /** @type {{text: string, length: number} | null} */
-        let r;
-        let what;
-        if (args.ref !== undefined) {
-          const target = await this.#resolveNow(t, str(args, 'ref', true));
-          r = await this.#callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
-          what = `ref=${JSON.stringify(args.ref)}`;
-        } else {
-          const region = args.region === undefined ? 'page' : str(args, 'region', true);
-          const frame = args.frame ?? 'f0';
-          r = await this.#readRegion(t, region, frame);
-          what = `region=${JSON.stringify(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
-        }
-        const cut = r.length > r.text.length;
-        return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${r.text}\n</read>` };
+        return this.#queued(t, () => this.#read(t, args));
       }
       case 'dialog': return this.#dialog(session, args);
       case 'upload': {
@@ -597,23 +619,50 @@ export class Agent {
       case 'screenshot': {
         if (!this.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
         const t = await this.#tabFor(session, args);
-        await this.#attach(t);
-        /** @type {any} */
-        const params = { format: 'png' };
-        if (args.ref) {
-          const target = await this.#resolveNow(t, args.ref);
-          const p = await this.#point(t, target);
-          const m = await this.send(t, 'Page.getLayoutMetrics');
-          const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
-          params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
-        }
-        const r = await this.send(t, 'Page.captureScreenshot', params);
-        const bytes = Math.floor((r.data.length * 3) / 4);
-        return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"/>`, image: { mime: 'image/png', data: r.data } };
+        return this.#queued(t, () => this.#screenshot(t, args));
       }
       default:
         throw new ToolError('unknown_tool', `unknown tool "${tool}": use navigate, back, forward, reload, snapshot, click, type, press, select, hover, scroll, wait_for, find, read, dialog, upload, screenshot or tabs`);
     }
+  }
+
+  /** read: text of a ref or a region, in the tab's queue (a capture never races an action). @param {TabState} t @param {any} args */
+  async #read(t, args) {
+    await this.#attach(t);
+    if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
+    if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
+    /** @type {{text: string, length: number}} */
+    let r;
+    let what;
+    if (args.ref !== undefined) {
+      const target = await this.#resolveNow(t, str(args, 'ref', true));
+      r = await this.#callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
+      what = `ref=${JSON.stringify(args.ref)}`;
+    } else {
+      const region = args.region === undefined ? 'page' : str(args, 'region', true);
+      const frame = args.frame ?? 'f0';
+      r = await this.#readRegion(t, region, frame);
+      what = `region=${JSON.stringify(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
+    }
+    const cut = r.length > r.text.length;
+    return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${r.text}\n</read>` };
+  }
+
+  /** screenshot: the page or a ref's box, in the tab's queue. @param {TabState} t @param {any} args */
+  async #screenshot(t, args) {
+    await this.#attach(t);
+    /** @type {any} */
+    const params = { format: 'png' };
+    if (args.ref) {
+      const target = await this.#resolveNow(t, args.ref);
+      const p = await this.#point(t, target);
+      const m = await this.send(t, 'Page.getLayoutMetrics');
+      const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
+      params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
+    }
+    const r = await this.send(t, 'Page.captureScreenshot', params);
+    const bytes = Math.floor((r.data.length * 3) / 4);
+    return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"/>`, image: { mime: 'image/png', data: r.data } };
   }
 
   // ------------------------------------------------------------------ tabs
@@ -726,6 +775,7 @@ export class Agent {
   #sessionOf(t, frameId) {
     const cap = t.lastCapture;
     if (!cap) return undefined;
+    /** @type {(tree: import('./capture.js').FrameTree | undefined, id: string) => boolean} */
     const has = (tree, id) => !!tree && (tree.frame?.id === id || (tree.childFrames ?? []).some((c) => has(c, id)));
     for (const o of cap.oopifs ?? []) {
       if (has(o.frameTree, frameId)) {
@@ -736,7 +786,10 @@ export class Agent {
     return undefined;
   }
 
-  /** Offset of a session's frame in the main viewport (nested out-of-process iframes add up). @param {TabState} t @param {string | undefined} sid @param {number} [depth] */
+  /**
+   * Offset of a session's frame in the main viewport (nested out-of-process iframes add up).
+   * @param {TabState} t @param {string | undefined} sid @param {number} [depth] @returns {Promise<{x: number, y: number}>}
+   */
   async #offsetOf(t, sid, depth = 0) {
     if (!sid || depth > 8) return { x: 0, y: 0 };
     const o = t.oopifs.get(sid);
@@ -925,7 +978,7 @@ export class Agent {
       t.inflight.clear();
       if (act) {
         const acting = act(target);
-        const first = await Promise.race([acting.then(() => 'done'), t.dialogOpened().then(() => 'dialog'), t.death()]);
+        const first = await t.race(acting.then(() => 'done'), { dialog: 'dialog' });
         if (first === 'dialog') {
           t.held = { kind, acting: acting.catch(() => {}), notes };
           return this.#dialogReply(t);
@@ -1102,13 +1155,15 @@ export function elementLine(e) {
  * @returns {{text: string, version: number}}
  */
 export function findTextCompat(engine, key, query) {
+  /** @type {{role?: string, name?: string}} */
   const base = {};
-  for (const k of ['role', 'name']) if (query[k] !== undefined) base[k] = query[k];
+  for (const k of /** @type {const} */ (['role', 'name'])) if (query[k] !== undefined) base[k] = query[k];
+  /** @type {any[]} the engine's elements (athena.d.ts Element) */
   let all = engine.find(key, { ...base, limit: 100000 });
   if (query.region !== undefined) {
     const r = query.region;
     all = all.filter((e) => e.region === r || labelOf(e) === r);
-    if (!all.length && !engine.find(key, { limit: 100000 }).some((e) => e.region === r || labelOf(e) === r))
+    if (!all.length && !engine.find(key, { limit: 100000 }).some((/** @type {any} */ e) => e.region === r || labelOf(e) === r))
       throw new ToolError('no_such_region', `find: no region ${JSON.stringify(r)} on the page (give a region name like main or nav, or a label the FactPack showed)`);
   }
   if (query.frame !== undefined) all = all.filter((e) => refFrame(e.ref) === query.frame);
@@ -1124,7 +1179,10 @@ export function findTextCompat(engine, key, query) {
   const lines = shown.map(elementLine);
   if (next) {
     const args = [];
-    for (const k of ['role', 'name', 'region', 'frame']) if (query[k] !== undefined) args.push(`${k}=${/^[\w.-]+$/.test(query[k]) ? query[k] : quoteValue(query[k])}`);
+    for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame'])) {
+      const v = query[k];
+      if (v !== undefined) args.push(`${k}=${/^[\w.-]+$/.test(v) ? v : quoteValue(v)}`);
+    }
     lines.push(`... ${all.length - shown.length} more: find ${[...args, `after=${next}`].join(' ')}`);
   }
   return { text: `<find v="${version}" total="${total}" shown="${shown.length}"${next ? ` next="${next}"` : ''}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</find>`, version };
@@ -1145,13 +1203,13 @@ function str(args, k, required, allowEmpty = false) {
 
 /** The core's ref errors, worded for the agent. @param {any} e */
 function refMessage(e) {
-  const advice = {
+  const advice = /** @type {Record<string, string | undefined>} */ ({
     identity_changed: 'the element behind this ref changed (it is no longer what you were shown): nothing was done; use the refs of the FactPack that comes with your next snapshot',
     ref_removed: 'the element behind this ref is gone from the page: nothing was done',
     document_replaced: 'the page navigated since you got this ref: nothing was done; take a snapshot',
     unknown_ref: 'this ref was never issued for this tab: use a ref from your last FactPack',
     unknown_page: 'this tab has no state in the extension: take a snapshot',
     stale_version: 'your version is not the current one: take a snapshot',
-  }[e.code];
+  })[e.code];
   return advice ? `${e.message} — ${advice}` : e.message;
 }

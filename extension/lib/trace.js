@@ -7,6 +7,7 @@
 // Captures are kept as the objects the core was given (serializing each one for the trace would
 // cost what the object boundary saves), charged by the heap they hold, and written out as JSON
 // text only when a trace is exported.
+import { isSecretField } from './secrets.js';
 import { LIMITS } from './limits.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
@@ -137,7 +138,7 @@ export function heldBytes(capture) {
 }
 
 /**
- * Secret field values (password, cc-*, one-time-code) replaced in a capture's DOMSnapshot; the
+ * Secret field values (extension/lib/secrets.js: the core's rule) replaced in a capture's DOMSnapshot; the
  * capture as JSON text. A capture object is copied first: the live one is never changed.
  * @param {string|object} capture
  */
@@ -161,12 +162,11 @@ export function scrubSecrets(capture) {
       if (!iv?.index) continue;
       iv.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => {
         const attrs = n.attributes?.[node] ?? [];
-        let secret = false;
-        for (let a = 0; a + 1 < attrs.length; a += 2) {
-          const name = String(strings[attrs[a]] ?? '').toLowerCase();
-          const value = String(strings[attrs[a + 1]] ?? '').toLowerCase();
-          if ((name === 'type' && value === 'password') || (name === 'autocomplete' && (value.startsWith('cc-') || value === 'one-time-code'))) secret = true;
-        }
+        /** @type {Map<string, string>} */
+        const byName = new Map();
+        for (let a = 0; a + 1 < attrs.length; a += 2) byName.set(String(strings[attrs[a]] ?? '').toLowerCase(), String(strings[attrs[a + 1]] ?? ''));
+        // Only inputs and textareas carry inputValue; without a node name, read it as an input (hides more).
+        const secret = isSecretField(String(strings[n.nodeName?.[node]] ?? 'INPUT'), (name) => byName.get(name));
         if (!secret || iv.value[k] < 0) return;
         if (redacted < 0) { redacted = strings.length; strings.push('[redacted]'); }
         // The value's own string goes too (the table is shared: if the same text stood elsewhere

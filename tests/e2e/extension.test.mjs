@@ -109,6 +109,25 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     assert.match(main.text, /Buy now/);
   });
 
+  test('read and screenshot of a ref racing a click wait for it; reads never make the agent stale', async () => {
+    const s = await newSession();
+    const nav = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html') });
+    const inc = await ref(s, 'Increment', 'button');
+    const [clicked, read, shot] = await Promise.all([
+      call(s, 'click', { ref: inc, version: nav.version }),
+      call(s, 'read', { ref: inc }),
+      call(s, 'screenshot', { ref: inc }),
+    ]);
+    assert.equal(clicked.ok, true, JSON.stringify(clicked.error));
+    assert.equal(clicked.factpack.type, 'delta', clicked.text);
+    assert.equal(read.ok, true, JSON.stringify(read.error));
+    assert.equal(shot.ok, true, JSON.stringify(shot.error));
+    for (let i = 0; i < 3; i++) await ok(s, 'read', { ref: inc });
+    const again = await ok(s, 'click', { ref: inc, version: clicked.version });
+    assert.doesNotMatch(again.text, /not_executed/);
+    assert.equal(again.factpack.type, 'delta', again.text);
+  });
+
   test('type (clear, submit), press chords, select, hover, scroll, upload, wait_for', async () => {
     const s = await newSession();
     await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?t=2') });
@@ -283,6 +302,18 @@ describe('frames, shadow DOM, overlays', { timeout: 180_000 }, () => {
     const c2 = await ok(s, 'click', { ref: await ref(s, 'Cancel') });
     assert.equal(c2.factpack.type, 'overlay_closed', c2.text);
   });
+
+  test('a cookie banner that stays open (non-modal dialog) and an always-open menu are page regions: clicks give deltas', async () => {
+    const s = await newSession();
+    const full = await ok(s, 'navigate', { url: sites.url('/sites/cookie-banner.html') });
+    assert.doesNotMatch(full.text, /overlay=/, full.text);
+    assert.match(full.text, /button "Accept cookies"/);
+    const more = await ok(s, 'click', { ref: await ref(s, 'Show more stories'), version: full.version });
+    assert.equal(more.factpack.type, 'delta', more.text);
+    assert.match(more.text, /link "Read story 2"/);
+    const accept = await ok(s, 'click', { ref: await ref(s, 'Accept cookies'), version: more.version });
+    assert.equal(accept.factpack.type, 'delta', accept.text);
+  });
 });
 
 describe('survival and refusals', { timeout: 180_000 }, () => {
@@ -393,7 +424,7 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
       await opt.fill('#block', `${sites.otherOrigin}/`);
       await opt.click('#save');
       await opt.waitForFunction(() => document.getElementById('msg').textContent === 'Saved.');
-      assert.equal(await opt.inputValue('#block'), sites.otherOrigin, 'stored as the parsed origin');
+      assert.equal(await opt.inputValue('#block'), new URL(sites.otherOrigin).hostname, 'stored as the site (host) it names');
       await new Promise((r) => setTimeout(r, 100));
       const r = await call(s, 'navigate', { url: sites.otherUrl('/sites/ext/actions.html') });
       assert.equal(r.error?.code, 'blocked_origin');
@@ -463,6 +494,10 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
       assert.match(probe, /not attached/i, 'stop detaches the debugger');
       await pop.click('#resume');
       await pop.waitForFunction(() => document.getElementById('resume').hidden);
+      // The agent's tab works again after Resume (a new tab index, a full snapshot saying why).
+      const again = await ok(s, 'snapshot');
+      assert.equal(again.factpack.type, 'full', again.text);
+      assert.match(again.text, /stopped the agent and resumed it/);
     } finally {
       await pop.close();
     }

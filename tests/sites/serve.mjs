@@ -114,6 +114,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`fixture sites on ${sites.origin} (and ${sites.otherOrigin} for cross-site frames):`);
   for (const p of ['/sites/', '/todomvc/react/', '/todomvc/backbone/', '/sites/bootstrap.html', '/sites/shoelace.html',
     '/sites/frames.html', '/sites/big.html', '/sites/login.html', '/sites/tabs.html', '/sites/accordion.html',
-    '/sites/confirm.html', '/sites/docs-index.html', '/pydoc/index.html']) console.log('  ' + sites.url(p));
+    '/sites/confirm.html', '/sites/docs-index.html', '/sites/cookie-banner.html', '/pydoc/index.html']) console.log('  ' + sites.url(p));
   process.on('SIGINT', () => sites.close().then(() => process.exit(0)));
 }

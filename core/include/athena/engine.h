@@ -8,6 +8,8 @@
 //   ... the extension acts ...
 //   finish_action(page, capture, info)            FactPack (delta / no_change / overlay / full)
 //   abort_action(page)                            the action failed: nothing advances
+//   resolve_fresh(page, capture, ref)             outside any action (read, screenshot): a ref
+//                                                 against a fresh capture; no version, no delivery
 //
 // What the engine guarantees (tests/unit/engine prove each):
 // - A FactPack is always the difference between what the agent holds (the last FactPack
@@ -24,6 +26,8 @@
 //   (finish_action fills it in). Any other agent version (older, newer, never delivered) is
 //   kStaleNoHistory: a full snapshot, and finish_action will refuse (the action must not run).
 //   No agent_version at all means "assume current": drift shows up in the action's result.
+//   Versions committed and never delivered (aborted actions) never make the last delivered one
+//   stale: the check is against what the agent was delivered, not against what was committed.
 // - Full snapshot reasons: "first", "navigation" (main frame document or main frame changed),
 //   "unknown_frames" (capture dropped nodes, or events the frame tree could not place),
 //   "unreliable_delta" (limits.h rule), "stale_version", "requested" (ActionInfo::force_full, or

@@ -1,5 +1,8 @@
 #include "compiler/overlays.h"
 
+#include <string>
+#include <vector>
+
 #include "compiler/text.h"
 
 namespace athena::compiler {
@@ -24,6 +27,43 @@ bool floats(const Dom& dom, int i) {
   for (int k = 0; k <= kMenuFloatDepth && n >= 0 && dom.is_element(n); ++k, n = dom.nodes[static_cast<std::size_t>(n)].parent) {
     const std::string_view pos = dom.style(n, kPosition);
     if (pos == "absolute" || pos == "fixed") return true;
+  }
+  return false;
+}
+
+bool expanded(const Dom& dom, int n) {
+  return dom.is_element(n) && lower(collapse_ws(dom.attr(n, "aria-expanded"))) == "true";
+}
+
+// Rules 4 (dropdown) and 5: a popup counts only while a control says it opened it
+// (aria-expanded="true"): one naming it in aria-controls/aria-owns, or one in the component
+// around it (the subtree of its ancestor kPopupTriggerDepth levels up, its own subtree left out:
+// its submenu triggers do not open it). An always-open menu is part of the page.
+bool opened_by_control(const Dom& dom, int i) {
+  const std::string_view id = dom.attr(i, "id");
+  if (!id.empty()) {
+    for (int n : dom.order) {
+      if (!expanded(dom, n)) continue;
+      for (const std::string_view a : {"aria-controls", "aria-owns"}) {
+        const std::string ids = " " + collapse_ws(dom.attr(n, a)) + " ";
+        if (ids.find(" " + std::string(id) + " ") != std::string::npos) return true;
+      }
+    }
+  }
+  int top = i;
+  for (int k = 0; k < kPopupTriggerDepth; ++k) {
+    const int p = dom.nodes[static_cast<std::size_t>(top)].parent;
+    if (p < 0 || !dom.is_element(p)) break;
+    top = p;
+  }
+  std::vector<int> stack{top};
+  while (!stack.empty()) {
+    const int n = stack.back();
+    stack.pop_back();
+    if (n == i) continue;
+    if (expanded(dom, n)) return true;
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (dom.is_element(c)) stack.push_back(c);
   }
   return false;
 }
@@ -53,9 +93,14 @@ int own_z_index(const Dom& dom, int i, int fallback) {
 OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role) {
   const bool dialog = role == "dialog" || role == "alertdialog";
   if (dialog && lower(collapse_ws(dom.attr(i, "aria-modal"))) == "true") return {OverlayType::kModal, 1, 1.0};
-  if (dialog) return {OverlayType::kDialog, 2, 0.9};
+  // A dialog without aria-modal is an overlay only when it behaves as a modal: a <dialog> opened
+  // with showModal() (the top layer's UA style makes it position: fixed; an open non-modal one is
+  // absolute) or a backdrop beside it. Cookie banners and chat widgets are page regions.
+  if (dialog && ((dom.tag(i) == "dialog" && dom.style(i, kPosition) == "fixed") || has_backdrop_sibling(dom, i)))
+    return {OverlayType::kDialog, 2, 0.9};
   if (dom.has_attr(i, "data-overlay") || dom.has_attr(i, "data-modal") || dom.has_attr(i, "data-dialog"))
     return {OverlayType::kModal, 3, 0.85};
+  if (dialog) return {};  // rule 4's z-index alone does not make a non-modal dialog an overlay
   const std::string_view cls = dom.attr(i, "class");
   // A backdrop ("modal-backdrop") dims the page behind an overlay; it is not one itself.
   if (!cls.empty() && lower(cls).find("backdrop") == std::string::npos) {
@@ -63,10 +108,12 @@ OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role) {
     for (const std::string_view w : {"modal", "dialog", "overlay", "popup", "dropdown-menu"}) pattern = pattern || class_has_word(cls, w);
     if (pattern && (own_z_index(dom, i, 0) >= kOverlayZIndex || has_backdrop_sibling(dom, i))) {
       const bool dropdown = lower(cls).find("dropdown") != std::string::npos;
-      return {dropdown ? OverlayType::kDropdown : OverlayType::kModal, 4, 0.7};
+      if (!dropdown) return {OverlayType::kModal, 4, 0.7};
+      if (opened_by_control(dom, i)) return {OverlayType::kDropdown, 4, 0.7};
+      return {};
     }
   }
-  if ((role == "menu" || role == "listbox") && dom.has_attr(i, "role") && floats(dom, i))
+  if ((role == "menu" || role == "listbox") && dom.has_attr(i, "role") && floats(dom, i) && opened_by_control(dom, i))
     return {OverlayType::kDropdown, 5, 0.7};
   return {};
 }

@@ -1,6 +1,10 @@
 // Overlay detection: the deterministic rules of seeds/000 §4, first match wins, visible only.
 //   1. role dialog/alertdialog + aria-modal="true"                       -> modal    (1.0)
-//   2. role dialog/alertdialog                                            -> dialog   (0.9)
+//   2. role dialog/alertdialog that behaves as a modal: a <dialog> opened with showModal()
+//      (position: fixed, the top layer's UA style) or a rendered "backdrop" sibling
+//                                                                         -> dialog   (0.9)
+//      Any other dialog without aria-modal (cookie banner, chat widget) is no overlay: rules
+//      3 and 4's backdrop test still apply to it, 4's z-index test does not.
 //   3. [data-overlay], [data-modal] or [data-dialog]                      -> modal    (0.85)
 //   4. class matches \b(modal|dialog|overlay|popup|dropdown-menu)\b and
 //      (own z-index >= 1000 or a rendered sibling whose class contains "backdrop")
@@ -9,6 +13,9 @@
 //   5. (ours) a role=menu/listbox element floating in a position:absolute/fixed box within
 //      kMenuFloatDepth ancestors -> dropdown (0.7). Component libraries (Shoelace's sl-dropdown,
 //      sl-select) open menus in such popups with no class or z-index that rules 1-4 know.
+// A dropdown (rule 4's dropdown, rule 5) needs the control that opened it: an element with
+// aria-expanded="true" naming it in aria-controls/aria-owns or within the subtree of its ancestor
+// kPopupTriggerDepth levels up. An always-open menu is part of the page, not an overlay.
 // Roles are Chrome's (explicit or implicit: an open <dialog> is rule 2 or 1).
 #pragma once
 
@@ -24,6 +31,7 @@ namespace athena::compiler {
 
 inline constexpr int kOverlayZIndex = 1000;  // rule 4's "high z-index"
 inline constexpr int kMenuFloatDepth = 6;    // rule 5: how far up the floating box may be
+inline constexpr int kPopupTriggerDepth = 6;  // dropdowns: how far up the opening control may be
 
 struct OverlayMatch {
   OverlayType type = OverlayType::kUnknown;

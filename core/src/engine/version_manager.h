@@ -1,8 +1,9 @@
 // Monotonic versions of a page's view (seeds/000 §3): a version is bumped only when what the
 // agent could see changed (refs included), never decreases (also across navigations), and the
 // last N are remembered. Only ids and hashes are kept: the engine always diffs from the view the
-// agent holds (PageSession::delivered_), and that view may be diffed only while its version is
-// still among the last N (older -> stale_no_history, a full snapshot).
+// agent holds (PageSession::delivered_), kept whole, so an agent holding the last DELIVERED
+// version is never stale however many versions were committed and never delivered since (failed
+// actions); any other agent version is stale_no_history (a full snapshot).
 #pragma once
 
 #include <cstddef>

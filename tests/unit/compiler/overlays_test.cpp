@@ -1,6 +1,8 @@
 // Overlay rules 1-5 (see core/src/compiler/overlays.h), each at its edges.
 #include "helpers.h"
 
+#include "athena/engine.h"
+
 using namespace athena;
 using namespace athena::test;
 
@@ -13,6 +15,22 @@ Snapshot one(const Attrs& attrs, const std::string& z = "auto", bool backdrop = 
   b.style(0, o, "position", position);
   b.text(0, b.el(0, o, "button"), "Inside");
   if (backdrop) b.el(0, body, "div", {{"class", "modal-backdrop show"}});
+  return compile_ok(b);
+}
+
+// A popup (attrs) next to the control that opens it: <button aria-expanded=expanded>.
+Snapshot popup(const Attrs& attrs, const std::string& expanded, const std::string& z = "auto",
+               const std::string& position = "absolute", const Attrs& button = {}) {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int wrap = b.el(0, body, "div", {{"class", "dropdown"}});
+  Attrs ba = button;
+  if (!expanded.empty()) ba.push_back({"aria-expanded", expanded});
+  b.text(0, b.el(0, wrap, "button", ba), "Open");
+  const int o = b.el(0, wrap, "div", attrs, {10, 30, 200, 100});
+  b.style(0, o, "z-index", z);
+  b.style(0, o, "position", position);
+  b.text(0, b.el(0, o, "button"), "Item");
   return compile_ok(b);
 }
 }  // namespace
@@ -30,12 +48,31 @@ TEST_CASE("rule 1: dialog + aria-modal=true is a modal", "[compiler][overlays]")
   CHECK(s.overlays.at(0).rule == 1);
 }
 
-TEST_CASE("rule 2: dialog without aria-modal=true", "[compiler][overlays]") {
-  Snapshot s = one({{"role", "dialog"}, {"aria-modal", "false"}});
+TEST_CASE("rule 2: a dialog without aria-modal=true is an overlay only when it behaves as a modal", "[compiler][overlays]") {
+  // A backdrop beside it
+  Snapshot s = one({{"role", "dialog"}, {"aria-modal", "false"}}, "auto", true);
   REQUIRE(s.overlays.size() == 1);
   CHECK(s.overlays[0].rule == 2);
   CHECK(s.overlays[0].type == OverlayType::kDialog);
-  CHECK(one({{"role", "alertdialog"}}).overlays.at(0).rule == 2);
+  CHECK(one({{"role", "alertdialog"}}, "auto", true).overlays.at(0).rule == 2);
+  // A <dialog> opened with showModal(): the top layer makes it position: fixed
+  for (const char* position : {"fixed", "absolute"}) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int d = b.el(0, body, "dialog", {{"open", ""}, {"aria-label", "Settings"}}, {100, 100, 300, 200});
+    b.style(0, d, "position", position);
+    b.text(0, b.el(0, d, "button"), "OK");
+    Snapshot m = compile_ok(b);
+    INFO(position);
+    CHECK(m.overlays.size() == (std::string(position) == "fixed" ? 1u : 0u));  // show() vs showModal()
+  }
+  // Non-modal dialogs (cookie banners, chat widgets) are page regions, whatever their z-index
+  CHECK(one({{"role", "dialog"}, {"aria-modal", "false"}}).overlays.empty());
+  CHECK(one({{"role", "alertdialog"}}, "2147483647", false, "fixed").overlays.empty());
+  CHECK(one({{"role", "dialog"}, {"class", "chat-popup"}}, "9999", false, "fixed").overlays.empty());
+  Snapshot banner = one({{"role", "dialog"}, {"aria-label", "Cookies"}}, "9999", false, "fixed");
+  CHECK(by_name(banner, "Inside")->overlay == -1);
+  CHECK(by_name(banner, "Inside")->region == Region::kDialog);
 }
 
 TEST_CASE("rule 3: data-overlay / data-modal / data-dialog, even empty", "[compiler][overlays]") {
@@ -53,22 +90,50 @@ TEST_CASE("rule 4: overlay class words need z-index >= 1000 or a backdrop siblin
   CHECK(one({{"class", "modal"}}, "999").overlays.empty());
   CHECK(one({{"class", "modal"}}, "auto", true).overlays.at(0).rule == 4);
   CHECK(one({{"class", "my-popup"}}, "2000").overlays.at(0).type == OverlayType::kModal);
-  CHECK(one({{"class", "dropdown-menu show"}}, "1000").overlays.at(0).type == OverlayType::kDropdown);
+  CHECK(popup({{"class", "dropdown-menu show"}}, "true", "1000").overlays.at(0).type == OverlayType::kDropdown);
+  CHECK(popup({{"class", "dropdown-menu show"}}, "false", "1000").overlays.empty());  // always open: page content
+  CHECK(one({{"class", "dropdown-menu show"}}, "1000").overlays.empty());
   CHECK(one({{"class", "modalish"}}, "5000").overlays.empty());  // \bmodal\b: no word boundary
   CHECK(one({{"class", "xdialog"}}, "5000").overlays.empty());
   CHECK(one({{"class", "OVERLAY"}}, "5000").overlays.size() == 1);  // case-insensitive like /i
   CHECK(one({{"class", "modal-backdrop"}}, "5000").overlays.empty());  // the dimmer is not the overlay
 }
 
-TEST_CASE("rule 5: a floating role=menu/listbox is a dropdown", "[compiler][overlays]") {
-  CHECK(one({{"role", "menu"}}, "auto", false, "absolute").overlays.at(0).rule == 5);
-  CHECK(one({{"role", "listbox"}}, "auto", false, "fixed").overlays.at(0).type == OverlayType::kDropdown);
-  CHECK(one({{"role", "menu"}}).overlays.empty());  // in flow: a menu bar, not a popup
+TEST_CASE("rule 5: a floating role=menu/listbox opened by an aria-expanded control is a dropdown", "[compiler][overlays]") {
+  CHECK(popup({{"role", "menu"}}, "true").overlays.at(0).rule == 5);
+  CHECK(popup({{"role", "listbox"}}, "TRUE", "auto", "fixed").overlays.at(0).type == OverlayType::kDropdown);
+  CHECK(popup({{"role", "menu"}}, "true", "auto", "static").overlays.empty());  // in flow: a menu bar, not a popup
+  // Always open (no control says it opened it): part of the page
+  CHECK(popup({{"role", "menu"}}, "").overlays.empty());
+  CHECK(popup({{"role", "menu"}}, "false").overlays.empty());
+  CHECK(one({{"role", "menu"}}, "auto", false, "absolute").overlays.empty());
+  // A control elsewhere on the page that names it in aria-controls
+  CHECK(popup({{"role", "menu"}, {"id", "m1"}}, "", "auto", "absolute").overlays.empty());
+  {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int far = b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, body, "div"), "div"), "div"), "div"), "div"), "div"), "div");
+    b.text(0, b.el(0, body, "button", {{"aria-expanded", "true"}, {"aria-controls", "x m1"}}), "Open");
+    const int m = b.el(0, far, "ul", {{"role", "menu"}, {"id", "m1"}}, {10, 30, 200, 100});
+    b.style(0, m, "position", "absolute");
+    b.text(0, b.el(0, m, "li", {{"role", "menuitem"}}), "Item");
+    CHECK(compile_ok(b).overlays.size() == 1);
+  }
+  // Its own items' submenu triggers do not count
+  {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int m = b.el(0, body, "ul", {{"role", "menu"}}, {10, 30, 200, 100});
+    b.style(0, m, "position", "absolute");
+    b.text(0, b.el(0, m, "li", {{"role", "menuitem"}, {"aria-expanded", "true"}}), "More");
+    CHECK(compile_ok(b).overlays.empty());
+  }
 }
 
 TEST_CASE("first match wins: invisible overlays are not overlays", "[compiler][overlays]") {
-  Snapshot s = one({{"role", "dialog"}, {"data-modal", ""}, {"class", "modal"}}, "2000");
+  Snapshot s = one({{"role", "dialog"}, {"data-modal", ""}, {"class", "modal"}}, "2000", true);
   CHECK(s.overlays.at(0).rule == 2);
+  CHECK(one({{"role", "dialog"}, {"data-modal", ""}, {"class", "modal"}}, "2000").overlays.at(0).rule == 3);
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int hidden = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}});
@@ -81,13 +146,13 @@ TEST_CASE("first match wins: invisible overlays are not overlays", "[compiler][o
 TEST_CASE("overlays sorted by z-index then document order, nested parents, innermost wins", "[compiler][overlays]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
-  const int a = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "A"}});
+  const int a = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "A"}});
   b.style(0, a, "z-index", "50");
   const int inner = b.el(0, a, "div", {{"data-overlay", ""}, {"aria-label", "Inner"}});
   b.style(0, inner, "z-index", "10");
   b.text(0, b.el(0, inner, "button"), "Deep");
   b.text(0, b.el(0, a, "button"), "Shallow");
-  const int c = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "C"}});
+  const int c = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "C"}});
   b.style(0, c, "z-index", "50");
   b.text(0, b.el(0, body, "button"), "Base");
   const Snapshot s = compile_ok(b);
@@ -100,4 +165,59 @@ TEST_CASE("overlays sorted by z-index then document order, nested parents, inner
   CHECK(by_name(s, "Deep")->overlay == 0);
   CHECK(by_name(s, "Shallow")->overlay == 1);
   CHECK(by_name(s, "Base")->overlay == -1);
+}
+
+namespace {
+// tests/sites/cookie-banner.html in small: a non-modal cookie banner (role=dialog, fixed, high
+// z-index) that stays open, and a button in main that adds a paragraph and a link.
+std::string cookie_page(bool more) {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int main = b.el(0, body, "main");
+  b.text(0, b.el(0, main, "h1"), "News", {0, 0, 200, 30});
+  b.text(0, b.el(0, main, "button", {{"id", "more"}}), "Show more");
+  const int banner = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "Cookie consent"}, {"class", "cookie-banner"}},
+                          {0, 600, 1280, 120});
+  b.style(0, banner, "position", "fixed");
+  b.style(0, banner, "z-index", "9999");
+  b.text(0, b.el(0, banner, "p"), "We use cookies.");
+  b.text(0, b.el(0, banner, "button"), "Accept");
+  b.text(0, b.el(0, banner, "button"), "Reject");
+  if (more) {  // created last: the nodes above keep their backend ids, as in a real page
+    b.text(0, b.el(0, main, "p"), "Second story: the river rose overnight.");
+    b.text(0, b.el(0, main, "a", {{"href", "/story-2"}}), "Read story 2");
+  }
+  return b.str();
+}
+}  // namespace
+
+TEST_CASE("a non-modal cookie banner that stays open does not freeze the page: a click gives a delta of the base page",
+          "[compiler][overlays][engine]") {
+  const Snapshot before = compile_ok(cookie_page(false));
+  CHECK(before.overlays.empty());
+  REQUIRE(by_name(before, "Accept"));
+  CHECK(by_name(before, "Accept")->overlay == -1);
+  CHECK(by_name(before, "Accept")->region == Region::kDialog);
+
+  Engine engine;
+  const PageKey key{0, 1};
+  REQUIRE(engine.open_page(key));
+  auto full = engine.snapshot(key, cookie_page(false));
+  REQUIRE(full);
+  CHECK(full->overlay.depth == 0);
+  auto pre = engine.begin_action(key, cookie_page(false), full->version);
+  REQUIRE(pre);
+  CHECK(pre->freshness == Freshness::kCurrent);
+  ActionInfo info;
+  info.kind = "click";
+  auto pack = engine.finish_action(key, cookie_page(true), info);
+  REQUIRE(pack);
+  CHECK(pack->type == PackType::kDelta);
+  CHECK(pack->overlay.depth == 0);
+  bool link = false;
+  for (const Element& e : pack->added) link = link || (e.role == "link" && e.name == "Read story 2");
+  CHECK(link);
+  std::string gone;
+  for (const Invalidation& i : pack->invalidated) gone += i.role + " \"" + i.name + "\" " + i.cause + "; ";
+  CHECK(gone == "");
 }

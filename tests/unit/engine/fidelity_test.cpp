@@ -89,6 +89,29 @@ std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats)
       if (std::string e = deliver(*pack, state); !e.empty()) return fail(e);
       continue;
     }
+    if (op == 1) {
+      // Reads of refs (resolve_fresh) and failed actions (begin + abort) on a changing page: none
+      // delivers anything, so the agent's version stays the current one (issue 18).
+      const std::size_t n = 1 + rng.below(4);
+      for (std::size_t i = 0; i < n; ++i) {
+        mutate(1);
+        state = gen.build();
+        if (std::string e = send_events(state); !e.empty()) return fail(e);
+        if (rng.below(2) == 0) {
+          log += " [read]";
+          if (!view.elements().empty()) (void)engine.resolve_fresh_from(key, state, view.elements().begin()->first);
+          else (void)engine.resolve_fresh_from(key, state, "c0p1f0e1");
+        } else {
+          log += " [failed action]";
+          auto pre = engine.begin_action_from(key, state, std::nullopt);
+          if (!pre) return fail("begin_action: " + pre.error().message);
+          if (!engine.abort_action(key)) return fail("abort_action failed");
+        }
+      }
+      if (auto st = engine.stats(key); !st || st->delivered_version != view.version())
+        return fail("reads and failed actions changed the delivered version");
+      continue;
+    }
     log += " [action";
     mutate(rng.below(100) < 30 ? 1 + rng.below(2) : 0);  // drift before the action
     std::optional<std::uint64_t> agent;
@@ -104,6 +127,10 @@ std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats)
     if (!pre) return fail("begin_action: " + pre.error().message);
     if (pre->freshness == Freshness::kStaleNoHistory) {
       if (!pre->pack || pre->pack->type != PackType::kFull) return fail("stale_no_history without a full snapshot");
+      // An agent holding the version it was last delivered is never "too old" (issue 18):
+      // versions committed by aborted actions must not push it out of the history.
+      if (agent && *agent == view.version() && pre->pack->reason == "stale_version")
+        return fail("stale_version for an agent holding the current (last delivered) version v" + std::to_string(*agent));
       if (std::string e = deliver(*pre->pack, state); !e.empty()) return fail("stale_no_history: " + e);
       continue;
     }

@@ -96,3 +96,55 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
     CHECK(h.engine.resolve(PageKey{0, 9}, save).error().code == ErrorCode::kUnknownPage);
   }
 }
+
+TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, changes no version (issue 18)",
+          "[engine][resolve]") {
+  Harness h;  // history 3
+  auto s0 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").build();
+  FactPack full = h.snap(s0);
+  const std::string save = ref_of(full, "button", "Save"), help = ref_of(full, "link", "Help");
+
+  SECTION("three reads on a changing page, then an action with the current version is not stale") {
+    for (int i = 0; i < 3; ++i) {
+      auto s = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").el(10 + i, "button", "New " + std::to_string(i)).build();
+      auto t = h.engine.resolve_fresh_from(h.key, s, save);
+      REQUIRE(t);
+      CHECK(t->backend_node_id == 1);
+      CHECK(h.engine.stats(h.key)->version == full.version);
+      CHECK(h.engine.stats(h.key)->delivered_version == full.version);
+    }
+    auto s1 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").el(20, "button", "Later").build();
+    PreCheck pre = h.begin(s1, full.version);
+    CHECK(pre.freshness == Freshness::kStaleWithHistory);
+    FactPack after = h.finish(s1);
+    CHECK(after.before_action.size() == 1);
+    CHECK(after.version > full.version);
+  }
+  SECTION("a read racing an action leaves the action pending: finish_action still works") {
+    auto s1 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").build();
+    PreCheck pre = h.begin(s1, full.version);
+    CHECK(pre.freshness == Freshness::kCurrent);
+    REQUIRE(h.engine.resolve_fresh_from(h.key, s1, help));
+    auto s2 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Saved").build();
+    FactPack pack = h.finish(s2);
+    CHECK(pack.type == PackType::kDelta);
+    CHECK(pack.added.size() == 1);
+  }
+  SECTION("a ref whose node is gone in the fresh capture is refused, without a version number") {
+    auto s1 = PageBuilder().el(1, "button", "Save").build();
+    auto r = h.engine.resolve_fresh_from(h.key, s1, help);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == ErrorCode::kRefRemoved);
+    CHECK(r.error().message.find("removed since the last FactPack") != std::string::npos);
+    CHECK(h.engine.stats(h.key)->version == full.version);
+    // The next FactPack still reports the removal.
+    PreCheck pre = h.begin(s1, full.version);
+    CHECK(pre.freshness == Freshness::kStaleWithHistory);
+    REQUIRE(pre.pack);
+    CHECK(invalidated_refs(*pre.pack) == std::vector<std::string>{help});
+  }
+  SECTION("the JSON entry point checks the page and the capture") {
+    CHECK(h.engine.resolve_fresh(PageKey{0, 9}, "{}", save).error().code == ErrorCode::kUnknownPage);
+    CHECK_FALSE(h.engine.resolve_fresh(h.key, "not json", save));
+  }
+}

@@ -162,14 +162,21 @@ TEST_CASE("seeds/000 §9 unit 2: SnapshotVersionManager", "[engine][versions]") 
     REQUIRE(stale.pack);
     CHECK(stale.pack->added.size() == 1);
     REQUIRE(h.engine.abort_action(h.key));
-    // stale_no_history: four more versions since (history 3) -> the agent's is gone
+    // Four more versions committed by failed actions (history 3) and never delivered: the agent
+    // still holds the last delivered version, so it is not stale (issue 18).
     for (int i = 3; i < 7; ++i) {
       auto s = PageBuilder().el(1, "button", "A").el(i, "button", "B" + std::to_string(i)).build();
       h.begin(s, std::nullopt);
       REQUIRE(h.engine.abort_action(h.key));
     }
     auto c = PageBuilder().el(1, "button", "A").el(9, "button", "C").build();
-    PreCheck gone = h.begin(c, full.version);
+    PreCheck held = h.begin(c, full.version);
+    CHECK(held.freshness == Freshness::kStaleWithHistory);
+    REQUIRE(held.pack);
+    CHECK(held.pack->added.size() == 1);
+    REQUIRE(h.engine.abort_action(h.key));
+    // stale_no_history: a version the agent was never delivered (older or newer)
+    PreCheck gone = h.begin(c, full.version + 1);
     CHECK(gone.freshness == Freshness::kStaleNoHistory);
     REQUIRE(gone.pack);
     CHECK(gone.pack->type == PackType::kFull);
