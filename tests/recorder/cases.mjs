@@ -113,6 +113,29 @@ export const CASES = [
     ],
   },
   {
+    name: 'tabs',
+    description: 'A settings page whose tab panels hold paragraphs: switching tabs reveals text (revealed-text lines)',
+    start: (s) => s.url('/sites/tabs.html'),
+    steps: [load, click('open-privacy-tab', '#tab-privacy', 'Privacy'), click('open-advanced-tab', '#tab-advanced', 'Advanced')],
+  },
+  {
+    name: 'accordion',
+    description: 'An FAQ accordion (aria-expanded + aria-controls) and a <details> section',
+    start: (s) => s.url('/sites/accordion.html'),
+    steps: [
+      load,
+      click('expand-first', '#q-1', 'How do I return an item?'),
+      click('expand-second', '#q-2', 'When will I be charged?'),
+      click('open-details', 'details summary', 'Shipping to other countries'),
+    ],
+  },
+  {
+    name: 'confirm',
+    description: 'A confirm dialog whose body sentence says what will happen',
+    start: (s) => s.url('/sites/confirm.html'),
+    steps: [load, click('open-dialog', '#delete-all', 'Delete all files'), click('confirm-delete', '#do-delete', 'Delete')],
+  },
+  {
     name: 'shop',
     description: 'A store whose pages share a header, a 48-link department menu and a 28-link footer (the mega-menu shape of seeds/003)',
     start: (s) => s.url('/sites/shop/index.html'),
