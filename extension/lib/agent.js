@@ -589,7 +589,8 @@ export class Agent {
         /** @type {{text: string, version: number}} */
         let r;
         try {
-          r = typeof engine.findText === 'function' ? engine.findText(t.key, q) : findTextCompat(engine, t.key, q);
+          // The core renders the answer: the same element lines and the one quoting routine as FactPacks.
+          r = engine.findText(t.key, q);
         } catch (e) {
           if (e instanceof ToolError) throw e;
           if (e && typeof e === 'object' && 'name' in e && e.name === 'AthenaError') throw new ToolError(String(/** @type {{code?: unknown}} */ (e).code), `find: ${msg(e).replace(/^(findText|find): /, '')}`);
@@ -1127,66 +1128,6 @@ const READ_LANDMARK_FN = `function (sel, max) {
   return { text: t.slice(0, max), length: t.length };
 }`;
 
-/** A value quoted as FactPack text quotes it. @param {string} s */
-const quoteValue = (s) => '"' + String(s).replace(/[\\"]/g, (c) => '\\' + c).replace(/[\u0000-\u001f]/g, ' ') + '"';
-
-/** An element (the engine's JSON) as its FactPack line. @param {any} e */
-export function elementLine(e) {
-  const s = e.state ?? {};
-  const w = [];
-  if (e.category === 'heading' && e.level) w.push(`level=${e.level}`);
-  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']) if (s[f]) w.push(f);
-  for (const k of ['checked', 'expanded', 'pressed']) {
-    const v = s[k];
-    if (v === undefined || v === null || v === 'unset') continue;
-    w.push(v === true || v === 'true' ? k : `${k}=${v}`);
-  }
-  if (s.valueRedacted || s.value_redacted) w.push('value=redacted');
-  else if (s.value) w.push(`value=${quoteValue(s.value)}`);
-  if (e.href) w.push(`href=${quoteValue(e.href)}`);
-  if (e.description) w.push(`desc=${quoteValue(e.description)}`);
-  return `${e.ref} ${e.role || e.category} ${quoteValue(e.name)}${w.length ? ' ' + w.join(' ') : ''}`;
-}
-
-/**
- * find for a core without findText: the same answer (FactPack element lines, total, paging by
- * `after`) from engine.find.
- * @param {any} engine @param {PageKey} key @param {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} query
- * @returns {{text: string, version: number}}
- */
-export function findTextCompat(engine, key, query) {
-  /** @type {{role?: string, name?: string}} */
-  const base = {};
-  for (const k of /** @type {const} */ (['role', 'name'])) if (query[k] !== undefined) base[k] = query[k];
-  /** @type {any[]} the engine's elements (athena.d.ts Element) */
-  let all = engine.find(key, { ...base, limit: 100000 });
-  if (query.region !== undefined) {
-    const r = query.region;
-    all = all.filter((e) => e.region === r || labelOf(e) === r);
-    if (!all.length && !engine.find(key, { limit: 100000 }).some((/** @type {any} */ e) => e.region === r || labelOf(e) === r))
-      throw new ToolError('no_such_region', `find: no region ${JSON.stringify(r)} on the page (give a region name like main or nav, or a label the FactPack showed)`);
-  }
-  if (query.frame !== undefined) all = all.filter((e) => refFrame(e.ref) === query.frame);
-  const total = all.length;
-  if (query.after !== undefined) {
-    const i = all.findIndex((e) => e.ref === query.after);
-    if (i < 0) throw new ToolError('unknown_ref', `find: after=${query.after} is not an element matching this query (use the ref a gap line or the previous find answer gave)`);
-    all = all.slice(i + 1);
-  }
-  const version = engine.stats(key).deliveredVersion;
-  const shown = all.slice(0, query.limit);
-  const next = shown.length < all.length ? shown[shown.length - 1].ref : '';
-  const lines = shown.map(elementLine);
-  if (next) {
-    const args = [];
-    for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame'])) {
-      const v = query[k];
-      if (v !== undefined) args.push(`${k}=${/^[\w.-]+$/.test(v) ? v : quoteValue(v)}`);
-    }
-    lines.push(`... ${all.length - shown.length} more: find ${[...args, `after=${next}`].join(' ')}`);
-  }
-  return { text: `<find v="${version}" total="${total}" shown="${shown.length}"${next ? ` next="${next}"` : ''}>\n${lines.join('\n')}${lines.length ? '\n' : ''}</find>`, version };
-}
 
 /** @param {any} pack FactPackResult @returns {Reply} */
 function reply(pack) {

@@ -100,7 +100,6 @@ test('cancel marks only the tab acting for that call id', async () => {
 
 // find and read: the answers are FactPack text (find: element lines, paging by `after`), errors are tool errors.
 const oneTab = () => ({ athenaState: { tabMap: { nextPage: { 0: 2 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }] }, sessions: { a: { client: 'c', current: 5 } } } });
-const EL = (n, extra = {}) => ({ ref: `c0p1f0e${n}`, role: 'link', name: `Link ${n}`, category: 'interactive', region: 'main', href: `p${n}.html`, ...extra });
 
 async function withEngine(engine) {
   const chrome = fakeChrome({ tabs: [{ id: 5, url: 'https://a.test/' }], session: oneTab() });
@@ -131,32 +130,6 @@ test('find: the core\'s findText answer is the reply; its errors become tool err
   assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { after: 'e20' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { frame: 'frame1' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { limit: 0 } })).error.code, 'bad_arguments');
-});
-
-test('find without findText (older core): the same text, paged by after, regions by name or label', async () => {
-  const els = [
-    ...Array.from({ length: 5 }, (_, i) => EL(i + 1)),
-    EL(6, { region: 'nav', regionLabel: 'related navigation', name: 'Say "hi" \\ there' }),
-    EL(7, { ref: 'c0p1f1e7', region: 'form', role: 'button', name: 'In frame', href: undefined, state: { disabled: true, expanded: 'false' } }),
-  ];
-  const engine = {
-    find: (key, q) => els.filter((e) => (!q.role || e.role === q.role) && (!q.name || e.name.toLowerCase().includes(q.name.toLowerCase()))).slice(0, q.limit),
-    stats: () => ({ deliveredVersion: 4 }),
-  };
-  const { agent } = await withEngine(engine);
-  const p1 = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'main', limit: 2 } });
-  assert.equal(p1.version, 4);
-  assert.equal(p1.text, '<find v="4" total="5" shown="2" next="c0p1f0e2">\nc0p1f0e1 link "Link 1" href="p1.html"\nc0p1f0e2 link "Link 2" href="p2.html"\n... 3 more: find region=main after=c0p1f0e2\n</find>');
-  const p2 = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'main', limit: 2, after: 'c0p1f0e4' } });
-  assert.equal(p2.text, '<find v="4" total="5" shown="1">\nc0p1f0e5 link "Link 5" href="p5.html"\n</find>');
-  const lab = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'related navigation' } });
-  assert.match(lab.text, /^c0p1f0e6 link "Say \\"hi\\" \\\\ there" href="p6.html"$/m);
-  const fr = await agent.dispatch({ session: 'a', tool: 'find', args: { frame: 'f1' } });
-  assert.match(fr.text, /\nc0p1f1e7 button "In frame" disabled expanded=false\n/);
-  const none = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'sidebar' } });
-  assert.equal(none.error.code, 'no_such_region');
-  const lost = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'main', after: 'c0p1f0e99' } });
-  assert.equal(lost.error.code, 'unknown_ref');
 });
 
 test('read: one of ref or region; a cut text says truncated="true" shown="N"', async () => {
