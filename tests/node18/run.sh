@@ -37,7 +37,14 @@ prepare() {
   if [ -f "$stamp" ] && [ -x "$ROOTFS/usr/bin/node" ]; then return; fi
   command -v apt-get >/dev/null || die "apt-get is needed to fetch Debian's nodejs 18"
   local ver; ver="$(debian_node18_version)"
-  [ -n "$ver" ] || die "apt knows no nodejs 18.x (not Debian 12, or stale lists: run apt-get update)"
+  if [ -z "$ver" ]; then
+    # A fresh machine may never have fetched its package lists: fetch them once, then look again.
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    say "apt knows no nodejs 18.x yet: apt-get update"
+    $sudo apt-get update -qq >/dev/null 2>&1 || true
+    ver="$(debian_node18_version)"
+  fi
+  [ -n "$ver" ] || die "apt knows no nodejs 18.x (not Debian 12?)"
   say "fetching Debian's nodejs $ver into $N18/debs (download only, nothing is installed)"
   local pkgs=("nodejs=$ver" "libnode108=$ver" node-cjs-module-lexer node-undici node-acorn) dep
   # Shared libraries libnode108 links against: fetched too when this machine lacks one.
