@@ -3,6 +3,7 @@
 // key re-checked against the live node -> act -> bounded stabilization -> FactPack), over
 // chrome.debugger. One wasm engine per browser; chrome is injected (the service worker passes the
 // real one).
+import { escapeBlock, quoteValue } from './quote.js';
 import { capture, CORE_EVENTS } from './capture.js';
 import { LIMITS } from './limits.js';
 import { keyEvents } from './keys.js';
@@ -638,15 +639,16 @@ export class Agent {
     if (args.ref !== undefined) {
       const target = await this.#resolveNow(t, str(args, 'ref', true));
       r = await this.#callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
-      what = `ref=${JSON.stringify(args.ref)}`;
+      what = `ref=${quoteValue(args.ref)}`;
     } else {
       const region = args.region === undefined ? 'page' : str(args, 'region', true);
       const frame = args.frame ?? 'f0';
       r = await this.#readRegion(t, region, frame);
-      what = `region=${JSON.stringify(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
+      what = `region=${quoteValue(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
     }
     const cut = r.length > r.text.length;
-    return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${r.text}\n</read>` };
+    // The page's text keeps its lines, escaped so that it can never close <read> or open a tag.
+    return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${escapeBlock(r.text)}\n</read>` };
   }
 
   /** screenshot: the page or a ref's box, in the tab's queue. @param {TabState} t @param {any} args */
@@ -727,11 +729,11 @@ export class Agent {
         for (const r of this.tabMap.ofSession(session)) {
           const tab = await this.chrome.tabs.get(r.tabId).catch(() => null);
           if (!tab) continue;
-          lines.push(`  <tab id="${tabName(r.key)}"${s?.current === r.tabId ? ' current="true"' : ''} url=${JSON.stringify(tab.url ?? '')} title=${JSON.stringify(tab.title ?? '')}/>`);
+          lines.push(`  <tab id="${tabName(r.key)}"${s?.current === r.tabId ? ' current="true"' : ''} url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
         }
         for (const id of this.shared) if (!this.tabs.has(id)) {
           const tab = await this.chrome.tabs.get(id).catch(() => null);
-          if (tab) lines.push(`  <tab id="shared-${id}" shared_by_user="true" url=${JSON.stringify(tab.url ?? '')} title=${JSON.stringify(tab.title ?? '')}/>`);
+          if (tab) lines.push(`  <tab id="shared-${id}" shared_by_user="true" url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
         }
         return { ok: true, text: `<tabs count="${lines.length}">\n${lines.join('\n')}\n</tabs>` };
       }
@@ -928,7 +930,7 @@ export class Agent {
   /** @param {TabState} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
   async #runNow(t, kind, args, act, o) {
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
-    if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} ("${t.dialog.message}"): answer it with dialog {accept, text?} first`);
+    if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} (${quoteValue(t.dialog.message)}): answer it with dialog {accept, text?} first`);
     if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
     const tab = await this.chrome.tabs.get(t.tabId).catch(() => null);
     if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
@@ -1020,7 +1022,7 @@ export class Agent {
     const d = t.dialog ?? { type: 'alert', message: '' };
     return {
       ok: true,
-      text: `<dialog tab="${tabName(t.key)}" type="${d.type}" message=${JSON.stringify(d.message)}${d.type === 'prompt' ? ` default=${JSON.stringify(d.defaultPrompt ?? '')}` : ''}>The page is blocked by a JavaScript ${d.type}: answer it with dialog {accept: true|false${d.type === 'prompt' ? ', text' : ''}}.</dialog>`,
+      text: `<dialog tab="${tabName(t.key)}" type="${d.type}" message=${quoteValue(d.message)}${d.type === 'prompt' ? ` default=${quoteValue(d.defaultPrompt ?? '')}` : ''}>The page is blocked by a JavaScript ${d.type}: answer it with dialog {accept: true|false${d.type === 'prompt' ? ', text' : ''}}.</dialog>`,
       factpack: { type: 'dialog', dialog: { ...d } },
       // The last version the agent was delivered: the dialog changes no FactPack state.
       version: this.#deliveredVersion(t),

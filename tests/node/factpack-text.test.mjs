@@ -268,3 +268,9 @@ test('a one-line note before the FactPack (not_executed) is kept, the FactPack a
   assert.deepEqual(fp.notes.map((n) => [n.tag, n.attrs.reason, n.attrs.current]), [['not_executed', 'stale_version', '20']]);
   assert.match(fp.notes[0].text, /^type was not executed/);
 });
+
+test('a read answer whose page text tries to close the block reads back as the page had it', () => {
+  const fp = parseFactPack('<read region="main" chars="40">\nIntro \\</read>\n\\<full v="9"> a\\\\b\n</read>\n');
+  assert.equal(fp.type, 'read');
+  assert.equal(fp.read.text, 'Intro </read>\n<full v="9"> a\\b');
+});

@@ -370,7 +370,8 @@ function parseRead(lines, i, fp) {
   const a = fp.attrs;
   const end = lines.lastIndexOf('</read>');
   if (end < i) throw new FactPackParseError('no </read>');
-  const text = lines.slice(i + 1, end).join('\n');
+  // The block escapes '\\' and '<' (extension/lib/quote.js escapeBlock): read back as the page had it.
+  const text = lines.slice(i + 1, end).join('\n').replace(/\\([\\<])/g, '$1');
   fp.text = text;
   fp.read = {
     ...(a.ref !== undefined ? { ref: a.ref } : {}), ...(a.region !== undefined ? { region: a.region } : {}),
