@@ -2,10 +2,10 @@
 //   ours: extension/lib/capture.js (one DOMSnapshot with 7 styles + rects, frame tree, layout
 //         metrics, issued together) + the wasm core turning it into a full FactPack
 //         (compile + diff + render), as the extension does;
-//   002:  seeds/002's approach: a JS traversal in the page (Runtime.evaluate collecting the
+//   002:  the approach to beat (docs/design.md, "Capture"): a JS traversal in the page (Runtime.evaluate collecting the
 //         interactive elements with role, name and box) + DOM.describeNode per element, in
 //         parallel, for their backendNodeIds.
-// Direct CDP from playwright-core (PLATFORM.md: through chrome.debugger both cost ~3x more, and
+// Direct CDP from playwright-core (docs/design.md, "Capture": through chrome.debugger both cost ~3x more, and
 // the overhead grows with the number of JSON nodes). Median of RUNS runs. Writes
 // bench/capture-approaches.md (a section of RESULTS.md).
 import { chromium } from 'playwright-core';
@@ -103,7 +103,7 @@ async function main() {
   }
   const md = ['## Capture approaches on the same pages (direct CDP, median of ' + RUNS + ' runs, ms)', '',
     'Ours = `extension/lib/capture.js` (DOMSnapshot + frame tree + layout metrics) then the wasm core (compile + diff + render of a full FactPack).',
-    "002 = seeds/002's JS traversal (Runtime.evaluate) + DOM.describeNode per element, in parallel (its elements have no accessible names computed the way Chrome does: that is the compiler's job here).", '',
+    "002 = a JS traversal in the page (Runtime.evaluate) + DOM.describeNode per element, in parallel (its elements have no accessible names computed the way Chrome does: that is the compiler's job here).", '',
     '| page | ours: capture | ours: wasm core | ours total | 002: traversal + describeNode | 002 / ours | elements (ours / 002) |', '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.label} | ${r.ours.toFixed(1)} | ${r.core.toFixed(1)} | ${(r.ours + r.core).toFixed(1)} | ${r.old.toFixed(1)} | ${(r.old / (r.ours + r.core)).toFixed(2)}x | ${r.emitted} / ${r.found} |`), ''].join('\n');
   writeFileSync(path.join(root, 'bench/capture-approaches.md'), md);

@@ -24,7 +24,7 @@ Measured by tests/recorder/record.mjs through playwright-core CDP sessions on he
 was last recorded (\`./athena record\`; this table: \`node bench/capture-times.mjs\`). The capture is extension/lib/capture.js:
 the three calls go out together, so total < sum; captureSnapshot includes dropping what the compiler never reads
 (slimSnapshot). Chrome's full AX tree (what a describeNode/AX-based approach would need at least) is shown for
-comparison; PLATFORM.md measured chrome.debugger at ~3x these direct-CDP figures.
+comparison; chrome.debugger measured at ~3x these direct-CDP figures.
 
 | step | captureSnapshot | getFrameTree | getLayoutMetrics | capture total | getFullAXTree (all frames) |
 |---|---|---|---|---|---|

@@ -1,6 +1,6 @@
 // Compile time per recorded page: athena::compile_capture() on every step of tests/cases
 // (median of N runs), next to what the recorder measured for the same step in step.json
-// (the CDP capture itself, and seeds/002's JS traversal + DOM.describeNode per element).
+// (the CDP capture itself, and a JS traversal in the page + DOM.describeNode per element).
 // Writes bench/compile-times.md (section of bench/RESULTS.md).
 //   bench_compile [runs]        (ATHENA_CASES_DIR overrides the corpus, ATHENA_ROOT the output root)
 #include <algorithm>
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
 #endif
      << " build), median of " << runs
      << " runs per step, on the recorded corpus (tests/cases). CDP columns are what the recorder measured for the same step\n"
-        "(step.json `timings`): the capture the compiler eats, and seeds/002's JS traversal + `DOM.describeNode` per element.\n\n"
+        "(step.json `timings`): the capture the compiler eats, and a JS traversal in the page + `DOM.describeNode` per element.\n\n"
         "| case / step | capture KB | DOM nodes | emitted | compile ms | CDP capture ms | 002 approach ms |\n"
         "|---|---|---|---|---|---|---|\n";
   std::vector<double> all_compile;

@@ -2,7 +2,7 @@
 // native port to athena-bridge. Listeners are registered synchronously at top level (a debugger
 // event or a message wakes a stopped worker and must find them). The module is imported
 // statically: import() is forbidden in service workers and a top-level await would leave the
-// worker unusable (PLATFORM.md).
+// worker unusable (docs/design.md, "Platform facts").
 import { loadAthena } from './core/athena.mjs';
 import { Agent } from './lib/agent.js';
 import { HOST_NAME, NativeClient } from './lib/native.js';

@@ -1,5 +1,5 @@
 // Embind facade over athena_core: one bound call per CDP result, event or action, strings in,
-// one Reply (text + JSON) out; never a handle per node (STYLE.md: coarse calls across WASM).
+// one Reply (text + JSON) out; never a handle per node (docs/design.md, "The WASM boundary").
 // No logic of its own beyond turning results into JSON; the JS wrapper athena.mjs validates
 // arguments, writes captures/events into the heap, and turns error Replies into AthenaError.
 // This raw surface is internal: call it only through athena.mjs (it trusts heap pointers).

@@ -3,7 +3,7 @@
 // layout metrics), so the same wasm core diffs a page the playground can see but not debug.
 //
 // Differences from CDP (documented in web/README.md):
-//  - backendNodeId: our own id per DOM node, kept for the node's life (a WeakMap), as DESIGN §1 allows;
+//  - backendNodeId: our own id per DOM node, kept for the node's life (a WeakMap), as docs/design.md ("Identity") allows;
 //  - isClickable: CDP knows event listeners; here an element is clickable when it is natively
 //    interactive, has an onclick attribute, or its computed cursor is "pointer";
 //  - layout text: a text node's data (CDP gives the rendered text, after text-transform);

@@ -1,5 +1,5 @@
-// The agent's hands: every tool of docs/wire-protocol.md, each through the seeds'
-// executeWithDelta flow (pre-validation with the agent's version -> resolve the ref, its semantic
+// The agent's hands: every tool of docs/wire-protocol.md, each through the
+// action flow of docs/design.md (pre-validation with the agent's version -> resolve the ref, its semantic
 // key re-checked against the live node -> act -> bounded stabilization -> FactPack), over
 // chrome.debugger. One wasm engine per browser; chrome is injected (the service worker passes the
 // real one).
@@ -903,7 +903,7 @@ export class Agent {
   }
 
   /**
-   * executeWithDelta: pre-validate, resolve, act, stabilize, FactPack.
+   * The action flow (docs/design.md): pre-validate, resolve, act, stabilize, FactPack.
    * @param {TabState} t @param {string} kind @param {any} args
    * @param {((target: any) => Promise<void>) | null} act null: no action (snapshot)
    * @param {{ref?: boolean}} [o]

@@ -2,7 +2,7 @@
 // chrome.debugger's sendCommand, the recorder with a raw CDP session, so the corpus holds
 // exactly what the core is fed in the user's browser. No Node or chrome APIs here.
 //
-// Cost model (PLATFORM.md): through chrome.debugger the price grows with the number of JSON
+// Cost model (docs/design.md, "Capture"): through chrome.debugger the price grows with the number of JSON
 // nodes, so ask for as little as possible: one DOMSnapshot with 7 computed styles and rects
 // per process, the frame tree, layout metrics, and one DOM.getFrameOwner per out-of-process
 // iframe. The calls of one capture are issued together, not one after another.

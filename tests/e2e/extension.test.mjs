@@ -516,7 +516,7 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
       await cdp.send('ServiceWorker.stopAllWorkers');
       await new Promise((r) => setTimeout(r, 500));
       // Anything the extension receives wakes it again. Playwright loses the worker across a
-      // restart (PLATFORM.md), so from here the calls go through an extension page's runtime
+      // restart (docs/design.md, "Platform facts"), so from here the calls go through an extension page's runtime
       // message to the same dispatch entry.
       const st = await opt.evaluate(() => chrome.runtime.sendMessage({ type: 'status' }));
       assert.ok(st.agent.tabs.length > 0 && st.agent.tabs.every((t) => t.tab !== inc.replace(/f\d+e\d+$/, '')), JSON.stringify(st.agent.tabs));

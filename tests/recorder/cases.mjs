@@ -137,7 +137,7 @@ export const CASES = [
   },
   {
     name: 'shop',
-    description: 'A store whose pages share a header, a 48-link department menu and a 28-link footer (the mega-menu shape of seeds/003)',
+    description: 'A store whose pages share a header, a 48-link department menu and a 28-link footer (the mega-menu shape of docs/design.md, "Trimming and dedup")',
     start: (s) => s.url('/sites/shop/index.html'),
     steps: [
       load,

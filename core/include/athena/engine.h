@@ -2,7 +2,7 @@
 // Every call is coarse (one per CDP result, event or action) so the WASM facade
 // can forward it as one call. Nothing here talks to a browser.
 //
-// The action flow (seeds/000 §6 executeWithDelta), as the extension drives it:
+// The action flow (docs/design.md, "The action flow"), as the extension drives it:
 //   begin_action(page, capture, agent_version)   pre-validation; may answer by itself
 //   resolve(page, ref)                            ref -> live node, or a precise error
 //   ... the extension acts ...
@@ -52,7 +52,7 @@ namespace athena {
 struct Config {
   std::size_t history = limits::kDefaultHistory;
   double max_change_ratio = limits::kDefaultMaxChangeRatio;  // the one reliability rule
-  bool dedup_regions = true;   // seeds/003 on baselines
+  bool dedup_regions = true;   // docs/design.md, "Trimming and dedup across baselines"
   std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // RenderOptions::token_budget for the facades that render
 };
 
@@ -62,7 +62,7 @@ struct PageKey {
   int page = 0;
 };
 
-/// What pre-validation found (seeds/000 §3 validateAgentState).
+/// What pre-validation found (docs/design.md, "Versions and stale agents").
 enum class Freshness : std::uint8_t { kCurrent = 0, kStaleWithHistory, kStaleNoHistory };
 
 struct PreCheck {

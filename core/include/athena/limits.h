@@ -20,14 +20,14 @@ inline constexpr int kContextHops = 3;                        // ancestors searc
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
 
 // History and registries (memory stays flat over long sessions).
-inline constexpr std::size_t kDefaultHistory = 3;             // snapshot versions kept per page (seeds/000 §3)
+inline constexpr std::size_t kDefaultHistory = 3;             // snapshot versions kept per page (docs/design.md, "Versions and stale agents")
 inline constexpr std::size_t kMaxHistory = 16;
 inline constexpr std::size_t kMaxRemovedTombstones = 4'096;   // refs remembered as "removed in vN" per page
 inline constexpr std::size_t kMaxPages = 256;                 // pages per engine
 inline constexpr std::size_t kMaxRetiredDocuments = 1'024;    // (frame, loader) pairs remembered as navigated/detached per page
 inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-anchored matching rounds (engine matcher; one list row per round)
 
-// Delta reliability: ONE rule (DESIGN §7). A delta is unreliable, and a full snapshot is sent,
+// Delta reliability: ONE rule (docs/design.md, "The reliability rule"). A delta is unreliable, and a full snapshot is sent,
 // when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified
 // and both counts taken in the context being diffed (base page or top overlay).
 // Contexts smaller than kMinNodesForRatio never fall back on this rule. Revealed text lines
@@ -36,7 +36,7 @@ inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-ancho
 inline constexpr double kDefaultMaxChangeRatio = 0.40;
 inline constexpr std::size_t kMinNodesForRatio = 8;
 
-// Rendering (seeds/003 trimming, seeds/004 caps).
+// Rendering (docs/design.md: "Trimming and dedup across baselines", "What a FactPack contains").
 // Baselines (full, overlay_opened) are trimmed only when their text is over a token budget,
 // estimated as bytes / kBytesPerToken: cheap and deterministic. 3 is what the recorded corpus
 // measures (tests/golden: 2.9 bytes per o200k token; refs and quotes tokenize densely).

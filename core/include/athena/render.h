@@ -16,10 +16,10 @@ struct RenderOptions {
   bool trim_regions = true;  // trim long baseline regions when the pack is over token_budget (limits.h)
   std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // estimated tokens a baseline may take
   bool caps = true;          // per-category caps in deltas ("... and 12 more")
-  bool dedup = true;         // a region unchanged since the previous baseline renders as one line (seeds/003)
+  bool dedup = true;         // a region unchanged since the previous baseline renders as one line (docs/design.md, "Trimming and dedup across baselines")
 };
 
-/// Agent text: XML-like, no decoration (DESIGN §3).
+/// Agent text: XML-like, no decoration (docs/design.md, "What a FactPack contains").
 std::string render_text(const FactPack& pack, const RenderOptions& options = {});
 
 /// A find answer in the element grammar of FactPacks:

@@ -1,8 +1,8 @@
 // The core's page model: what the snapshot compiler produces from CDP, and what the
 // delta engine and renderer consume. Plain data; no behaviour beyond small helpers.
 //
-// Identity: (frame_id, loader_id, backend_node_id) is the scoped identity of seeds/000.
-// semantic_key says "the same thing from the agent's point of view" (DESIGN §2).
+// Identity: (frame_id, loader_id, backend_node_id) is the scoped identity (docs/design.md, "Identity").
+// semantic_key says "the same thing from the agent's point of view" (docs/design.md, "Two identities").
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,7 @@ enum class Region : std::uint8_t { kPage = 0, kHeader, kNav, kMain, kAside, kFoo
 const char* region_name(Region region);
 
 /// What an element is for the agent. Interactive elements can be acted on; the others are
-/// the non-interactive things an agent must notice (seeds/004).
+/// the non-interactive things an agent must notice (docs/design.md, "What a FactPack contains").
 enum class Category : std::uint8_t {
   kInteractive = 0,  // button, link, textbox, checkbox, combobox, option, menuitem, tab, ...
   kHeading,          // h1-h6, role=heading
@@ -58,7 +58,7 @@ struct Rect {
 
 /// One element the agent can see: interactive, or a non-interactive thing that matters.
 struct ReadableNode {
-  // Scoped identity (seeds/000 §1). loader_id is never "unknown": nodes of unknown frames are dropped.
+  // Scoped identity (docs/design.md, "Identity"). loader_id is never "unknown": nodes of unknown frames are dropped.
   std::int64_t backend_node_id = 0;
   std::string frame_id;
   std::string loader_id;
@@ -89,7 +89,7 @@ struct ReadableNode {
 enum class OverlayType : std::uint8_t { kModal = 0, kDialog, kDropdown, kTooltip, kUnknown };
 const char* overlay_type_name(OverlayType type);
 
-/// An overlay detected by the deterministic rules 1-4 of seeds/000 §4.
+/// An overlay detected by the deterministic rules of docs/design.md ("The page's state").
 struct Overlay {
   std::int64_t backend_node_id = 0;  // root element
   std::string frame_id;
@@ -122,7 +122,7 @@ struct Snapshot {
 };
 
 /// Sets ReadableNode::semantic_key for every node: xxHash3 of frame_id, region, role, normalized
-/// name, href and the ordinal among nodes equal in all of these (DESIGN §2).
+/// name, href and the ordinal among nodes equal in all of these (docs/design.md, "Two identities").
 void assign_semantic_keys(Snapshot& snapshot);
 
 /// xxHash3 of everything an agent can observe in the snapshot (refs excluded). Equal hashes

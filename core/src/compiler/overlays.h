@@ -1,4 +1,4 @@
-// Overlay detection: the deterministic rules of seeds/000 §4, first match wins, visible only.
+// Overlay detection: the deterministic rules of docs/design.md ("The page's state"), first match wins, visible only.
 //   1. role dialog/alertdialog + aria-modal="true"                       -> modal    (1.0)
 //   2. role dialog/alertdialog that behaves as a modal: a <dialog> opened with showModal()
 //      (position: fixed, the top layer's UA style) or a rendered "backdrop" sibling

@@ -1,5 +1,5 @@
 // Frame tree of one page: loaderId per frame, fed by captures (the truth at capture time) and by
-// CDP events (what happened since). seeds/000 §1, DESIGN §1.
+// CDP events (what happened since). docs/design.md, "Identity".
 #pragma once
 
 #include <cstddef>
@@ -24,7 +24,7 @@ class FrameTracker {
   bool initialized() const { return initialized_; }
 
   /// Initializes from a capture's frame tree. Idempotent (a second call is a no-op); on failure
-  /// nothing is kept, so the next capture retries (seeds/000 Fix 16).
+  /// nothing is kept, so the next capture retries (docs/design.md, "Identity").
   Status init(const std::vector<FrameInfo>& frames);
 
   /// One CDP event {"method","params"}: Page.frameNavigated / frameDetached / frameAttached,

@@ -1,4 +1,4 @@
-// Old nodes -> new nodes, so refs survive everything that is not a real change (DESIGN §2):
+// Old nodes -> new nodes, so refs survive everything that is not a real change (docs/design.md, "Two identities"):
 //   1. scoped identity (frame_id, loader_id, backend_node_id), same context;
 //   2. identity key (frame, region, role, name, href) among the rest, same document and
 //      context, only when exactly one candidate is left on each side;

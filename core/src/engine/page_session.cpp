@@ -316,7 +316,7 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       if (n.ident != o.ident || n.content != o.content) same = false;
       else if (n.ref != o.ref) {
         // Rebinding is allowed only from a ref the agent never saw to one it holds that no live
-        // node uses any more (seeds/003 + DESIGN §2: refs of an unchanged region stay valid).
+        // node uses any more (docs/design.md, "Two identities": refs of an unchanged region stay valid).
         const engine::RefRecord* nr = registry_.find(n.ref);
         const engine::RefRecord* orr = registry_.find(o.ref);
         if (!nr || nr->shown || !orr || orr->live) same = false;
@@ -414,7 +414,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
       invalidate(e, "removed");
       text_changed += e.element.category == Category::kText;
     });
-    // The one reliability rule (limits.h, DESIGN §7), revealed text left out of it.
+    // The one reliability rule (limits.h, docs/design.md "The reliability rule"), revealed text left out of it.
     const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size() - text_changed;
     const std::size_t denom = std::max(n_before, n_after);
     if (denom < limits::kMinNodesForRatio) return true;

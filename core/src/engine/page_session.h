@@ -1,4 +1,4 @@
-// One page's state (seeds/000 §4 PageSnapshotState): uninitialized -> base <-> overlay.
+// One page's state (docs/design.md, "The page's state"): uninitialized -> base <-> overlay.
 //
 // Three Views carry everything: `live_` (the latest capture, refs assigned by the matcher),
 // `delivered_` (exactly what the agent holds: the last FactPack applied) and the version

@@ -14,7 +14,7 @@
 
 namespace athena::engine {
 
-/// The scoped identity of seeds/000 §1 a ref is bound to.
+/// The scoped identity of a ref is bound to (docs/design.md, "Identity").
 struct Binding {
   std::string frame_id;
   std::string loader_id;

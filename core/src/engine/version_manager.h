@@ -1,4 +1,4 @@
-// Monotonic versions of a page's view (seeds/000 §3): a version is bumped only when what the
+// Monotonic versions of a page's view (docs/design.md, "Versions and stale agents"): a version is bumped only when what the
 // agent could see changed (refs included), never decreases (also across navigations), and the
 // last N are remembered. Only ids and hashes are kept: the engine always diffs from the view the
 // agent holds (PageSession::delivered_), kept whole, so an agent holding the last DELIVERED

@@ -14,7 +14,7 @@ namespace athena::engine {
 
 using RefId = std::uint32_t;  // the n of c{context}p{page}f{frame}e{n}; 0 = none
 
-/// Identity of an overlay root: the scoped identity of seeds/000 (Fix 21 compares all three).
+/// Identity of an overlay root: the scoped identity (docs/design.md, "Identity": all three parts compared).
 struct OverlayId {
   std::string frame_id;
   std::string loader_id;
@@ -46,7 +46,7 @@ struct View {
 
 /// The boolean and tri-state fields of a node's state as one number (for content hashes).
 std::uint64_t state_bits(const NodeState& state);
-/// Identity key: xxHash3 of frame_id, region, role, name, href (DESIGN §2 without the ordinal;
+/// Identity key: xxHash3 of frame_id, region, role, name, href (docs/design.md, "Two identities", without the ordinal;
 /// the matcher disambiguates equals by their neighbours instead of by position).
 std::uint64_t ident_hash(const ReadableNode& node);
 /// Content of an element as the agent sees it (ref and in_viewport excluded).

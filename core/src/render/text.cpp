@@ -1,4 +1,4 @@
-// The agent text of a FactPack (DESIGN §3–5, seeds/003, 004, 000 §5).
+// The agent text of a FactPack (docs/design.md: "What a FactPack contains", "Trimming and dedup across baselines").
 //
 // One line per element: `<ref> <role> "<name>"` then only the state that is set
 // (`checked`, `expanded=false`, `value="…"`, `href="…"`). Blocks are XML-like tags whose

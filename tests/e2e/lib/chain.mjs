@@ -2,7 +2,7 @@
 //   MCP client (official SDK) -> athena-bridge mcp -> socket -> athena-bridge native-host
 //   (spawned by Chromium through native messaging) -> extension service worker -> chrome.debugger.
 // Everything is real; the only thing chosen for tests is where it lives: a throwaway profile
-// with the native host registered in <profile>/NativeMessagingHosts (PLATFORM.md), a private
+// with the native host registered in <profile>/NativeMessagingHosts (docs/design.md, "Platform facts"), a private
 // runtime dir for the bridge's socket, and HOME/TMPDIR inside a temp folder.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';

@@ -1,6 +1,6 @@
 // The store's shared page chrome, as a server template would write it: a header with search,
 // account and cart, a department menu of 48 links and a footer of 28. Every page of the store
-// carries the same chrome, like the mega-menu store seeds/003 measured dedup on.
+// carries the same chrome, the mega-menu shape cross-baseline dedup was designed for (docs/design.md).
 const DEPARTMENTS = {
   Computers: ['Laptops', 'Desktops', 'Monitors', 'Tablets', 'Printers', 'Storage', 'Networking', 'Software'],
   Phones: ['Smartphones', 'Cases', 'Chargers', 'Headsets', 'Smartwatches', 'Fitness trackers', 'Power banks', 'Screen protectors'],

@@ -1,4 +1,4 @@
-// Cross-baseline region dedup (seeds/003 as DESIGN §2 settles it).
+// Cross-baseline region dedup (docs/design.md, "Trimming and dedup across baselines").
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"

@@ -1,4 +1,4 @@
-// seeds/000 §9 "Integration Tests", each as the seed names it, on synthetic snapshots.
+// The design's integration flows (docs/design.md, "Tests named after the design"), each as the seed names it, on synthetic snapshots.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
@@ -16,7 +16,7 @@ PageBuilder shop(const std::string& loader = "L1") {
 }
 }  // namespace
 
-TEST_CASE("seeds/000 §9 integration", "[engine][integration]") {
+TEST_CASE("design: integration flows", "[engine][integration]") {
   Harness h;
   AgentView agent;
   auto apply = [&](const FactPack& p, const Snapshot& s) {

@@ -1,4 +1,4 @@
-// seeds/000 §7 "Safety Invariants — Must Hold True", one SECTION each, quoting the seed.
+// The safety invariants (docs/design.md, "Safety invariants"), one SECTION each, quoting the seed.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
@@ -8,7 +8,7 @@
 using namespace athena;
 using namespace athena::testing;
 
-TEST_CASE("seeds/000 §7 safety invariants", "[engine][invariants]") {
+TEST_CASE("design: safety invariants", "[engine][invariants]") {
   Harness h;
   auto page = [](std::int64_t extra = 0, const std::string& loader = "L1") {
     PageBuilder b(loader);

@@ -1,4 +1,4 @@
-// The one reliability rule (limits.h, DESIGN §7), at its edges: a delta is unreliable when
+// The one reliability rule (limits.h, docs/design.md "The reliability rule"), at its edges: a delta is unreliable when
 // changed / max(before, after) > max_change_ratio, never for contexts under kMinNodesForRatio.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// seeds/000 §9 unit 3 (PageSnapshotState) and 6 (computeDeltaBetweenSnapshots), and the
+// design unit 3 (PageSnapshotState) and 6 (computeDeltaBetweenSnapshots), and the
 // no-change decision for re-renders.
 #include <catch2/catch.hpp>
 
@@ -21,7 +21,7 @@ Snapshot base_page(bool with_dialog = false, bool nested = false) {
 }
 }  // namespace
 
-TEST_CASE("seeds/000 §9 unit 3: PageSnapshotState", "[engine][state]") {
+TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
   Harness h;
   SECTION("Initializes on first call") {
     // computeResponse() on an uninitialized page answers with the baseline itself.
@@ -170,7 +170,7 @@ TEST_CASE("seeds/000 §9 unit 3: PageSnapshotState", "[engine][state]") {
   }
 }
 
-TEST_CASE("seeds/000 §9 unit 6: computeDeltaBetweenSnapshots", "[engine][delta]") {
+TEST_CASE("design unit 6: computeDeltaBetweenSnapshots", "[engine][delta]") {
   Harness h;
   SECTION("Removed refs use node's loader_id (not current frame's)") {
     // The frame navigated; the invalidation names the ref the agent holds, not a new one.

@@ -1,4 +1,4 @@
-// seeds/000 §9 "Unit Tests": FrameTracker, SnapshotVersionManager, PageSnapshotState, format,
+// The design's units (docs/design.md, "Tests named after the design"): FrameTracker, SnapshotVersionManager, PageSnapshotState, format,
 // computeDeltaBetweenSnapshots — as they exist in this engine (refs are opaque, formatting is
 // the renderer's; what the seed asks of them is asserted on FactPacks and resolve()).
 #include <catch2/catch.hpp>
@@ -15,7 +15,7 @@ using namespace athena;
 using namespace athena::testing;
 using engine::FrameTracker;
 
-TEST_CASE("seeds/000 §9 unit 1: FrameTracker", "[engine][frames]") {
+TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
   SECTION("Invalidates refs on frame navigation") {
     Harness h;
     auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "In frame", Region::kMain, "SUB").build();
@@ -111,7 +111,7 @@ TEST_CASE("seeds/000 §9 unit 1: FrameTracker", "[engine][frames]") {
   }
 }
 
-TEST_CASE("seeds/000 §9 unit 2: SnapshotVersionManager", "[engine][versions]") {
+TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
   auto view = [](std::uint64_t hash) {
     engine::View v;
     v.hash = hash;
@@ -184,7 +184,7 @@ TEST_CASE("seeds/000 §9 unit 2: SnapshotVersionManager", "[engine][versions]") 
   }
 }
 
-TEST_CASE("seeds/000 §9 unit 5: Format Functions (refs in FactPacks)", "[engine][format]") {
+TEST_CASE("design unit 5: Format Functions (refs in FactPacks)", "[engine][format]") {
   // The renderers only print refs the engine put in the FactPack; the seed's concern (refs
   // serialized with the frame they belong to) is asserted on the FactPack itself.
   Harness h;
