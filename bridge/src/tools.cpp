@@ -1,5 +1,6 @@
 #include "tools.h"
 
+#include <cmath>
 #include <set>
 
 namespace athena::bridge {
@@ -84,7 +85,14 @@ json with_output_schemas(json list) {
 bool type_ok(const std::string& want, const json& v) {
   if (want == "string") return v.is_string();
   if (want == "boolean") return v.is_boolean();
-  if (want == "integer") return v.is_number_integer() || (v.is_number_float() && v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())));
+  if (want == "integer") {
+    if (v.is_number_integer()) return true;
+    if (!v.is_number_float()) return false;
+    // 5000.0 is an integer; 9.2e19 is not one we can hold. Range first: casting a double beyond
+    // 64 bits to an integer is undefined behaviour (found by fuzz/jsonrpc.cpp).
+    const double d = v.get<double>();
+    return std::isfinite(d) && d >= -9.2e18 && d <= 9.2e18 && std::trunc(d) == d;
+  }
   if (want == "number") return v.is_number();
   if (want == "array") return v.is_array();
   if (want == "object") return v.is_object();

@@ -65,6 +65,11 @@ export const MCP_ATTACKS = [
     code: INVALID_PARAMS, message: /tools\/call needs params\.name/, expect: 'invalid params',
   },
   {
+    name: 'wait_for with ms = 9.2e19 (a float beyond 64 bits; found by fuzz/jsonrpc.cpp)',
+    line: () => '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wait_for","arguments":{"ms":92233720360854775807}}}',
+    code: INVALID_PARAMS, message: /argument 'ms' must be integer/, expect: 'invalid params',
+  },
+  {
     name: 'wait_for with ms = 2^63 - 1',
     line: () => `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wait_for","arguments":{"ms":9223372036854775807}}}`,
     // No Chrome in this sandbox: the call is refused as not connected, without overflow.

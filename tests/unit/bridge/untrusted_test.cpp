@@ -9,6 +9,7 @@
 #include "install.h"
 #include "limits.h"
 #include "mcp.h"
+#include "tools.h"
 #include "untrusted_json.h"
 
 using namespace athena::bridge;
@@ -186,4 +187,14 @@ TEST_CASE("install: options are checked before anything is written", "[bridge][i
   o.binary = "";
   o.user_data_dir = "profile";
   CHECK(check_install_options(o) == "--user-data-dir 'profile' must be an absolute path");
+}
+
+TEST_CASE("tool arguments: an integer argument given as a float beyond 64 bits is refused, not cast", "[bridge][tools][untrusted]") {
+  // Found by fuzz/jsonrpc.cpp: casting 9.2e19 to long long was undefined behaviour.
+  const json* wait = find_tool("wait_for");
+  REQUIRE(wait);
+  CHECK(check_arguments(*wait, json::parse(R"({"ms": 92233720360854775807})")) == "wait_for: argument 'ms' must be integer");
+  CHECK(check_arguments(*wait, json::parse(R"({"ms": 1e300})")) == "wait_for: argument 'ms' must be integer");
+  CHECK(check_arguments(*wait, json::parse(R"({"ms": 5000.0})")) == "");
+  CHECK(check_arguments(*wait, json::parse(R"({"ms": 1.5})")) == "wait_for: argument 'ms' must be integer");
 }
