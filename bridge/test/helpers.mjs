@@ -3,9 +3,13 @@
 // Chrome does: 4-byte little-endian length + JSON on its stdin/stdout).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -74,4 +78,47 @@ export class FakeChrome {
     return this.next((m) => m.type === 'hello');
   }
   close() { this.proc.stdin.end(); return this.exited; }
+}
+
+/** An MCP client (the official SDK) on `athena-bridge mcp [args]`. */
+export async function mcpClient(env, name = 'test-agent', args = []) {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: bridgeBinary(), args: ['mcp', ...args], env, stderr: 'pipe' }));
+  return client;
+}
+
+/** The text content of a tool result (what the model gets). */
+export const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+
+/** A raw connection to the native host's socket, as an MCP server makes one. */
+export function connect(env) {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(path.join(env.ATHENA_RUNTIME_DIR, 'bridge.sock'), () => resolve(s));
+    s.on('error', reject);
+  });
+}
+
+/** Framed messages arriving on a socket: `next(pred)` resolves with the first that matches. */
+export function reader(sock) {
+  let buf = Buffer.alloc(0);
+  const msgs = [];
+  sock.on('data', (d) => {
+    buf = Buffer.concat([buf, d]);
+    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32LE(0)) {
+      const n = buf.readUInt32LE(0);
+      msgs.push(JSON.parse(buf.subarray(4, 4 + n).toString('utf8')));
+      buf = buf.subarray(4 + n);
+    }
+  });
+  return {
+    async next(pred, ms = 5000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const i = msgs.findIndex(pred);
+        if (i >= 0) return msgs.splice(i, 1)[0];
+        if (Date.now() > end) throw new Error(`no matching message; got ${JSON.stringify(msgs).slice(0, 300)}`);
+        await sleep(10);
+      }
+    },
+  };
 }

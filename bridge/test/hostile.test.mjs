@@ -5,10 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bridgeBinary, FakeChrome, frame, sandbox } from './helpers.mjs';
+import { bridgeBinary, connect, FakeChrome, frame, reader, sandbox } from './helpers.mjs';
 import { MCP_ATTACKS, nested } from './hostile-inputs.mjs';
 
 /** `athena-bridge mcp` on a pipe: send raw lines, read JSON-RPC answers. */
@@ -135,34 +133,4 @@ test('native host: a deeply nested frame or a call with a nested id from a socke
   }
 });
 
-function connect(env) {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(path.join(env.ATHENA_RUNTIME_DIR, 'bridge.sock'), () => resolve(s));
-    s.on('error', reject);
-  });
-}
 
-/** Framed messages from a socket. */
-function reader(sock) {
-  let buf = Buffer.alloc(0);
-  const msgs = [];
-  sock.on('data', (d) => {
-    buf = Buffer.concat([buf, d]);
-    while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32LE(0)) {
-      const n = buf.readUInt32LE(0);
-      msgs.push(JSON.parse(buf.subarray(4, 4 + n).toString('utf8')));
-      buf = buf.subarray(4 + n);
-    }
-  });
-  return {
-    async next(pred, ms = 5000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const i = msgs.findIndex(pred);
-        if (i >= 0) return msgs.splice(i, 1)[0];
-        if (Date.now() > end) throw new Error(`no matching message; got ${JSON.stringify(msgs).slice(0, 300)}`);
-        await sleep(10);
-      }
-    },
-  };
-}

@@ -7,15 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bridgeBinary, FakeChrome, sandbox } from './helpers.mjs';
+import { bridgeBinary, FakeChrome, mcpClient, sandbox } from './helpers.mjs';
 
-async function mcpClient(env, name) {
-  const client = new Client({ name, version: '1' });
-  await client.connect(new StdioClientTransport({ command: bridgeBinary(), args: ['mcp'], env, stderr: 'pipe' }));
-  return client;
-}
 
 /** Calls snapshot through `client`, answers it as the extension, returns the call's session. */
 async function sessionOf(chrome, client) {

@@ -8,21 +8,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { bridgeBinary, FakeChrome, root, sandbox } from './helpers.mjs';
+import { bridgeBinary, FakeChrome, mcpClient, root, sandbox, text } from './helpers.mjs';
 
 const run = promisify(execFile);
 
-async function mcpClient(env, name = 'test-agent', args = []) {
-  const transport = new StdioClientTransport({ command: bridgeBinary(), args: ['mcp', ...args], env, stderr: 'pipe' });
-  const client = new Client({ name, version: '1.0.0' });
-  await client.connect(transport);
-  return client;
-}
 
-const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
 test('without Chrome: initialize and tools/list answer; a tool call says what to do', async () => {
   const { env } = sandbox();

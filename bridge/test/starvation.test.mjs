@@ -4,38 +4,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { bridgeBinary, FakeChrome, frame, sandbox } from './helpers.mjs';
+import { bridgeBinary, connect, FakeChrome, frame, mcpClient, sandbox, text } from './helpers.mjs';
 
 const run = promisify(execFile);
 // The bounds of bridge/src/limits.h these tests wait on.
 const HELLO_TIMEOUT_MS = 5_000, PARTIAL_FRAME_TIMEOUT_MS = 10_000, CONNECT_TIMEOUT_MS = 2_000, MAX_CLIENTS = 32;
 
 const socketOf = (env) => path.join(env.ATHENA_RUNTIME_DIR, 'bridge.sock');
-function connect(env) {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(socketOf(env), () => resolve(s));
-    s.on('error', reject);
-  });
-}
 // Resolves when the peer closed `sock` (it is read to EOF: a paused socket never sees 'close').
 const closed = (sock) => new Promise((resolve) => {
   if (sock.destroyed) return resolve();
   sock.on('close', resolve);
   sock.resume();
 });
-const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 
-async function mcpClient(env, name) {
-  const client = new Client({ name, version: '1' });
-  await client.connect(new StdioClientTransport({ command: bridgeBinary(), args: ['mcp'], env, stderr: 'pipe' }));
-  return client;
-}
 
 test('a client that stops reading is disconnected at its queue bound; another agent is served meanwhile', async () => {
   const { env } = sandbox();
