@@ -26,8 +26,6 @@ json call_error(const json& id, const std::string& code, const std::string& mess
   return {{"type", "result"}, {"id", id}, {"ok", false}, {"error", {{"code", code}, {"message", message}}}};
 }
 
-std::string str(const json& m, const char* k) { return str_field(m, k); }
-
 }  // namespace
 
 json HostRouter::status() const {
@@ -37,7 +35,7 @@ json HostRouter::status() const {
 
 std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
   std::vector<Outgoing> out;
-  const std::string type = str(msg, "type");
+  const std::string type = str_field(msg, "type");
   if (type == "hello") {
     const json* p = field(msg, "protocol");
     const long long proto = p && p->is_number_integer() ? p->get<long long>() : -1;
@@ -48,7 +46,7 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
       return out;
     }
     ext_ready_ = true;
-    ext_version_ = str(msg, "extension");
+    ext_version_ = str_field(msg, "extension");
     out.push_back({0, {{"type", "hello"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}}});
     // Sessions opened before the extension said hello.
     for (const auto& [c, cl] : clients_) out.push_back({0, {{"type", "session_open"}, {"session", cl.session}, {"client", cl.name}}});
@@ -60,7 +58,7 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
     return out;
   }
   if (type == "result" || type == "progress") {
-    const std::string id = str(msg, "id");
+    const std::string id = str_field(msg, "id");
     auto it = pending_.find(id);
     if (it == pending_.end()) return out;  // late answer to a cancelled or timed-out call: dropped
     json m = msg;
@@ -71,7 +69,7 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
   }
   if (type == "event" || type == "log") {  // broadcast (e.g. the user pressed stop)
     for (const auto& [c, cl] : clients_) {
-      const std::string s = str(msg, "session");
+      const std::string s = str_field(msg, "session");
       if (s.empty() || s == cl.session) out.push_back({c, msg});
     }
     return out;
@@ -119,14 +117,14 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   std::vector<Outgoing> out;
   auto cl = clients_.find(client);
   if (cl == clients_.end()) return out;
-  const std::string type = str(msg, "type");
+  const std::string type = str_field(msg, "type");
   if (type == "hello") {
-    cl->second.name = str(msg, "client");
+    cl->second.name = str_field(msg, "client");
     // An MCP server that reconnects (after a host restart, say) proposes the session id it had,
     // and gets it back: the extension kept that session's tabs. The id is 128 random bits that
     // only that server knows; an id in use by another connection, or not of that form, is
     // ignored and the client keeps its fresh one.
-    const std::string proposed = str(msg, "session");
+    const std::string proposed = str_field(msg, "session");
     bool taken = false;
     for (const auto& [n, other] : clients_) taken = taken || (n != client && other.session == proposed);
     if (is_session_id(proposed) && !taken) cl->second.session = proposed;
@@ -136,7 +134,7 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   }
   if (type == "call") {
     const json* id = field(msg, "id");
-    if (!id || !is_id(*id) || str(msg, "tool").empty()) {
+    if (!id || !is_id(*id) || str_field(msg, "tool").empty()) {
       out.push_back({client, error_msg("bad_message", "call needs id (a string or an integer) and tool (a string)")});
       return out;
     }
