@@ -158,14 +158,10 @@ struct Walk {
     bool has = false;
     // 2B aria-labelledby (not followed twice: a referenced node's own labelledby is ignored).
     if (!in_labelledby) {
-      const std::string_view ids = dom.attr(i, "aria-labelledby", &has);
+      has = dom.has_attr(i, "aria-labelledby");
       if (has) {
         std::string out;
-        std::string_view rest = ids;
-        for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
-          rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
-          const int ref = dom.by_id(i, tok);
-          if (ref < 0) continue;
+        for (const int ref : dom.idrefs(i, "aria-labelledby")) {
           const bool hidden_ref = vis.css_hidden(ref) || vis.aria_hidden(ref);
           // An element may name itself in its own aria-labelledby: its content is used.
           const std::string part = ref == i ? content(i, include_hidden || hidden_ref, depth + 1)

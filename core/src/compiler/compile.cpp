@@ -51,14 +51,8 @@ std::vector<char> validation_targets(const Dom& dom) {
     if (!dom.is_element(i)) continue;
     const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
     if (inv.empty() || inv == "false" || inv == "undefined") continue;
-    for (const std::string_view a : {"aria-errormessage", "aria-describedby"}) {
-      std::string_view rest = dom.attr(i, a);
-      for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
-        rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
-        const int ref = dom.by_id(i, tok);
-        if (ref >= 0) out[static_cast<std::size_t>(ref)] = 1;
-      }
-    }
+    for (const std::string_view a : {"aria-errormessage", "aria-describedby"})
+      for (const int ref : dom.idrefs(i, a)) out[static_cast<std::size_t>(ref)] = 1;
   }
   return out;
 }

@@ -425,6 +425,17 @@ int Dom::by_id(int from, std::string_view id) const {
   return in_scope != first_id_in_scope_.end() ? in_scope->second : first->second;
 }
 
+std::vector<int> Dom::idrefs(int from, std::string_view attr_name) const {
+  std::vector<int> out;
+  std::string_view rest = attr(from, attr_name);
+  for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
+    rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
+    const int ref = by_id(from, tok);
+    if (ref >= 0) out.push_back(ref);
+  }
+  return out;
+}
+
 const std::vector<int>* Dom::labels_for(int control) const {
   const Node& n = nodes[static_cast<std::size_t>(control)];
   const std::string_view id = attr(control, "id");

@@ -77,6 +77,9 @@ class Dom {
 
   /// Element with this id in the same tree scope as `from` (falls back to the whole document).
   int by_id(int from, std::string_view id) const;
+  /// The elements an ID-reference list attribute of `from` names (aria-controls, aria-labelledby,
+  /// ...), in the list's order, each resolved by by_id(); ids that match nothing are skipped.
+  std::vector<int> idrefs(int from, std::string_view attr) const;
   /// <label for=id> elements pointing at `control`, in document order.
   const std::vector<int>* labels_for(int control) const;
   /// "sl-dialog/sl-button": tags of the shadow hosts holding `i`, outermost first.

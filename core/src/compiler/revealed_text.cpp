@@ -11,12 +11,7 @@ std::vector<char> controlled_by_expander(const Dom& dom) {
   std::vector<char> out(dom.nodes.size(), 0);
   for (const int i : dom.order) {
     if (!dom.is_element(i) || !dom.has_attr(i, "aria-expanded")) continue;
-    std::string_view rest = dom.attr(i, "aria-controls");
-    for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
-      rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
-      const int ref = dom.by_id(i, tok);
-      if (ref >= 0) out[static_cast<std::size_t>(ref)] = 1;
-    }
+    for (const int ref : dom.idrefs(i, "aria-controls")) out[static_cast<std::size_t>(ref)] = 1;
   }
   return out;
 }
