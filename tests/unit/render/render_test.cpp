@@ -5,25 +5,15 @@
 
 #include "athena/limits.h"
 #include "athena/render.h"
+#include "elements.h"
 
 using namespace athena;
 
 namespace {
 
-Element el(int n, const std::string& role, const std::string& name, Region region = Region::kMain) {
-  Element e;
-  e.ref = "c0p1f0e" + std::to_string(n);
-  e.role = role;
-  e.name = name;
-  e.region = region;
-  return e;
-}
+using test::el;
 
-std::size_t count(const std::string& s, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 FactPack full_with(std::size_t n, Region region = Region::kNav) {
   FactPack p;

@@ -4,26 +4,15 @@
 
 #include "athena/limits.h"
 #include "athena/render.h"
+#include "elements.h"
 
 using namespace athena;
 
 namespace {
 
-Element el(int n, const std::string& role, const std::string& name, Region region = Region::kMain) {
-  Element e;
-  e.ref = "c0p1f0e" + std::to_string(n);
-  e.role = role;
-  e.name = name;
-  e.region = region;
-  if (role == "text") e.category = Category::kText;
-  return e;
-}
+using test::el;
 
-std::size_t count(const std::string& s, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
-  return n;
-}
+using test::count;
 
 RegionBlock block(Region region, std::size_t n, int first_ref, const std::string& prefix = "Item ", const std::string& role = "link") {
   RegionBlock b;
