@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of fuzz/ (built by the fuzz preset into build/fuzz) for SECONDS each,
-# seeded from the recorded corpus (tests/cases) and the bridge's hostile inputs. Exits non-zero
-# when any target finds a crash; crashing inputs are kept in build/fuzz/crashes/<target>/.
-#   fuzz/run.sh SECONDS [--write bench/fuzz-results.md]
+# or until each has executed N inputs (--runs N), seeded from the recorded corpus (tests/cases)
+# and the bridge's hostile inputs. Exits non-zero when any target finds a crash; crashing inputs
+# are kept in build/fuzz/crashes/<target>/.
+#   fuzz/run.sh SECONDS|--runs N [--write bench/fuzz-results.md]
+# FUZZ_TARGETS picks targets; FUZZ_BIN / FUZZ_WORK point at other binaries / work folders (a long run on a copy, say).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SECONDS_EACH="${1:?usage: fuzz/run.sh SECONDS [--write FILE]}"
-WRITE=""; [ "${2:-}" = "--write" ] && WRITE="${3:?--write needs a file}"
-BIN="$ROOT/build/fuzz/fuzz"
-WORK="$ROOT/build/fuzz"
+usage="usage: fuzz/run.sh SECONDS|--runs N [--write FILE]"
+RUNS=""
+if [ "${1:-}" = "--runs" ]; then RUNS="${2:?$usage}"; shift 2; SECONDS_EACH=$((6 * 3600)); else SECONDS_EACH="${1:?$usage}"; shift; fi
+WRITE=""; [ "${1:-}" = "--write" ] && WRITE="${2:?--write needs a file}"
+BIN="${FUZZ_BIN:-$ROOT/build/fuzz/fuzz}"
+WORK="${FUZZ_WORK:-$ROOT/build/fuzz}"
 MAX_LEN=65536        # bytes of one input (the small recorded captures fit)
 RSS_LIMIT_MB=2048    # one target's memory
 
@@ -51,35 +55,37 @@ seed() {  # target -> its seed folder, made once from the repo's own inputs
 }
 
 rows=(); failed=0
-for t in capture events jsonrpc framing host; do
+for t in ${FUZZ_TARGETS:-capture events jsonrpc framing host}; do
   exe="$BIN/fuzz_$t"
   [ -x "$exe" ] || { echo "fuzz: $exe is not built (cmake --preset fuzz && cmake --build build/fuzz)"; exit 1; }
   seeds="$(seed "$t")"
   corpus="$WORK/corpus/$t"; crashes="$WORK/crashes/$t"; mkdir -p "$corpus" "$crashes"
   log="$WORK/$t.log"
-  echo "==> fuzz_$t for ${SECONDS_EACH}s"
-  rc=0
+  echo "==> fuzz_$t ${RUNS:+for $RUNS executions, at most }for ${SECONDS_EACH}s"
+  rc=0; started=$(date +%s)
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$exe" "$corpus" "$seeds" -max_total_time="$SECONDS_EACH" -max_len="$MAX_LEN" -rss_limit_mb="$RSS_LIMIT_MB" \
-    -print_final_stats=1 -artifact_prefix="$crashes/" > "$log" 2>&1 || rc=$?
+    ${RUNS:+-runs="$RUNS"} -print_final_stats=1 -artifact_prefix="$crashes/" > "$log" 2>&1 || rc=$?
+  took=$(( $(date +%s) - started ))
   execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
   found="$(find "$crashes" -type f | wc -l)"
   echo "    $t: ${execs:-?} executions, exit $rc, $found crashing input(s) kept"
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then failed=1; tail -30 "$log" | sed 's/^/    | /'; fi
-  rows+=("| $t | ${SECONDS_EACH} | ${execs:-?} | $([ "$rc" -eq 0 ] && [ "$found" -eq 0 ] && echo 0 || echo "$found (exit $rc)") |")
+  rows+=("| $t | ${took} | ${execs:-?} | $([ "$rc" -eq 0 ] && [ "$found" -eq 0 ] && echo 0 || echo "$found (exit $rc)") |")
 done
 
 if [ -n "$WRITE" ]; then
   {
     echo "## Fuzzing (libFuzzer, ASan + UBSan)"
     echo
-    echo "\`fuzz/run.sh $SECONDS_EACH\`: each target of fuzz/ for $SECONDS_EACH s on one core, seeded from tests/cases and"
+    if [ -n "$RUNS" ]; then how="--runs $RUNS\`: each target of fuzz/ until $RUNS executions"; else how="$SECONDS_EACH\`: each target of fuzz/ for $SECONDS_EACH s"; fi
+    echo "\`fuzz/run.sh $how on one core, seeded from tests/cases and"
     echo "bridge/test/hostile-inputs.mjs, inputs up to $MAX_LEN bytes. Crashing inputs would be in build/fuzz/crashes/."
     echo
     echo "| target | seconds | executions | crashes |"
     echo "|---|---|---|---|"
     printf '%s\n' "${rows[@]}"
-  } > "$ROOT/$WRITE"
+  } > "$(case "$WRITE" in /*) echo "$WRITE" ;; *) echo "$ROOT/$WRITE" ;; esac)"
   echo "wrote $WRITE"
 fi
 exit "$failed"

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <poll.h>
 #include <unistd.h>
 
@@ -27,6 +29,22 @@ json call_error(const json& id, const std::string& code, const std::string& mess
 }
 
 }  // namespace
+
+std::string resolve_upload_files(json& call) {
+  json* args = call.is_object() && call.contains("args") ? &call["args"] : nullptr;
+  if (!args || !args->is_object() || !args->contains("files") || !(*args)["files"].is_array()) return {};
+  for (json& f : (*args)["files"]) {
+    if (!f.is_string()) continue;  // the extension refuses the shape with its own message
+    const std::string given = f.get<std::string>();
+    if (given.empty() || given[0] != '/' || given.find('\0') != std::string::npos) continue;
+    char* real = ::realpath(given.c_str(), nullptr);
+    if (!real)
+      return "upload: " + given + ": " + std::strerror(errno) + " (give an existing file inside a folder the user allowed for uploads)";
+    f = std::string(real);
+    std::free(real);
+  }
+  return {};
+}
 
 json HostRouter::status() const {
   return {{"type", "status"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}, {"extension", ext_ready_},
@@ -146,9 +164,18 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
       out.push_back({client, call_error(msg["id"], "busy", "too many calls in flight; wait for some to finish")});
       return out;
     }
+    json m = msg;
+    // Upload paths are resolved here, on the computer whose files they name, so the extension
+    // compares the real file (symlinks followed) with the folders the user allowed.
+    if (str_field(msg, "tool") == "upload") {
+      const std::string why = resolve_upload_files(m);
+      if (!why.empty()) {
+        out.push_back({client, call_error(msg["id"], "upload_refused", why)});
+        return out;
+      }
+    }
     const std::string hid = "h" + std::to_string(next_call_++);
     pending_[hid] = {client, msg["id"]};
-    json m = msg;
     m["id"] = hid;
     m["session"] = cl->second.session;
     out.push_back({0, m});

@@ -4,16 +4,18 @@
 // chrome.debugger. One wasm engine per browser; chrome is injected (the service worker passes the
 // real one).
 import { escapeBlock, quoteValue } from './quote.js';
-import { capture, CORE_EVENTS } from './capture.js';
+import { capture, CORE_EVENTS, withholdFrames } from './capture.js';
 import { LIMITS } from './limits.js';
 import { keyEvents } from './keys.js';
 import { CLEAR_FN, DOM_QUIET_JS, READ_FN, REGION_SELECTORS, SCROLL_FN, SELECT_FN, STATE_FN } from './page-scripts.js';
-import { checkUrl, normalizePolicy } from './policy.js';
+import { checkFrameUrl, checkUpload, checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
+/** The host of a URL, for messages (the URL itself when it has none). @param {string} url */
+const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
 
 /** An error for the agent: a stable code and a message saying what to do. */
 export class ToolError extends Error {
@@ -64,7 +66,7 @@ class TabState {
     this.crashed = false;
     /** An action is running on this tab (what it opens is the agent's). */
     this.acting = false;
-    /** Tabs opened by this tab during the current action. @type {string[]} */
+    /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
     this.opened = [];
     /** @type {Promise<any>} */
     this.queue = Promise.resolve();
@@ -78,6 +80,8 @@ class TabState {
     /** Id of the call acting on this tab, and whether the agent cancelled it. @type {any} */
     this.callId = null;
     this.cancelled = false;
+    /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
+    this.withheldOwners = new Set();
   }
 
   /**
@@ -279,7 +283,10 @@ export class Agent {
       case 'Network.requestWillBeSent': t.inflight.set(`${sid ?? ''}/${params.requestId}`, now); t.lastNetwork = now; break;
       case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(`${sid ?? ''}/${params.requestId}`); t.lastNetwork = now; break;
       case 'Page.javascriptDialogOpening':
-        t.dialog = { type: params.type, message: params.message, defaultPrompt: params.defaultPrompt, url: params.url };
+        // A dialog raised by a frame the policy withholds keeps its text to itself.
+        t.dialog = checkFrameUrl(this.policy, params.url).ok
+          ? { type: params.type, message: params.message, defaultPrompt: params.defaultPrompt, url: params.url }
+          : { type: params.type, message: `[withheld: raised by ${hostOf(String(params.url))}, which the user's policy does not let the agent see]`, defaultPrompt: '', url: '' };
         for (const w of [...t.dialogWaiters]) w(t.dialog);
         t.dialogWaiters.clear();
         break;
@@ -349,11 +356,16 @@ export class Agent {
     // tab as opener too) are never taken over.
     if (!opener || opener.dead || !opener.acting) return;
     const url = tab.pendingUrl || tab.url;
-    if (url && !checkUrl(this.policy, url).ok) { opener.opened.push(`a tab the agent may not control (${url})`); return; }
-    if (!this.policy.allowNewTabs) { opener.opened.push(`a new tab (not controlled: the user does not allow the agent new tabs)`); return; }
+    if (url && !checkUrl(this.policy, url).ok) { opener.opened.push({ text: `a tab the agent may not control (${url})` }); return; }
+    if (!this.policy.allowNewTabs) { opener.opened.push({ text: 'a new tab (not controlled: the user does not allow the agent new tabs)' }); return; }
+    if (this.tabMap.ofSession(opener.session).length >= LIMITS.maxTabsPerSession) {
+      opener.opened.push({ text: `a new tab (not controlled: this agent already controls ${LIMITS.maxTabsPerSession} tabs; close some with tabs close)` });
+      return;
+    }
     const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
     this.tabs.set(tab.id, new TabState(tab.id, r.key, opener.session));
-    opener.opened.push(`tab ${tabName(r.key)}${tab.pendingUrl || tab.url ? ` (${tab.pendingUrl || tab.url})` : ''}`);
+    // A tab opened by script often has no URL yet: it is checked again when the action answers.
+    opener.opened.push({ tabId: tab.id, text: `tab ${tabName(r.key)}${tab.pendingUrl || tab.url ? ` (${tab.pendingUrl || tab.url})` : ''}` });
     this.#save();
   }
 
@@ -401,10 +413,19 @@ export class Agent {
     for (let i = 0; i < LIMITS.captureAttempts; i++) {
       try {
         const r = await capture((m, p, sid) => this.send(t, m, p, sid), { oopifs: [...t.oopifs.values()] });
+        // The policy holds on where the page is now, whatever led there (a redirect, a click, a
+        // script): a page it does not allow is never compiled, and its blocked frames are emptied.
+        const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);
+        if (w.page !== null) {
+          const why = checkUrl(this.policy, w.page);
+          throw new ToolError(why.ok ? 'blocked_origin' : why.code, `tab ${tabName(t.key)} is now at ${w.page.slice(0, LIMITS.urlMaxChars)}: ${why.ok ? 'the agent may not act there' : why.message}. Nothing of that page is shown; use back, or navigate elsewhere`);
+        }
+        t.withheldOwners = w.owners;
+        const withheld = [...new Set(w.withheld.map(hostOf))].map((h) => `a frame from ${h} was left out: the user's policy does not let the agent see or act there`);
         t.mainFrameId = r.capture.frameTree?.frame?.id ?? t.mainFrameId;
         t.lastCapture = r.capture;
         // The object itself goes to the core (packed into its binary form): no JSON.stringify.
-        return { capture: r.capture, warnings: r.warnings };
+        return { capture: r.capture, warnings: [...r.warnings, ...withheld] };
       } catch (e) {
         if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
         last = e;
@@ -608,6 +629,12 @@ export class Agent {
         const files = args.files;
         if (!Array.isArray(files) || files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => typeof f !== 'string' || !f.startsWith('/')))
           throw new ToolError('bad_arguments', `upload: files is a list of 1..${LIMITS.uploadMaxFiles} absolute paths on this computer`);
+        // The native host resolved each path (symlinks followed): the real file must be inside
+        // a folder the user allowed in the options page.
+        for (const f of files) {
+          const ok = checkUpload(this.policy, f);
+          if (!ok.ok) throw new ToolError(ok.code, ok.message);
+        }
         const t = await this.#tabFor(session, args);
         return this.#run(t, 'upload', args, async (target) => {
           try {
@@ -934,7 +961,8 @@ export class Agent {
     if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
     const tab = await this.chrome.tabs.get(t.tabId).catch(() => null);
     if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
-    if (kind !== 'navigate') {
+    // Leaving a page is always allowed (back and forward check where they lead).
+    if (kind !== 'navigate' && kind !== 'back' && kind !== 'forward') {
       const ok = checkUrl(this.policy, tab.url || tab.pendingUrl || 'about:blank');
       if (!ok.ok) throw new ToolError(ok.code, ok.message);
     }
@@ -958,7 +986,7 @@ export class Agent {
       }
       const warnings = NAVIGATIONS.has(kind) ? await this.#stabilize(t, { navigation: true }) : [];
       if (t.dialog) return this.#dialogReply(t);
-      const pack = await this.#baseline(t, kind, [...notes, ...warnings, ...this.#openedNotes(t)]);
+      const pack = await this.#baseline(t, kind, [...notes, ...warnings, ...await this.#openedNotes(t)]);
       return reply(pack);
     }
 
@@ -975,6 +1003,8 @@ export class Agent {
       if (o.ref) {
         if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like c0p1f0e5) from your last FactPack`);
         target = engine.resolve(t.key, args.ref);
+        if (t.withheldOwners.has(target.backendNodeId))
+          throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
         if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
           throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
       }
@@ -1002,7 +1032,7 @@ export class Agent {
       const warnings = await this.#stabilize(t);
       if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.#dialogReply(t); }
       const after = await this.#capture(t);
-      const pack = engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...this.#openedNotes(t)] });
+      const pack = engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...await this.#openedNotes(t)] });
       return reply(pack);
     } catch (e) {
       try { engine.abortAction(t.key); } catch { /* not in an action */ }
@@ -1011,9 +1041,21 @@ export class Agent {
   }
 
   /** @param {TabState} t */
-  #openedNotes(t) {
-    const out = t.opened.map((s) => `this action opened ${s}: use tabs select to act there`);
+  async #openedNotes(t) {
+    const out = [];
+    const opened = t.opened;
     t.opened = [];
+    for (const o of opened) {
+      // Where the new tab is now: one that went to a page the user does not allow is let go.
+      const tab = o.tabId === undefined ? null : await this.chrome.tabs.get(o.tabId).catch(() => null);
+      const url = tab ? tab.pendingUrl || tab.url : '';
+      if (o.tabId !== undefined && url && !checkUrl(this.policy, url).ok) {
+        await this.#release(o.tabId, null);
+        out.push(`this action opened a tab the agent may not control (${url})`);
+      } else {
+        out.push(`this action opened ${o.text}: use tabs select to act there`);
+      }
+    }
     return out;
   }
 

@@ -23,7 +23,7 @@ export const CAPTURE_VERSION = 1;
 
 /**
  * @typedef {{frameId: string, sessionId: string}} OopifSession  an attached out-of-process iframe
- * @typedef {{frame?: {id?: string}, childFrames?: FrameTree[]}} FrameTree  CDP Page.FrameTree (the parts read)
+ * @typedef {{frame?: {id?: string, url?: string}, childFrames?: FrameTree[]}} FrameTree  CDP Page.FrameTree (the parts read)
  * @typedef {{v: number, styles: string[], frameTree: FrameTree, snapshot: object,
  *            oopifs: Array<{frameId: string, ownerBackendNodeId: number|null, frameTree: FrameTree, snapshot: object}>,
  *            viewport: {x: number, y: number, width: number, height: number}}} Capture
@@ -138,6 +138,113 @@ async function frameOwner(send, frameId, sessions) {
     }
   }
   return null;
+}
+
+/**
+ * Withholds what the user's policy does not let the agent see, before anything is compiled:
+ * frames from blocked (or not allowed) sites lose their content, and so does every frame inside
+ * them. A same-process frame's document keeps only its root node; an out-of-process frame is
+ * dropped. The page itself (the top frame) is not judged here: if it is not allowed, `page`
+ * names its URL and the caller must not compile the capture at all.
+ * @param {Capture} cap changed in place
+ * @param {(url: string) => boolean} allowed whether a frame at this URL may be seen
+ * @returns {{page: string | null, withheld: string[], owners: Set<number>}} page: the top frame's
+ *   URL when it is not allowed; withheld: the URLs of withheld frames; owners: backendNodeIds of
+ *   the <iframe> elements whose content was withheld (actions on them are refused)
+ */
+export function withholdFrames(cap, allowed) {
+  /** @type {string[]} */
+  const withheld = [];
+  /** @type {Set<number>} */
+  const owners = new Set();
+  const top = cap.frameTree?.frame;
+  if (top && typeof top.url === 'string' && !allowed(top.url)) return { page: top.url, withheld, owners };
+  /** Frame ids to withhold, from every frame tree (a blocked frame takes its subtree with it). */
+  const ids = new Set();
+  /** @param {FrameTree | undefined} tree @param {boolean} inside */
+  const walk = (tree, inside) => {
+    const f = tree?.frame;
+    if (!f) return;
+    const out = inside || (typeof f.url === 'string' && !allowed(f.url));
+    if (out && typeof f.id === 'string') {
+      ids.add(f.id);
+      if (!inside && typeof f.url === 'string') withheld.push(f.url);
+    }
+    for (const c of tree?.childFrames ?? []) walk(c, out);
+  };
+  walk(cap.frameTree, false);
+  for (const o of cap.oopifs ?? []) walk(o.frameTree, ids.has(o.frameId));
+  // Out-of-process frames: dropped whole (the compiler shows their owner as an empty frame).
+  cap.oopifs = (cap.oopifs ?? []).filter((o) => {
+    if (!ids.has(o.frameId)) return true;
+    if (typeof o.ownerBackendNodeId === 'number') owners.add(o.ownerBackendNodeId);
+    return false;
+  });
+  for (const snap of [cap.snapshot, ...cap.oopifs.map((o) => o.snapshot)]) blankDocuments(snap, ids, allowed, owners, withheld);
+  return { page: null, withheld, owners };
+}
+
+/**
+ * Empties the documents of withheld frames in one DOMSnapshot (and the documents inside them),
+ * and records their owner elements. A document whose frame is in no tree is judged by its URL.
+ * @param {any} snap @param {Set<string>} ids @param {(url: string) => boolean} allowed
+ * @param {Set<number>} owners @param {string[]} withheld
+ */
+function blankDocuments(snap, ids, allowed, owners, withheld) {
+  const strings = snap?.strings ?? [];
+  const docs = Array.isArray(snap?.documents) ? snap.documents : [];
+  /** Document index -> [index of the document holding its owner, that owner's backendNodeId]. */
+  const ownerOf = new Map();
+  docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    const cdi = d?.nodes?.contentDocumentIndex;
+    if (!cdi || !Array.isArray(cdi.index)) return;
+    cdi.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => ownerOf.set(cdi.value[k], [i, d.nodes.backendNodeId?.[node]]));
+  });
+  const blank = new Set();
+  docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    const frameId = strings[d?.frameId], url = strings[d?.documentURL];
+    if (ids.has(frameId)) blank.add(i);
+    else if (i > 0 && typeof url === 'string' && !allowed(url)) { blank.add(i); withheld.push(url); }
+  });
+  // Documents inside a blanked one go with it (their owner element is gone).
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const [child, [parent]] of ownerOf) if (blank.has(parent) && !blank.has(child)) { blank.add(child); changed = true; }
+  }
+  for (const i of blank) {
+    const d = docs[i];
+    const owner = ownerOf.get(i);
+    if (owner && typeof owner[1] === 'number') owners.add(owner[1]);
+    keepRootOnly(d);
+  }
+}
+
+/** Positions in a list of node indexes that refer to the root node (index 0). @param {unknown[]} index @returns {number[]} */
+function rootRows(index) {
+  /** @type {number[]} */
+  const rows = [];
+  index.forEach((n, j) => { if (n === 0) rows.push(j); });
+  return rows;
+}
+
+/** Reduces one DOMSnapshot document to its root node (no content, no layout). @param {any} d */
+function keepRootOnly(d) {
+  const nodes = d?.nodes;
+  if (nodes && typeof nodes === 'object') {
+    for (const [k, v] of Object.entries(nodes)) {
+      if (Array.isArray(v)) nodes[k] = v.slice(0, 1);
+      else if (v && typeof v === 'object' && Array.isArray(v.index)) {
+        const rows = rootRows(v.index);
+        nodes[k] = Array.isArray(v.value) ? { index: rows.map(() => 0), value: rows.map((j) => v.value[j]) } : { index: rows.map(() => 0) };
+      }
+    }
+  }
+  const layout = d?.layout;
+  if (layout && typeof layout === 'object' && Array.isArray(layout.nodeIndex)) {
+    const rows = rootRows(layout.nodeIndex);
+    const len = layout.nodeIndex.length;
+    for (const [k, v] of Object.entries(layout)) if (Array.isArray(v) && v.length === len) layout[k] = rows.map((j) => v[j]);
+  }
 }
 
 /** The CDP events the core wants (frame lifecycle); everything else is not forwarded. */

@@ -1,5 +1,6 @@
 // What the user allows: which sites the agent may act on (allow-list / block-list of hosts),
-// whether it may open new tabs, whether screenshots are allowed. Pure logic: the options page
+// whether it may open new tabs, whether screenshots are allowed, which folders it may upload
+// files from. Pure logic: the options page
 // edits it, the service worker checks every target URL against it.
 //
 // A list entry names a site, so it is matched by host: case-insensitive, a trailing dot removed
@@ -7,10 +8,10 @@
 // (http://bank.test:8080 is still bank.test). Comparing exact https origins let all of those
 // through a block.
 
-/** @typedef {{allow: string[], block: string[], allowNewTabs: boolean, allowScreenshots: boolean}} Policy */
+/** @typedef {{allow: string[], block: string[], allowNewTabs: boolean, allowScreenshots: boolean, uploadFolders: string[]}} Policy */
 
 /** @type {Policy} */
-export const DEFAULT_POLICY = Object.freeze({ allow: [], block: [], allowNewTabs: true, allowScreenshots: true });
+export const DEFAULT_POLICY = Object.freeze({ allow: [], block: [], allowNewTabs: true, allowScreenshots: true, uploadFolders: [] });
 
 /** Hosts of the Chrome Web Store: never touched, whatever the lists say. */
 const WEB_STORE_HOSTS = new Set(['chromewebstore.google.com', 'chrome.google.com']);
@@ -50,6 +51,42 @@ export function hostListed(host, list) {
 }
 
 /**
+ * Parses one upload folder: an absolute path without `.`, `..` or empty segments; a trailing
+ * slash is dropped. Files are compared after the native host resolved them (symlinks followed),
+ * so a folder reached through a link must be listed by its real path.
+ * @param {string} entry
+ * @returns {{folder: string} | {error: string}}
+ */
+export function parseFolderEntry(entry) {
+  const s = String(entry).trim();
+  if (!s) return { error: 'empty entry' };
+  if (!s.startsWith('/')) return { error: `"${s}" is not an absolute folder (expected e.g. /home/me/Uploads)` };
+  const folder = s.length > 1 ? s.replace(/\/+$/, '') : s;
+  if (folder !== '/' && folder.slice(1).split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))
+    return { error: `"${s}": give the folder's plain path, without ".", ".." or "//"` };
+  return { folder };
+}
+
+/**
+ * May the agent upload this file? Only files inside a folder the user listed (none by default).
+ * `path` is what the native host resolved (absolute, symlinks followed); a path that is not in
+ * that form is refused, never normalised here.
+ * @param {Policy} policy @param {string} path
+ * @returns {{ok: true} | {ok: false, code: string, message: string}}
+ */
+export function checkUpload(policy, path) {
+  const plain = typeof path === 'string' && path.startsWith('/') && !path.includes('\0') &&
+    !path.slice(1).split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
+  if (!plain) return { ok: false, code: 'upload_refused', message: `upload: ${JSON.stringify(String(path).slice(0, 300))} is not a plain absolute path to a file` };
+  if (policy.uploadFolders.length === 0)
+    return { ok: false, code: 'upload_refused', message: 'upload: the user allows no folder for uploads (they can add one in the extension\'s options)' };
+  const inside = policy.uploadFolders.some((f) => f === '/' || path.startsWith(`${f}/`));
+  if (!inside)
+    return { ok: false, code: 'upload_refused', message: `upload: ${path} is not inside a folder the user allows for uploads (${policy.uploadFolders.join(', ')}); they can add one in the extension's options` };
+  return { ok: true };
+}
+
+/**
  * Normalises a policy from storage or the options page; invalid list entries are reported.
  * @param {any} raw
  * @returns {{policy: Policy, errors: string[]}}
@@ -71,8 +108,18 @@ export function normalizePolicy(raw) {
     }
     return out;
   };
+  /** @type {string[]} */
+  const folders = [];
+  const rawFolders = Array.isArray(r.uploadFolders) ? r.uploadFolders : typeof r.uploadFolders === 'string' ? r.uploadFolders.split('\n') : [];
+  for (const e of rawFolders) {
+    if (!String(e).trim()) continue;
+    const p = parseFolderEntry(e);
+    if ('error' in p) errors.push(`upload folders: ${p.error}`);
+    else if (!folders.includes(p.folder)) folders.push(p.folder);
+  }
   return {
     policy: {
+      uploadFolders: folders,
       allow: list(r.allow, 'allow-list'),
       block: list(r.block, 'block-list'),
       allowNewTabs: r.allowNewTabs === undefined ? DEFAULT_POLICY.allowNewTabs : !!r.allowNewTabs,
@@ -80,6 +127,21 @@ export function normalizePolicy(raw) {
     },
     errors,
   };
+}
+
+/**
+ * May the agent see and act in a frame at this URL? A frame whose document comes from its
+ * embedder (about:blank, about:srcdoc, data:, javascript:) is judged with the page around it;
+ * a blob: URL by the origin it names; an http(s) frame like a page (checkUrl); anything else
+ * (another extension's frame, a browser page) is withheld.
+ * @param {Policy} policy @param {string} url
+ * @returns {{ok: true} | {ok: false, code: string, message: string}}
+ */
+export function checkFrameUrl(policy, url) {
+  const s = String(url ?? '');
+  if (s === '' || /^(about:|data:|javascript:)/i.test(s)) return { ok: true };
+  if (/^blob:/i.test(s)) return checkUrl(policy, s.slice(5));
+  return checkUrl(policy, s);
 }
 
 /**

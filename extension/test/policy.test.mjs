@@ -57,3 +57,27 @@ test('browser pages, other extensions and the Web Store are never touched', () =
   assert.equal(checkUrl(normalizePolicy({}).policy, 'about:blank').ok, true);
   assert.equal(checkUrl(normalizePolicy({}).policy, 'not a url').ok, false);
 });
+
+test('upload folders: absolute plain paths only; files must be strictly inside one', async () => {
+  const { checkUpload, parseFolderEntry } = await import('../lib/policy.js');
+  assert.deepEqual(parseFolderEntry('/home/u/up/'), { folder: '/home/u/up' });
+  for (const bad of ['home/u', '/home/../etc', '/home//u', '/home/./u', '~/up']) assert.ok('error' in parseFolderEntry(bad), bad);
+  const { policy, errors } = normalizePolicy({ uploadFolders: '/home/u/up\n\nrelative\n/home/u/up/' });
+  assert.deepEqual(policy.uploadFolders, ['/home/u/up']);
+  assert.equal(errors.length, 1);
+  assert.equal(normalizePolicy({}).policy.uploadFolders.length, 0, 'none by default');
+  assert.equal(checkUpload(policy, '/home/u/up/a.txt').ok, true);
+  assert.equal(checkUpload(policy, '/home/u/up/deep/er/a.txt').ok, true);
+  for (const bad of ['/home/u/up', '/home/u/upx/a', '/home/u/up/../x', '/home/u/up//a', 'a.txt', '/home/u/up/a\0b'])
+    assert.equal(checkUpload(policy, bad).ok, false, bad);
+  assert.match(checkUpload(normalizePolicy({}).policy, '/tmp/a').message, /allows no folder/);
+});
+
+test('frames: embedder-made documents follow the page; http(s) frames and blob origins are judged; others withheld', async () => {
+  const { checkFrameUrl } = await import('../lib/policy.js');
+  const { policy } = normalizePolicy({ block: ['bank.test'] });
+  for (const ok of ['about:blank', 'about:srcdoc', 'data:text/html,x', '', 'https://a.test/', 'blob:https://a.test/1234'])
+    assert.equal(checkFrameUrl(policy, ok).ok, true, ok);
+  for (const bad of ['https://bank.test/w', 'http://x.bank.test:81/', 'blob:https://bank.test/1234', 'chrome-extension://abc/frame.html', 'chrome://settings'])
+    assert.equal(checkFrameUrl(policy, bad).ok, false, bad);
+});

@@ -5,7 +5,7 @@
 // detached mid-session, a stale ref after a re-render, a blocked origin.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,7 +154,12 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     assert.match(far.text, /Far clicked/);
     const file = path.join(tmp, 'report.txt');
     writeFileSync(file, 'hello');
-    const up = await ok(s, 'upload', { ref: await ref(s, 'Attachment'), files: [file] });
+    // Uploads come only from folders the user allowed (here called without the native host,
+    // which resolves paths: the folder is given by its real path).
+    await sw.evaluate((folder) => chrome.storage.local.set({ policy: { uploadFolders: [folder] } }), realpathSync(tmp));
+    await new Promise((r) => setTimeout(r, 100));
+    const up = await ok(s, 'upload', { ref: await ref(s, 'Attachment'), files: [realpathSync(file)] });
+    await sw.evaluate(() => chrome.storage.local.remove('policy'));
     assert.match(up.text, /Picked report.txt/);
     await ok(s, 'click', { ref: await ref(s, 'Load later') });
     const w = await ok(s, 'wait_for', { text: 'Arrived late', ms: 5000 });

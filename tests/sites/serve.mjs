@@ -67,6 +67,11 @@ function handler(req, res) {
     setTimeout(() => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`slept ${ms}`); }, ms);
     return;
   }
+  if (url.pathname === '/redirect') {  // /redirect?to=URL: a server-side redirect (302), anywhere
+    res.writeHead(302, { location: url.searchParams.get('to') ?? '/sites/' });
+    res.end();
+    return;
+  }
   if (url.pathname === '/' || url.pathname === '/index.html') {
     res.writeHead(302, { location: '/sites/' });
     res.end();

@@ -1,6 +1,10 @@
 // athena-bridge's logic without processes: framing, chunking, host routing, the MCP state machine.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+
 #include "framing.h"
 #include "host.h"
 #include "limits.h"
@@ -103,6 +107,37 @@ TEST_CASE("host routing: hello first, sessions per client, ids rewritten and res
     CHECK(e[0].message["message"] == "the extension speaks protocol 0, athena-bridge 1: update the extension");
     CHECK_FALSE(r2.extension_ready());
   }
+}
+
+TEST_CASE("host routing: upload paths reach the extension resolved; a missing file is refused here", "[bridge][host]") {
+  char tmpl[] = "/tmp/athena-upload-XXXXXX";
+  REQUIRE(::mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl;
+  const std::string real = dir + "/allowed.txt", link = dir + "/link.txt", secret = dir + "/secret.txt";
+  for (const std::string& p : {real, secret}) {
+    std::FILE* f = std::fopen(p.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fclose(f);
+  }
+  REQUIRE(::symlink(secret.c_str(), link.c_str()) == 0);
+  HostRouter r;
+  r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
+  r.client_connected(1);
+  r.from_client(1, {{"type", "hello"}, {"client", "a"}});
+  auto sent = r.from_client(1, {{"type", "call"}, {"id", 1}, {"tool", "upload"},
+                                {"args", {{"ref", "c0p1f0e2"}, {"files", {dir + "/./allowed.txt", link, 7}}}}});
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0].client == 0);
+  // The symlink becomes the file it points at: the extension compares that with the user's folders.
+  CHECK(sent[0].message["args"]["files"] == nlohmann::json({real, secret, 7}));
+  auto missing = r.from_client(1, {{"type", "call"}, {"id", 2}, {"tool", "upload"}, {"args", {{"files", {dir + "/nope"}}}}});
+  REQUIRE(missing.size() == 1);
+  CHECK(missing[0].client == 1);
+  CHECK(missing[0].message["error"]["code"] == "upload_refused");
+  CHECK(missing[0].message["error"]["message"].get<std::string>().find(dir + "/nope: No such file") != std::string::npos);
+  CHECK(r.pending() == 1);
+  for (const std::string& p : {link, real, secret}) ::unlink(p.c_str());
+  ::rmdir(dir.c_str());
 }
 
 namespace {
