@@ -4,12 +4,12 @@
 # and the bridge's hostile inputs. Exits non-zero when any target finds a crash; crashing inputs
 # are kept in build/fuzz/crashes/<target>/.
 #   fuzz/run.sh SECONDS|--runs N [--write bench/fuzz-results.md]
-# FUZZ_TARGETS picks targets; FUZZ_BIN / FUZZ_WORK point at other binaries / work folders (a long run on a copy, say).
+# FUZZ_TARGETS picks targets; FUZZ_MAX_SECONDS caps each --runs target; FUZZ_BIN / FUZZ_WORK point at other binaries / work folders (a long run on a copy, say).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 usage="usage: fuzz/run.sh SECONDS|--runs N [--write FILE]"
 RUNS=""
-if [ "${1:-}" = "--runs" ]; then RUNS="${2:?$usage}"; shift 2; SECONDS_EACH=$((6 * 3600)); else SECONDS_EACH="${1:?$usage}"; shift; fi
+if [ "${1:-}" = "--runs" ]; then RUNS="${2:?$usage}"; shift 2; SECONDS_EACH="${FUZZ_MAX_SECONDS:-$((6 * 3600))}"; else SECONDS_EACH="${1:?$usage}"; shift; fi
 WRITE=""; [ "${1:-}" = "--write" ] && WRITE="${2:?--write needs a file}"
 BIN="${FUZZ_BIN:-$ROOT/build/fuzz/fuzz}"
 WORK="${FUZZ_WORK:-$ROOT/build/fuzz}"
@@ -63,7 +63,7 @@ for t in ${FUZZ_TARGETS:-capture events jsonrpc framing host}; do
   log="$WORK/$t.log"
   echo "==> fuzz_$t ${RUNS:+for $RUNS executions, at most }for ${SECONDS_EACH}s"
   rc=0; started=$(date +%s)
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$exe" "$corpus" "$seeds" -max_total_time="$SECONDS_EACH" -max_len="$MAX_LEN" -rss_limit_mb="$RSS_LIMIT_MB" \
     ${RUNS:+-runs="$RUNS"} -print_final_stats=1 -artifact_prefix="$crashes/" > "$log" 2>&1 || rc=$?
   took=$(( $(date +%s) - started ))
