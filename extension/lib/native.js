@@ -90,6 +90,10 @@ export class NativeClient {
   #timer = null;
   #stopped = false;
   #chunks = new ChunkAssembler();
+  /** Which port the calls came on: bumped on every connection. */
+  #generation = 0;
+  /** Calls under way: id -> the generation of the port they came on. */
+  #inflight = new Map();
   /** @type {NativeStatus} */
   status = { connected: false, bridge: null, error: null, attempts: 0, nextRetryMs: null };
   /** Sessions the bridge opened: id -> client name. */
@@ -112,6 +116,7 @@ export class NativeClient {
     const p = this.#port;
     this.#port = null;
     if (p) try { p.disconnect(); } catch { /* already gone */ }
+    this.#abandonCalls();
     this.#setStatus({ connected: false, nextRetryMs: null });
   }
 
@@ -131,6 +136,7 @@ export class NativeClient {
       return;
     }
     this.#port = port;
+    this.#generation += 1;
     port.onMessage.addListener((m) => { if (this.#port === port) this.#onMessage(m); });
     port.onDisconnect.addListener(() => {
       if (this.#port !== port) return;
@@ -144,6 +150,7 @@ export class NativeClient {
   #dropped(why) {
     // The agents are still connected to the bridge: a new host announces them again
     // (session_open with the same ids) and their tabs and state are kept; only session_close drops them.
+    this.#abandonCalls();
     if (this.#stopped) return;
     const delay = backoffMs(this.#attempts);
     this.#attempts += 1;
@@ -207,8 +214,21 @@ export class NativeClient {
     }
   }
 
+  /**
+   * The port the calls under way came on is gone, and with it the host that would route their
+   * answers: they are cancelled (the tab stops waiting) and their answers dropped. A new host
+   * numbers its calls afresh, so an old answer must never reach it.
+   */
+  #abandonCalls() {
+    const ids = [...this.#inflight.keys()];
+    this.#inflight.clear();
+    for (const id of ids) this.#o.onCancel?.(id);
+  }
+
   /** @param {any} m */
   async #call(m) {
+    const generation = this.#generation;
+    this.#inflight.set(m.id, generation);
     let reply;
     try {
       const r = await this.#o.onCall({ id: m.id, session: m.session, tool: m.tool, args: m.args ?? {}, deadline_ms: m.deadline_ms });
@@ -216,6 +236,8 @@ export class NativeClient {
     } catch (e) {
       reply = { type: 'result', id: m.id, ok: false, error: { code: 'internal', message: String(e instanceof Error ? e.message : e) } };
     }
+    if (this.#inflight.get(m.id) !== generation || generation !== this.#generation) return;  // abandoned
+    this.#inflight.delete(m.id);
     this.#post(reply);
   }
 

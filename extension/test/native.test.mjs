@@ -100,6 +100,32 @@ test('a dropped port reconnects with exponential backoff, reset by a good hello;
   assert.equal(backoffMs(100), LIMITS.nativeBackoffMaxMs);
 });
 
+test('a call under way when the port drops is cancelled, and its late answer never reaches the next host', async () => {
+  const ports = [];
+  const timers = fakeTimers();
+  const cancelled = [];
+  /** @type {(v: any) => void} */
+  let finish = () => {};
+  const c = new NativeClient({
+    connect: () => { const p = fakePort(); ports.push(p); return p; },
+    onCall: () => new Promise((r) => { finish = r; }),
+    onCancel: (id) => cancelled.push(id),
+    setTimer: timers.setTimer, clearTimer: timers.clearTimer,
+  });
+  c.start();
+  ports[0].host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
+  ports[0].host({ type: 'call', id: 'h3', session: 'a', tool: 'wait_for', args: {} });
+  ports[0].drop();  // the host was killed mid-call
+  assert.deepEqual(cancelled, ['h3'], 'the tab stops waiting for an answer nobody can receive');
+  timers.fire();
+  ports[1].host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
+  finish({ ok: true, text: 'late' });
+  await new Promise((r) => setTimeout(r, 0));
+  // A new host numbers its calls from h1 again: "h3" there is another agent's call.
+  assert.deepEqual(ports[1].posted.filter((m) => m.type === 'result'), []);
+  assert.deepEqual(ports[0].posted.filter((m) => m.type === 'result'), []);
+});
+
 test('results above the 1 MB limit go out as chunks and reassemble exactly', () => {
   const big = { type: 'result', id: 5, ok: true, text: 'é😀x'.repeat(200_000), version: 1 };
   const wire = toWire(big);
