@@ -48,7 +48,7 @@ async function callWhenBack(name, args, client) {
   }
 }
 
-test('a client that never reads is cut off at its queue bound; the agent is served all along', async () => {
+test('a client that never reads is cut off at its queue bound; the agent is served all along', async (t) => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/big.html') });
   assert.equal(nav.isError, false, nav.text);
   const stuck = await connect(chain.env);
@@ -78,6 +78,7 @@ test('a client that never reads is cut off at its queue bound; the agent is serv
   stuck.destroy();
   // The agent was answered every time meanwhile, well inside a call's deadline.
   assert.ok(Math.max(...served) < DEFAULT_CALL_DEADLINE_MS / 4, `agent answers took ${served.join(', ')} ms`);
+  t.diagnostic(`cut after ${sent} unread screenshots; ${bytes} bytes left for it; the agent's ${served.length} snapshots meanwhile: max ${Math.max(...served)} ms`);
   const after = await chain.call('snapshot', {});
   assert.equal(after.isError, false, after.text);
 });
@@ -113,7 +114,7 @@ test(`${MAX_CLIENTS + 1} clients: the one over the limit is told why; the others
   }
 });
 
-test('a page that mutates forever: every answer comes within the stabilization cap, with a warning', async () => {
+test('a page that mutates forever: every answer comes within the stabilization cap, with a warning', async (t) => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/ext/busy.html') });
   assert.equal(nav.isError, false, nav.text);
   const go = nav.fp.elements.find((e) => e.name === 'Go');
@@ -122,9 +123,10 @@ test('a page that mutates forever: every answer comes within the stabilization c
   assert.equal(r.isError, false, r.text);
   assert.match(r.text, /did not settle/);
   assert.ok(ms < LIMITS.stabilizeCapMs * 2, `click on a page that never settles took ${ms} ms (cap ${LIMITS.stabilizeCapMs})`);
+  t.diagnostic(`click on a page that never settles: ${ms} ms`);
 });
 
-test('a 50,000-node page: the FactPack stays within its token budget and a click is a small delta', async () => {
+test('a 50,000-node page: the FactPack stays within its token budget and a click is a small delta', async (t) => {
   const url = sites.url('/sites/big.html?rows=6300');
   const [nav, ms] = await timed(() => chain.call('navigate', { url }));
   assert.equal(nav.isError, false, nav.text);
@@ -147,9 +149,10 @@ test('a 50,000-node page: the FactPack stays within its token budget and a click
   assert.match(click.text, /^<delta /);
   assert.match(click.text, /"Reorder"/);
   assert.ok(click.text.length < 2_000, click.text);
+  t.diagnostic(`${nodes} nodes: navigate ${ms} ms, ${nav.text.length} characters; click delta ${click.text.length} characters`);
 });
 
-test('the native host killed mid-call: the call fails at once with the reason, the agent goes on in its own tab', async () => {
+test('the native host killed mid-call: the call fails at once with the reason, the agent goes on in its own tab', async (t) => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') });
   assert.equal(nav.isError, false, nav.text);
   const waiting = timed(() => chain.call('wait_for', { text: 'never on this page', ms: 20_000 }));
@@ -162,10 +165,11 @@ test('the native host killed mid-call: the call fails at once with the reason, t
   const [again, back] = await timed(() => callWhenBack('snapshot', {}));
   assert.equal(again.isError, false, again.text);
   assert.ok(back < 10_000, `the agent waited ${back} ms for its tab after the host came back`);
+  t.diagnostic(`interrupted call answered in ${ms} ms; the agent served again ${back} ms later`);
   assert.match(again.text, /Sign in/, 'the same session, in the same tab');
 });
 
-test('the extension reloaded mid-action: the call fails with the reason, the agent starts again', async () => {
+test('the extension reloaded mid-action: the call fails with the reason, the agent starts again', async (t) => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') });
   assert.equal(nav.isError, false, nav.text);
   const waiting = timed(() => chain.call('wait_for', { text: 'never on this page', ms: 20_000 }));
@@ -182,5 +186,6 @@ test('the extension reloaded mid-action: the call fails with the reason, the age
   const back = await callWhenBack('navigate', { url: sites.url('/sites/login.html') });
   assert.equal(back.isError, false, back.text);
   assert.equal(back.fp.type, 'full');
+  t.diagnostic(`interrupted call answered in ${ms} ms`);
   await page.close();
 });
