@@ -1,5 +1,5 @@
-// The MCP tool list: the extension's actions (docs/wire-protocol.md), described as briefly as an
-// agent needs. The whole list is in every agent's context: it is budgeted and measured
+// The MCP tool list: the extension's actions, generated at build time from the one tool contract
+// (extension/lib/tool-contract.js, via bridge/gen-tools.mjs), described as briefly as an agent needs. The whole list is in every agent's context: it is budgeted and measured
 // (bench/tool-list-results.md).
 #pragma once
 

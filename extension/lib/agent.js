@@ -11,6 +11,7 @@ import { CLEAR_FN, DOM_QUIET_JS, READ_FN, REGION_SELECTORS, SCROLL_FN, SELECT_FN
 import { checkFrameUrl, checkUpload, checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
+import { checkArguments, findTool, TOOLS } from './tool-contract.js';
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
@@ -504,6 +505,11 @@ export class Agent {
       if (typeof session !== 'string' || !session) throw new ToolError('bad_call', 'call.session must be the session id from session_open');
       if (typeof tool !== 'string') throw new ToolError('bad_call', 'call.tool must be a tool name');
       if (typeof args !== 'object' || Array.isArray(args)) throw new ToolError('bad_arguments', `${tool}: args must be an object`);
+      // The one tool contract (extension/lib/tool-contract.js), which athena-bridge checks too.
+      const decl = findTool(tool);
+      if (!decl) throw new ToolError('unknown_tool', `unknown tool "${tool}": use ${TOOLS.map((d) => d.name).join(', ')}`);
+      const wrong = checkArguments(decl, args);
+      if (wrong) throw new ToolError('bad_arguments', wrong);
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
       return await this.#tool(session, tool, { ...args, [CALL_ID]: call.id ?? null });
@@ -651,7 +657,7 @@ export class Agent {
         return this.#queued(t, () => this.#screenshot(t, args));
       }
       default:
-        throw new ToolError('unknown_tool', `unknown tool "${tool}": use navigate, back, forward, reload, snapshot, click, type, press, select, hover, scroll, wait_for, find, read, dialog, upload, screenshot or tabs`);
+        throw new ToolError('internal', `tool "${tool}" is declared in tool-contract.js but has no handler`);
     }
   }
 

@@ -25,7 +25,7 @@ test('malformed calls get a clear error', async () => {
 
 test('no tab yet: acting tools say how to get one', async () => {
   const { agent } = make();
-  const r = await agent.dispatch({ session: 's', tool: 'click', args: {} });
+  const r = await agent.dispatch({ session: 's', tool: 'press', args: { keys: 'Enter' } });
   assert.equal(r.error.code, 'no_tab');
   assert.match(r.error.message, /navigate/);
 });
@@ -51,9 +51,9 @@ test('new tabs and screenshots follow the user options', async () => {
 test('stop refuses every call until resumed', async () => {
   const { agent } = make();
   await agent.stop();
-  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs' })).error.code, 'stopped_by_user');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs', args: { action: 'list' } })).error.code, 'stopped_by_user');
   await agent.resume();
-  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs' })).ok, true);
+  assert.equal((await agent.dispatch({ session: 's', tool: 'tabs', args: { action: 'list' } })).ok, true);
 });
 
 test('after a worker restart: tabs renumbered, dead tabs dropped, old names explained', async () => {

@@ -109,7 +109,7 @@ TEST_CASE("host routing: hello first, sessions per client, ids rewritten and res
   }
 }
 
-TEST_CASE("host routing: upload paths reach the extension resolved; a missing file is refused here", "[bridge][host]") {
+TEST_CASE("host routing: upload paths reach the extension resolved, a missing file is refused here", "[bridge][host]") {
   char tmpl[] = "/tmp/athena-upload-XXXXXX";
   REQUIRE(::mkdtemp(tmpl) != nullptr);
   const std::string dir = tmpl;

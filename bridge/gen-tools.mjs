@@ -1,0 +1,38 @@
+// Generates athena-bridge's tool list from the one tool contract (extension/lib/tool-contract.js):
+//   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list and the FactPack tools
+//                                       (CMake runs this at build time; bridge/src/tools.cpp reads it)
+//   node bridge/gen-tools.mjs --docs    rewrites the tool table of docs/wire-protocol.md
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DELIM = 'athena_tools';
+
+/** The docs file with its generated table replaced by `table`. */
+export function docsWithTable(text, table) {
+  const begin = '<!-- tools:begin (generated from extension/lib/tool-contract.js: node bridge/gen-tools.mjs --docs) -->';
+  const end = '<!-- tools:end -->';
+  const i = text.indexOf(begin), j = text.indexOf(end);
+  if (i < 0 || j < i) throw new Error(`docs/wire-protocol.md has no ${begin} ... ${end} block`);
+  return `${text.slice(0, i + begin.length)}\n${table}\n${text.slice(j)}`;
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const out = isMain ? process.argv[2] : null;
+if (!isMain) {
+  // imported (tests/node/tool-contract.test.mjs): docsWithTable only
+} else if (out === '--docs') {
+  const file = path.join(root, 'docs/wire-protocol.md');
+  writeFileSync(file, docsWithTable(readFileSync(file, 'utf8'), wireTable()));
+} else if (out) {
+  const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name) });
+  if (json.includes(`)${DELIM}"`)) throw new Error('the contract contains the raw-string delimiter');
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `// Generated from extension/lib/tool-contract.js by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +
+    `namespace athena::bridge {\ninline constexpr const char* kToolContractJson = R"${DELIM}(${json})${DELIM}";\n}  // namespace athena::bridge\n`);
+} else {
+  console.error('usage: node bridge/gen-tools.mjs OUT.inc | --docs');
+  process.exit(2);
+}

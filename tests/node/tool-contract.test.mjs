@@ -1,0 +1,114 @@
+// The one tool contract (extension/lib/tool-contract.js): the built athena-bridge serves exactly
+// its tool list and refuses bad arguments with the same words as the extension's check; the
+// wire-protocol doc's table is the generated one; every declared tool has a handler in the
+// extension and nothing else is dispatched.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { checkArguments, findTool, inputSchema, mcpTools, TOOLS, wireTable } from '../../extension/lib/tool-contract.js';
+import { docsWithTable } from '../../bridge/gen-tools.mjs';
+import { bridgeBinary, root, sandbox } from '../../bridge/test/helpers.mjs';
+import { Agent } from '../../extension/lib/agent.js';
+import { fakeChrome } from '../../extension/test/fake-chrome.mjs';
+
+/** Sends JSON-RPC lines to a fresh `athena-bridge mcp` (no Chrome) and returns the answers by id. */
+async function mcp(requests) {
+  const { env } = sandbox();
+  const p = spawn(bridgeBinary(), ['mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  let out = '';
+  p.stdout.on('data', (d) => { out += d; });
+  const init = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  for (const r of [init, ...requests]) p.stdin.write(`${JSON.stringify(r)}\n`);
+  const ids = new Set(requests.map((r) => r.id));
+  const answers = new Map();
+  const end = Date.now() + 20_000;
+  while (answers.size < ids.size && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 20));
+    for (const line of out.split('\n')) {
+      if (!line.trim()) continue;
+      const m = JSON.parse(line);
+      if (ids.has(m.id)) answers.set(m.id, m);
+    }
+  }
+  p.kill();
+  assert.equal(answers.size, ids.size, `athena-bridge answered ${answers.size} of ${ids.size}`);
+  return answers;
+}
+
+/** Bad arguments for every tool: each required one missing, an unknown one, each one of the wrong type or value. */
+function badCalls() {
+  const calls = [];
+  const wrongValue = { string: 7, boolean: 'yes', integer: 1.5, number: 'far', array: 'x' };
+  for (const t of TOOLS) {
+    const schema = inputSchema(t);
+    const valid = Object.fromEntries(t.required.map((k) => [k, sample(schema.properties[k])]));
+    for (const k of t.required) { const a = { ...valid }; delete a[k]; calls.push([t, a]); }
+    calls.push([t, { ...valid, bogus: 1 }]);
+    for (const [k, p] of Object.entries(schema.properties)) {
+      calls.push([t, { ...valid, [k]: wrongValue[p.type] }]);
+      if (p.enum) calls.push([t, { ...valid, [k]: 'sideways' }]);
+      if (p.items) calls.push([t, { ...valid, [k]: [1] }]);
+    }
+  }
+  return calls;
+}
+function sample(p) {
+  return p.enum ? p.enum[0] : p.items ? ['x'] : { string: 'c0p1f0e1', boolean: true, integer: 1, number: 1 }[p.type];
+}
+/** A valid value for argument `k` of tool `t` that the handler gets past its own checks with (press needs a key). */
+function sampleFor(t, k, p) {
+  if (t.name === 'press' && k === 'keys') return 'Enter';
+  if (t.name === 'upload' && k === 'files') return ['/tmp/a.txt'];
+  return sample(p);
+}
+
+test('athena-bridge serves the contract\'s tool list, byte for byte', async () => {
+  const answers = await mcp([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
+  assert.deepEqual(answers.get(1).result.tools, mcpTools());
+});
+
+test('athena-bridge and the extension refuse the same bad arguments with the same words', async () => {
+  const calls = badCalls();
+  assert.ok(calls.length > 80, `${calls.length} bad calls`);
+  const answers = await mcp(calls.map(([t, args], i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: t.name, arguments: args } })));
+  calls.forEach(([t, args], i) => {
+    const js = checkArguments(t, args);
+    assert.notEqual(js, '', `${t.name} ${JSON.stringify(args)} passes the extension's check`);
+    const a = answers.get(i);
+    const bridge = a.error?.message ?? '';
+    assert.equal(a.error?.code, -32602, `${t.name} ${JSON.stringify(args)}: ${JSON.stringify(a)}`);
+    assert.ok(bridge.includes(js), `${t.name} ${JSON.stringify(args)}: bridge says "${bridge}", extension "${js}"`);
+  });
+});
+
+test('valid arguments pass both checks', () => {
+  for (const t of TOOLS) {
+    const schema = inputSchema(t);
+    const all = Object.fromEntries(Object.entries(schema.properties).map(([k, p]) => [k, sample(p)]));
+    assert.equal(checkArguments(t, all), '', t.name);
+  }
+});
+
+test('docs/wire-protocol.md holds the generated tool table', () => {
+  const text = readFileSync(path.join(root, 'docs/wire-protocol.md'), 'utf8');
+  assert.equal(text, docsWithTable(text, wireTable()), 'run: node bridge/gen-tools.mjs --docs');
+});
+
+test('every declared tool has a handler in the extension; an undeclared one is refused', async () => {
+  const chrome = fakeChrome();
+  const noEngine = Promise.reject(new Error('no engine'));
+  noEngine.catch(() => {});
+  const agent = new Agent({ chrome, athena: noEngine });
+  for (const t of TOOLS) {
+    const schema = inputSchema(t);
+    const args = Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])]));
+    const r = await agent.dispatch({ session: 's', tool: t.name, args });
+    assert.notEqual(r.error?.code, 'internal', `${t.name}: ${JSON.stringify(r)}`);
+    assert.notEqual(r.error?.code, 'unknown_tool', t.name);
+    assert.notEqual(r.error?.code, 'bad_arguments', `${t.name}: ${JSON.stringify(r)}`);
+  }
+  assert.equal((await agent.dispatch({ session: 's', tool: 'teleport', args: {} })).error.code, 'unknown_tool');
+  assert.equal(findTool('teleport'), undefined);
+});
