@@ -7,25 +7,20 @@ import { escapeBlock, quoteValue } from './quote.js';
 import { capture, CORE_EVENTS, withholdFrames } from './capture.js';
 import { LIMITS } from './limits.js';
 import { keyEvents } from './keys.js';
-import { CLEAR_FN, DOM_QUIET_JS, READ_FN, REGION_SELECTORS, SCROLL_FN, SELECT_FN, STATE_FN } from './page-scripts.js';
+import { CLEAR_FN, READ_FN, REGION_SELECTORS, SCROLL_FN, SELECT_FN, STATE_FN } from './page-scripts.js';
 import { checkFrameUrl, checkUpload, checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
+import { TabState, ToolError } from './tab-state.js';
+import { stabilize } from './stabilize.js';
+
+export { ToolError };
 import { checkArguments, findTool, TOOLS } from './tool-contract.js';
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
 /** The host of a URL, for messages (the URL itself when it has none). @param {string} url */
 const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
-
-/** An error for the agent: a stable code and a message saying what to do. */
-export class ToolError extends Error {
-  /** @param {string} code @param {string} message */
-  constructor(code, message) {
-    super(message);
-    this.code = code;
-  }
-}
 
 /** Where a call's wire id travels with its arguments (cancel finds the call by it). */
 const CALL_ID = Symbol('call id');
@@ -39,77 +34,6 @@ const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
  * @typedef {{ok: boolean, text?: string, factpack?: any, version?: number, image?: {mime: string, data: string},
  *           error?: {code: string, message: string}}} Reply  ok true: text (+ factpack, version); ok false: error
  */
-
-class TabState {
-  /** @param {number} tabId @param {PageKey} key @param {string} session */
-  constructor(tabId, key, session) {
-    this.tabId = tabId;
-    this.key = key;
-    this.session = session;
-    this.attached = false;
-    this.hasBaseline = false;
-    /** @type {Map<string, {frameId: string, sessionId: string}>} sessionId -> OOPIF */
-    this.oopifs = new Map();
-    /** @type {Map<string, number>} requestId -> start time */
-    this.inflight = new Map();
-    this.lastNetwork = 0;
-    this.loading = false;
-    /** @type {{type: string, message: string, defaultPrompt?: string, url?: string} | null} */
-    this.dialog = null;
-    /** Waits in progress for a JS dialog (dropped when each settles). @type {Set<(d: any) => void>} */
-    this.dialogWaiters = new Set();
-    /** The action a dialog interrupted: finished when the dialog is answered. @type {any} */
-    this.held = null;
-    /** Why the agent lost this tab (debugger detached, closed, crashed). @type {{code: string, message: string} | null} */
-    this.dead = null;
-    /** Waits in progress raced against the tab's death (dropped when each settles). @type {Set<(e: ToolError) => void>} */
-    this.deathWaiters = new Set();
-    this.crashed = false;
-    /** An action is running on this tab (what it opens is the agent's). */
-    this.acting = false;
-    /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
-    this.opened = [];
-    /** @type {Promise<any>} */
-    this.queue = Promise.resolve();
-    /** Why the next FactPack is a full one (e.g. the service worker restarted). @type {string | null} */
-    this.fullReason = null;
-    this.mainFrameId = '';
-    /** The latest capture (frame trees locate out-of-process frames). @type {any} */
-    this.lastCapture = null;
-    /** wait_for gave up: said in its FactPack. @type {string | null} */
-    this.waitNote = null;
-    /** Id of the call acting on this tab, and whether the agent cancelled it. @type {any} */
-    this.callId = null;
-    this.cancelled = false;
-    /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
-    this.withheldOwners = new Set();
-  }
-
-  /**
-   * `p` raced against the tab's death (rejects with why) and, when `o` has `dialog`, a JS dialog
-   * opening (resolves to `o.dialog`). Its waiters are dropped as soon as the race settles, so a
-   * tab holds only those of the waits in progress, however long the session (issue 18).
-   * @template T, D @param {Promise<T>} p @param {{dialog?: D}} [o] @returns {Promise<T | D>}
-   */
-  async race(p, o = {}) {
-    if (this.dead) throw new ToolError(this.dead.code, this.dead.message);
-    /** @type {(e: ToolError) => void} */
-    let onDeath = () => {};
-    /** @type {(d: any) => void} */
-    let onDialog = () => {};
-    /** @type {Promise<any>[]} */
-    const racers = [p, new Promise((_, reject) => { onDeath = reject; this.deathWaiters.add(onDeath); })];
-    if ('dialog' in o) {
-      racers.push(this.dialog ? Promise.resolve(o.dialog) : new Promise((resolve) => { onDialog = () => resolve(o.dialog); this.dialogWaiters.add(onDialog); }));
-    }
-    try {
-      return await Promise.race(racers);
-    } finally {
-      this.deathWaiters.delete(onDeath);
-      this.dialogWaiters.delete(onDialog);
-    }
-  }
-}
 
 export class Agent {
   /**
@@ -437,57 +361,12 @@ export class Agent {
   }
 
   /**
-   * Bounded stabilization: DOM quiet (in the page) and network idle, each capped.
+   * Bounded stabilization (extension/lib/stabilize.js) of tab t, over its CDP session.
    * @param {TabState} t @param {{navigation?: boolean}} [o]
    * @returns {Promise<string[]>} warnings
    */
-  async #stabilize(t, o = {}) {
-    /** @type {string[]} */
-    const warnings = [];
-    const start = Date.now();
-    if (o.navigation || t.loading) {
-      const capEnd = start + LIMITS.navigationCapMs;
-      await sleep(50);
-      while (t.loading && Date.now() < capEnd && !t.dialog && !t.dead) await sleep(50);
-      if (t.loading) warnings.push(`the page was still loading after ${LIMITS.navigationCapMs} ms; this is its state so far`);
-    }
-    if (t.dialog || t.dead) return warnings;
-    const cap = LIMITS.stabilizeCapMs;
-    const dom = (async () => {
-      for (let i = 0; i < 2; i++) {
-        try {
-          const r = await t.race(
-            this.send(t, 'Runtime.evaluate', { expression: DOM_QUIET_JS(LIMITS.domQuietMs, cap), awaitPromise: true, returnByValue: true }),
-            { dialog: null },
-          );
-          if (!r) return;
-          const v = r.result?.value;
-          if (v && !v.quiet) warnings.push(`the page did not settle: its DOM kept changing for ${v.ms} ms (${v.mutations} mutations; cap ${cap} ms), so this FactPack may already be outdated`);
-          return;
-        } catch (e) {
-          if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
-          // The document was replaced mid-wait (a navigation): wait for it once more.
-          await sleep(100);
-          const end = Date.now() + LIMITS.navigationCapMs;
-          while (t.loading && Date.now() < end && !t.dialog) await sleep(50);
-        }
-      }
-    })();
-    const net = (async () => {
-      const end = start + cap;
-      for (;;) {
-        const now = Date.now();
-        const busy = [...t.inflight.values()].filter((s) => now - s < LIMITS.longRequestMs).length;
-        // idle counts from the action's start: a request the action triggers may not have been seen yet
-        if (busy === 0 && now - Math.max(t.lastNetwork, start) >= LIMITS.networkIdleMs) return;
-        if (now >= end) { if (busy) warnings.push(`the network was still busy after ${cap} ms (${busy} requests in flight)`); return; }
-        if (t.dialog || t.dead) return;
-        if (t.cancelled) { warnings.push('the agent cancelled the call: stopped waiting for the page to settle'); return; }
-        await sleep(50);
-      }
-    })();
-    await Promise.all([dom, net]);
-    return warnings;
+  #stabilize(t, o = {}) {
+    return stabilize(t, { send: (method, params) => this.send(t, method, params), now: Date.now, sleep }, o);
   }
 
   // ------------------------------------------------------------------ dispatch
