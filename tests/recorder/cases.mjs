@@ -136,6 +136,12 @@ export const CASES = [
     steps: [load, click('open-dialog', '#delete-all', 'Delete all files'), click('confirm-delete', '#do-delete', 'Delete')],
   },
   {
+    name: 'names',
+    description: 'Names from content with <wbr> and inline-block / inline-flex boxes, as Chrome computes them',
+    start: (s) => s.url('/sites/names.html'),
+    steps: [load],
+  },
+  {
     name: 'shop',
     description: 'A store whose pages share a header, a 48-link department menu and a 28-link footer (the mega-menu shape of docs/design.md, "Trimming and dedup")',
     start: (s) => s.url('/sites/shop/index.html'),
