@@ -9,7 +9,6 @@ export type ErrorCode =
   | 'malformed_event'
   | 'wrong_call_order'
   | 'unknown_page'
-  | 'page_closed'
   | 'malformed_ref'
   | 'context_mismatch'
   | 'page_mismatch'

@@ -83,17 +83,17 @@ export class Athena {
    */
   createEngine(config = {}) {
     if (config === null || typeof config !== 'object' || Array.isArray(config))
-      throw new AthenaError('malformed_json', `createEngine: config must be an object, got ${describe(config)}`);
+      throw new AthenaError('invalid_argument', `createEngine: config must be an object, got ${describe(config)}`);
     const history = config.history ?? this.limits.defaultHistory;
     const ratio = config.maxChangeRatio ?? this.limits.defaultMaxChangeRatio;
     const dedup = config.dedupRegions ?? true;
     if (typeof history !== 'number' || typeof ratio !== 'number')
-      throw new AthenaError('malformed_json', 'createEngine: config.history and config.maxChangeRatio must be numbers');
+      throw new AthenaError('invalid_argument', 'createEngine: config.history and config.maxChangeRatio must be numbers');
     if (typeof dedup !== 'boolean')
-      throw new AthenaError('malformed_json', 'createEngine: config.dedupRegions must be true or false');
+      throw new AthenaError('invalid_argument', 'createEngine: config.dedupRegions must be true or false');
     const budget = config.tokenBudget ?? this.limits.defaultTokenBudget;
     if (!Number.isInteger(budget) || budget < 1 || budget > this.limits.maxTokenBudget)
-      throw new AthenaError('malformed_json', `createEngine: config.tokenBudget must be an integer from 1 to ${this.limits.maxTokenBudget}, got ${String(budget)}`);
+      throw new AthenaError('invalid_argument', `createEngine: config.tokenBudget must be an integer from 1 to ${this.limits.maxTokenBudget}, got ${String(budget)}`);
     const check = call(this.#state, () => this.#raw.Engine.validateConfig(history, ratio));
     unwrap(check);
     const handle = call(this.#state, () => new this.#raw.Engine(history, ratio, dedup, budget));
@@ -154,7 +154,7 @@ export class Engine {
     let v = -1;
     if (agentVersion !== undefined && agentVersion !== null) {
       if (!Number.isSafeInteger(agentVersion) || agentVersion < 0)
-        throw new AthenaError('stale_version', `beginAction: agentVersion must be a non-negative integer (the version of the agent's last FactPack) or absent, got ${String(agentVersion)}`);
+        throw new AthenaError('invalid_argument', `beginAction: agentVersion must be a non-negative integer (the version of the agent's last FactPack) or absent, got ${String(agentVersion)}`);
       v = agentVersion;
     }
     const [ptr, len] = this.#capture(capture, 'beginAction');
@@ -201,17 +201,17 @@ export class Engine {
   find(key, query = {}) {
     const [c, p] = this.#key(key, 'find');
     if (query === null || typeof query !== 'object' || Array.isArray(query))
-      throw new AthenaError('malformed_json', `find: query must be an object {role?, name?, region?, limit?}, got ${describe(query)}`);
+      throw new AthenaError('invalid_argument', `find: query must be an object {role?, name?, region?, limit?}, got ${describe(query)}`);
     const s = (/** @type {'role' | 'name' | 'region'} */ name) => {
       const v = query[name] ?? '';
-      if (typeof v !== 'string') throw new AthenaError('malformed_json', `find: query.${name} must be a string, got ${describe(v)}`);
+      if (typeof v !== 'string') throw new AthenaError('invalid_argument', `find: query.${name} must be a string, got ${describe(v)}`);
       if (v.length > 4096) throw new AthenaError('input_too_large', `find: query.${name} is over 4096 characters`);
       return wellFormed(v);
     };
     const role = s('role'), name = s('name'), region = s('region');
     const limit = query.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100000)
-      throw new AthenaError('malformed_json', `find: query.limit must be an integer from 1 to 100000, got ${String(limit)}`);
+      throw new AthenaError('invalid_argument', `find: query.limit must be an integer from 1 to 100000, got ${String(limit)}`);
     return JSON.parse(unwrap(this.#call((h) => h.find(c, p, role, name, region, limit))).json);
   }
 
@@ -335,7 +335,7 @@ export class Engine {
   /** @param {any} key checked here @param {string} method @returns {[number, number]} */
   #key(key, method) {
     if (key === null || typeof key !== 'object' || !isIndex(key.context) || !isIndex(key.page))
-      throw new AthenaError('unknown_page', `${method}: the page key must be {context, page} with non-negative integers, got ${safeShow(key)}`);
+      throw new AthenaError('invalid_argument', `${method}: the page key must be {context, page} with non-negative integers, got ${safeShow(key)}`);
     return [key.context, key.page];
   }
 
@@ -383,20 +383,20 @@ function safeShow(v) {
 function actionInfo(info, method) {
   if (info === undefined || info === null) return '';
   if (typeof info !== 'object' || Array.isArray(info))
-    throw new AthenaError('malformed_json', `${method}: info must be an object {kind?, warnings?, forceFull?}, got ${describe(info)}`);
+    throw new AthenaError('invalid_argument', `${method}: info must be an object {kind?, warnings?, forceFull?}, got ${describe(info)}`);
   /** @type {{kind?: string, warnings?: string[], forceFull?: boolean}} */
   const out = {};
   if (info.kind !== undefined) {
-    if (typeof info.kind !== 'string') throw new AthenaError('malformed_json', `${method}: info.kind must be a string ("click", "type", ...)`);
+    if (typeof info.kind !== 'string') throw new AthenaError('invalid_argument', `${method}: info.kind must be a string ("click", "type", ...)`);
     out.kind = wellFormed(info.kind);
   }
   if (info.warnings !== undefined) {
     if (!Array.isArray(info.warnings) || !info.warnings.every((/** @type {unknown} */ w) => typeof w === 'string'))
-      throw new AthenaError('malformed_json', `${method}: info.warnings must be an array of strings`);
+      throw new AthenaError('invalid_argument', `${method}: info.warnings must be an array of strings`);
     out.warnings = info.warnings.map(wellFormed);
   }
   if (info.forceFull !== undefined) {
-    if (typeof info.forceFull !== 'boolean') throw new AthenaError('malformed_json', `${method}: info.forceFull must be true or false`);
+    if (typeof info.forceFull !== 'boolean') throw new AthenaError('invalid_argument', `${method}: info.forceFull must be true or false`);
     out.forceFull = info.forceFull;
   }
   return JSON.stringify(out);

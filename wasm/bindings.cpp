@@ -96,21 +96,21 @@ Result<ActionInfo> parse_info(const std::string& info_json) {
   if (info_json.size() > limits::kMaxInputBytes)
     return make_error(ErrorCode::kInputTooLarge, "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull only");
   json j = json::parse(info_json, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object())
-    return make_error(ErrorCode::kMalformedJson, "action info must be a JSON object {kind?, warnings?, forceFull?}");
+  if (j.is_discarded()) return make_error(ErrorCode::kMalformedJson, "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?}");
+  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "action info must be a JSON object {kind?, warnings?, forceFull?}");
   if (auto it = j.find("kind"); it != j.end()) {
-    if (!it->is_string()) return make_error(ErrorCode::kMalformedJson, "action info: kind must be a string (\"click\", \"type\", ...)");
+    if (!it->is_string()) return make_error(ErrorCode::kInvalidArgument, "action info: kind must be a string (\"click\", \"type\", ...)");
     info.kind = it->get<std::string>();
   }
   if (auto it = j.find("warnings"); it != j.end()) {
-    if (!it->is_array()) return make_error(ErrorCode::kMalformedJson, "action info: warnings must be an array of strings");
+    if (!it->is_array()) return make_error(ErrorCode::kInvalidArgument, "action info: warnings must be an array of strings");
     for (const json& w : *it) {
-      if (!w.is_string()) return make_error(ErrorCode::kMalformedJson, "action info: warnings must be an array of strings");
+      if (!w.is_string()) return make_error(ErrorCode::kInvalidArgument, "action info: warnings must be an array of strings");
       info.warnings.push_back(w.get<std::string>());
     }
   }
   if (auto it = j.find("forceFull"); it != j.end()) {
-    if (!it->is_boolean()) return make_error(ErrorCode::kMalformedJson, "action info: forceFull must be true or false");
+    if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: forceFull must be true or false");
     info.force_full = it->get<bool>();
   }
   return info;
@@ -120,7 +120,7 @@ Result<ActionInfo> parse_info(const std::string& info_json) {
 Result<PageKey> page_key(double context, double page) {
   auto valid = [](double v) { return std::isfinite(v) && v >= 0 && v <= 2147483647.0 && std::floor(v) == v; };
   if (!valid(context) || !valid(page))
-    return make_error(ErrorCode::kUnknownPage, "a page key is two non-negative integers {context, page}");
+    return make_error(ErrorCode::kInvalidArgument, "a page key is two non-negative integers {context, page}");
   return PageKey{static_cast<int>(context), static_cast<int>(page)};
 }
 
@@ -151,10 +151,10 @@ class EngineBinding {
     return guard("validateConfig", [&] {
       if (!(std::isfinite(history) && history >= 1 && history <= static_cast<double>(limits::kMaxHistory) &&
             std::floor(history) == history))
-        return error_reply(ErrorCode::kMalformedJson, "config.history must be an integer from 1 to " +
+        return error_reply(ErrorCode::kInvalidArgument, "config.history must be an integer from 1 to " +
                                                           std::to_string(limits::kMaxHistory) + " (limits::kMaxHistory)");
       if (!(std::isfinite(max_change_ratio) && max_change_ratio > 0 && max_change_ratio <= 1))
-        return error_reply(ErrorCode::kMalformedJson, "config.maxChangeRatio must be a number in (0, 1]");
+        return error_reply(ErrorCode::kInvalidArgument, "config.maxChangeRatio must be a number in (0, 1]");
       return ok_reply();
     });
   }
@@ -203,10 +203,10 @@ class EngineBinding {
       std::optional<std::uint64_t> agent;
       if (agent_version >= 0) {
         if (!(agent_version <= kMaxSafeInteger && std::floor(agent_version) == agent_version))
-          return error_reply(ErrorCode::kStaleVersion, "the agent's version must be a non-negative integer (the version of its last FactPack)");
+          return error_reply(ErrorCode::kInvalidArgument, "the agent's version must be a non-negative integer (the version of its last FactPack)");
         agent = static_cast<std::uint64_t>(agent_version);
       } else if (!(agent_version == -1)) {
-        return error_reply(ErrorCode::kStaleVersion, "the agent's version must be a non-negative integer, or absent");
+        return error_reply(ErrorCode::kInvalidArgument, "the agent's version must be a non-negative integer, or absent");
       }
       auto pre = engine_.begin_action(*key, capture_json.view(), agent);
       if (!pre) return error_reply(pre.error());
@@ -276,7 +276,7 @@ class EngineBinding {
       auto key = page_key(context, page);
       if (!key) return error_reply(key.error());
       if (!(std::isfinite(limit) && limit >= 1 && limit <= 100000 && std::floor(limit) == limit))
-        return error_reply(ErrorCode::kMalformedJson, "find: limit must be an integer from 1 to 100000");
+        return error_reply(ErrorCode::kInvalidArgument, "find: limit must be an integer from 1 to 100000");
       FindQuery q;
       q.role = role;
       q.name = name;

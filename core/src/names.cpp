@@ -14,7 +14,6 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kMalformedEvent: return "malformed_event";
     case ErrorCode::kWrongCallOrder: return "wrong_call_order";
     case ErrorCode::kUnknownPage: return "unknown_page";
-    case ErrorCode::kPageClosed: return "page_closed";
     case ErrorCode::kMalformedRef: return "malformed_ref";
     case ErrorCode::kContextMismatch: return "context_mismatch";
     case ErrorCode::kPageMismatch: return "page_mismatch";

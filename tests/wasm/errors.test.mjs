@@ -112,23 +112,24 @@ test('inputs of the wrong type are refused before reaching the glue', () => {
   assert.deepEqual(session(e), reference);
 });
 
+// Every argument of the wrong shape or range is invalid_argument, named; other codes are about the page.
 test('bad page keys, options and versions', () => {
   const e = athena.createEngine();
   for (const key of [null, undefined, 1, 'c0p1', {}, { context: 0 }, { context: -1, page: 0 }, { context: 0.5, page: 1 },
     { context: 0, page: 2 ** 31 }, { context: '0', page: '1' }, { context: NaN, page: 0 }]) {
-    refused(() => e.openPage(key), 'unknown_page', /page key must be \{context, page\}/);
+    refused(() => e.openPage(key), 'invalid_argument', /page key must be \{context, page\}/);
   }
   refused(() => e.snapshot({ context: 0, page: 7 }, c0), 'unknown_page', /no page c0p7 is open; call open_page first/);
   e.openPage(KEY);
   for (const info of [1, 'click', [], { kind: 3 }, { warnings: 'x' }, { warnings: [1] }, { forceFull: 'yes' }])
-    refused(() => e.snapshot(KEY, c0, info), 'malformed_json', /info/);
+    refused(() => e.snapshot(KEY, c0, info), 'invalid_argument', /info/);
   for (const v of [-1, 1.5, NaN, Infinity, '3', 2 ** 53])
-    refused(() => e.beginAction(KEY, c0, v), 'stale_version', /agentVersion must be a non-negative integer/);
+    refused(() => e.beginAction(KEY, c0, v), 'invalid_argument', /agentVersion must be a non-negative integer/);
   for (const q of [null, 'button', { role: 1 }, { limit: 0 }, { limit: 1.5 }, { limit: 1e9 }, { name: 'x'.repeat(5000) }])
-    refused(() => e.find(KEY, q), /x{5000}/.test(JSON.stringify(q)) ? 'input_too_large' : 'malformed_json');
+    refused(() => e.find(KEY, q), /x{5000}/.test(JSON.stringify(q)) ? 'input_too_large' : 'invalid_argument');
   for (const c of [null, 'x', { history: 0 }, { history: 17 }, { history: 2.5 }, { maxChangeRatio: 0 }, { maxChangeRatio: 1.5 },
     { maxChangeRatio: 'a' }, { dedupRegions: 1 }])
-    refused(() => athena.createEngine(c), 'malformed_json', /config/);
+    refused(() => athena.createEngine(c), 'invalid_argument', /config/);
   e.closePage(KEY);
   assert.deepEqual(session(e), reference);
 });

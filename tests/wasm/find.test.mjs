@@ -68,5 +68,5 @@ test('createEngine({tokenBudget}) sets how much of a long page a baseline shows'
   assert.ok(small.lines < normal.lines && normal.lines < huge.lines, JSON.stringify({ small, normal, huge }));
   assert.equal(huge.gaps, 0);
   assert.ok(small.gaps > 0);
-  assert.throws(() => athena.createEngine({ tokenBudget: 0 }), (e) => e instanceof AthenaError && e.code === 'malformed_json');
+  assert.throws(() => athena.createEngine({ tokenBudget: 0 }), (e) => e instanceof AthenaError && e.code === 'invalid_argument');
 });

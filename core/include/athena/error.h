@@ -22,7 +22,6 @@ enum class ErrorCode {
   kWrongCallOrder,     // e.g. finish_action without begin_action
   // Pages.
   kUnknownPage,        // no page with this context/page index
-  kPageClosed,
   // Refs (resolve): each says what the agent should do.
   kMalformedRef,       // not c{n}p{n}f{n}e{n}
   kContextMismatch,    // ref is for another browser context
@@ -32,8 +31,9 @@ enum class ErrorCode {
   kDocumentReplaced,   // the frame navigated; all refs of the old document are dead
   kIdentityChanged,    // the node now is something else (was button "Save", now button "Delete")
   kStaleVersion,       // agent's version is too old to reconcile: action not executed
-  // Queries (find).
-  kInvalidArgument,    // a query names what the page does not have (role, frame, cursor ref) or is out of range
+  // Arguments (every entry point) and queries (find).
+  kInvalidArgument,    // an argument of the wrong shape or range (page key, version, action info, config), or a
+                       // query naming what the page does not have (role, frame, cursor ref)
   kNoSuchRegion,       // find: no region of this page has that name or label
   kInternal,
 };

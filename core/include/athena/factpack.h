@@ -34,7 +34,7 @@ struct Element {
 struct Invalidation {
   std::string ref;
   /// "removed", "navigated" (its document was replaced), "detached" (frame gone),
-  /// "overlay_closed", "identity_changed".
+  /// "overlay_closed" (its overlay closed).
   std::string cause;
   std::string role;  // last known role and name, so the agent knows what vanished
   std::string name;
@@ -67,7 +67,7 @@ struct FactPack {
   PackType type = PackType::kFull;
   std::uint64_t version = 0;
   /// Why a full snapshot was sent ("first", "navigation", "unreliable_delta", "unknown_frames",
-  /// "stale_version", "requested", "state_lost"), or empty.
+  /// "stale_version", "requested"), or empty.
   std::string reason;
   std::string url;
   std::string title;

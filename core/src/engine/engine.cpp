@@ -21,7 +21,7 @@ Result<PageSession*> Engine::page(PageKey key) const {
 Status Engine::open_page(PageKey key) {
   if (page(key)) return Ok{};  // idempotent: a service-worker restart may open it again
   if (key.context < 0 || key.page < 0)
-    return make_error(ErrorCode::kUnknownPage, "page keys are non-negative (context " + std::to_string(key.context) +
+    return make_error(ErrorCode::kInvalidArgument, "page keys are non-negative (context " + std::to_string(key.context) +
                                                    ", page " + std::to_string(key.page) + ")");
   if (pages_.size() >= limits::kMaxPages)
     return make_error(ErrorCode::kInputTooLarge, "too many open pages (limits::kMaxPages); close unused pages first");

@@ -18,7 +18,6 @@ std::pair<const SnapshotVersionManager::Entry*, bool> SnapshotVersionManager::ca
   return {push(view.hash), true};
 }
 
-const SnapshotVersionManager::Entry* SnapshotVersionManager::force_capture(const View& view) { return push(view.hash); }
 
 const SnapshotVersionManager::Entry* SnapshotVersionManager::push(std::uint64_t hash) {
   Entry e;

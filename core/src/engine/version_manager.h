@@ -28,8 +28,6 @@ class SnapshotVersionManager {
   bool peek(std::uint64_t view_hash) const;
   /// New version only when the hash differs from the current one. Returns {entry, is_new}.
   std::pair<const Entry*, bool> capture_if_changed(const View& view);
-  /// New version regardless of the hash.
-  const Entry* force_capture(const View& view);
   /// Current or one of the kept versions; nullptr when unknown or dropped.
   const Entry* get(std::uint64_t version) const;
   const Entry* current() const { return entries_.empty() ? nullptr : &entries_.back(); }

@@ -17,7 +17,7 @@ TEST_CASE("Engine: pages, find, stats", "[engine][api]") {
     CHECK(ref_of(*p, "button", "Go") == "c2p7f0e1");
     CHECK(h.resolve("c2p7f0e1").error().code == ErrorCode::kContextMismatch);
     CHECK(h.engine.resolve(PageKey{2, 7}, "c2p7f0e1"));
-    CHECK(h.engine.open_page(PageKey{-1, 0}).error().code == ErrorCode::kUnknownPage);
+    CHECK(h.engine.open_page(PageKey{-1, 0}).error().code == ErrorCode::kInvalidArgument);
     REQUIRE(h.engine.close_page(PageKey{2, 7}));
     CHECK(h.engine.close_page(PageKey{2, 7}).error().code == ErrorCode::kUnknownPage);
   }

@@ -123,7 +123,8 @@ TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
     auto [e, is_new] = m.capture_if_changed(view(2));
     CHECK(is_new);
     CHECK(e->version == 2);
-    CHECK(m.force_capture(view(2))->version == 3);  // forced: even when equal
+    CHECK_FALSE(m.capture_if_changed(view(2)).second);  // equal: no new version
+    CHECK(m.current()->version == 2);
   }
   SECTION("Doesn't increment when unchanged (peek)") {
     engine::SnapshotVersionManager m(3);
