@@ -13,6 +13,7 @@ import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
 import { TabState, ToolError } from './tab-state.js';
 import { stabilize } from './stabilize.js';
+import { ActionFlow, CALL_ID } from './action-flow.js';
 
 export { ToolError };
 import { checkArguments, findTool, TOOLS } from './tool-contract.js';
@@ -22,11 +23,7 @@ const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : Stri
 /** The host of a URL, for messages (the URL itself when it has none). @param {string} url */
 const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
 
-/** Where a call's wire id travels with its arguments (cancel finds the call by it). */
-const CALL_ID = Symbol('call id');
 
-/** Tools that replace the document: their result is a baseline (full FactPack). */
-const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
 
 /**
  * @typedef {import('./tabs.js').PageKey} PageKey
@@ -58,6 +55,19 @@ export class Agent {
     this.shared = new Set();
     this.policy = normalizePolicy({}).policy;
     this.stopped = false;
+    /** The action flow: the only caller of the engine's begin/finish/abort. */
+    this.flow = new ActionFlow({
+      engine: () => this.#engine(),
+      engineIfLoaded: () => this.engine,
+      capture: (t) => this.#capture(t),
+      stabilize: (t, so) => this.#stabilize(t, so),
+      attach: (t) => this.#attach(t),
+      tab: (tabId) => this.chrome.tabs.get(tabId).catch(() => null),
+      pageAllowed: (url) => checkUrl(this.policy, url),
+      openedNotes: (t) => this.#openedNotes(t),
+      send: (t, method, params) => this.send(t, method, params),
+      sleep,
+    });
     this.restored = this.#restore();
   }
 
@@ -409,14 +419,14 @@ export class Agent {
         const ok = checkUrl(this.policy, url);
         if (!ok.ok) throw new ToolError(ok.code, ok.message);
         const t = await this.#tabFor(session, args, { create: true });
-        return this.#run(t, 'navigate', args, async () => {
+        return this.flow.run(t, 'navigate', args, async () => {
           const r = await this.send(t, 'Page.navigate', { url });
           if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
         });
       }
       case 'back': case 'forward': case 'reload': {
         const t = await this.#tabFor(session, args);
-        return this.#run(t, tool, args, async () => {
+        return this.flow.run(t, tool, args, async () => {
           if (tool === 'reload') { t.crashed = false; await this.chrome.tabs.reload(t.tabId); return; }
           const h = await this.send(t, 'Page.getNavigationHistory');
           const i = h.currentIndex + (tool === 'back' ? -1 : 1);
@@ -428,11 +438,11 @@ export class Agent {
       }
       case 'snapshot': {
         const t = await this.#tabFor(session, args);
-        return this.#run(t, 'snapshot', args, null);
+        return this.flow.run(t, 'snapshot', args, null);
       }
       case 'click': case 'hover': {
         const t = await this.#tabFor(session, args);
-        return this.#run(t, tool, args, async (target) => {
+        return this.flow.run(t, tool, args, async (target) => {
           const p = await this.#point(t, target);
           await this.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
           if (tool === 'hover') return;
@@ -444,7 +454,7 @@ export class Agent {
         const text = str(args, 'text', true, true);
         if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
         const t = await this.#tabFor(session, args);
-        return this.#run(t, 'type', args, async (target) => {
+        return this.flow.run(t, 'type', args, async (target) => {
           const sid = this.#sessionOf(t, target.frameId);
           await this.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, sid);
           if (args.clear) {
@@ -458,13 +468,13 @@ export class Agent {
         let events;
         try { events = keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
         const t = await this.#tabFor(session, args);
-        return this.#run(t, 'press', args, async () => { for (const k of events) await this.send(t, 'Input.dispatchKeyEvent', k); });
+        return this.flow.run(t, 'press', args, async () => { for (const k of events) await this.send(t, 'Input.dispatchKeyEvent', k); });
       }
       case 'select': {
         const values = Array.isArray(args.values) ? args.values : typeof args.values === 'string' ? [args.values] : null;
         if (!values || values.some((/** @type {unknown} */ v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
         const t = await this.#tabFor(session, args);
-        return this.#run(t, 'select', args, async (target) => {
+        return this.flow.run(t, 'select', args, async (target) => {
           const r = await this.#callOn(t, target, SELECT_FN, [values]);
           if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
           if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.join(', ')})`);
@@ -475,7 +485,7 @@ export class Agent {
         if (dir !== null && !['up', 'down', 'left', 'right'].includes(dir)) throw new ToolError('bad_arguments', 'scroll: direction is up, down, left or right');
         if (args.amount !== undefined && !(typeof args.amount === 'number' && args.amount > 0 && args.amount <= LIMITS.scrollMaxPx)) throw new ToolError('bad_arguments', `scroll: amount is CSS pixels, 1..${LIMITS.scrollMaxPx}`);
         const t = await this.#tabFor(session, args);
-        return this.#run(t, 'scroll', args, async (target) => {
+        return this.flow.run(t, 'scroll', args, async (target) => {
           const fn = SCROLL_FN;
           if (target) await this.#callOn(t, target, fn, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
           else await this.send(t, 'Runtime.evaluate', { expression: `(${fn}).call(null, ${JSON.stringify(dir)}, ${JSON.stringify(args.amount ?? null)}, ${LIMITS.scrollViewportShare})` });
@@ -484,7 +494,7 @@ export class Agent {
       case 'wait_for': return this.#waitFor(session, args);
       case 'find': {
         const t = await this.#tabFor(session, args);
-        if (!t.hasBaseline) return this.#run(t, 'snapshot', args, null);
+        if (!t.hasBaseline) return this.flow.run(t, 'snapshot', args, null);
         const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
         if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
         /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} */
@@ -507,9 +517,9 @@ export class Agent {
       }
       case 'read': {
         const t = await this.#tabFor(session, args);
-        return this.#queued(t, () => this.#read(t, args));
+        return this.flow.queued(t, () => this.#read(t, args));
       }
-      case 'dialog': return this.#dialog(session, args);
+      case 'dialog': return this.flow.answerDialog(await this.#tabFor(session, args), args);
       case 'upload': {
         const files = args.files;
         if (!Array.isArray(files) || files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => typeof f !== 'string' || !f.startsWith('/')))
@@ -521,7 +531,7 @@ export class Agent {
           if (!ok.ok) throw new ToolError(ok.code, ok.message);
         }
         const t = await this.#tabFor(session, args);
-        return this.#run(t, 'upload', args, async (target) => {
+        return this.flow.run(t, 'upload', args, async (target) => {
           try {
             await this.send(t, 'DOM.setFileInputFiles', { files, backendNodeId: target.backendNodeId }, this.#sessionOf(t, target.frameId));
           } catch (e) {
@@ -533,7 +543,7 @@ export class Agent {
       case 'screenshot': {
         if (!this.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
         const t = await this.#tabFor(session, args);
-        return this.#queued(t, () => this.#screenshot(t, args));
+        return this.flow.queued(t, () => this.#screenshot(t, args));
       }
       default:
         throw new ToolError('internal', `tool "${tool}" is declared in tool-contract.js but has no handler`);
@@ -657,7 +667,7 @@ export class Agent {
         const tab = await this.chrome.tabs.create({ url: 'about:blank', active: true });
         const t = await this.#adopt(session, tab.id);
         if (s) s.current = t.tabId;
-        return this.#run(t, 'navigate', args, async () => { await this.send(t, 'Page.navigate', { url }); });
+        return this.flow.run(t, 'navigate', args, async () => { await this.send(t, 'Page.navigate', { url }); });
       }
       case 'select': {
         const name = str(args, 'tab', true);
@@ -667,11 +677,11 @@ export class Agent {
           if (!this.shared.has(id) || this.tabs.has(id)) throw new ToolError('unknown_tab', `${name} is not a tab the user shared (or another agent took it): use tabs list`);
           const t = await this.#adopt(session, id);
           if (s) s.current = t.tabId;
-          return this.#run(t, 'snapshot', {}, null);
+          return this.flow.run(t, 'snapshot', {}, null);
         }
         const t = await this.#tabFor(session, { tab: name });
         await this.chrome.tabs.update(t.tabId, { active: true }).catch(() => {});
-        return this.#run(t, 'snapshot', { tab: args.tab }, null);
+        return this.flow.run(t, 'snapshot', { tab: args.tab }, null);
       }
       case 'close': {
         const t = await this.#tabFor(session, { tab: str(args, 'tab', true) });
@@ -804,127 +814,6 @@ export class Agent {
     return engine.resolveNow(t.key, cap.capture, ref);
   }
 
-  /** A full snapshot taken because the engine holds nothing for this tab. @param {TabState} t @param {string} kind @param {string[]} warnings */
-  async #baseline(t, kind, warnings) {
-    const engine = await this.#engine();
-    const cap = await this.#capture(t);
-    engine.openPage(t.key);
-    const pack = engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
-    t.hasBaseline = true;
-    return pack;
-  }
-
-  /**
-   * The action flow (docs/design.md): pre-validate, resolve, act, stabilize, FactPack.
-   * @param {TabState} t @param {string} kind @param {any} args
-   * @param {((target: any) => Promise<void>) | null} act null: no action (snapshot)
-   * @param {{ref?: boolean}} [o]
-   * @returns {Promise<Reply>}
-   */
-  async #run(t, kind, args, act, o = {}) {
-    return this.#queued(t, async () => {
-      t.acting = true;
-      try { return await this.#runNow(t, kind, args, act, o); } finally { t.acting = false; }
-    });
-  }
-
-  /**
-   * Runs fn after every call queued before on this tab (actions, reads, screenshots): one
-   * capture/engine sequence at a time per tab.
-   * @template R @param {TabState} t @param {() => Promise<R>} fn @returns {Promise<R>}
-   */
-  #queued(t, fn) {
-    const run = t.queue.then(fn);
-    t.queue = run.catch(() => {});
-    return run;
-  }
-
-  /** @param {TabState} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
-  async #runNow(t, kind, args, act, o) {
-    if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
-    if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} (${quoteValue(t.dialog.message)}): answer it with dialog {accept, text?} first`);
-    if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
-    const tab = await this.chrome.tabs.get(t.tabId).catch(() => null);
-    if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
-    // Leaving a page is always allowed (back and forward check where they lead).
-    if (kind !== 'navigate' && kind !== 'back' && kind !== 'forward') {
-      const ok = checkUrl(this.policy, tab.url || tab.pendingUrl || 'about:blank');
-      if (!ok.ok) throw new ToolError(ok.code, ok.message);
-    }
-    await this.#attach(t);
-    const engine = await this.#engine();
-    t.opened = [];
-    t.callId = args[CALL_ID] ?? null;
-    t.cancelled = false;
-    /** @type {string[]} */
-    const notes = [];
-    if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
-
-    // Navigations and snapshots are baselines: a full FactPack.
-    if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
-      if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
-        notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
-      } else if (act) {
-        t.inflight.clear();
-        t.loading = true;
-        await act(null);
-      }
-      const warnings = NAVIGATIONS.has(kind) ? await this.#stabilize(t, { navigation: true }) : [];
-      if (t.dialog) return this.#dialogReply(t);
-      const pack = await this.#baseline(t, kind, [...notes, ...warnings, ...await this.#openedNotes(t)]);
-      return reply(pack);
-    }
-
-    // Pre-validation with the agent's version.
-    const agentVersion = args.version === undefined || args.version === null ? null : args.version;
-    if (agentVersion !== null && !(Number.isInteger(agentVersion) && agentVersion >= 0)) throw new ToolError('bad_arguments', `${kind}: version must be the version number of your last FactPack`);
-    const before = await this.#capture(t);
-    const pre = engine.beginAction(t.key, before.capture, agentVersion);
-    if (pre.freshness === 'stale_no_history') {
-      return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
-    }
-    let target = null;
-    try {
-      if (o.ref) {
-        if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like c0p1f0e5) from your last FactPack`);
-        target = engine.resolve(t.key, args.ref);
-        if (t.withheldOwners.has(target.backendNodeId))
-          throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
-        if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
-          throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
-      }
-      t.inflight.clear();
-      if (act) {
-        const acting = act(target);
-        const first = await t.race(acting.then(() => 'done'), { dialog: 'dialog' });
-        if (first === 'dialog') {
-          t.held = { kind, acting: acting.catch(() => {}), notes };
-          return this.#dialogReply(t);
-        }
-      }
-    } catch (e) {
-      engine.abortAction(t.key);
-      throw e;
-    }
-    if (t.waitNote) { notes.push(t.waitNote); t.waitNote = null; }
-    return this.#finish(t, kind, notes, []);
-  }
-
-  /** After acting: stabilize, capture, FactPack. @param {TabState} t @param {string} kind @param {string[]} notes @param {string[]} extra */
-  async #finish(t, kind, notes, extra) {
-    const engine = await this.#engine();
-    try {
-      const warnings = await this.#stabilize(t);
-      if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.#dialogReply(t); }
-      const after = await this.#capture(t);
-      const pack = engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...await this.#openedNotes(t)] });
-      return reply(pack);
-    } catch (e) {
-      try { engine.abortAction(t.key); } catch { /* not in an action */ }
-      throw e;
-    }
-  }
-
   /** @param {TabState} t */
   async #openedNotes(t) {
     const out = [];
@@ -944,48 +833,6 @@ export class Agent {
     return out;
   }
 
-  /** The page is blocked by a JS dialog: tell the agent. @param {TabState} t @returns {Reply} */
-  #dialogReply(t) {
-    const d = t.dialog ?? { type: 'alert', message: '' };
-    return {
-      ok: true,
-      text: `<dialog tab="${tabName(t.key)}" type="${d.type}" message=${quoteValue(d.message)}${d.type === 'prompt' ? ` default=${quoteValue(d.defaultPrompt ?? '')}` : ''}>The page is blocked by a JavaScript ${d.type}: answer it with dialog {accept: true|false${d.type === 'prompt' ? ', text' : ''}}.</dialog>`,
-      factpack: { type: 'dialog', dialog: { ...d } },
-      // The last version the agent was delivered: the dialog changes no FactPack state.
-      version: this.#deliveredVersion(t),
-    };
-  }
-
-  /** @param {TabState} t @returns {number} 0 before the first FactPack of the tab */
-  #deliveredVersion(t) {
-    if (!this.engine || !t.hasBaseline) return 0;
-    try { return this.engine.stats(t.key).deliveredVersion; } catch { return 0; }
-  }
-
-  /** @param {string} session @param {any} args */
-  async #dialog(session, args) {
-    const t = await this.#tabFor(session, args);
-    if (!t.dialog) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
-    if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
-    const d = t.dialog;
-    await this.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
-    t.dialog = null;
-    const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;
-    const held = t.held;
-    t.held = null;
-    const engine = await this.#engine();
-    if (held) {
-      await Promise.race([held.acting, sleep(LIMITS.stabilizeCapMs)]);
-      return this.#finish(t, held.kind, held.notes, [note]);
-    }
-    if (!t.hasBaseline) return reply(await this.#baseline(t, 'dialog', [note]));
-    // A dialog the page opened by itself: the drift shows up in this result.
-    const warnings = await this.#stabilize(t);
-    const cap = await this.#capture(t);
-    engine.beginAction(t.key, cap.capture, null);
-    return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [note, ...warnings] }));
-  }
-
   /** @param {string} session @param {any} args */
   async #waitFor(session, args) {
     const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
@@ -997,7 +844,7 @@ export class Agent {
     if (text !== undefined && typeof text !== 'string') throw new ToolError('bad_arguments', 'wait_for: text/gone must be a string');
     const t = await this.#tabFor(session, args);
     const condition = args.text !== undefined ? `text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `text ${JSON.stringify(args.gone)} to disappear` : args.ref ? `${args.ref} to be ${args.state ?? 'visible'}` : null;
-    return this.#run(t, 'wait_for', { version: args.version, ref: args.ref, [CALL_ID]: args[CALL_ID] }, async (target) => {
+    return this.flow.run(t, 'wait_for', { version: args.version, ref: args.ref, [CALL_ID]: args[CALL_ID] }, async (target) => {
       const end = Date.now() + ms;
       if (!condition) { await sleep(ms); return; }
       for (;;) {
@@ -1058,10 +905,6 @@ const READ_LANDMARK_FN = `function (sel, max) {
 }`;
 
 
-/** @param {any} pack FactPackResult @returns {Reply} */
-function reply(pack) {
-  return { ok: true, text: pack.text, factpack: JSON.parse(pack.json), version: pack.version };
-}
 
 /** A string argument. @param {any} args @param {string} k @param {boolean} required @param {boolean} [allowEmpty] */
 function str(args, k, required, allowEmpty = false) {

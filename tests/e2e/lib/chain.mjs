@@ -87,6 +87,11 @@ export async function startChain(opts = {}) {
       '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+  // Playwright dismisses every JavaScript dialog of a page nobody listens on: in the user's browser
+  // the extension answers them (the agent's `dialog` tool), so listen and leave them alone.
+  const leaveDialogs = (/** @type {import('playwright-core').Page} */ p) => p.on('dialog', () => {});
+  context.pages().forEach(leaveDialogs);
+  context.on('page', leaveDialogs);
   let worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
   if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
 

@@ -1,0 +1,211 @@
+// The action flow (docs/design.md): the one module that calls the engine's beginAction,
+// finishAction and abortAction. Per tab, one call at a time: pre-validate with the agent's
+// version, resolve the ref, act, stabilize, capture, FactPack; JS dialogs hold an action until
+// they are answered. Chrome is reached only through the injected FlowIO, so Node tests drive it
+// with a fake engine and fake CDP (extension/test/action-flow.test.mjs).
+import { LIMITS } from './limits.js';
+import { quoteValue } from './quote.js';
+import { tabName } from './tabs.js';
+import { ToolError } from './tab-state.js';
+
+/** @typedef {import('./tab-state.js').TabState} TabState */
+/**
+ * @typedef {{ok: boolean, text?: string, factpack?: any, version?: number, image?: {mime: string, data: string},
+ *           error?: {code: string, message: string}}} Reply  ok true: text (+ factpack, version); ok false: error
+ */
+/**
+ * What the flow needs from the browser and the agent.
+ * @typedef {{
+ *   engine: () => Promise<any>,
+ *   engineIfLoaded: () => any,
+ *   capture: (t: TabState) => Promise<{capture: any, warnings: string[]}>,
+ *   stabilize: (t: TabState, o?: {navigation?: boolean}) => Promise<string[]>,
+ *   attach: (t: TabState) => Promise<void>,
+ *   tab: (tabId: number) => Promise<{url?: string, pendingUrl?: string} | null>,
+ *   pageAllowed: (url: string) => {ok: true} | {ok: false, code: string, message: string},
+ *   openedNotes: (t: TabState) => Promise<string[]>,
+ *   send: (t: TabState, method: string, params?: any) => Promise<any>,
+ *   sleep: (ms: number) => Promise<void>,
+ * }} FlowIO
+ */
+
+/** Where a call's wire id travels with its arguments (cancel finds the call by it). */
+export const CALL_ID = Symbol('call id');
+
+/** Tools that replace the document: their result is a baseline (full FactPack). */
+export const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
+
+export class ActionFlow {
+  /** @param {FlowIO} io */
+  constructor(io) {
+    this.io = io;
+  }
+
+  /** A full snapshot taken because the engine holds nothing for this tab. @param {TabState} t @param {string} kind @param {string[]} warnings */
+  async baseline(t, kind, warnings) {
+    const engine = await this.io.engine();
+    const cap = await this.io.capture(t);
+    engine.openPage(t.key);
+    const pack = engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
+    t.hasBaseline = true;
+    return pack;
+  }
+
+  /**
+   * The action flow (docs/design.md): pre-validate, resolve, act, stabilize, FactPack.
+   * @param {TabState} t @param {string} kind @param {any} args
+   * @param {((target: any) => Promise<void>) | null} act null: no action (snapshot)
+   * @param {{ref?: boolean}} [o]
+   * @returns {Promise<Reply>}
+   */
+  async run(t, kind, args, act, o = {}) {
+    return this.queued(t, async () => {
+      t.acting = true;
+      try { return await this.runNow(t, kind, args, act, o); } finally { t.acting = false; }
+    });
+  }
+
+  /**
+   * Runs fn after every call queued before on this tab (actions, reads, screenshots): one
+   * capture/engine sequence at a time per tab.
+   * @template R @param {TabState} t @param {() => Promise<R>} fn @returns {Promise<R>}
+   */
+  queued(t, fn) {
+    const run = t.queue.then(fn);
+    t.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** @param {TabState} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
+  async runNow(t, kind, args, act, o) {
+    if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
+    if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} (${quoteValue(t.dialog.message)}): answer it with dialog {accept, text?} first`);
+    if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
+    const tab = await this.io.tab(t.tabId);
+    if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
+    // Leaving a page is always allowed (back and forward check where they lead).
+    if (kind !== 'navigate' && kind !== 'back' && kind !== 'forward') {
+      const ok = this.io.pageAllowed(tab.url || tab.pendingUrl || 'about:blank');
+      if (!ok.ok) throw new ToolError(ok.code, ok.message);
+    }
+    await this.io.attach(t);
+    const engine = await this.io.engine();
+    t.opened = [];
+    t.callId = args[CALL_ID] ?? null;
+    t.cancelled = false;
+    /** @type {string[]} */
+    const notes = [];
+    if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
+
+    // Navigations and snapshots are baselines: a full FactPack.
+    if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
+      if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
+        notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
+      } else if (act) {
+        t.inflight.clear();
+        t.loading = true;
+        await act(null);
+      }
+      const warnings = NAVIGATIONS.has(kind) ? await this.io.stabilize(t, { navigation: true }) : [];
+      if (t.dialog) return this.dialogReply(t);
+      const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)]);
+      return reply(pack);
+    }
+
+    // Pre-validation with the agent's version.
+    const agentVersion = args.version === undefined || args.version === null ? null : args.version;
+    if (agentVersion !== null && !(Number.isInteger(agentVersion) && agentVersion >= 0)) throw new ToolError('bad_arguments', `${kind}: version must be the version number of your last FactPack`);
+    const before = await this.io.capture(t);
+    const pre = engine.beginAction(t.key, before.capture, agentVersion);
+    if (pre.freshness === 'stale_no_history') {
+      return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
+    }
+    let target = null;
+    try {
+      if (o.ref) {
+        if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like c0p1f0e5) from your last FactPack`);
+        target = engine.resolve(t.key, args.ref);
+        if (t.withheldOwners.has(target.backendNodeId))
+          throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
+        if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
+          throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
+      }
+      t.inflight.clear();
+      if (act) {
+        const acting = act(target);
+        const first = await t.race(acting.then(() => 'done'), { dialog: 'dialog' });
+        if (first === 'dialog') {
+          t.held = { kind, acting: acting.catch(() => {}), notes };
+          return this.dialogReply(t);
+        }
+      }
+    } catch (e) {
+      engine.abortAction(t.key);
+      throw e;
+    }
+    if (t.waitNote) { notes.push(t.waitNote); t.waitNote = null; }
+    return this.finish(t, kind, notes, []);
+  }
+
+  /** After acting: stabilize, capture, FactPack. @param {TabState} t @param {string} kind @param {string[]} notes @param {string[]} extra */
+  async finish(t, kind, notes, extra) {
+    const engine = await this.io.engine();
+    try {
+      const warnings = await this.io.stabilize(t);
+      if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.dialogReply(t); }
+      const after = await this.io.capture(t);
+      const pack = engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...await this.io.openedNotes(t)] });
+      return reply(pack);
+    } catch (e) {
+      try { engine.abortAction(t.key); } catch { /* not in an action */ }
+      throw e;
+    }
+  }
+
+  /** The page is blocked by a JS dialog: tell the agent. @param {TabState} t @returns {Reply} */
+  dialogReply(t) {
+    const d = t.dialog ?? { type: 'alert', message: '' };
+    return {
+      ok: true,
+      text: `<dialog tab="${tabName(t.key)}" type="${d.type}" message=${quoteValue(d.message)}${d.type === 'prompt' ? ` default=${quoteValue(d.defaultPrompt ?? '')}` : ''}>The page is blocked by a JavaScript ${d.type}: answer it with dialog {accept: true|false${d.type === 'prompt' ? ', text' : ''}}.</dialog>`,
+      factpack: { type: 'dialog', dialog: { ...d } },
+      // The last version the agent was delivered: the dialog changes no FactPack state.
+      version: this.deliveredVersion(t),
+    };
+  }
+
+  /** @param {TabState} t @returns {number} 0 before the first FactPack of the tab */
+  deliveredVersion(t) {
+    const engine = this.io.engineIfLoaded();
+    if (!engine || !t.hasBaseline) return 0;
+    try { return engine.stats(t.key).deliveredVersion; } catch { return 0; }
+  }
+
+  /** dialog {accept, text?}: answers the JS dialog open in tab t. @param {TabState} t @param {any} args */
+  async answerDialog(t, args) {
+    if (!t.dialog) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
+    if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
+    const d = t.dialog;
+    await this.io.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
+    t.dialog = null;
+    const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;
+    const held = t.held;
+    t.held = null;
+    const engine = await this.io.engine();
+    if (held) {
+      await Promise.race([held.acting, this.io.sleep(LIMITS.stabilizeCapMs)]);
+      return this.finish(t, held.kind, held.notes, [note]);
+    }
+    if (!t.hasBaseline) return reply(await this.baseline(t, 'dialog', [note]));
+    // A dialog the page opened by itself: the drift shows up in this result.
+    const warnings = await this.io.stabilize(t);
+    const cap = await this.io.capture(t);
+    engine.beginAction(t.key, cap.capture, null);
+    return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [note, ...warnings] }));
+  }
+}
+
+/** @param {any} pack FactPackResult @returns {Reply} */
+export function reply(pack) {
+  return { ok: true, text: pack.text, factpack: JSON.parse(pack.json), version: pack.version };
+}

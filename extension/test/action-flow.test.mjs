@@ -1,0 +1,117 @@
+// The action flow (extension/lib/action-flow.js) alone, with the fake engine of fake-page.mjs
+// (which keeps the core's call-order rules) and a fake FlowIO: the order of engine calls for a
+// snapshot and an action, a stale agent, a failing action, a disabled element, a blocked page, a
+// JS dialog holding an action until it is answered, one call at a time per tab.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ActionFlow, CALL_ID } from '../lib/action-flow.js';
+import { TabState } from '../lib/tab-state.js';
+import { strictEngine } from './fake-page.mjs';
+
+function setup(o = {}) {
+  const engine = strictEngine();
+  const log = [];
+  const io = {
+    engine: async () => engine,
+    engineIfLoaded: () => engine,
+    capture: async () => { log.push('capture'); return { capture: { v: 1 }, warnings: [] }; },
+    stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); return o.stabilizeWarnings ?? []; },
+    attach: async () => { log.push('attach'); },
+    tab: async () => ({ url: o.url ?? 'https://a.test/' }),
+    pageAllowed: (url) => (url.includes('bank.test') ? { ok: false, code: 'blocked_origin', message: 'bank.test is on the block-list' } : { ok: true }),
+    openedNotes: async () => [],
+    send: async (t, method, params) => { log.push(`send:${method}`); return {}; },
+    sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 5))),
+  };
+  const flow = new ActionFlow(io);
+  const t = new TabState(5, { context: 0, page: 1 }, 'a');
+  return { flow, engine, io, log, t };
+}
+
+test('the first call on a tab is a baseline; an action then goes begin -> resolve -> act -> stabilize -> finish', async () => {
+  const { flow, engine, log, t } = setup();
+  const first = await flow.run(t, 'snapshot', {}, null);
+  assert.match(first.text, /^<full /);
+  assert.deepEqual(engine.calls, ['openPage', 'snapshot']);
+  assert.equal(t.hasBaseline, true);
+  engine.calls.length = 0;
+  log.length = 0;
+  let acted = null;
+  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered, [CALL_ID]: 'h1' }, async (target) => { acted = target; }, { ref: true });
+  assert.match(r.text, /^<delta /);
+  assert.equal(acted.backendNodeId, 7);
+  assert.deepEqual(engine.calls, ['beginAction', 'resolve', 'finishAction']);
+  assert.deepEqual(log, ['attach', 'capture', 'stabilize', 'capture']);
+  assert.equal(t.callId, 'h1');
+});
+
+test('an action on a tab the engine holds nothing for is not executed: a full snapshot says why', async () => {
+  const { flow, t } = setup();
+  let acted = false;
+  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1' }, async () => { acted = true; }, { ref: true });
+  assert.equal(acted, false);
+  assert.match(r.text, /click was not executed: the extension holds no state for tab c0p1/);
+});
+
+test('a stale agent is not acted for: the current page instead', async () => {
+  const { flow, engine, t } = setup();
+  await flow.run(t, 'snapshot', {}, null);
+  let acted = false;
+  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: 0 }, async () => { acted = true; }, { ref: true });
+  assert.equal(acted, false);
+  assert.match(r.text, /^<not_executed reason="stale_version" yours="0"/);
+  assert.ok(!engine.calls.includes('finishAction'));
+});
+
+test('a failing action or a disabled element aborts the action; the next one works', async () => {
+  const { flow, engine, t } = setup();
+  await flow.run(t, 'snapshot', {}, null);
+  await assert.rejects(flow.run(t, 'click', { ref: 'c0p1f0e1' }, async () => { throw new Error('the node went away'); }, { ref: true }), /went away/);
+  assert.equal(engine.calls.at(-1), 'abortAction');
+  const orig = engine.resolve;
+  engine.resolve = (key, ref) => ({ ...orig(key, ref), disabled: true });
+  await assert.rejects(flow.run(t, 'click', { ref: 'c0p1f0e1' }, async () => {}, { ref: true }), (e) => e.code === 'element_disabled');
+  assert.equal(engine.calls.at(-1), 'abortAction');
+  engine.resolve = orig;
+  const ok = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {}, { ref: true });
+  assert.match(ok.text, /^<delta /);
+});
+
+test('a page the user does not allow: refused before anything is attached or captured', async () => {
+  const { flow, log, t } = setup({ url: 'https://bank.test/' });
+  await assert.rejects(flow.run(t, 'snapshot', {}, null), (e) => e.code === 'blocked_origin');
+  assert.deepEqual(log, []);
+});
+
+test('a JS dialog holds the action; answering it finishes the action with a note', async () => {
+  const { flow, engine, t } = setup();
+  await flow.run(t, 'snapshot', {}, null);
+  /** @type {() => void} */
+  let release = () => {};
+  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {
+    t.dialog = { type: 'confirm', message: 'Really delete?' };
+    for (const w of [...t.dialogWaiters]) w(t.dialog);
+    await new Promise((res) => { release = res; });
+  }, { ref: true });
+  assert.match(r.text, /^<dialog tab="c0p1" type="confirm" message="Really delete\?"/);
+  assert.ok(!engine.calls.includes('finishAction'));
+  let info = null;
+  const finish = engine.finishAction;
+  engine.finishAction = (key, cap, i) => { info = i; return finish(key, cap, i); };
+  const answered = flow.answerDialog(t, { accept: true });
+  release();
+  const done = await answered;
+  assert.match(done.text, /^<delta /);
+  assert.equal(info.kind, 'click');
+  assert.match(info.warnings.join('\n'), /answered the confirm "Really delete\?" with accept/);
+  assert.equal(engine.calls.at(-1), 'finishAction');
+});
+
+test('calls on one tab run one at a time, in order', async () => {
+  const { flow, t } = setup();
+  const order = [];
+  const slow = flow.queued(t, async () => { order.push('slow:start'); await new Promise((r) => setTimeout(r, 20)); order.push('slow:end'); });
+  const fast = flow.queued(t, async () => { order.push('fast'); });
+  await Promise.all([slow, fast]);
+  assert.deepEqual(order, ['slow:start', 'slow:end', 'fast']);
+});
