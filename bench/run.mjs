@@ -26,6 +26,7 @@ const BENCHES = [
   { name: 'capture-approaches', cmd: ['node', rel('bench/capture-approaches.mjs')], out: 'bench/capture-approaches.md' },
   { name: 'tool-list', cmd: ['node', rel('bench/tool-list.mjs')], out: 'bench/tool-list-results.md' },
   { name: 'flows', cmd: ['node', rel('bench/flows.mjs')], out: 'bench/flows-results.md' },
+  { name: 'latency', cmd: ['node', rel('bench/latency.mjs')], out: 'bench/latency-results.md' },
   { name: 'hostile', cmd: ['node', rel('bench/hostile.mjs')], out: 'bench/hostile-results.md' },
 ];
 // Written from a test run (ATHENA_WRITE_AGREEMENT, see corpus_agreement_test.cpp), not re-run here.

@@ -18,7 +18,7 @@ import { ToolError } from './tab-state.js';
  * @typedef {{
  *   engine: () => Promise<any>,
  *   engineIfLoaded: () => any,
- *   capture: (t: TabState) => Promise<{capture: any, warnings: string[]}>,
+ *   capture: (t: TabState) => Promise<{capture: any, warnings: string[], timings?: Record<string, number>}>,
  *   stabilize: (t: TabState, o?: {navigation?: boolean}) => Promise<string[]>,
  *   attach: (t: TabState) => Promise<void>,
  *   tab: (tabId: number) => Promise<{url?: string, pendingUrl?: string} | null>,
@@ -28,6 +28,9 @@ import { ToolError } from './tab-state.js';
  *   sleep: (ms: number) => Promise<void>,
  * }} FlowIO
  */
+
+/** Milliseconds since an arbitrary origin. */
+const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
 
 /** Where a call's wire id travels with its arguments (cancel finds the call by it). */
 export const CALL_ID = Symbol('call id');
@@ -39,14 +42,44 @@ export class ActionFlow {
   /** @param {FlowIO} io */
   constructor(io) {
     this.io = io;
+    /**
+     * Where the time of the latest calls went, newest last (at most LIMITS.timingsKept): per
+     * phase (queue, attach, capture, engine, act, stabilize) and per CDP call of the captures.
+     * The agent-flow benchmark reads it (bench/flows.mjs, "Where a step's time goes").
+     * @type {Array<{tool: string, ms: number, phases: Record<string, number>, cdp: Record<string, number>}>}
+     */
+    this.timings = [];
+  }
+
+  /** Runs fn, adding its duration to phase of tab t's current call. @template R @param {TabState} t @param {string} phase @param {() => R} fn @returns {R} */
+  #timed(t, phase, fn) {
+    const t0 = now();
+    const add = () => { t.phases[phase] = (t.phases[phase] ?? 0) + (now() - t0); };
+    const r = fn();
+    if (r instanceof Promise) return /** @type {R} */ (/** @type {unknown} */ (r.finally(add)));
+    add();
+    return r;
+  }
+
+  /** A capture, timed, its CDP calls summed by method. @param {TabState} t */
+  async #capture(t) {
+    const r = await this.#timed(t, 'capture', () => this.io.capture(t));
+    for (const [k, ms] of Object.entries(r.timings ?? {})) {
+      if (k === 'total') continue;
+      const method = k.replace(/^oopif\d+\./, 'oopif.');
+      t.cdp[method] = (t.cdp[method] ?? 0) + ms;
+    }
+    return r;
   }
 
   /** A full snapshot taken because the engine holds nothing for this tab. @param {TabState} t @param {string} kind @param {string[]} warnings */
   async baseline(t, kind, warnings) {
     const engine = await this.io.engine();
-    const cap = await this.io.capture(t);
-    engine.openPage(t.key);
-    const pack = engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
+    const cap = await this.#capture(t);
+    const pack = this.#timed(t, 'engine', () => {
+      engine.openPage(t.key);
+      return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
+    });
     t.hasBaseline = true;
     return pack;
   }
@@ -59,9 +92,17 @@ export class ActionFlow {
    * @returns {Promise<Reply>}
    */
   async run(t, kind, args, act, o = {}) {
+    const called = now();
     return this.queued(t, async () => {
       t.acting = true;
-      try { return await this.runNow(t, kind, args, act, o); } finally { t.acting = false; }
+      t.phases = { queue: now() - called };
+      t.cdp = {};
+      const start = now();
+      try { return await this.runNow(t, kind, args, act, o); } finally {
+        t.acting = false;
+        this.timings.push({ tool: kind, ms: now() - start + t.phases.queue, phases: t.phases, cdp: t.cdp });
+        if (this.timings.length > LIMITS.timingsKept) this.timings.shift();
+      }
     });
   }
 
@@ -88,7 +129,7 @@ export class ActionFlow {
       const ok = this.io.pageAllowed(tab.url || tab.pendingUrl || 'about:blank');
       if (!ok.ok) throw new ToolError(ok.code, ok.message);
     }
-    await this.io.attach(t);
+    await this.#timed(t, 'attach', () => this.io.attach(t));
     const engine = await this.io.engine();
     t.opened = [];
     t.callId = args[CALL_ID] ?? null;
@@ -104,9 +145,9 @@ export class ActionFlow {
       } else if (act) {
         t.inflight.clear();
         t.loading = true;
-        await act(null);
+        await this.#timed(t, 'act', () => act(null));
       }
-      const warnings = NAVIGATIONS.has(kind) ? await this.io.stabilize(t, { navigation: true }) : [];
+      const warnings = NAVIGATIONS.has(kind) ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
       if (t.dialog) return this.dialogReply(t);
       const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)]);
       return reply(pack);
@@ -115,8 +156,8 @@ export class ActionFlow {
     // Pre-validation with the agent's version.
     const agentVersion = args.version === undefined || args.version === null ? null : args.version;
     if (agentVersion !== null && !(Number.isInteger(agentVersion) && agentVersion >= 0)) throw new ToolError('bad_arguments', `${kind}: version must be the version number of your last FactPack`);
-    const before = await this.io.capture(t);
-    const pre = engine.beginAction(t.key, before.capture, agentVersion);
+    const before = await this.#capture(t);
+    const pre = this.#timed(t, 'engine', () => engine.beginAction(t.key, before.capture, agentVersion));
     if (pre.freshness === 'stale_no_history') {
       return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
     }
@@ -124,7 +165,7 @@ export class ActionFlow {
     try {
       if (o.ref) {
         if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like c0p1f0e5) from your last FactPack`);
-        target = engine.resolve(t.key, args.ref);
+        target = this.#timed(t, 'engine', () => engine.resolve(t.key, args.ref));
         if (t.withheldOwners.has(target.backendNodeId))
           throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
         if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
@@ -133,7 +174,7 @@ export class ActionFlow {
       t.inflight.clear();
       if (act) {
         const acting = act(target);
-        const first = await t.race(acting.then(() => 'done'), { dialog: 'dialog' });
+        const first = await this.#timed(t, 'act', () => t.race(acting.then(() => 'done'), { dialog: 'dialog' }));
         if (first === 'dialog') {
           t.held = { kind, acting: acting.catch(() => {}), notes };
           return this.dialogReply(t);
@@ -151,10 +192,11 @@ export class ActionFlow {
   async finish(t, kind, notes, extra) {
     const engine = await this.io.engine();
     try {
-      const warnings = await this.io.stabilize(t);
+      const warnings = await this.#timed(t, 'stabilize', () => this.io.stabilize(t));
       if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.dialogReply(t); }
-      const after = await this.io.capture(t);
-      const pack = engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...await this.io.openedNotes(t)] });
+      const after = await this.#capture(t);
+      const opened = await this.io.openedNotes(t);
+      const pack = this.#timed(t, 'engine', () => engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...opened] }));
       return reply(pack);
     } catch (e) {
       try { engine.abortAction(t.key); } catch { /* not in an action */ }

@@ -360,7 +360,7 @@ export class Agent {
         t.mainFrameId = r.capture.frameTree?.frame?.id ?? t.mainFrameId;
         t.lastCapture = r.capture;
         // The object itself goes to the core (packed into its binary form): no JSON.stringify.
-        return { capture: r.capture, warnings: [...r.warnings, ...withheld] };
+        return { capture: r.capture, warnings: [...r.warnings, ...withheld], timings: r.timings };
       } catch (e) {
         if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
         last = e;

@@ -75,6 +75,8 @@ export const LIMITS = Object.freeze({
   maxSessions: 16,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
+  /** Calls whose time breakdown the action flow keeps (extension/lib/action-flow.js timings; the benchmark reads them). */
+  timingsKept: 64,
 });
 
 /** Wire protocol version this extension speaks. */

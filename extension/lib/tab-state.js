@@ -56,6 +56,10 @@ export class TabState {
     this.cancelled = false;
     /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
     this.withheldOwners = new Set();
+    /** Milliseconds per phase of the current call, and per CDP method of its captures (ActionFlow.timings). @type {Record<string, number>} */
+    this.phases = {};
+    /** @type {Record<string, number>} */
+    this.cdp = {};
   }
 
   /**

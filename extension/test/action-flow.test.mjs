@@ -43,6 +43,11 @@ test('the first call on a tab is a baseline; an action then goes begin -> resolv
   assert.deepEqual(engine.calls, ['beginAction', 'resolve', 'finishAction']);
   assert.deepEqual(log, ['attach', 'capture', 'stabilize', 'capture']);
   assert.equal(t.callId, 'h1');
+  // Where the time went, for the benchmark: every phase of the action, summing to at most its total.
+  const last = flow.timings.at(-1);
+  assert.equal(last.tool, 'click');
+  assert.deepEqual(Object.keys(last.phases).sort(), ['act', 'attach', 'capture', 'engine', 'queue', 'stabilize']);
+  assert.ok(Object.values(last.phases).reduce((a, b) => a + b, 0) <= last.ms + 1);
 });
 
 test('an action on a tab the engine holds nothing for is not executed: a full snapshot says why', async () => {

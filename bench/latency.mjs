@@ -1,0 +1,75 @@
+// Where an Athena Delta step's time goes, on the agent flows of bench/lib/flows-def.mjs through the
+// whole real chain (MCP SDK client -> athena-bridge mcp -> native host -> extension -> Chromium).
+// The client times each step; the extension's action flow times each phase of each call
+// (extension/lib/action-flow.js `timings`: tab queue, debugger attach, captures and each CDP call
+// in them, the wasm engine, the input dispatch, the stabilization wait). What the extension did
+// not spend is the rest of the chain: MCP client, athena-bridge, native messaging, the service
+// worker's dispatch, and calls outside the action flow (find, read). Medians per flow over the
+// steps other than navigate. Writes bench/latency-results.md.
+//
+//   node bench/latency.mjs [runs=3]
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSites } from '../tests/sites/serve.mjs';
+import { startChain } from '../tests/e2e/lib/chain.mjs';
+import { AGENTS } from './lib/agents.mjs';
+import { flows } from './lib/flows-def.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3));
+const PHASES = ['queue', 'attach', 'act', 'stabilize', 'capture', 'engine'];
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : '–');
+
+async function main() {
+  const sites = await startSites();
+  const chain = await startChain();
+  const take = () => chain.worker.evaluate(() => globalThis.athenaAgent.flow.timings.splice(0));
+  /** flow -> rows of {ms, ext, phases, cdp} (one per step other than navigate) */
+  const rows = {};
+  try {
+    const agent = new AGENTS.athena(chain);
+    await agent.start();
+    for (let run = 0; run < RUNS; run++) {
+      for (const f of flows(sites)) {
+        rows[f.name] ??= [];
+        for (const s of f.steps) {
+          await take();
+          const t0 = performance.now();
+          const r = await agent.run(s);
+          const ms = performance.now() - t0;
+          const calls = await take();
+          if (!r.ok) throw new Error(`${f.name}: ${r.error}`);
+          if (s.op === 'navigate') continue;
+          const phases = Object.fromEntries(PHASES.map((p) => [p, calls.reduce((a, c) => a + (c.phases[p] ?? 0), 0)]));
+          const cdp = {};
+          for (const c of calls) for (const [k, v] of Object.entries(c.cdp)) cdp[k] = (cdp[k] ?? 0) + v;
+          rows[f.name].push({ ms, ext: calls.reduce((a, c) => a + c.ms, 0), phases, cdp, calls: calls.length });
+        }
+      }
+      console.log(`  run ${run + 1}/${RUNS} done`);
+    }
+  } finally {
+    await chain.close();
+    await sites.close();
+  }
+  const all = Object.values(rows).flat();
+  const cdpKeys = [...new Set(all.flatMap((r) => Object.keys(r.cdp)))].sort();
+  const cols = ['step', ...PHASES, 'rest of the chain'];
+  const lines = ['## Where an Athena Delta step\'s time goes (bench/latency.mjs)', '',
+    `Median milliseconds per observed step other than navigate (${RUNS} runs; an agent's step may make several calls,`,
+    'their phases are summed). Phases are timed in the extension (extension/lib/action-flow.js); "rest of the chain" is',
+    'the step as the MCP client timed it minus what the extension\'s action flow spent: MCP client, athena-bridge,',
+    'native messaging, the service worker\'s dispatch, and find/read calls.', '',
+    `| flow | ${cols.join(' | ')} |`, `|---|${cols.map(() => '---|').join('')}`];
+  const line = (name, rs) => `| ${name} | ${[median(rs.map((r) => r.ms)), ...PHASES.map((p) => median(rs.map((r) => r.phases[p]))), median(rs.map((r) => r.ms - r.ext))].map(fmt).join(' | ')} |`;
+  for (const [name, rs] of Object.entries(rows)) lines.push(line(name, rs));
+  lines.push(line('**all**', all), '', 'Capture: median milliseconds per CDP call (summed per step; calls of one capture are issued together, so they overlap):', '',
+    `| ${cdpKeys.join(' | ')} |`, `|${cdpKeys.map(() => '---|').join('')}`, `| ${cdpKeys.map((k) => fmt(median(all.map((r) => r.cdp[k] ?? 0)))).join(' | ')} |`, '');
+  const md = lines.join('\n');
+  writeFileSync(path.join(root, 'bench/latency-results.md'), `${md}\n`);
+  console.log(md);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
