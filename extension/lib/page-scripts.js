@@ -12,7 +12,23 @@ import { isSecretField } from './secrets.js';
 export const DOM_QUIET_JS = (quietMs, capMs) => `new Promise((resolve) => {
   let last = performance.now(), count = 0;
   const start = last;
-  const mo = new MutationObserver((records) => { count += records.length; last = performance.now(); });
+  // What happens inside an aria-hidden subtree (a decorative spinner, an icon animation) is not in
+  // the FactPack (the core drops those subtrees, as Chrome's accessibility tree does): it does not
+  // keep the page from settling. Turning aria-hidden on or off does.
+  const hidden = (n) => {
+    for (let e = n instanceof Element ? n : n.parentElement; e; e = e.parentElement) {
+      const v = e.getAttribute('aria-hidden');
+      if (v && v.trim().toLowerCase() === 'true') return true;
+    }
+    return false;
+  };
+  const mo = new MutationObserver((records) => {
+    for (const r of records) {
+      if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target)) continue;
+      count++;
+      last = performance.now();
+    }
+  });
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const tick = () => {
     const t = performance.now();
