@@ -98,3 +98,19 @@ test('uploads: a file in an allowed folder is set; outside it, or through a syml
   assert.equal(ok.isError, false, ok.text);
   assert.match(ok.text, /Picked cv\.txt/);
 });
+
+test('secrets: wait_for cannot be used as an oracle for a password or card value; screenshot text carries none', async () => {
+  await setPolicy({});
+  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html') });
+  assert.equal(nav.isError, false, nav.text);
+  assert.doesNotMatch(nav.text, /hunter2-secret|4111111111111111/);
+  for (const secret of ['hunter2-secret', '4111111111111111']) {
+    const r = await chain.call('wait_for', { text: secret, ms: 300 });
+    assert.equal(r.isError, false, r.text);
+    // Its note repeats the agent's own query, nothing of the page.
+    assert.match(r.text, /gave up waiting/, 'the secret value is not page text wait_for can find');
+  }
+  const shot = await chain.client.callTool({ name: 'screenshot', arguments: {} });
+  const words = shot.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  assert.doesNotMatch(words, /hunter2-secret|4111111111111111/);
+});
