@@ -111,7 +111,6 @@ int main(int argc, char** argv) {
         n.backend_node_id += 2000000;
       }
     }
-    assign_semantic_keys(s);
     return s;
   };
   struct Row {

@@ -176,7 +176,6 @@ export interface Target {
   frameId: string;
   loaderId: string;
   /** 64-bit xxHash as a decimal string (a JS number would round it). */
-  semanticKey: string;
   role: string;
   name: string;
   /** Main-frame viewport CSS px. */

@@ -242,7 +242,6 @@ class EngineBinding {
               {"frameId", t->frame_id},
               {"loaderId", t->loader_id},
               // 64-bit: a decimal string, since a JS number would round it.
-              {"semanticKey", std::to_string(t->semantic_key)},
               {"role", t->role},
               {"name", t->name},
               {"bbox", {{"x", t->bbox.x}, {"y", t->bbox.y}, {"width", t->bbox.width}, {"height", t->bbox.height}}},

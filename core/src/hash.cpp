@@ -1,6 +1,5 @@
-// xxHash3 over what an agent can observe: semantic keys, node and snapshot content hashes.
+// xxHash3 over what an agent can observe: node and snapshot content hashes.
 #include <string>
-#include <unordered_map>
 
 #include "athena/snapshot.h"
 #include "engine/field_hasher.h"
@@ -9,18 +8,6 @@
 namespace athena {
 
 using engine::FieldHasher;
-
-void assign_semantic_keys(Snapshot& snapshot) {
-  // Ordinal among nodes equal in (frame, region, role, name, href): the n-th "Delete" button
-  // of the main region keeps its key when other content changes around it.
-  std::unordered_map<std::uint64_t, std::uint64_t> seen;  // only counts: order does not matter
-  seen.reserve(snapshot.nodes.size());
-  for (ReadableNode& node : snapshot.nodes) {
-    const std::uint64_t b = engine::ident_hash(node);  // (frame, region, role, name, href)
-    const std::uint64_t ordinal = seen[b]++;
-    node.semantic_key = FieldHasher().num(b).num(ordinal).digest();
-  }
-}
 
 std::uint64_t node_content_hash(const ReadableNode& node) {
   FieldHasher h;

@@ -286,7 +286,6 @@ Snapshot SnapshotGen::build() const {
     n.in_viewport = true;
     s.nodes.push_back(std::move(n));
   }
-  assign_semantic_keys(s);
   return s;
 }
 

@@ -20,7 +20,7 @@ struct CompileOptions {
 };
 
 /// Compiles one capture. Nodes whose frame is not in the frame tree are skipped and set
-/// Snapshot::has_unknown_frames (never a made-up loader id). Calls assign_semantic_keys().
+/// Snapshot::has_unknown_frames (never a made-up loader id).
 Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOptions& options = {});
 
 }  // namespace athena

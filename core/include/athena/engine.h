@@ -79,7 +79,6 @@ struct Target {
   std::int64_t backend_node_id = 0;
   std::string frame_id;
   std::string loader_id;
-  std::uint64_t semantic_key = 0;
   std::string role;
   std::string name;
   Rect bbox;  // main-frame viewport CSS px

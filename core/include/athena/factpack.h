@@ -52,7 +52,7 @@ struct RegionBlock {
   std::string label;
   std::string frame_ref;          // "f0" main frame, "f2" an iframe (frame index in refs)
   std::vector<Element> elements;  // all of them; trimming is the renderer's job
-  /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered semantic keys equal the previous baseline's;
+  /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered identities (ident_hash) equal the previous baseline's;
   /// elements are still listed here (their refs stay valid) but the text renders one line.
   bool unchanged = false;
 };

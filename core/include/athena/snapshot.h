@@ -2,7 +2,8 @@
 // delta engine and renderer consume. Plain data; no behaviour beyond small helpers.
 //
 // Identity: (frame_id, loader_id, backend_node_id) is the scoped identity (docs/design.md, "Identity").
-// semantic_key says "the same thing from the agent's point of view" (docs/design.md, "Two identities").
+// What the agent sees of a node (frame, region, role, name, href) is its identity for the agent
+// (docs/design.md, "Two identities"; engine/view.h ident_hash).
 #pragma once
 
 #include <cstddef>
@@ -83,7 +84,6 @@ struct ReadableNode {
   std::string shadow_path;  // host tag chain when inside shadow DOM ("sl-dialog/sl-button"), else empty
   int overlay = -1;         // index into Snapshot::overlays of the innermost overlay holding it, -1 = base page
 
-  std::uint64_t semantic_key = 0;  // set by assign_semantic_keys()
 };
 
 enum class OverlayType : std::uint8_t { kModal = 0, kDialog, kDropdown, kTooltip, kUnknown };
@@ -121,9 +121,6 @@ struct Snapshot {
   std::vector<std::string> warnings;
 };
 
-/// Sets ReadableNode::semantic_key for every node: xxHash3 of frame_id, region, role, normalized
-/// name, href and the ordinal among nodes equal in all of these (docs/design.md, "Two identities").
-void assign_semantic_keys(Snapshot& snapshot);
 
 /// xxHash3 of everything an agent can observe in the snapshot (refs excluded). Equal hashes
 /// mean "no change" for the version manager.

@@ -337,7 +337,6 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (new_index[k] >= 0) snap.overlays[static_cast<std::size_t>(new_index[k])].parent = resolve(cands[k].parent);
   for (std::size_t k = 0; k < snap.nodes.size(); ++k) snap.nodes[k].overlay = resolve(node_ov[k]);
 
-  assign_semantic_keys(snap);
   return snap;
 }
 

@@ -648,7 +648,6 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
   t.backend_node_id = n.backend_node_id;
   t.frame_id = n.frame_id;
   t.loader_id = n.loader_id;
-  t.semantic_key = n.semantic_key;
   t.role = n.role;
   t.name = n.name;
   t.bbox = n.bbox;

@@ -25,7 +25,7 @@ std::string full_dump(const Snapshot& s) {
   for (const ReadableNode& n : s.nodes)
     o << n.bbox.x << ',' << n.bbox.y << ',' << n.bbox.width << ',' << n.bbox.height << ' ' << n.z_index << n.visible
       << n.in_viewport << ' ' << static_cast<int>(n.region) << ' ' << n.overlay << ' ' << n.level << ' '
-      << static_cast<int>(n.category) << ' ' << n.semantic_key << ' ' << n.state.disabled << n.state.focused << n.state.required
+      << static_cast<int>(n.category) << ' ' << n.state.disabled << n.state.focused << n.state.required
       << n.state.invalid << n.state.selected << n.state.readonly << static_cast<int>(n.state.checked)
       << static_cast<int>(n.state.expanded) << static_cast<int>(n.state.pressed) << n.state.value_redacted << '\n';
   for (const Overlay& ov : s.overlays)

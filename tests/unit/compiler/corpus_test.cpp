@@ -54,7 +54,6 @@ TEST_CASE("every recorded step compiles into a sane snapshot", "[compiler][corpu
         CHECK(n.bbox.width >= 0);
         CHECK(n.bbox.height >= 0);
         CHECK(n.name.size() <= limits::kMaxTextChars);
-        CHECK(n.semantic_key != 0);
         CHECK(n.overlay < static_cast<int>(s.overlays.size()));
       }
       if (s.has_unknown_frames) CHECK_FALSE(s.warnings.empty());

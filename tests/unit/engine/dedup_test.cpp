@@ -54,7 +54,6 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
   SECTION("one element different: the region is sent again") {
     auto s1 = site("L2", 100, "Laptop");
     s1.nodes[2].name = "Cart (1)";
-    assign_semantic_keys(s1);
     FactPack nav = h.act(first.version, s1, &s0);
     CHECK_FALSE(block(nav, Region::kNav)->unchanged);
     CHECK(h.resolve(ref_of(first, "link", "Home")).error().code == ErrorCode::kDocumentReplaced);

@@ -60,7 +60,6 @@ class PageBuilder {
   }
   Snapshot build() const {
     Snapshot s = s_;
-    assign_semantic_keys(s);
     return s;
   }
 

@@ -42,7 +42,6 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     apply(d, s2);
     auto s3 = shop().build();
     s3.nodes[1].name = "Cart (1)";  // the base changed behind the modal
-    assign_semantic_keys(s3);
     h.begin(s2, agent.version());
     FactPack c = h.finish(s3);
     REQUIRE(c.type == PackType::kOverlayClosed);
@@ -57,7 +56,6 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     apply(h.snap(s0), s0);
     auto s1 = shop("L2").build();
     s1.nodes[2].name = "Buy now";
-    assign_semantic_keys(s1);
     h.begin(s0, agent.version());
     FactPack nav = h.finish(s1);
     REQUIRE(nav.type == PackType::kFull);
@@ -106,7 +104,6 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     apply(h.snap(s0), s0);
     auto drift = s0;
     drift.nodes.erase(drift.nodes.begin() + 2);  // base: "Add to cart" gone behind the dialog
-    assign_semantic_keys(drift);
     PreCheck pre = h.begin(drift, agent.version());
     CHECK(pre.freshness == Freshness::kCurrent);  // nothing changed in the agent's context
     FactPack p = h.finish(drift);
@@ -114,7 +111,6 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     apply(p, drift);
     auto closed = shop().build();
     closed.nodes.erase(closed.nodes.begin() + 2);
-    assign_semantic_keys(closed);
     h.begin(drift, agent.version());
     FactPack c = h.finish(closed);
     REQUIRE(c.type == PackType::kOverlayClosed);

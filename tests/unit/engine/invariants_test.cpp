@@ -47,7 +47,6 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     FactPack full = h.snap(open);
     auto base_changed = open;
     base_changed.nodes[1].name = "Saved";
-    assign_semantic_keys(base_changed);
     h.begin(open, full.version);
     FactPack p = h.finish(base_changed);
     CHECK(p.type == PackType::kNoChange);  // base changes are not the overlay's

@@ -54,7 +54,6 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     after.nodes[0].state.disabled = true;                       // B0 modified (state)
     after.nodes[1].name = "Renamed";                            // B1 modified (label), same node
     after.nodes.push_back(PageBuilder().el(77, "link", "New").build().nodes[0]);
-    assign_semantic_keys(after);
     h.begin(PageBuilder().many(10).build(), full.version);
     FactPack d = h.finish(after);
     REQUIRE(d.type == PackType::kDelta);
@@ -112,7 +111,6 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     auto drift = base_page(true);
     drift.nodes[4].name = "Dismiss";     // overlay content changed (Cancel -> Dismiss, same node)
     drift.nodes[2].state.checked = Tri::kTrue;  // base changed behind the dialog
-    assign_semantic_keys(drift);
     PreCheck pre = h.begin(drift, full.version);
     REQUIRE(pre.freshness == Freshness::kStaleWithHistory);
     REQUIRE(pre.pack->modified.size() == 1);
@@ -121,7 +119,6 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     CHECK(d.type == PackType::kNoChange);  // not counted twice
     auto closed = base_page();
     closed.nodes[2].state.checked = Tri::kTrue;
-    assign_semantic_keys(closed);
     h.begin(drift, d.version);
     FactPack c = h.finish(closed);
     REQUIRE(c.type == PackType::kOverlayClosed);
