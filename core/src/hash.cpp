@@ -9,14 +9,7 @@ namespace athena {
 
 using engine::FieldHasher;
 
-std::uint64_t node_content_hash(const ReadableNode& node) {
-  FieldHasher h;
-  h.str(node.role).str(node.name).str(node.description).str(node.href).str(node.region_label);
-  h.num(static_cast<std::uint64_t>(node.category)).num(static_cast<std::uint64_t>(node.level));
-  h.num(static_cast<std::uint64_t>(node.region)).num(static_cast<std::uint64_t>(node.overlay + 1));
-  h.num(engine::state_bits(node.state)).str(node.state.value);
-  return h.digest();
-}
+std::uint64_t node_content_hash(const ReadableNode& node) { return engine::content_hash_of(node); }
 
 std::uint64_t content_hash(const Snapshot& snapshot) {
   FieldHasher h;

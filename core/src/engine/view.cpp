@@ -18,15 +18,6 @@ std::uint64_t ident_hash(const ReadableNode& node) {
   return FieldHasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.role).str(node.name).str(node.href).digest();
 }
 
-std::uint64_t element_hash(const Element& e) {
-  FieldHasher h;
-  h.str(e.role).str(e.name).str(e.description).str(e.href).str(e.region_label);
-  h.num(static_cast<std::uint64_t>(e.category)).num(static_cast<std::uint64_t>(e.level));
-  h.num(static_cast<std::uint64_t>(e.region)).num(static_cast<std::uint64_t>(e.overlay + 1));
-  h.num(state_bits(e.state)).str(e.state.value);
-  return h.digest();
-}
-
 std::uint64_t view_hash(const View& view) {
   FieldHasher h;
   h.str(view.main_frame_id).str(view.main_loader_id).num(view.stack.size());

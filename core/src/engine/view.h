@@ -9,6 +9,7 @@
 
 #include "athena/factpack.h"
 #include "athena/snapshot.h"
+#include "engine/field_hasher.h"
 
 namespace athena::engine {
 
@@ -49,8 +50,18 @@ std::uint64_t state_bits(const NodeState& state);
 /// Identity key: xxHash3 of frame_id, region, role, name, href (docs/design.md, "Two identities", without the ordinal;
 /// the matcher disambiguates equals by their neighbours instead of by position).
 std::uint64_t ident_hash(const ReadableNode& node);
-/// Content of an element as the agent sees it (ref and in_viewport excluded).
-std::uint64_t element_hash(const Element& element);
+/// Content of a node as the agent sees it (ref and in_viewport excluded): the one content hash,
+/// for an Element (the engine's views) and a ReadableNode (the compiler's snapshot) alike.
+template <typename Node>
+std::uint64_t content_hash_of(const Node& n) {
+  FieldHasher h;
+  h.str(n.role).str(n.name).str(n.description).str(n.href).str(n.region_label);
+  h.num(static_cast<std::uint64_t>(n.category)).num(static_cast<std::uint64_t>(n.level));
+  h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(n.overlay + 1));
+  h.num(state_bits(n.state)).str(n.state.value);
+  return h.digest();
+}
+inline std::uint64_t element_hash(const Element& element) { return content_hash_of(element); }
 /// Hash of a whole view (refs, contexts, contents, overlay stack, main document).
 std::uint64_t view_hash(const View& view);
 
