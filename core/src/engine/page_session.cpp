@@ -78,6 +78,28 @@ int PageSession::FrameIndexCache::operator()(engine::FrameTracker& tracker, cons
   return index_;
 }
 
+namespace {
+
+/// A node as the agent is shown it, under its ref: the one place a ReadableNode becomes an Element.
+Element element_of(const ReadableNode& n, std::string ref) {
+  Element el;
+  el.ref = std::move(ref);
+  el.role = n.role;
+  el.name = n.name;
+  el.description = n.description;
+  el.category = n.category;
+  el.state = n.state;
+  el.href = n.href;
+  el.level = n.level;
+  el.region = n.region;
+  el.region_label = n.region_label;
+  el.overlay = n.overlay;
+  el.in_viewport = n.in_viewport;
+  return el;
+}
+
+}  // namespace
+
 View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) {
   View v;
   v.main_frame_id = s.frames[0].frame_id;
@@ -91,20 +113,8 @@ View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) 
     e.ref = refs[i];
     e.frame_index = frame_index(tracker_, n.frame_id);
     e.ident = engine::ident_hash(n);
-    Element& el = e.element;
-    el.ref = engine::format_ref(key_.context, key_.page, e.frame_index, e.ref);
-    el.role = n.role;
-    el.name = n.name;
-    el.description = n.description;
-    el.category = n.category;
-    el.state = n.state;
-    el.href = n.href;
-    el.level = n.level;
-    el.region = n.region;
-    el.region_label = n.region_label;
-    el.overlay = n.overlay;
-    el.in_viewport = n.in_viewport;
-    e.content = engine::element_hash(el);
+    e.element = element_of(n, engine::format_ref(key_.context, key_.page, e.frame_index, e.ref));
+    e.content = engine::element_hash(e.element);
     v.entries.push_back(std::move(e));
   }
   return v;
@@ -273,6 +283,9 @@ void PageSession::commit(View& view, Outcome* outcome) {
   registry_.stamp(entry->version);
   if (outcome) {
     outcome->pack.version = entry->version;
+    // Every FactPack names the page it shows: the capture just ingested (live_).
+    outcome->pack.url = live_->snapshot.url;
+    outcome->pack.title = live_->snapshot.title;
     outcome->target.version = entry->version;
     outcome->target.hash = engine::view_hash(outcome->target);
   }
@@ -496,8 +509,6 @@ Result<FactPack> PageSession::snapshot(Snapshot snapshot, const ActionInfo& info
   if (reason.empty()) reason = "requested";
   Outcome out = full(delivered_.get(), to, reason);
   commit(to, &out);
-  out.pack.url = live_->snapshot.url;
-  out.pack.title = live_->snapshot.title;
   out.pack.warnings = info.warnings;
   deliver(out);
   return std::move(out.pack);
@@ -512,8 +523,6 @@ Result<PreCheck> PageSession::begin_action(Snapshot snapshot, std::optional<std:
   auto no_history = [&](const std::string& reason) {
     Outcome out = full(delivered_.get(), to, reason);
     commit(to, &out);
-    out.pack.url = live_->snapshot.url;
-    out.pack.title = live_->snapshot.title;
     deliver(out);
     pre.freshness = Freshness::kStaleNoHistory;
     pre.current_version = out.pack.version;
@@ -533,8 +542,6 @@ Result<PreCheck> PageSession::begin_action(Snapshot snapshot, std::optional<std:
   if (out.pack.type == PackType::kFull) {
     // A navigation, unknown frames or an unreliable delta before the action: never act on it.
     commit(to, &out);
-    out.pack.url = live_->snapshot.url;
-    out.pack.title = live_->snapshot.title;
     deliver(out);
     pre.freshness = Freshness::kStaleNoHistory;
     pre.current_version = out.pack.version;
@@ -550,8 +557,6 @@ Result<PreCheck> PageSession::begin_action(Snapshot snapshot, std::optional<std:
   // No history check against committed versions here: the agent holds exactly delivered_ (checked
   // above) and delivered_ is kept whole, so versions committed since and never delivered (failed
   // or aborted actions) cannot put the agent's own state out of reach.
-  out.pack.url = live_->snapshot.url;
-  out.pack.title = live_->snapshot.title;
   pre.freshness = Freshness::kStaleWithHistory;
   pre.pack = out.pack;
   pending_ = Pending{std::move(out)};
@@ -576,8 +581,6 @@ Result<FactPack> PageSession::finish_action(Snapshot snapshot, const ActionInfo&
     out = transition(from, to, info.force_full ? "requested" : "");
   }
   commit(to, &out);
-  out.pack.url = live_->snapshot.url;
-  out.pack.title = live_->snapshot.title;
   out.pack.warnings = info.warnings;
   if (pending.before) {
     deliver(*pending.before, false);  // its target is where `out` started from
@@ -652,19 +655,7 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
   t.name = n.name;
   t.bbox = n.bbox;
   t.disabled = n.state.disabled;
-  Element& el = t.element;
-  el.ref = ref;
-  el.role = n.role;
-  el.name = n.name;
-  el.description = n.description;
-  el.category = n.category;
-  el.state = n.state;
-  el.href = n.href;
-  el.level = n.level;
-  el.region = n.region;
-  el.region_label = n.region_label;
-  el.overlay = n.overlay;
-  el.in_viewport = n.in_viewport;
+  t.element = element_of(n, ref);
   return t;
 }
 
