@@ -136,37 +136,40 @@ export interface PreCheck {
 
 export type Tri = 'false' | 'true' | 'mixed';
 
+/** Only what is set is present (the FactPack JSON's shape). */
 export interface ElementState {
-  disabled: boolean;
-  focused: boolean;
-  required: boolean;
-  invalid: boolean;
-  selected: boolean;
-  readonly: boolean;
-  value: string;
-  valueRedacted: boolean;
+  disabled?: true;
+  focused?: true;
+  required?: true;
+  invalid?: true;
+  selected?: true;
+  readonly?: true;
+  value?: string;
+  value_redacted?: true;
   checked?: Tri;
   expanded?: Tri;
   pressed?: Tri;
 }
 
-export type Category = 'interactive' | 'heading' | 'alert' | 'status' | 'validation';
+export type Category = 'interactive' | 'heading' | 'alert' | 'status' | 'validation' | 'text';
 export type Region = 'page' | 'header' | 'nav' | 'main' | 'aside' | 'footer' | 'dialog' | 'search' | 'form';
 
+/** One element, in the shape of the FactPack JSON (core/src/render/json.cpp): snake_case, and
+ * the optional fields only when set. */
 export interface Element {
   ref: string;
   role: string;
   name: string;
-  description: string;
   category: Category;
-  state: ElementState;
-  href: string;
-  level: number;
   region: Region;
-  regionLabel: string;
-  /** -1 = base page, else depth index in the overlay stack. */
-  overlay: number;
-  inViewport: boolean;
+  description?: string;
+  href?: string;
+  level?: number;
+  region_label?: string;
+  /** Depth index in the overlay stack; absent on the base page. */
+  overlay?: number;
+  in_viewport?: true;
+  state?: ElementState;
 }
 
 /** A ref resolved against the latest capture: what is needed to act on the live node. */
@@ -175,7 +178,6 @@ export interface Target {
   backendNodeId: number;
   frameId: string;
   loaderId: string;
-  /** 64-bit xxHash as a decimal string (a JS number would round it). */
   role: string;
   name: string;
   /** Main-frame viewport CSS px. */

@@ -29,37 +29,9 @@ using nlohmann::json;
 // JS numbers are doubles: integers are exact up to 2^53.
 constexpr double kMaxSafeInteger = 9007199254740991.0;
 
-const char* tri_name(Tri t) {
-  switch (t) {
-    case Tri::kUnset: return nullptr;
-    case Tri::kFalse: return "false";
-    case Tri::kTrue: return "true";
-    case Tri::kMixed: return "mixed";
-  }
-  return nullptr;
-}
-
-// Elements of find()/resolve(): every field of athena::Element, camelCase like the rest of the JS API.
-json element_json(const Element& e) {
-  json state = {{"disabled", e.state.disabled}, {"focused", e.state.focused},   {"required", e.state.required},
-                {"invalid", e.state.invalid},   {"selected", e.state.selected}, {"readonly", e.state.readonly},
-                {"value", e.state.value},       {"valueRedacted", e.state.value_redacted}};
-  if (const char* t = tri_name(e.state.checked)) state["checked"] = t;
-  if (const char* t = tri_name(e.state.expanded)) state["expanded"] = t;
-  if (const char* t = tri_name(e.state.pressed)) state["pressed"] = t;
-  return json{{"ref", e.ref},
-              {"role", e.role},
-              {"name", e.name},
-              {"description", e.description},
-              {"category", category_name(e.category)},
-              {"state", std::move(state)},
-              {"href", e.href},
-              {"level", e.level},
-              {"region", region_name(e.region)},
-              {"regionLabel", e.region_label},
-              {"overlay", e.overlay},
-              {"inViewport", e.in_viewport}};
-}
+// Elements of find()/resolve(): the core's one element shape (render_element_json), as in the
+// FactPack JSON.
+json element_json(const Element& e) { return json::parse(render_element_json(e)); }
 
 const char* freshness_name(Freshness f) {
   switch (f) {

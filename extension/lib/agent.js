@@ -886,8 +886,8 @@ export class Agent {
   }
 }
 
-/** The landmark label of an element (the engine's JSON: regionLabel). @param {any} e */
-const labelOf = (e) => e.regionLabel ?? e.region_label ?? '';
+/** The landmark label of an element (the engine's JSON: region_label). @param {any} e */
+const labelOf = (e) => e.region_label ?? '';
 
 /** "f2" of "c0p1f2e17". @param {string} ref */
 const refFrame = (ref) => /^c\d+p\d+(f\d+)e\d+$/.exec(ref)?.[1] ?? '';

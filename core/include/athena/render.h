@@ -34,5 +34,8 @@ std::size_t estimate_tokens(std::string_view text);
 
 /// JSON for programs: everything in the FactPack, nothing trimmed or capped.
 std::string render_json(const FactPack& pack);
+/// One element as JSON, in the shape render_json gives it (snake_case, fields only when set):
+/// the one element shape of the core, also what the wasm API's find/resolve return.
+std::string render_element_json(const Element& element);
 
 }  // namespace athena

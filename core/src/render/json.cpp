@@ -95,4 +95,6 @@ std::string render_json(const FactPack& pack) {
   return pack_json(pack).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
+std::string render_element_json(const Element& element) { return element_json(element).dump(-1, ' ', false, json::error_handler_t::replace); }
+
 }  // namespace athena
