@@ -59,8 +59,15 @@ class PageSession {
   Result<View> ingest(Snapshot snapshot);
   View build_view(const Snapshot& snapshot, const std::vector<engine::RefId>& refs);
   void commit(View& view, Outcome* outcome);
+  /// The overlay transition (transition.cpp).
   Outcome transition(const View& from, View& to, std::string reason);
+  /// A full FactPack and cross-baseline dedup (baseline.cpp).
   Outcome full(const View* from, View& to, const std::string& reason);
+  /// The diff of context c (-1: the base page) into out.pack, and the one reliability rule:
+  /// false when the changes are too many to be a trustworthy delta (delta.cpp).
+  bool diff_context(const View& from, const View& to, int c, Outcome& out) const;
+  /// Records e's ref as invalid in out, with the cause the registry recorded, else `fallback`.
+  void invalidate(Outcome& out, const engine::ViewEntry& e, const char* fallback) const;
   /// Marks every ref of the outcome's target as shown; the last one delivered becomes what the
   /// agent holds (its target is moved out).
   void deliver(Outcome& outcome, bool last = true);

@@ -1,0 +1,100 @@
+// Full FactPacks (first, after a navigation, an unreliable delta, a stale agent or on request)
+// and cross-baseline dedup: a region whose ordered identities and contents equal the previous
+// baseline's is sent as one `unchanged` line, its refs rebound (docs/design.md, "Trimming and
+// dedup across baselines").
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "engine/page_parts.h"
+#include "engine/page_session.h"
+
+namespace athena {
+
+using engine::BlockKey;
+using engine::block_key;
+using engine::info_of;
+using engine::RefId;
+using engine::View;
+using engine::ViewEntry;
+
+PageSession::Outcome PageSession::full(const View* from, View& to, const std::string& reason) {
+  Outcome out;
+  out.pack.type = PackType::kFull;
+  out.pack.reason = reason;
+  // Group into region blocks, first appearance order.
+  std::vector<BlockKey> order;
+  std::map<BlockKey, std::vector<std::size_t>> blocks;
+  for (std::size_t i = 0; i < to.entries.size(); ++i) {
+    BlockKey k = block_key(to.entries[i]);
+    auto [it, inserted] = blocks.emplace(k, std::vector<std::size_t>{});
+    if (inserted) order.push_back(k);
+    it->second.push_back(i);
+  }
+  std::map<BlockKey, std::vector<const ViewEntry*>> previous;
+  if (from && config_.dedup_regions)
+    for (const ViewEntry& e : from->entries) previous[block_key(e)].push_back(&e);
+
+  std::set<BlockKey> unchanged;
+  for (const BlockKey& k : order) {
+    auto p = previous.find(k);
+    if (p == previous.end()) continue;
+    const std::vector<std::size_t>& now = blocks[k];
+    const std::vector<const ViewEntry*>& was = p->second;
+    if (now.size() != was.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; same && i < now.size(); ++i) {
+      const ViewEntry& n = to.entries[now[i]];
+      const ViewEntry& o = *was[i];
+      if (n.ident != o.ident || n.content != o.content) same = false;
+      else if (n.ref != o.ref) {
+        // Rebinding is allowed only from a ref the agent never saw to one it holds that no live
+        // node uses any more (docs/design.md, "Two identities": refs of an unchanged region stay valid).
+        const engine::RefRecord* nr = registry_.find(n.ref);
+        const engine::RefRecord* orr = registry_.find(o.ref);
+        if (!nr || nr->shown || !orr || orr->live) same = false;
+      }
+    }
+    if (!same) continue;
+    for (std::size_t i = 0; i < now.size(); ++i) {
+      ViewEntry& n = to.entries[now[i]];
+      const ViewEntry& o = *was[i];
+      if (n.ref == o.ref) continue;
+      const std::size_t node = now[i];  // view entries and live nodes share indices
+      registry_.rebind(o.ref, binding_of(live_->snapshot.nodes[node]));
+      registry_.drop_unshown(n.ref);
+      live_->node_of_ref.erase(n.ref);
+      live_->node_of_ref[o.ref] = node;
+      live_->refs[node] = o.ref;
+      n.ref = o.ref;
+      n.element.ref = o.element.ref;
+    }
+    unchanged.insert(k);
+  }
+  for (const BlockKey& k : order) {
+    RegionBlock b;
+    b.region = static_cast<Region>(std::get<1>(k));
+    b.label = std::get<2>(k);
+    b.frame_ref = "f" + std::to_string(std::get<0>(k));
+    b.unchanged = unchanged.count(k) > 0;
+    for (std::size_t i : blocks[k]) b.elements.push_back(to.entries[i].element);
+    out.pack.regions.push_back(std::move(b));
+  }
+  if (from) {
+    std::unordered_set<RefId> now;
+    for (const ViewEntry& e : to.entries) now.insert(e.ref);
+    for (const ViewEntry& e : from->entries) {
+      if (now.count(e.ref)) continue;
+      const engine::RefRecord* r = registry_.find(e.ref);
+      out.pack.invalidated.push_back({e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name});
+    }
+  }
+  out.pack.overlay = info_of(to.stack);
+  out.target = to;
+  return out;
+}
+
+}  // namespace athena
