@@ -14,6 +14,7 @@ import { TraceLog } from './trace.js';
 import { TabState, ToolError } from './tab-state.js';
 import { stabilize } from './stabilize.js';
 import { ActionFlow, CALL_ID } from './action-flow.js';
+import { TabDriver } from './tab-driver.js';
 
 export { ToolError };
 import { checkArguments, findTool, TOOLS } from './tool-contract.js';
@@ -55,6 +56,8 @@ export class Agent {
     this.shared = new Set();
     this.policy = normalizePolicy({}).policy;
     this.stopped = false;
+    /** Frame sessions, element geometry and calls on live nodes, over CDP. */
+    this.driver = new TabDriver((t, method, params, sessionId) => this.send(t, method, params, sessionId));
     /** The action flow: the only caller of the engine's begin/finish/abort. */
     this.flow = new ActionFlow({
       engine: () => this.#engine(),
@@ -443,7 +446,7 @@ export class Agent {
       case 'click': case 'hover': {
         const t = await this.#tabFor(session, args);
         return this.flow.run(t, tool, args, async (target) => {
-          const p = await this.#point(t, target);
+          const p = await this.driver.point(t, target);
           await this.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
           if (tool === 'hover') return;
           await this.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
@@ -455,10 +458,10 @@ export class Agent {
         if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
         const t = await this.#tabFor(session, args);
         return this.flow.run(t, 'type', args, async (target) => {
-          const sid = this.#sessionOf(t, target.frameId);
+          const sid = this.driver.sessionOf(t, target.frameId);
           await this.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, sid);
           if (args.clear) {
-            await this.#callOn(t, target, CLEAR_FN);
+            await this.driver.callOn(t, target, CLEAR_FN);
           }
           if (text) await this.send(t, 'Input.insertText', { text });
           if (args.submit) for (const k of keyEvents('Enter')) await this.send(t, 'Input.dispatchKeyEvent', k);
@@ -475,7 +478,7 @@ export class Agent {
         if (!values || values.some((/** @type {unknown} */ v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
         const t = await this.#tabFor(session, args);
         return this.flow.run(t, 'select', args, async (target) => {
-          const r = await this.#callOn(t, target, SELECT_FN, [values]);
+          const r = await this.driver.callOn(t, target, SELECT_FN, [values]);
           if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
           if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.join(', ')})`);
         }, { ref: true });
@@ -487,7 +490,7 @@ export class Agent {
         const t = await this.#tabFor(session, args);
         return this.flow.run(t, 'scroll', args, async (target) => {
           const fn = SCROLL_FN;
-          if (target) await this.#callOn(t, target, fn, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
+          if (target) await this.driver.callOn(t, target, fn, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
           else await this.send(t, 'Runtime.evaluate', { expression: `(${fn}).call(null, ${JSON.stringify(dir)}, ${JSON.stringify(args.amount ?? null)}, ${LIMITS.scrollViewportShare})` });
         }, { ref: !!args.ref });
       }
@@ -533,7 +536,7 @@ export class Agent {
         const t = await this.#tabFor(session, args);
         return this.flow.run(t, 'upload', args, async (target) => {
           try {
-            await this.send(t, 'DOM.setFileInputFiles', { files, backendNodeId: target.backendNodeId }, this.#sessionOf(t, target.frameId));
+            await this.send(t, 'DOM.setFileInputFiles', { files, backendNodeId: target.backendNodeId }, this.driver.sessionOf(t, target.frameId));
           } catch (e) {
             if (e instanceof ToolError) throw e;
             throw new ToolError('upload_failed', `upload to ${args.ref}: ${msg(e)} (the ref must be an <input type=file>)`);
@@ -560,7 +563,7 @@ export class Agent {
     let what;
     if (args.ref !== undefined) {
       const target = await this.#resolveNow(t, str(args, 'ref', true));
-      r = await this.#callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
+      r = await this.driver.callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
       what = `ref=${quoteValue(args.ref)}`;
     } else {
       const region = args.region === undefined ? 'page' : str(args, 'region', true);
@@ -580,7 +583,7 @@ export class Agent {
     const params = { format: 'png' };
     if (args.ref) {
       const target = await this.#resolveNow(t, args.ref);
-      const p = await this.#point(t, target);
+      const p = await this.driver.point(t, target);
       const m = await this.send(t, 'Page.getLayoutMetrics');
       const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
       params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
@@ -696,77 +699,6 @@ export class Agent {
   }
 
   // ------------------------------------------------------------------ acting
-  /** OOPIF session holding a frame (undefined: the page's own session). @param {TabState} t @param {string} frameId */
-  #sessionOf(t, frameId) {
-    const cap = t.lastCapture;
-    if (!cap) return undefined;
-    /** @type {(tree: import('./capture.js').FrameTree | undefined, id: string) => boolean} */
-    const has = (tree, id) => !!tree && (tree.frame?.id === id || (tree.childFrames ?? []).some((c) => has(c, id)));
-    for (const o of cap.oopifs ?? []) {
-      if (has(o.frameTree, frameId)) {
-        const s = [...t.oopifs.values()].find((x) => x.frameId === o.frameId);
-        if (s) return s.sessionId;
-      }
-    }
-    return undefined;
-  }
-
-  /**
-   * Offset of a session's frame in the main viewport (nested out-of-process iframes add up).
-   * @param {TabState} t @param {string | undefined} sid @param {number} [depth] @returns {Promise<{x: number, y: number}>}
-   */
-  async #offsetOf(t, sid, depth = 0) {
-    if (!sid || depth > 8) return { x: 0, y: 0 };
-    const o = t.oopifs.get(sid);
-    if (!o) return { x: 0, y: 0 };
-    for (const parent of [undefined, ...[...t.oopifs.keys()].filter((k) => k !== sid)]) {
-      try {
-        const owner = await this.send(t, 'DOM.getFrameOwner', { frameId: o.frameId }, parent);
-        const box = await this.send(t, 'DOM.getBoxModel', { backendNodeId: owner.backendNodeId }, parent);
-        const base = await this.#offsetOf(t, parent, depth + 1);
-        return { x: base.x + box.model.content[0], y: base.y + box.model.content[1] };
-      } catch (e) {
-        if (e instanceof ToolError) throw e;
-      }
-    }
-    throw new ToolError('frame_gone', `the frame ${o.frameId} is no longer in the page`);
-  }
-
-  /**
-   * The element's real viewport position (scrolled into view first), in main-frame CSS px.
-   * @param {TabState} t @param {any} target
-   */
-  async #point(t, target) {
-    const sid = this.#sessionOf(t, target.frameId);
-    await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
-    let model;
-    try {
-      ({ model } = await this.send(t, 'DOM.getBoxModel', { backendNodeId: target.backendNodeId }, sid));
-    } catch (e) {
-      if (e instanceof ToolError) throw e;
-      throw new ToolError('not_visible', `${target.ref} (${target.role} "${target.name}") has no box on screen (hidden or detached): it cannot be clicked`);
-    }
-    const off = await this.#offsetOf(t, sid);
-    const q = model.border;
-    const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
-    const box = { x: Math.min(...xs) + off.x, y: Math.min(...ys) + off.y, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
-    if (box.width < 1 || box.height < 1) throw new ToolError('not_visible', `${target.ref} (${target.role} "${target.name}") has an empty box: it cannot be clicked`);
-    return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
-  }
-
-  /** Runtime.callFunctionOn on the live node. @param {TabState} t @param {any} target @param {string} fn @param {any[]} [args] */
-  async #callOn(t, target, fn, args = []) {
-    const sid = this.#sessionOf(t, target.frameId);
-    const { object } = await this.send(t, 'DOM.resolveNode', { backendNodeId: target.backendNodeId }, sid);
-    try {
-      const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })), returnByValue: true, awaitPromise: true }, sid);
-      if (r.exceptionDetails) throw new ToolError('page_error', `the page threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-      return r.result?.value;
-    } finally {
-      this.send(t, 'Runtime.releaseObject', { objectId: object.objectId }, sid).catch(() => {});
-    }
-  }
-
   /**
    * Text of a region as the FactPack named it: a region name (main, nav, dialog, ...) or its label
    * ("related navigation"), in the main frame or the frame given (f1, as in `<region frame="f1">`).
@@ -793,7 +725,7 @@ export class Agent {
         let target;
         try { target = await this.#resolveNow(t, e.ref); } catch (err) { if (err instanceof ToolError) throw err; continue; }
         const sel = e.region === 'page' ? null : REGION_SELECTORS[e.region] ?? null;
-        const r = await this.#callOn(t, target, READ_LANDMARK_FN, [sel, LIMITS.readMaxChars]);
+        const r = await this.driver.callOn(t, target, READ_LANDMARK_FN, [sel, LIMITS.readMaxChars]);
         if (r) return r;
       }
     }
@@ -868,7 +800,7 @@ export class Agent {
   async #refState(t, target, state) {
     let v;
     try {
-      v = await this.#callOn(t, target, STATE_FN);
+      v = await this.driver.callOn(t, target, STATE_FN);
     } catch (e) {
       if (e instanceof ToolError && e.code !== 'page_error') throw e;
       v = { attached: false, visible: false, disabled: false, checked: false };
