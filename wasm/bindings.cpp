@@ -29,9 +29,8 @@ using nlohmann::json;
 // JS numbers are doubles: integers are exact up to 2^53.
 constexpr double kMaxSafeInteger = 9007199254740991.0;
 
-// Elements of find()/resolve(): the core's one element shape (render_element_json), as in the
-// FactPack JSON.
-json element_json(const Element& e) { return json::parse(render_element_json(e)); }
+// Elements of find()/resolve() are the core's one element shape, render_element_json's text
+// (as in the FactPack JSON), spliced in as it is: never parsed back and dumped again.
 
 const char* freshness_name(Freshness f) {
   switch (f) {
@@ -213,13 +212,13 @@ class EngineBinding {
               {"backendNodeId", t->backend_node_id},
               {"frameId", t->frame_id},
               {"loaderId", t->loader_id},
-              // 64-bit: a decimal string, since a JS number would round it.
               {"role", t->role},
               {"name", t->name},
               {"bbox", {{"x", t->bbox.x}, {"y", t->bbox.y}, {"width", t->bbox.width}, {"height", t->bbox.height}}},
-              {"disabled", t->disabled},
-              {"element", element_json(t->element)}};
-    return ok_reply(j.dump());
+              {"disabled", t->disabled}};
+    std::string text = j.dump(-1, ' ', false, json::error_handler_t::replace);
+    text.pop_back();  // the closing brace: the element goes in last
+    return ok_reply(text + ",\"element\":" + render_element_json(t->element) + "}");
   }
 
   Reply finish_action(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& info_json) {
@@ -255,9 +254,9 @@ class EngineBinding {
       q.limit = static_cast<std::size_t>(limit);
       auto found = engine_.find(*key, q);
       if (!found) return error_reply(found.error());
-      json list = json::array();
-      for (const Element& e : *found) list.push_back(element_json(e));
-      return ok_reply(list.dump());
+      std::string list = "[";
+      for (const Element& e : *found) list += (list.size() > 1 ? "," : "") + render_element_json(e);
+      return ok_reply(list + "]");
     });
   }
 
