@@ -50,6 +50,10 @@ export function hostListed(host, list) {
   return list.some((site) => h === site || h.endsWith(`.${site}`));
 }
 
+/** An absolute path with no `.`, `..` or empty segment (what realpath gives). @param {string} path */
+const isPlainAbsolute = (path) => path.startsWith('/') && !path.includes('\0') &&
+  (path === '/' || !path.slice(1).split('/').some((seg) => seg === '' || seg === '.' || seg === '..'));
+
 /**
  * Parses one upload folder: an absolute path without `.`, `..` or empty segments; a trailing
  * slash is dropped. Files are compared after the native host resolved them (symlinks followed),
@@ -62,7 +66,7 @@ export function parseFolderEntry(entry) {
   if (!s) return { error: 'empty entry' };
   if (!s.startsWith('/')) return { error: `"${s}" is not an absolute folder (expected e.g. /home/me/Uploads)` };
   const folder = s.length > 1 ? s.replace(/\/+$/, '') : s;
-  if (folder !== '/' && folder.slice(1).split('/').some((seg) => seg === '' || seg === '.' || seg === '..'))
+  if (!isPlainAbsolute(folder))
     return { error: `"${s}": give the folder's plain path, without ".", ".." or "//"` };
   return { folder };
 }
@@ -75,9 +79,7 @@ export function parseFolderEntry(entry) {
  * @returns {{ok: true} | {ok: false, code: string, message: string}}
  */
 export function checkUpload(policy, path) {
-  const plain = typeof path === 'string' && path.startsWith('/') && !path.includes('\0') &&
-    !path.slice(1).split('/').some((seg) => seg === '' || seg === '.' || seg === '..');
-  if (!plain) return { ok: false, code: 'upload_refused', message: `upload: ${JSON.stringify(String(path).slice(0, 300))} is not a plain absolute path to a file` };
+  if (typeof path !== 'string' || !isPlainAbsolute(path)) return { ok: false, code: 'upload_refused', message: `upload: ${JSON.stringify(String(path).slice(0, 300))} is not a plain absolute path to a file` };
   if (policy.uploadFolders.length === 0)
     return { ok: false, code: 'upload_refused', message: 'upload: the user allows no folder for uploads (they can add one in the extension\'s options)' };
   const inside = policy.uploadFolders.some((f) => f === '/' || path.startsWith(`${f}/`));

@@ -1,10 +1,10 @@
 // The whole product chain, end to end, as a user runs it: the official MCP SDK client ->
 // athena-bridge mcp -> native host (spawned by Chromium) -> the extension's service worker ->
 // chrome.debugger -> real pages on the fixture sites. Nothing is mocked.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSites } from '../sites/serve.mjs';
-import { root, startChain } from './lib/chain.mjs';
+import { root } from './lib/chain.mjs';
+import { useChain } from './lib/use-chain.mjs';
 import { AgentView } from '../support/factpack-text.mjs';
 
 let sites;
@@ -12,20 +12,14 @@ let chain;
 /** What the first agent holds across the tests (one MCP session), from the text of every answer it got. */
 const held = new AgentView();
 
-before(async () => {
-  sites = await startSites();
-  const c = await startChain();
+useChain((s, c) => {
+  sites = s;
   // The first agent's answers also go into `held` (a re-navigation to a page it saw shows its regions unchanged).
   chain = { ...c, call: async (name, args = {}, client) => {
     const r = await c.call(name, args, client);
     if (!client && r.fp) held.apply(r.fp);
     return r;
   } };
-});
-
-after(async () => {
-  await chain?.close();
-  await sites?.close();
 });
 
 /** The agent tab as Playwright sees it (to check that the page really changed). */

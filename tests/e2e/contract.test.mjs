@@ -2,12 +2,11 @@
 // extension -> Chromium), never athenaDispatch: every declared tool (extension/lib/tool-contract.js)
 // is called with valid arguments and works; bad arguments are refused with a message naming the
 // argument; `tabs select`/`close` with a tab id and `wait_for {ref, state}` work end to end.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSites } from '../sites/serve.mjs';
-import { startChain } from './lib/chain.mjs';
+import { useChain } from './lib/use-chain.mjs';
 import { TOOLS } from '../../extension/lib/tool-contract.js';
 import { AgentView } from '../support/factpack-text.mjs';
 
@@ -17,15 +16,7 @@ let fp;  // the newest FactPack
 let view = new AgentView();  // what the agent holds (regions it was told are unchanged included)
 const called = new Set();
 
-before(async () => {
-  sites = await startSites();
-  chain = await startChain();
-});
-
-after(async () => {
-  await chain?.close();
-  await sites?.close();
-});
+useChain((s, c) => { sites = s; chain = c; });
 
 /** A tool call that must succeed; the FactPack it returns (if any) becomes the one held. */
 async function ok(name, args = {}) {

@@ -3,24 +3,15 @@
 // action answers; a spinner inside an aria-hidden subtree (not in the FactPack) does not hold the
 // answer until the stabilization cap; a DOM that keeps changing where the agent sees it does, and
 // says so (tests/e2e/faults.test.mjs).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSites } from '../sites/serve.mjs';
-import { startChain } from './lib/chain.mjs';
+import { useChain } from './lib/use-chain.mjs';
 import { LIMITS } from '../../extension/lib/limits.js';
 
 let sites;
 let chain;
 
-before(async () => {
-  sites = await startSites();
-  chain = await startChain();
-});
-
-after(async () => {
-  await chain?.close();
-  await sites?.close();
-});
+useChain((s, c) => { sites = s; chain = c; });
 
 /** Clicks a button of a fresh delayed.html: [the click's answer, its milliseconds]. */
 async function clickOnFreshPage(name) {

@@ -2,11 +2,10 @@
 // native host spawned by Chromium -> extension): tools reach the extension's dispatch, and when
 // the native host dies the extension reconnects with backoff (a new host process) and the agent
 // can go on.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { startChain } from './lib/chain.mjs';
-import { startSites } from '../sites/serve.mjs';
+import { useChain } from './lib/use-chain.mjs';
 
 /** Bounds of this suite. */
 const NATIVE_E2E = Object.freeze({ reconnectMs: 20_000, pollMs: 100 });
@@ -29,15 +28,7 @@ function nativeHostPids(tmp) {
   return pids;
 }
 
-before(async () => {
-  sites = await startSites();
-  chain = await startChain();
-});
-
-after(async () => {
-  await chain?.close();
-  await sites?.close();
-});
+useChain((s, c) => { sites = s; chain = c; });
 
 test('tools reach the extension over native messaging; a dead native host is replaced by a reconnect', { timeout: 120_000 }, async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html?native=1') });

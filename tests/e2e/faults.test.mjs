@@ -3,12 +3,12 @@
 // corrupted, other agents unaffected: a client that never reads, 33 clients, a page that mutates
 // forever, a 50,000-node page, the native host killed mid-call, the extension reloaded mid-action.
 // The bounds are those of bridge/src/limits.h and extension/lib/limits.js.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startSites } from '../sites/serve.mjs';
-import { EXTENSION_ID, startChain } from './lib/chain.mjs';
+import { EXTENSION_ID } from './lib/chain.mjs';
+import { useChain } from './lib/use-chain.mjs';
 import { connect, frame, reader } from '../../bridge/test/helpers.mjs';
 import { LIMITS } from '../../extension/lib/limits.js';
 
@@ -21,15 +21,7 @@ const RECONNECT_MS = 20_000;
 let sites;
 let chain;
 
-before(async () => {
-  sites = await startSites();
-  chain = await startChain();
-});
-
-after(async () => {
-  await chain?.close();
-  await sites?.close();
-});
+useChain((s, c) => { sites = s; chain = c; });
 
 /** Runs fn and returns [its result, milliseconds]. */
 async function timed(fn) {

@@ -3,25 +3,16 @@
 // site gives blocked_origin and nothing of that page; a blocked site's iframe is left out of an
 // allowed page; a popup to a blocked site is not adopted; uploads come only from the folders the
 // user allowed, symlinks resolved by the native host.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startSites } from '../sites/serve.mjs';
-import { startChain } from './lib/chain.mjs';
+import { useChain } from './lib/use-chain.mjs';
 
 let sites;
 let chain;
 
-before(async () => {
-  sites = await startSites();
-  chain = await startChain();
-});
-
-after(async () => {
-  await chain?.close();
-  await sites?.close();
-});
+useChain((s, c) => { sites = s; chain = c; });
 
 /** Sets the user's policy as the options page stores it, and waits until the worker follows it. */
 async function setPolicy(policy) {
