@@ -15,10 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { capture } from '../extension/lib/capture.js';
 import { startSites } from '../tests/sites/serve.mjs';
+import { median } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.argv[2] ?? 5);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 
 // 002's in-page walk: interactive elements with a role, a name and a box.
 const WALK = `(() => {

@@ -14,6 +14,7 @@ import { startChain } from '../tests/e2e/lib/chain.mjs';
 import { AGENTS } from './lib/agents.mjs';
 import { flows } from './lib/flows-def.mjs';
 import { countTokens } from './lib/tokens.mjs';
+import { median } from './lib/stats.mjs';
 import { measureToolLists } from './tool-list.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,7 +23,6 @@ const agentsArg = process.argv.indexOf('--agents');
 const AGENT_KEYS = agentsArg > 0 ? process.argv[agentsArg + 1].split(',') : ['athena', 'playwright', 'devtools'];
 export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, toolListVsPlaywright: 0.5 });
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 
 async function runAgent(key, sites, chain) {
   const agent = key === 'athena' ? new AGENTS.athena(chain) : new AGENTS[key]();

@@ -15,11 +15,11 @@ import { startSites } from '../tests/sites/serve.mjs';
 import { startChain } from '../tests/e2e/lib/chain.mjs';
 import { AGENTS } from './lib/agents.mjs';
 import { flows } from './lib/flows-def.mjs';
+import { median } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3));
 const PHASES = ['queue', 'attach', 'act', 'stabilize', 'capture', 'engine'];
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : '–');
 
 async function main() {
