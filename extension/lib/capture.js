@@ -193,18 +193,19 @@ export function withholdFrames(cap, allowed) {
 function blankDocuments(snap, ids, allowed, owners, withheld) {
   const strings = snap?.strings ?? [];
   const docs = Array.isArray(snap?.documents) ? snap.documents : [];
+  const blank = new Set();
+  docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    const frameId = strings[d?.frameId], url = strings[d?.documentURL];
+    if (ids.has(frameId)) blank.add(i);
+    else if (i > 0 && typeof url === 'string' && !allowed(url)) { blank.add(i); withheld.push(url); }
+  });
+  if (blank.size === 0) return;  // the usual case: nothing to withhold, nothing more to walk
   /** Document index -> [index of the document holding its owner, that owner's backendNodeId]. */
   const ownerOf = new Map();
   docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
     const cdi = d?.nodes?.contentDocumentIndex;
     if (!cdi || !Array.isArray(cdi.index)) return;
     cdi.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => ownerOf.set(cdi.value[k], [i, d.nodes.backendNodeId?.[node]]));
-  });
-  const blank = new Set();
-  docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
-    const frameId = strings[d?.frameId], url = strings[d?.documentURL];
-    if (ids.has(frameId)) blank.add(i);
-    else if (i > 0 && typeof url === 'string' && !allowed(url)) { blank.add(i); withheld.push(url); }
   });
   // Documents inside a blanked one go with it (their owner element is gone).
   for (let changed = true; changed;) {
