@@ -1,67 +1,28 @@
-// The tool contract, declared once: each tool's name, description, argument schema, and whether
-// it changes the page (mutating tools take the agent's `version`) and answers with a FactPack.
-// Everything else is derived from this file:
-//   - the extension checks every call against it (Agent.dispatch) before its handler runs;
-//   - athena-bridge's MCP tool list and its argument check are generated from it at build time
+// The tool contract: every tool the agent has, in the order tools/list gives them. Each tool is
+// declared once, with its handler, in extension/lib/tools/*.js (defineTool: name, description,
+// argument schema, whether it changes the page and answers with a FactPack). Everything else is
+// derived from these declarations:
+//   - the extension checks every call against them (Agent.dispatch) before the handler runs;
+//   - athena-bridge's MCP tool list and its argument check are generated from them at build time
 //     (bridge/gen-tools.mjs -> tool_contract.inc, read by bridge/src/tools.cpp);
-//   - the tool table of docs/wire-protocol.md is generated from it and checked by
+//   - the tool table of docs/wire-protocol.md is generated from them and checked by
 //     tests/node/tool-contract.test.mjs (`node bridge/gen-tools.mjs --docs` rewrites it).
 // The whole list is in every agent's context: keep descriptions short (bench/tool-list.mjs
 // measures it; the budget is 2,000 o200k tokens).
-// No chrome or Node APIs here: the service worker, Node tests and the generator all import it.
+// No chrome APIs at import time: the service worker, Node tests and the generator all import it.
+import { arg } from './tools/define.js';
+import { back, forward, navigate, reload, snapshot } from './tools/navigation.js';
+import { click, dialog, hover, press, scroll, select, type, upload } from './tools/input.js';
+import { waitFor } from './tools/wait.js';
+import { find, read, screenshot } from './tools/read.js';
+import { tabs } from './tools/tabs.js';
 
-/** @typedef {{type: string, description?: string, enum?: string[], items?: {type: string}}} ArgSchema */
-/**
- * @typedef {{name: string, description: string, args: Record<string, ArgSchema>, required: string[],
- *            mutating: boolean, factpack: boolean}} ToolDecl
- */
-
-/** @param {string} type @param {string} [description] @returns {ArgSchema} */
-const arg = (type, description) => (description ? { type, description } : { type });
-/** @param {string[]} values @returns {ArgSchema} */
-const oneOf = (values) => ({ type: 'string', enum: values });
-const strings = () => ({ type: 'array', items: { type: 'string' } });
-const ref = () => arg('string', 'element ref, e.g. c0p1f0e12');
-
-/**
- * @param {string} name @param {string} description @param {Record<string, ArgSchema>} args
- * @param {{required?: string[], mutating?: boolean, factpack?: boolean}} [o]
- * @returns {ToolDecl}
- */
-function tool(name, description, args, o = {}) {
-  return Object.freeze({ name, description, args, required: o.required ?? [], mutating: !!o.mutating, factpack: !!o.factpack });
-}
+/** @typedef {import('./tools/define.js').ArgSchema} ArgSchema @typedef {import('./tools/define.js').ToolDecl} ToolDecl */
 
 /** Every tool the agent has, in the order tools/list gives them. */
 export const TOOLS = Object.freeze([
-  tool('navigate', 'Open a URL in the agent\'s tab. Returns a full FactPack.', { url: arg('string') }, { required: ['url'], mutating: true, factpack: true }),
-  tool('back', 'Go back in history.', {}, { mutating: true, factpack: true }),
-  tool('forward', 'Go forward in history.', {}, { mutating: true, factpack: true }),
-  tool('reload', 'Reload the page.', {}, { mutating: true, factpack: true }),
-  tool('snapshot', 'Full FactPack of the page now.', {}, { factpack: true }),
-  tool('click', 'Click an element. Returns what changed.', { ref: ref() }, { required: ['ref'], mutating: true, factpack: true }),
-  tool('type', 'Type into a field.', {
-    ref: ref(), text: arg('string'), clear: arg('boolean', 'replace the value'), submit: arg('boolean', 'press Enter after'),
-  }, { required: ['ref', 'text'], mutating: true, factpack: true }),
-  tool('press', 'Press keys, e.g. Enter, Escape, Control+A.', { keys: arg('string') }, { required: ['keys'], mutating: true, factpack: true }),
-  tool('select', 'Choose options of a select.', { ref: ref(), values: strings() }, { required: ['ref', 'values'], mutating: true, factpack: true }),
-  tool('hover', 'Move the mouse over an element.', { ref: ref() }, { required: ['ref'], mutating: true, factpack: true }),
-  tool('scroll', 'Scroll the page or an element.', {
-    ref: ref(), direction: oneOf(['up', 'down', 'left', 'right']), amount: arg('number', 'pixels'),
-  }, { mutating: true, factpack: true }),
-  tool('wait_for', 'Wait until text appears or goes, a ref reaches a state, or time passes.', {
-    text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(),
-    state: oneOf(['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'attached', 'detached']), ms: arg('integer'),
-  }, { mutating: true, factpack: true }),
-  tool('find', 'Find elements, also those trimmed from a FactPack.', {
-    role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
-    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: continue after it'), limit: arg('integer'),
-  }),
-  tool('read', 'Text of an element or region.', { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string') }),
-  tool('dialog', 'Answer an alert/confirm/prompt.', { accept: arg('boolean'), text: arg('string') }, { required: ['accept'], mutating: true, factpack: true }),
-  tool('upload', 'Set files on a file input.', { ref: ref(), files: strings() }, { required: ['ref', 'files'], mutating: true, factpack: true }),
-  tool('screenshot', 'PNG of the page or an element.', { ref: ref() }),
-  tool('tabs', 'List, open, select or close tabs.', { action: oneOf(['list', 'new', 'select', 'close']), url: arg('string') }, { required: ['action'] }),
+  navigate, back, forward, reload, snapshot, click, type, press, select, hover, scroll, waitFor,
+  find, read, dialog, upload, screenshot, tabs,
 ]);
 
 /** The declaration of a tool, or undefined. @param {string} name */

@@ -112,3 +112,22 @@ test('every declared tool has a handler in the extension; an undeclared one is r
   assert.equal((await agent.dispatch({ session: 's', tool: 'teleport', args: {} })).error.code, 'unknown_tool');
   assert.equal(findTool('teleport'), undefined);
 });
+
+test('each tool is declared once, with its handler, in extension/lib/tools/*.js, and every declaration is served', async () => {
+  const dir = path.join(root, 'extension/lib/tools');
+  /** @type {Map<string, string>} tool name -> file declaring it */
+  const declaredIn = new Map();
+  for (const f of (await import('node:fs')).readdirSync(dir).filter((n) => n.endsWith('.js') && n !== 'define.js')) {
+    for (const v of Object.values(await import(path.join(dir, f)))) {
+      if (!v || typeof v !== 'object' || typeof v.handler !== 'function') continue;
+      assert.ok(!declaredIn.has(v.name), `${v.name} is declared in ${declaredIn.get(v.name)} and in ${f}`);
+      declaredIn.set(v.name, f);
+      assert.ok(TOOLS.includes(v), `${v.name} (tools/${f}) is declared but not in tool-contract.js's TOOLS`);
+    }
+  }
+  for (const t of TOOLS) {
+    assert.equal(typeof t.handler, 'function', `${t.name} has no handler`);
+    assert.ok(declaredIn.has(t.name), `${t.name} is not declared in extension/lib/tools/`);
+  }
+  assert.equal(declaredIn.size, TOOLS.length);
+});

@@ -1,0 +1,66 @@
+// Tools that load a page or show it whole: navigate, back, forward, reload, snapshot.
+import { LIMITS } from '../limits.js';
+import { checkUrl } from '../policy.js';
+import { ToolError } from '../tab-state.js';
+import { arg, defineTool, str } from './define.js';
+
+export const navigate = defineTool({
+  name: 'navigate',
+  description: 'Open a URL in the agent\'s tab. Returns a full FactPack.',
+  args: { url: arg('string') },
+  required: ['url'], mutating: true, factpack: true,
+  async handler(ctx, session, args) {
+    const url = str(args, 'url', true);
+    if (url.length > LIMITS.urlMaxChars) throw new ToolError('bad_arguments', `navigate: url longer than ${LIMITS.urlMaxChars} characters`);
+    const ok = checkUrl(ctx.policy, url);
+    if (!ok.ok) throw new ToolError(ok.code, ok.message);
+    const t = await ctx.tabFor(session, args, { create: true });
+    return ctx.flow.run(t, 'navigate', args, async () => {
+      const r = await ctx.send(t, 'Page.navigate', { url });
+      if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
+    });
+  },
+});
+
+/** back or forward: the history entry is checked against the policy before going there. @param {'back' | 'forward'} name */
+function historyTool(name) {
+  return defineTool({
+    name,
+    description: name === 'back' ? 'Go back in history.' : 'Go forward in history.',
+    mutating: true, factpack: true,
+    async handler(ctx, session, args) {
+      const t = await ctx.tabFor(session, args);
+      return ctx.flow.run(t, name, args, async () => {
+        const h = await ctx.send(t, 'Page.getNavigationHistory');
+        const i = h.currentIndex + (name === 'back' ? -1 : 1);
+        if (i < 0 || i >= h.entries.length) throw new ToolError('no_history', `${name}: there is no page ${name === 'back' ? 'before' : 'after'} this one in the tab's history`);
+        const ok = checkUrl(ctx.policy, h.entries[i].url);
+        if (!ok.ok) throw new ToolError(ok.code, ok.message);
+        await ctx.send(t, 'Page.navigateToHistoryEntry', { entryId: h.entries[i].id });
+      });
+    },
+  });
+}
+
+export const back = historyTool('back');
+export const forward = historyTool('forward');
+
+export const reload = defineTool({
+  name: 'reload',
+  description: 'Reload the page.',
+  mutating: true, factpack: true,
+  async handler(ctx, session, args) {
+    const t = await ctx.tabFor(session, args);
+    return ctx.flow.run(t, 'reload', args, async () => { t.crashed = false; await ctx.chrome.tabs.reload(t.tabId); });
+  },
+});
+
+export const snapshot = defineTool({
+  name: 'snapshot',
+  description: 'Full FactPack of the page now.',
+  factpack: true,
+  async handler(ctx, session, args) {
+    const t = await ctx.tabFor(session, args);
+    return ctx.flow.run(t, 'snapshot', args, null);
+  },
+});

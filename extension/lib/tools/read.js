@@ -1,0 +1,173 @@
+// Tools that look without acting: find (also what a FactPack trimmed), read (the text of an
+// element or a region), screenshot. None begins an action or commits a version: a read never
+// disturbs an action in flight, nor puts the agent's version out of date.
+import { LIMITS } from '../limits.js';
+import { READ_FN, REGION_SELECTORS } from '../page-scripts.js';
+import { escapeBlock, quoteValue } from '../quote.js';
+import { ToolError } from '../tab-state.js';
+import { tabName } from '../tabs.js';
+import { arg, defineTool, msg, ref, str } from './define.js';
+
+/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-state.js').TabState} TabState */
+
+export const find = defineTool({
+  name: 'find',
+  description: 'Find elements, also those trimmed from a FactPack.',
+  args: {
+    role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
+    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: continue after it'), limit: arg('integer'),
+  },
+  async handler(ctx, session, args) {
+    const t = await ctx.tabFor(session, args);
+    if (!t.hasBaseline) return ctx.flow.run(t, 'snapshot', args, null);
+    const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
+    /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} */
+    const q = { limit };
+    for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after'])) if (args[k] !== undefined) q[k] = str(args, k, true);
+    if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
+    if (q.after !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
+    const engine = await ctx.loadEngine();
+    /** @type {{text: string, version: number}} */
+    let r;
+    try {
+      // The core renders the answer: the same element lines and the one quoting routine as FactPacks.
+      r = engine.findText(t.key, q);
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      if (e && typeof e === 'object' && 'name' in e && e.name === 'AthenaError') throw new ToolError(String(/** @type {{code?: unknown}} */ (e).code), `find: ${msg(e).replace(/^(findText|find): /, '')}`);
+      throw e;
+    }
+    return { ok: true, text: r.text, version: r.version };
+  },
+});
+
+export const read = defineTool({
+  name: 'read',
+  description: 'Text of an element or region.',
+  args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string') },
+  async handler(ctx, session, args) {
+    const t = await ctx.tabFor(session, args);
+    // In the tab's queue: a capture never races an action.
+    return ctx.flow.queued(t, () => readText(ctx, t, args));
+  },
+});
+
+export const screenshot = defineTool({
+  name: 'screenshot',
+  description: 'PNG of the page or an element.',
+  args: { ref: ref() },
+  async handler(ctx, session, args) {
+    if (!ctx.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
+    const t = await ctx.tabFor(session, args);
+    return ctx.flow.queued(t, () => shoot(ctx, t, args));
+  },
+});
+
+/** read: text of a ref or a region. @param {ToolContext} ctx @param {TabState} t @param {any} args */
+async function readText(ctx, t, args) {
+  await ctx.attach(t);
+  if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
+  if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
+  /** @type {{text: string, length: number}} */
+  let r;
+  let what;
+  if (args.ref !== undefined) {
+    const target = await resolveNow(ctx, t, str(args, 'ref', true));
+    r = await ctx.driver.callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
+    what = `ref=${quoteValue(args.ref)}`;
+  } else {
+    const region = args.region === undefined ? 'page' : str(args, 'region', true);
+    const frame = args.frame ?? 'f0';
+    r = await readRegion(ctx, t, region, frame);
+    what = `region=${quoteValue(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
+  }
+  const cut = r.length > r.text.length;
+  // The page's text keeps its lines, escaped so that it can never close <read> or open a tag.
+  return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${escapeBlock(r.text)}\n</read>` };
+}
+
+/** screenshot: the page or a ref's box. @param {ToolContext} ctx @param {TabState} t @param {any} args */
+async function shoot(ctx, t, args) {
+  await ctx.attach(t);
+  /** @type {any} */
+  const params = { format: 'png' };
+  if (args.ref) {
+    const target = await resolveNow(ctx, t, args.ref);
+    const p = await ctx.driver.point(t, target);
+    const m = await ctx.send(t, 'Page.getLayoutMetrics');
+    const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
+    params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
+  }
+  const r = await ctx.send(t, 'Page.captureScreenshot', params);
+  const bytes = Math.floor((r.data.length * 3) / 4);
+  return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"/>`, image: { mime: 'image/png', data: r.data } };
+}
+
+/**
+ * A ref resolved against a fresh capture, outside an action: no version is committed and no
+ * action is begun.
+ * @param {ToolContext} ctx @param {TabState} t @param {string} ref
+ */
+async function resolveNow(ctx, t, ref) {
+  if (!t.hasBaseline) throw new ToolError('unknown_ref', `${ref}: this tab has no snapshot yet; call snapshot first`);
+  const engine = await ctx.loadEngine();
+  const cap = await ctx.captureTab(t);
+  return engine.resolveNow(t.key, cap.capture, ref);
+}
+
+/**
+ * Text of a region as the FactPack named it: a region name (main, nav, dialog, ...) or its label
+ * ("related navigation"), in the main frame or the frame given (f1, as in `<region frame="f1">`).
+ * Resolved through an element the engine holds in that region (so the very landmark shown, also
+ * inside an out-of-process iframe or a shadow root), else by selector in the main document.
+ * @param {ToolContext} ctx @param {TabState} t @param {string} region @param {string} frame
+ * @returns {Promise<{text: string, length: number}>}
+ */
+async function readRegion(ctx, t, region, frame) {
+  const isName = Object.prototype.hasOwnProperty.call(REGION_SELECTORS, region);
+  const fold = (/** @type {string} */ x) => x.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (t.hasBaseline) {
+    const engine = await ctx.loadEngine();
+    /** @type {any[]} */
+    let els = [];
+    try { els = engine.find(t.key, { limit: 100000 }); } catch { els = []; }
+    const inFrame = els.filter((e) => refFrame(e.ref) === frame);
+    const byLabel = inFrame.filter((e) => labelOf(e) && fold(labelOf(e)) === fold(region));
+    const picked = byLabel.length ? byLabel : isName ? inFrame.filter((e) => e.region === region) : [];
+    if (!picked.length && !(isName && frame === 'f0')) {
+      const shown = [...new Set(inFrame.map((e) => (labelOf(e) ? `${e.region} "${labelOf(e)}"` : e.region)))];
+      throw new ToolError('no_such_region', `read: no region ${JSON.stringify(region)} in ${frame === 'f0' ? 'the page' : `frame ${frame}`}; regions shown: ${shown.join(', ') || 'none'} (give a region name or its label)`);
+    }
+    for (const e of picked.slice(0, 3)) {
+      let target;
+      try { target = await resolveNow(ctx, t, e.ref); } catch (err) { if (err instanceof ToolError) throw err; continue; }
+      const sel = e.region === 'page' ? null : REGION_SELECTORS[e.region] ?? null;
+      const r = await ctx.driver.callOn(t, target, READ_LANDMARK_FN, [sel, LIMITS.readMaxChars]);
+      if (r) return r;
+    }
+  }
+  if (!isName) throw new ToolError('no_such_region', `read: no region ${JSON.stringify(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
+  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return (${READ_FN}).call(el, ${LIMITS.readMaxChars}); })()`, returnByValue: true });
+  const r = ev.result?.value;
+  if (!r) throw new ToolError('no_such_region', `read: the page has no ${region} region`);
+  return r;
+}
+
+/** The landmark label of an element (the engine's JSON: region_label). @param {any} e */
+const labelOf = (e) => e.region_label ?? '';
+
+/** "f2" of "c0p1f2e17". @param {string} ref */
+const refFrame = (ref) => /^c\d+p\d+(f\d+)e\d+$/.exec(ref)?.[1] ?? '';
+
+/** Text of the landmark around this node (crossing shadow roots), or of its document's body. */
+const READ_LANDMARK_FN = `function (sel, max) {
+  let n = this, lm = null;
+  while (n && sel) {
+    if (n.nodeType === 1 && n.matches(sel)) { lm = n; break; }
+    n = n.parentNode || (n instanceof ShadowRoot ? n.host : null);
+  }
+  const el = lm || (this.ownerDocument || document).body;
+  const t = el.innerText ?? el.textContent ?? '';
+  return { text: t.slice(0, max), length: t.length };
+}`;

@@ -1,0 +1,68 @@
+// wait_for: wait, inside the action flow, until text appears or goes, a ref reaches a state, or
+// time passes; then answer with what changed, as any action does.
+import { CALL_ID } from '../action-flow.js';
+import { LIMITS } from '../limits.js';
+import { STATE_FN } from '../page-scripts.js';
+import { ToolError } from '../tab-state.js';
+import { arg, defineTool, oneOf, ref, sleep } from './define.js';
+
+const STATES = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'attached', 'detached'];
+
+export const waitFor = defineTool({
+  name: 'wait_for',
+  description: 'Wait until text appears or goes, a ref reaches a state, or time passes.',
+  args: { text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(), state: oneOf(STATES), ms: arg('integer') },
+  mutating: true, factpack: true,
+  async handler(ctx, session, args) {
+    const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
+    if (!(typeof ms === 'number' && ms >= 0 && ms <= LIMITS.waitForMaxMs)) throw new ToolError('bad_arguments', `wait_for: ms is 0..${LIMITS.waitForMaxMs}`);
+    if (args.state !== undefined && !STATES.includes(args.state)) throw new ToolError('bad_arguments', `wait_for: state is one of ${STATES.join(', ')}`);
+    if (args.state !== undefined && typeof args.ref !== 'string') throw new ToolError('bad_arguments', 'wait_for: state needs a ref');
+    const text = args.text ?? args.gone;
+    if (text !== undefined && typeof text !== 'string') throw new ToolError('bad_arguments', 'wait_for: text/gone must be a string');
+    const t = await ctx.tabFor(session, args);
+    const condition = args.text !== undefined ? `text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `text ${JSON.stringify(args.gone)} to disappear` : args.ref ? `${args.ref} to be ${args.state ?? 'visible'}` : null;
+    return ctx.flow.run(t, 'wait_for', { version: args.version, ref: args.ref, [CALL_ID]: args[CALL_ID] }, async (target) => {
+      const end = Date.now() + ms;
+      if (!condition) { await sleep(ms); return; }
+      for (;;) {
+        let met = false;
+        if (text !== undefined) {
+          const r = await ctx.send(t, 'Runtime.evaluate', { expression: `(document.body ? document.body.innerText : '').includes(${JSON.stringify(text)})`, returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
+          const has = !!r?.result?.value;
+          met = args.text !== undefined ? has : !has;
+        } else {
+          met = await refState(ctx, t, target, args.state ?? 'visible');
+        }
+        if (met) return;
+        if (t.cancelled) { t.waitNote = `wait_for: cancelled by the agent while waiting for ${condition}`; return; }
+        if (Date.now() >= end) { t.waitNote = `wait_for: gave up waiting for ${condition} after ${ms} ms`; return; }
+        await sleep(LIMITS.waitForPollMs);
+      }
+    }, { ref: typeof args.ref === 'string' });
+  },
+});
+
+/**
+ * Whether the live node behind target is in state (a node gone from the page is detached).
+ * @param {import('./define.js').ToolContext} ctx @param {import('../tab-state.js').TabState} t @param {any} target @param {string} state
+ */
+async function refState(ctx, t, target, state) {
+  let v;
+  try {
+    v = await ctx.driver.callOn(t, target, STATE_FN);
+  } catch (e) {
+    if (e instanceof ToolError && e.code !== 'page_error') throw e;
+    v = { attached: false, visible: false, disabled: false, checked: false };
+  }
+  switch (state) {
+    case 'visible': return v.visible;
+    case 'hidden': return !v.visible;
+    case 'enabled': return !v.disabled;
+    case 'disabled': return v.disabled;
+    case 'checked': return v.checked;
+    case 'unchecked': return !v.checked;
+    case 'attached': return v.attached;
+    default: return !v.attached;
+  }
+}
