@@ -20,6 +20,7 @@ import { ToolError } from './tab-state.js';
  *   engineIfLoaded: () => any,
  *   capture: (t: TabState) => Promise<{capture: any, warnings: string[], timings?: Record<string, number>}>,
  *   stabilize: (t: TabState, o?: {navigation?: boolean}) => Promise<string[]>,
+ *   watch: (t: TabState) => Promise<void>,
  *   attach: (t: TabState) => Promise<void>,
  *   tab: (tabId: number) => Promise<{url?: string, pendingUrl?: string} | null>,
  *   pageAllowed: (url: string) => {ok: true} | {ok: false, code: string, message: string},
@@ -143,7 +144,7 @@ export class ActionFlow {
       if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
         notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
       } else if (act) {
-        t.inflight.clear();
+        await this.#timed(t, 'act', () => this.io.watch(t));
         t.loading = true;
         await this.#timed(t, 'act', () => act(null));
       }
@@ -171,8 +172,9 @@ export class ActionFlow {
         if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
           throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
       }
-      t.inflight.clear();
       if (act) {
+        // The page's watcher starts before the input (its time counts as the action's).
+        await this.#timed(t, 'act', () => this.io.watch(t));
         const acting = act(target);
         const first = await this.#timed(t, 'act', () => t.race(acting.then(() => 'done'), { dialog: 'dialog' }));
         if (first === 'dialog') {

@@ -9,7 +9,8 @@ import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
 import { TabState, ToolError } from './tab-state.js';
-import { stabilize } from './stabilize.js';
+import { stabilize, watch } from './stabilize.js';
+import { WATCHER_JS } from './page-scripts.js';
 import { ActionFlow, CALL_ID } from './action-flow.js';
 import { TabDriver } from './tab-driver.js';
 import { checkArguments, findTool, TOOLS } from './tool-contract.js';
@@ -50,6 +51,8 @@ export class Agent {
     this.shared = new Set();
     this.policy = normalizePolicy({}).policy;
     this.stopped = false;
+    /** The name of the page-side watcher of stabilization (extension/lib/page-scripts.js), new with every worker. */
+    this.watchKey = `__athena${Math.random().toString(36).slice(2, 12)}`;
     /** Frame sessions, element geometry and calls on live nodes, over CDP. */
     this.driver = new TabDriver((t, method, params, sessionId) => this.send(t, method, params, sessionId));
     /** The action flow: the only caller of the engine's begin/finish/abort. */
@@ -57,7 +60,8 @@ export class Agent {
       engine: () => this.loadEngine(),
       engineIfLoaded: () => this.engine,
       capture: (t) => this.captureTab(t),
-      stabilize: (t, so) => this.#stabilize(t, so),
+      stabilize: (t, so) => stabilize(t, this.#settleIO(t), so),
+      watch: (t) => watch(t, this.#settleIO(t)),
       attach: (t) => this.attach(t),
       tab: (tabId) => this.chrome.tabs.get(tabId).catch(() => null),
       pageAllowed: (url) => checkUrl(this.policy, url),
@@ -212,8 +216,9 @@ export class Agent {
     const sid = source.sessionId;
     const now = Date.now();
     switch (method) {
-      case 'Network.requestWillBeSent': t.inflight.set(`${sid ?? ''}/${params.requestId}`, now); t.lastNetwork = now; break;
-      case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(`${sid ?? ''}/${params.requestId}`); t.lastNetwork = now; break;
+      // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
+      case 'Network.requestWillBeSent': if (!t.withheldFrames.has(params.frameId)) t.inflight.set(`${sid ?? ''}/${params.requestId}`, now); break;
+      case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(`${sid ?? ''}/${params.requestId}`); break;
       case 'Page.javascriptDialogOpening':
         // A dialog raised by a frame the policy withholds keeps its text to itself.
         t.dialog = checkFrameUrl(this.policy, params.url).ok
@@ -316,7 +321,7 @@ export class Agent {
   /** @param {TabState} t @param {string} sessionId */
   async #setupChild(t, sessionId) {
     /** @type {Array<[string, any]>} */
-    const setup = [['Page.enable', {}], ['Network.enable', {}], ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    const setup = [['Page.enable', {}], ['Network.enable', {}], ...this.#watcherSetup(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
     for (const [m, p] of setup) {
       await this.send(t, m, p, sessionId).catch(() => {});
     }
@@ -335,6 +340,7 @@ export class Agent {
     t.attached = true;
     await this.send(t, 'Page.enable');
     await this.send(t, 'Network.enable');
+    for (const [m, p] of this.#watcherSetup()) await this.send(t, m, p);
     if (reattached) await this.send(t, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
     await this.send(t, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
   }
@@ -353,6 +359,7 @@ export class Agent {
           throw new ToolError(why.ok ? 'blocked_origin' : why.code, `tab ${tabName(t.key)} is now at ${w.page.slice(0, LIMITS.urlMaxChars)}: ${why.ok ? 'the agent may not act there' : why.message}. Nothing of that page is shown; use back, or navigate elsewhere`);
         }
         t.withheldOwners = w.owners;
+        t.withheldFrames = w.frames;
         const withheld = [...new Set(w.withheld.map(hostOf))].map((h) => `a frame from ${h} was left out: the user's policy does not let the agent see or act there`);
         t.mainFrameId = r.capture.frameTree?.frame?.id ?? t.mainFrameId;
         t.lastCapture = r.capture;
@@ -368,12 +375,17 @@ export class Agent {
   }
 
   /**
-   * Bounded stabilization (extension/lib/stabilize.js) of tab t, over its CDP session.
-   * @param {TabState} t @param {{navigation?: boolean}} [o]
-   * @returns {Promise<string[]>} warnings
+   * The page-side watcher of stabilization, in every document of the tab from its start (and in
+   * the one already there).
+   * @returns {Array<[string, any]>}
    */
-  #stabilize(t, o = {}) {
-    return stabilize(t, { send: (method, params) => this.send(t, method, params), now: Date.now, sleep }, o);
+  #watcherSetup() {
+    return [['Page.addScriptToEvaluateOnNewDocument', { source: WATCHER_JS(this.watchKey), runImmediately: true }]];
+  }
+
+  /** Stabilization's view of tab t (extension/lib/stabilize.js). @param {TabState} t */
+  #settleIO(t) {
+    return { send: (/** @type {string} */ method, /** @type {any} */ params) => this.send(t, method, params), now: Date.now, sleep, key: this.watchKey };
   }
 
   // ------------------------------------------------------------------ dispatch

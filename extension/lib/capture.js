@@ -148,9 +148,10 @@ async function frameOwner(send, frameId, sessions) {
  * names its URL and the caller must not compile the capture at all.
  * @param {Capture} cap changed in place
  * @param {(url: string) => boolean} allowed whether a frame at this URL may be seen
- * @returns {{page: string | null, withheld: string[], owners: Set<number>}} page: the top frame's
- *   URL when it is not allowed; withheld: the URLs of withheld frames; owners: backendNodeIds of
- *   the <iframe> elements whose content was withheld (actions on them are refused)
+ * @returns {{page: string | null, withheld: string[], owners: Set<number>, frames: Set<string>}} page: the
+ *   top frame's URL when it is not allowed; withheld: the URLs of withheld frames; owners:
+ *   backendNodeIds of the <iframe> elements whose content was withheld (actions on them are
+ *   refused); frames: the ids of every withheld frame (their requests hold no answer)
  */
 export function withholdFrames(cap, allowed) {
   /** @type {string[]} */
@@ -158,9 +159,9 @@ export function withholdFrames(cap, allowed) {
   /** @type {Set<number>} */
   const owners = new Set();
   const top = cap.frameTree?.frame;
-  if (top && typeof top.url === 'string' && !allowed(top.url)) return { page: top.url, withheld, owners };
-  /** Frame ids to withhold, from every frame tree (a blocked frame takes its subtree with it). */
+  /** Frame ids to withhold, from every frame tree (a blocked frame takes its subtree with it). @type {Set<string>} */
   const ids = new Set();
+  if (top && typeof top.url === 'string' && !allowed(top.url)) return { page: top.url, withheld, owners, frames: ids };
   /** @param {FrameTree | undefined} tree @param {boolean} inside */
   const walk = (tree, inside) => {
     const f = tree?.frame;
@@ -181,7 +182,7 @@ export function withholdFrames(cap, allowed) {
     return false;
   });
   for (const snap of [cap.snapshot, ...cap.oopifs.map((o) => o.snapshot)]) blankDocuments(snap, ids, allowed, owners, withheld);
-  return { page: null, withheld, owners };
+  return { page: null, withheld, owners, frames: ids };
 }
 
 /**

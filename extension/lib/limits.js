@@ -2,11 +2,23 @@
 // Waits are in milliseconds, sizes in bytes or characters as named.
 
 export const LIMITS = Object.freeze({
-  // --- bounded stabilization after an action (DOM quiet window + network idle) ---
-  /** The DOM counts as quiet after this long without a mutation. */
-  domQuietMs: 300,
-  /** The network counts as idle after this long with no request in flight. */
-  networkIdleMs: 400,
+  // --- bounded stabilization after an action (extension/lib/stabilize.js) ---
+  /** The page counts as settled after this long with no DOM change, no timer of the action firing, and no request of the action in flight. */
+  settleQuietMs: 100,
+  /** How often the page's watcher and the request count are looked at while waiting. */
+  settleTickMs: 20,
+  /** Timers the action sets with a delay up to this long are waited for. */
+  settleTimerMaxMs: 1_000,
+  /** Longer ones, up to this long, are reported as work scheduled for later (not waited for). */
+  settleLaterMaxMs: 10_000,
+  /** Timers set this long after the action began are no longer the action's. */
+  settleTrackWindowMs: 2_000,
+  /** One callback scheduled more often than this in one action is a loop: no longer waited for. */
+  settleTimerRepeats: 2,
+  /** CSS animations and transitions ending within this long are waited for (longer or infinite ones are not). */
+  settleAnimationMaxMs: 1_000,
+  /** Documents an action may replace (navigations it starts) while its stabilization follows them. */
+  settleDocumentsMax: 2,
   /** Hard cap of the whole stabilization wait: a page that never settles returns after this, with a warning. */
   stabilizeCapMs: 4_000,
   /** Hard cap for a navigation (navigate/back/forward/reload) to reach its load event. */

@@ -3,41 +3,232 @@
 // are redacted here, before anything leaves the page.
 
 import { isSecretField } from './secrets.js';
+import { LIMITS } from './limits.js';
 
 /**
- * Expression run in the page: resolves when the DOM was quiet for quietMs, or at capMs.
- * @param {number} quietMs
- * @param {number} capMs
+ * What the page does after an action, watched from inside it (main world, installed before the
+ * page's own scripts by Page.addScriptToEvaluateOnNewDocument, and into the document already there
+ * on attach). Stabilization (extension/lib/stabilize.js) asks it when the page has settled:
+ *   - timers the action set (setTimeout with a delay up to cfg.trackMaxMs, created within
+ *     cfg.windowMs of the action), and the timers those set, until they have fired or been
+ *     cleared. A timer set by the callback of a timer that is not the action's (a loop the page
+ *     was already running) is not the action's either; one callback scheduled more than
+ *     cfg.repeats times in one action is a loop, and from then on neither it nor what it sets is;
+ *   - the DOM quiet for `quiet` ms (mutations inside aria-hidden subtrees do not count: the
+ *     FactPack does not show them);
+ *   - animations and transitions that end within cfg.animationMaxMs (infinite ones never do), in
+ *     the document and in the shadow roots attached since the watcher began (Chrome's
+ *     document.getAnimations() leaves those out: a web component's closing animation is there);
+ *   - the same for every same-origin iframe (each has its own watcher).
+ * Longer timers the action set (up to cfg.laterMaxMs) are reported, not waited for. The watcher
+ * is a property of the page's global object under a random non-enumerable name, and setTimeout,
+ * clearTimeout and clearInterval become proxies of the originals: a page that looks for them can
+ * find them, and at worst make stabilization wait until its cap or end early, which it could do
+ * anyway by delaying its own work. It holds counts and times only, never page content.
+ * A new document starts watching at once (a navigation's page is judged like an action's).
+ * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number}} cfg
  */
-export const DOM_QUIET_JS = (quietMs, capMs) => `new Promise((resolve) => {
-  let last = performance.now(), count = 0;
-  const start = last;
-  // What happens inside an aria-hidden subtree (a decorative spinner, an icon animation) is not in
-  // the FactPack (the core drops those subtrees, as Chrome's accessibility tree does): it does not
-  // keep the page from settling. Turning aria-hidden on or off does.
+function pageWatcher(key, cfg) {
+  const g = /** @type {any} */ (globalThis);
+  if (Object.prototype.hasOwnProperty.call(g, key)) return;
+  // The originals, taken before the page's scripts run: the page cannot change what we use.
+  const perf = performance, perfNow = perf.now.bind(perf);
+  const realSet = g.setTimeout, realClear = g.clearTimeout, realClearInterval = g.clearInterval;
+  const Observer = g.MutationObserver, P = Promise, apply = Reflect.apply, Elem = g.Element;
+  const getAttr = Elem.prototype.getAttribute;
+  const Weak = g.WeakRef;
+  /** Shadow roots attached since the watcher began (open or closed), for their animations. @type {any[]} */
+  let roots = [];
+  const attachShadow = Elem.prototype.attachShadow;
+  if (attachShadow) {
+    Elem.prototype.attachShadow = new Proxy(attachShadow, {
+      apply(target, self, args) {
+        const root = apply(target, self, args);
+        if (Weak) roots.push(new Weak(root));
+        return root;
+      },
+    });
+  }
+  const st = {
+    on: false, since: 0, lastChange: 0, mutations: 0,
+    /** @type {Map<number, number>} tracked timer id -> when it is due */
+    pending: new Map(),
+    /** @type {Map<number, number>} longer timers of the action -> when due */
+    later: new Map(),
+    /** @type {WeakMap<Function, number>} callback -> times scheduled in this window */
+    seen: new WeakMap(),
+    /** @type {MutationObserver | null} */
+    observer: null,
+  };
+  /** @param {Node | null} n */
   const hidden = (n) => {
-    for (let e = n instanceof Element ? n : n.parentElement; e; e = e.parentElement) {
-      const v = e.getAttribute('aria-hidden');
+    for (let e = n instanceof Elem ? /** @type {Element} */ (n) : n && n.parentElement; e; e = e.parentElement) {
+      const v = apply(getAttr, e, ['aria-hidden']);
       if (v && v.trim().toLowerCase() === 'true') return true;
     }
     return false;
   };
-  const mo = new MutationObserver((records) => {
-    for (const r of records) {
-      if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target)) continue;
-      count++;
-      last = performance.now();
-    }
+  const begin = () => {
+    const now = perfNow();
+    st.on = true; st.since = now; st.lastChange = now; st.mutations = 0;
+    st.pending.clear(); st.later.clear(); st.seen = new WeakMap();
+    if (st.observer) st.observer.disconnect();
+    const observer = new Observer((/** @type {MutationRecord[]} */ records) => {
+      for (const r of records) {
+        if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target)) continue;
+        st.mutations++;
+        st.lastChange = perfNow();
+      }
+    });
+    st.observer = observer;
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  };
+  /** While a timer's callback runs: whether that timer was the action's (undefined outside one). @type {boolean | undefined} */
+  let current;
+  g.setTimeout = new Proxy(realSet, {
+    apply(target, self, args) {
+      const fn = args[0];
+      if (typeof fn !== 'function') return apply(target, self, args);
+      const delay = Math.max(0, Number(args[1]) || 0);
+      let ours = st.on && current !== false && perfNow() - st.since <= cfg.windowMs && delay <= cfg.laterMaxMs;
+      if (ours) {
+        const times = (st.seen.get(fn) ?? 0) + 1;
+        st.seen.set(fn, times);
+        ours = times <= cfg.repeats;
+      }
+      const into = !ours ? null : delay <= cfg.trackMaxMs ? st.pending : st.later;
+      /** @type {number} */
+      let id = 0;
+      // Every callback is wrapped, so that what it sets knows whose it is.
+      const wrapped = function (/** @type {any[]} */ ...a) {
+        if (into) into.delete(id);
+        if (into === st.pending) st.lastChange = perfNow();
+        const outer = current;
+        current = ours;
+        // @ts-ignore: the page's callback, called as the browser would
+        try { return apply(fn, this, a); } finally { current = outer; }
+      };
+      id = apply(target, self, [wrapped, ...args.slice(1)]);
+      if (into) into.set(id, perfNow() + delay);
+      return id;
+    },
   });
+  const forget = (/** @type {Function} */ real) => new Proxy(real, {
+    apply(target, self, args) { st.pending.delete(args[0]); st.later.delete(args[0]); return apply(target, self, args); },
+  });
+  g.clearTimeout = forget(realClear);
+  g.clearInterval = forget(realClearInterval);
+
+  /** This window's watcher and those of same-origin iframes below it. */
+  const all = () => {
+    /** @type {any[]} */
+    const out = [];
+    const walk = (/** @type {Window} */ w) => {
+      let x;
+      try { x = /** @type {any} */ (w)[key]; } catch { return; } // cross-origin
+      if (x) out.push(x);
+      for (let i = 0; i < w.frames.length; i++) walk(w.frames[i]);
+    };
+    walk(g);
+    return out;
+  };
+  /** Running animations of this document and its shadow roots that end within cfg.animationMaxMs. */
+  const ending = () => {
+    let n = 0;
+    /** @param {Animation[]} list */
+    const count = (list) => {
+      for (const a of list) {
+        if (a.playState !== 'running' || !a.effect) continue;
+        const end = Number(a.effect.getComputedTiming().endTime);
+        const at = Number(a.currentTime ?? 0);
+        if (Number.isFinite(end) && end - at > 0 && (end - at) / Math.abs(a.playbackRate || 1) <= cfg.animationMaxMs) n++;
+      }
+    };
+    if (document.getAnimations) count(document.getAnimations());
+    const live = [];
+    for (const w of roots) {
+      const r = w.deref();
+      if (!r) continue;
+      live.push(w);
+      if (r.getAnimations) count(r.getAnimations());
+    }
+    roots = live;
+    return n;
+  };
+  const own = {
+    begin,
+    state() {
+      const now = perfNow();
+      let laterMs = 0;
+      for (const due of st.later.values()) laterMs = Math.max(laterMs, due - now);
+      return { lastChange: st.lastChange, mutations: st.mutations, timers: st.pending.size, laterMs };
+    },
+    ending,
+    end() { st.on = false; if (st.observer) { st.observer.disconnect(); st.observer = null; } },
+    /** Watch what the action does (here and in same-origin iframes). */
+    beginAll() { for (const x of all()) x.begin(); return true; },
+    /**
+     * Resolves once every watcher is settled for `quiet` ms (counted from this call at the
+     * earliest), or at capMs with quiet false.
+     * @param {number} quiet @param {number} capMs @param {number} tickMs
+     */
+    settle(quiet, capMs, tickMs) {
+      const start = perfNow();
+      return new P((/** @type {(v: any) => void} */ resolve) => {
+        const tick = () => {
+          const now = perfNow();
+          let last = start, mutations = 0, timers = 0, animations = 0, laterMs = 0;
+          const watchers = all();
+          for (const x of watchers) {
+            const s = x.state();
+            last = Math.max(last, s.lastChange); mutations += s.mutations; timers += s.timers; laterMs = Math.max(laterMs, s.laterMs);
+          }
+          // Animations are looked at last, only when nothing else holds the page.
+          if (now - last >= quiet && timers === 0) for (const x of watchers) animations += x.ending();
+          const quietNow = now - last >= quiet && timers === 0 && animations === 0;
+          if (quietNow || now - start >= capMs) {
+            if (quietNow) for (const x of all()) x.end();
+            resolve({ quiet: quietNow, ms: Math.round(now - start), mutations, timers, animations, laterMs: Math.round(laterMs) });
+          } else apply(realSet, g, [tick, tickMs]);
+        };
+        apply(realSet, g, [tick, tickMs]);
+      });
+    },
+  };
+  Object.defineProperty(g, key, { value: Object.freeze(own), enumerable: false, writable: false, configurable: false });
+  begin();
+}
+
+/**
+ * The watcher's source for Page.addScriptToEvaluateOnNewDocument (and the document already there).
+ * @param {string} key its property name on the page's global object
+ */
+export const WATCHER_JS = (key) => `(${pageWatcher})(${JSON.stringify(key)}, ${JSON.stringify({
+  trackMaxMs: LIMITS.settleTimerMaxMs, windowMs: LIMITS.settleTrackWindowMs, repeats: LIMITS.settleTimerRepeats,
+  animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs,
+})})`;
+
+/** Expression: the watcher (and those of same-origin iframes) starts watching an action. @param {string} key */
+export const BEGIN_JS = (key) => `(globalThis[${JSON.stringify(key)}]?.beginAll() ?? false)`;
+
+/**
+ * Expression: resolves when the page has settled (see pageWatcher), or at capMs. A document
+ * without the watcher (one the extension could not reach in time) gets the DOM-quiet wait alone.
+ * @param {string} key @param {number} quietMs @param {number} capMs
+ */
+export const SETTLE_JS = (key, quietMs, capMs) => `(globalThis[${JSON.stringify(key)}]?.settle(${quietMs}, ${capMs}, ${LIMITS.settleTickMs}) ?? new Promise((resolve) => {
+  let last = performance.now(), mutations = 0;
+  const start = last;
+  const mo = new MutationObserver((records) => { mutations += records.length; last = performance.now(); });
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const tick = () => {
     const t = performance.now();
-    if (t - last >= ${quietMs}) { mo.disconnect(); resolve({ quiet: true, ms: Math.round(t - start), mutations: count }); }
-    else if (t - start >= ${capMs}) { mo.disconnect(); resolve({ quiet: false, ms: Math.round(t - start), mutations: count }); }
-    else setTimeout(tick, 25);
+    const quiet = t - last >= ${quietMs};
+    if (quiet || t - start >= ${capMs}) { mo.disconnect(); resolve({ quiet, ms: Math.round(t - start), mutations, timers: 0, animations: 0, laterMs: 0, unwatched: true }); }
+    else setTimeout(tick, ${LIMITS.settleTickMs});
   };
-  setTimeout(tick, 25);
-})`;
+  setTimeout(tick, ${LIMITS.settleTickMs});
+}))`;
 
 /** Region name -> selector of its landmark (read {region}). @type {Readonly<Record<string, string>>} */
 export const REGION_SELECTORS = Object.freeze({

@@ -1,21 +1,48 @@
-// Stabilization: after an action, how long to wait before the page is captured. Bounded
-// everywhere (extension/lib/limits.js); the clock and the CDP session are injected, so it runs
-// under Node with fakes (extension/test/stabilize.test.mjs).
+// Stabilization: after an action, how long to wait before the page is captured. It ends as soon
+// as the page has settled, judged by what the action itself set going rather than by fixed quiet
+// windows:
+//   - in the page (the watcher of extension/lib/page-scripts.js): the timers the action set and
+//     the timers those set, CSS transitions about to end, and DOM changes;
+//   - here, from CDP Network events: the requests the action started;
+// then LIMITS.settleQuietMs with none of them changing anything. Bounded everywhere
+// (extension/lib/limits.js); the clock and the CDP session are injected, so it runs under Node
+// with fakes (extension/test/stabilize.test.mjs).
 import { LIMITS } from './limits.js';
-import { DOM_QUIET_JS } from './page-scripts.js';
+import { BEGIN_JS, SETTLE_JS } from './page-scripts.js';
 import { ToolError } from './tab-state.js';
 
 /** @typedef {import('./tab-state.js').TabState} TabState */
+/**
+ * The tab's CDP session, the clock, and the watcher's name in the page.
+ * @typedef {{send: (method: string, params?: any) => Promise<any>, now: () => number, sleep: (ms: number) => Promise<void>, key: string}} SettleIO
+ */
+
+/**
+ * Called just before an action: from now on the page's watcher follows what the action sets
+ * going, and requests that start count as the action's.
+ * @param {TabState} t @param {SettleIO} io
+ */
+export async function watch(t, io) {
+  t.watchSince = io.now();
+  t.inflight.clear();
+  // A page without the watcher (it could not be installed) is judged by its DOM alone.
+  await io.send('Runtime.evaluate', { expression: BEGIN_JS(io.key), returnByValue: true }).catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; });
+}
+
+/** Requests the action started that are still in flight (long polls and streams aside). @param {TabState} t @param {number} at */
+export function actionRequests(t, at) {
+  let n = 0;
+  for (const started of t.inflight.values()) if (started >= t.watchSince && at - started < LIMITS.longRequestMs) n++;
+  return n;
+}
 
 /**
  * Waits, within bounds, until the page of tab t has settled: loading finished (navigations), the
- * DOM quiet for LIMITS.domQuietMs (measured in the page), and no request in flight for
- * LIMITS.networkIdleMs, the whole capped at LIMITS.stabilizeCapMs. A JS dialog, the tab's death or
- * the agent's cancel end it early. What was not reached is said as a warning.
- * @param {TabState} t
- * @param {{send: (method: string, params?: any) => Promise<any>, now: () => number, sleep: (ms: number) => Promise<void>}} io
- *   the tab's CDP session and the clock (fakes in extension/test/stabilize.test.mjs)
- * @param {{navigation?: boolean}} [o]
+ * page's watcher settled (no timer of the action pending, no transition about to end, no DOM
+ * change for LIMITS.settleQuietMs), and no request of the action in flight; the whole capped at
+ * LIMITS.stabilizeCapMs. A JS dialog, the tab's death or the agent's cancel end it early. What was
+ * not reached, and work the page scheduled for later, is said as a warning.
+ * @param {TabState} t @param {SettleIO} io @param {{navigation?: boolean}} [o]
  * @returns {Promise<string[]>} warnings
  */
 export async function stabilize(t, io, o = {}) {
@@ -23,47 +50,64 @@ export async function stabilize(t, io, o = {}) {
   /** @type {string[]} */
   const warnings = [];
   const start = now();
-  if (o.navigation || t.loading) {
-    const capEnd = start + LIMITS.navigationCapMs;
-    await sleep(50);
-    while (t.loading && now() < capEnd && !t.dialog && !t.dead) await sleep(50);
+  const end = start + LIMITS.stabilizeCapMs;
+  const loaded = async () => {
+    const capEnd = now() + LIMITS.navigationCapMs;
+    while (t.loading && now() < capEnd && !t.dialog && !t.dead) await sleep(LIMITS.settleTickMs);
     if (t.loading) warnings.push(`the page was still loading after ${LIMITS.navigationCapMs} ms; this is its state so far`);
+  };
+  if (o.navigation || t.loading) {
+    await sleep(LIMITS.settleTickMs);
+    await loaded();
+  }
+  let replaced = 0;
+  /** @type {any} */
+  let last = null;
+  for (;;) {
+    if (t.dialog || t.dead) return warnings;
+    if (t.cancelled) { warnings.push('the agent cancelled the call: stopped waiting for the page to settle'); return warnings; }
+    const left = end - now();
+    if (left <= 0) break;
+    try {
+      const r = await t.race(
+        io.send('Runtime.evaluate', { expression: SETTLE_JS(io.key, LIMITS.settleQuietMs, Math.max(1, Math.round(left))), awaitPromise: true, returnByValue: true }),
+        { dialog: null },
+      );
+      if (!r) return warnings; // a dialog opened
+      last = r.result?.value ?? null;
+    } catch (e) {
+      if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+      // The document was replaced mid-wait (a navigation the action started): wait for the new
+      // one, whose watcher began with it.
+      if (++replaced > LIMITS.settleDocumentsMax) break;
+      await sleep(LIMITS.settleTickMs);
+      await loaded();
+      continue;
+    }
+    if (t.loading) { await loaded(); continue; }
+    if (!last || !last.quiet) break;
+    // The page is quiet; the requests the action started must be answered too, and whatever
+    // their answers change gets its own quiet window (the loop settles again).
+    if (actionRequests(t, now()) === 0) return [...warnings, ...later(last)];
+    while (actionRequests(t, now()) > 0 && now() < end && !t.dialog && !t.dead && !t.cancelled) await sleep(LIMITS.settleTickMs);
   }
   if (t.dialog || t.dead) return warnings;
-  const cap = LIMITS.stabilizeCapMs;
-  const dom = (async () => {
-    for (let i = 0; i < 2; i++) {
-      try {
-        const r = await t.race(
-          io.send('Runtime.evaluate', { expression: DOM_QUIET_JS(LIMITS.domQuietMs, cap), awaitPromise: true, returnByValue: true }),
-          { dialog: null },
-        );
-        if (!r) return;
-        const v = r.result?.value;
-        if (v && !v.quiet) warnings.push(`the page did not settle: its DOM kept changing for ${v.ms} ms (${v.mutations} mutations; cap ${cap} ms), so this FactPack may already be outdated`);
-        return;
-      } catch (e) {
-        if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
-        // The document was replaced mid-wait (a navigation): wait for it once more.
-        await sleep(100);
-        const end = now() + LIMITS.navigationCapMs;
-        while (t.loading && now() < end && !t.dialog) await sleep(50);
-      }
-    }
-  })();
-  const net = (async () => {
-    const end = start + cap;
-    for (;;) {
-      const at = now();
-      const busy = [...t.inflight.values()].filter((s) => at - s < LIMITS.longRequestMs).length;
-      // idle counts from the action's start: a request the action triggers may not have been seen yet
-      if (busy === 0 && at - Math.max(t.lastNetwork, start) >= LIMITS.networkIdleMs) return;
-      if (at >= end) { if (busy) warnings.push(`the network was still busy after ${cap} ms (${busy} requests in flight)`); return; }
-      if (t.dialog || t.dead) return;
-      if (t.cancelled) { warnings.push('the agent cancelled the call: stopped waiting for the page to settle'); return; }
-      await sleep(50);
-    }
-  })();
-  await Promise.all([dom, net]);
-  return warnings;
+  const busy = actionRequests(t, now());
+  if (last && !last.quiet) {
+    const what = [
+      last.timers ? `${last.timers} timer${last.timers > 1 ? 's' : ''} it set still pending` : '',
+      last.animations ? `${last.animations} transition${last.animations > 1 ? 's' : ''} running` : '',
+      last.mutations ? `its DOM kept changing (${last.mutations} mutations)` : '',
+    ].filter(Boolean).join(', ') || 'it kept changing';
+    warnings.push(`the page did not settle within ${LIMITS.stabilizeCapMs} ms (${what}), so this FactPack may already be outdated`);
+  } else if (busy) {
+    warnings.push(`the network was still busy after ${LIMITS.stabilizeCapMs} ms (${busy} requests of the action in flight), so this FactPack may already be outdated`);
+  }
+  return [...warnings, ...(last ? later(last) : [])];
+}
+
+/** Work the page scheduled for after the wait (a timer longer than the ones waited for). @param {any} v */
+function later(v) {
+  if (!v || !(v.laterMs > 0)) return [];
+  return [`the page scheduled more work ${Math.round(v.laterMs)} ms from now (a timer longer than the ${LIMITS.settleTimerMaxMs} ms waited for): what it changes will show in your next FactPack; wait_for can wait for it`];
 }

@@ -25,7 +25,8 @@ export class TabState {
     this.oopifs = new Map();
     /** @type {Map<string, number>} requestId -> start time */
     this.inflight = new Map();
-    this.lastNetwork = 0;
+    /** When the current action began (requests started since are the action's). */
+    this.watchSince = 0;
     this.loading = false;
     /** @type {{type: string, message: string, defaultPrompt?: string, url?: string} | null} */
     this.dialog = null;
@@ -56,6 +57,8 @@ export class TabState {
     this.cancelled = false;
     /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
     this.withheldOwners = new Set();
+    /** @type {Set<string>} ids of the frames the policy withheld (last capture) */
+    this.withheldFrames = new Set();
     /** Milliseconds per phase of the current call, and per CDP method of its captures (ActionFlow.timings). @type {Record<string, number>} */
     this.phases = {};
     /** @type {Record<string, number>} */

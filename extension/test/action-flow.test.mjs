@@ -17,6 +17,7 @@ function setup(o = {}) {
     capture: async () => { log.push('capture'); return { capture: { v: 1 }, warnings: [] }; },
     stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); return o.stabilizeWarnings ?? []; },
     attach: async () => { log.push('attach'); },
+    watch: async () => { log.push('watch'); },
     tab: async () => ({ url: o.url ?? 'https://a.test/' }),
     pageAllowed: (url) => (url.includes('bank.test') ? { ok: false, code: 'blocked_origin', message: 'bank.test is on the block-list' } : { ok: true }),
     openedNotes: async () => [],
@@ -41,7 +42,7 @@ test('the first call on a tab is a baseline; an action then goes begin -> resolv
   assert.match(r.text, /^<delta /);
   assert.equal(acted.backendNodeId, 7);
   assert.deepEqual(engine.calls, ['beginAction', 'resolve', 'finishAction']);
-  assert.deepEqual(log, ['attach', 'capture', 'stabilize', 'capture']);
+  assert.deepEqual(log, ['attach', 'capture', 'watch', 'stabilize', 'capture']);
   assert.equal(t.callId, 'h1');
   // Where the time went, for the benchmark: every phase of the action, summing to at most its total.
   const last = flow.timings.at(-1);

@@ -1,9 +1,10 @@
-// Stabilization (extension/lib/stabilize.js) with a fake clock and a fake CDP session: how long
-// it waits for requests the action started, what it ignores, its caps and warnings, and what
-// ends it early (a dialog, a cancel, the tab's death).
+// Stabilization (extension/lib/stabilize.js) with a fake clock and a fake CDP session whose page
+// watcher answers as told: how long it waits for the page and for the requests the action
+// started, what it ignores, its caps and warnings, and what ends it early (a dialog, a cancel,
+// the tab's death). What the watcher itself sees in a real page: tests/e2e/delayed.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stabilize } from '../lib/stabilize.js';
+import { stabilize, watch } from '../lib/stabilize.js';
 import { TabState, ToolError } from '../lib/tab-state.js';
 import { LIMITS } from '../lib/limits.js';
 
@@ -35,69 +36,108 @@ function fakeClock() {
   };
 }
 
-/** A page whose DOM-quiet script answers after `domMs` (virtual) with `value`. */
-function page(clock, { domMs = LIMITS.domQuietMs, value = null } = {}) {
+/**
+ * A page whose watcher settles `domMs` (virtual) after each settle call, answering `value` (or
+ * values[i] for the i-th call), or throwing what `throws[i]` holds.
+ */
+function page(clock, { domMs = LIMITS.settleQuietMs, value = null, values = [], throws = [] } = {}) {
   const sent = [];
+  let calls = 0;
   return {
     sent,
     send: async (method, params) => {
       sent.push(method);
       assert.equal(method, 'Runtime.evaluate');
+      if (params.expression.includes('beginAll')) return { result: { value: true } };
+      const i = calls++;
       await clock.sleep(domMs);
-      return { result: { value: value ?? { quiet: true, ms: domMs, mutations: 0 } } };
+      if (throws[i]) throw throws[i];
+      return { result: { value: values[i] ?? value ?? { quiet: true, ms: domMs, mutations: 0, timers: 0, animations: 0, laterMs: 0 } } };
     },
   };
 }
 
 const tab = () => new TabState(5, { context: 0, page: 1 }, 's');
 
-/** Runs stabilize on a fresh tab: [warnings, virtual ms it took]. */
+/** Runs stabilize on a fresh tab: [warnings, virtual ms it took, CDP methods sent]. */
 async function settle(setup = () => {}, { hooks = [], dom = {}, navigation = false } = {}) {
   const clock = fakeClock();
   const t = tab();
   setup(t, clock);
   const p = page(clock, dom);
-  const warnings = await clock.run(stabilize(t, { send: p.send, now: clock.now, sleep: clock.sleep }, { navigation }), hooks.map(([at, f]) => [at, () => f(t, clock)]));
+  const warnings = await clock.run(stabilize(t, { send: p.send, now: clock.now, sleep: clock.sleep, key: 'k' }, { navigation }), hooks.map(([at, f]) => [at, () => f(t, clock)]));
   return [warnings, clock.now(), p.sent];
 }
 
-test('a quiet page: done once the network has been idle since the action', async () => {
+const TICK = LIMITS.settleTickMs;
+
+test('watch: requests from now on are the action\'s, and the page\'s watcher begins', async () => {
+  const clock = fakeClock();
+  const t = tab();
+  t.inflight.set('/before', 0);
+  const p = page(clock);
+  await clock.run((async () => { await clock.sleep(500); await watch(t, { send: p.send, now: clock.now, sleep: clock.sleep, key: 'k' }); })());
+  assert.equal(t.watchSince, 500);
+  assert.equal(t.inflight.size, 0);
+  assert.deepEqual(p.sent, ['Runtime.evaluate']);
+});
+
+test('a page the action left quiet: done after one quiet window, nothing else waited for', async () => {
   const [w, ms, sent] = await settle();
   assert.deepEqual(w, []);
   assert.deepEqual(sent, ['Runtime.evaluate']);
-  assert.ok(ms >= LIMITS.networkIdleMs && ms < LIMITS.networkIdleMs + 100, `${ms} ms`);
+  assert.equal(ms, LIMITS.settleQuietMs);
 });
 
-test('a request the action started is waited for, then the idle window', async () => {
-  const [w, ms] = await settle(() => {}, {
-    hooks: [[100, (t) => { t.inflight.set('/r1', 100); t.lastNetwork = 100; }],
-      [700, (t) => { t.inflight.delete('/r1'); t.lastNetwork = 700; }]],
+test('a request the action started is waited for, then the page settles again', async () => {
+  const [w, ms, sent] = await settle(() => {}, {
+    hooks: [[50, (t) => { t.inflight.set('/r1', 50); }], [700, (t) => { t.inflight.delete('/r1'); }]],
   });
   assert.deepEqual(w, []);
-  assert.ok(ms >= 700 + LIMITS.networkIdleMs && ms < 700 + LIMITS.networkIdleMs + 100, `${ms} ms`);
+  assert.equal(sent.length, 2);
+  assert.ok(ms >= 700 + LIMITS.settleQuietMs && ms <= 700 + TICK + LIMITS.settleQuietMs, `${ms} ms`);
 });
 
-test('a long-lived request from before the action (a long poll) is not waited for', async () => {
-  const [w, ms] = await settle((t) => { t.inflight.set('/poll', -LIMITS.longRequestMs - 1); });
+test('requests from before the action (a long poll, a slow image) are not waited for', async () => {
+  const [w, ms] = await settle((t) => { t.watchSince = 10; t.inflight.set('/poll', 5); });
   assert.deepEqual(w, []);
-  assert.ok(ms < LIMITS.networkIdleMs + 100, `${ms} ms`);
+  assert.equal(ms, LIMITS.settleQuietMs);
+  const [w2, ms2] = await settle(() => {}, { hooks: [[50, (t) => { t.inflight.set('/stream', -LIMITS.longRequestMs); }]] });
+  assert.deepEqual(w2, []);
+  assert.equal(ms2, LIMITS.settleQuietMs);
 });
 
-test('a request that never ends: capped, with a warning', async () => {
+test('a request of the action that never ends: capped, with a warning', async () => {
   const [w, ms] = await settle(() => {}, { hooks: [[50, (t) => { t.inflight.set('/forever', 50); }]] });
-  assert.ok(ms >= LIMITS.stabilizeCapMs && ms < LIMITS.stabilizeCapMs + 100, `${ms} ms`);
-  assert.match(w.join('\n'), /network was still busy after 4000 ms \(1 requests in flight\)/);
+  assert.ok(ms >= LIMITS.stabilizeCapMs && ms <= LIMITS.stabilizeCapMs + TICK, `${ms} ms`);
+  assert.match(w.join('\n'), /network was still busy after 4000 ms \(1 requests of the action in flight\)/);
 });
 
-test('a DOM that keeps changing: the page script\'s verdict becomes a warning', async () => {
-  const [w] = await settle(() => {}, { dom: { domMs: LIMITS.stabilizeCapMs, value: { quiet: false, ms: 4000, mutations: 812 } } });
-  assert.match(w.join('\n'), /did not settle: its DOM kept changing for 4000 ms \(812 mutations/);
+test('a page that does not settle: the watcher\'s verdict becomes a warning naming why', async () => {
+  const [w] = await settle(() => {}, { dom: { domMs: LIMITS.stabilizeCapMs, value: { quiet: false, ms: 4000, mutations: 812, timers: 1, animations: 0, laterMs: 0 } } });
+  assert.match(w.join('\n'), /did not settle within 4000 ms \(1 timer it set still pending, its DOM kept changing \(812 mutations\)\)/);
+});
+
+test('a timer longer than the ones waited for is reported as work for later', async () => {
+  const [w, ms] = await settle(() => {}, { dom: { value: { quiet: true, ms: 100, mutations: 0, timers: 0, animations: 0, laterMs: 1490 } } });
+  assert.equal(ms, LIMITS.settleQuietMs);
+  assert.match(w.join('\n'), /scheduled more work 1490 ms from now/);
+});
+
+test('a document replaced mid-wait (the action navigated): the new one is waited for', async () => {
+  const [w, ms, sent] = await settle(() => {}, {
+    dom: { throws: [new Error('Execution context was destroyed.')] },
+    hooks: [[LIMITS.settleQuietMs, (t) => { t.loading = true; }], [600, (t) => { t.loading = false; }]],
+  });
+  assert.deepEqual(w, []);
+  assert.equal(sent.length, 2);
+  assert.ok(ms >= 600 + LIMITS.settleQuietMs && ms <= 600 + TICK + LIMITS.settleQuietMs, `${ms} ms`);
 });
 
 test('a navigation waits for loading to finish first', async () => {
   const [w, ms] = await settle((t) => { t.loading = true; }, { navigation: true, hooks: [[1000, (t) => { t.loading = false; }]] });
   assert.deepEqual(w, []);
-  assert.ok(ms >= 1000 && ms < 1000 + LIMITS.networkIdleMs + 100, `${ms} ms`);
+  assert.ok(ms >= 1000 + LIMITS.settleQuietMs && ms <= 1000 + TICK + LIMITS.settleQuietMs, `${ms} ms`);
 });
 
 test('a page that never finishes loading: capped at navigationCapMs, said', async () => {
@@ -120,7 +160,7 @@ test('the tab dying mid-wait rejects with why', async () => {
   const clock = fakeClock();
   const t = tab();
   const p = page(clock, { domMs: 1000 });
-  const run = clock.run(stabilize(t, { send: p.send, now: clock.now, sleep: clock.sleep }), [[300, () => {
+  const run = clock.run(stabilize(t, { send: p.send, now: clock.now, sleep: clock.sleep, key: 'k' }), [[300, () => {
     t.dead = { code: 'tab_closed', message: 'tab c0p1 was closed' };
     for (const w of [...t.deathWaiters]) w(new ToolError('tab_closed', 'tab c0p1 was closed'));
   }]]);
