@@ -21,7 +21,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3));
 const agentsArg = process.argv.indexOf('--agents');
 const AGENT_KEYS = agentsArg > 0 ? process.argv[agentsArg + 1].split(',') : ['athena', 'playwright', 'devtools'];
-export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, toolListVsPlaywright: 0.5 });
+export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
 
 
 async function runAgent(key, sites, chain) {
@@ -138,13 +138,13 @@ async function main() {
   }
   const medAll = names.map((n) => median(allLat[n]));
   lines.push(`| **all** | ${medAll.map((x) => x.toFixed(0)).join(' | ')} |`, '');
-  if (ai >= 0) {
-    const peerBest = Math.min(...medAll.filter((_, i) => i !== ai));
-    if (medAll[ai] > peerBest) {
-      misses.push(`median action latency ${medAll[ai].toFixed(0)} ms vs the faster peer's ${peerBest.toFixed(0)} ms. Why: after every action the extension ` +
-        'waits for the page to settle (extension/lib/limits.js: DOM quiet 300 ms and network idle 400 ms, capped) so that the FactPack shows the settled page ' +
-        'and no change is missed; the peers return after shorter fixed waits and leave the agent to look again');
-    }
+  const di = names.indexOf('chrome-devtools-mcp');
+  if (ai >= 0 && di >= 0) {
+    const ratio = medAll[ai] / medAll[di];
+    lines.push(`Median observed step: Athena Delta ${medAll[ai].toFixed(0)} ms = ${ratio.toFixed(2)}x chrome-devtools-mcp's ${medAll[di].toFixed(0)} ms ` +
+      `(targets: at most ${FLOW_TARGETS.latencyVsDevtools}x and at most ${FLOW_TARGETS.latencyMs} ms).`, '');
+    if (!(ratio <= FLOW_TARGETS.latencyVsDevtools)) misses.push(`median action latency ${ratio.toFixed(2)}x chrome-devtools-mcp's (target ${FLOW_TARGETS.latencyVsDevtools}x)`);
+    if (!(medAll[ai] <= FLOW_TARGETS.latencyMs)) misses.push(`median action latency ${medAll[ai].toFixed(0)} ms (target ${FLOW_TARGETS.latencyMs} ms)`);
   }
 
   lines.push('### Per step (median tokens text / structured, median ms, calls)', '', `| flow | step | ${names.join(' | ')} |`, `|---|---|${names.map(() => '---|').join('')}`);

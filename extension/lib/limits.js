@@ -31,6 +31,8 @@ export const LIMITS = Object.freeze({
   cdpCommandMs: 15_000,
   /** Capture attempts when a navigation races the capture (context destroyed, frame gone). */
   captureAttempts: 3,
+  /** Frame owners of one snapshot whose borders a capture measures (DOM.getBoxModel each); the rest keep none. */
+  frameOwnersMeasuredMax: 64,
   /** Pause between two capture attempts. */
   captureRetryMs: 150,
 

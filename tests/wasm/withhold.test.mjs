@@ -31,7 +31,7 @@ const [allText] = pack(recorded());
 test('nothing withheld when the policy allows every frame: the capture is unchanged', () => {
   const cap = recorded();
   const w = withholdFrames(cap, () => true);
-  assert.deepEqual(w, { page: null, withheld: [], owners: new Set() });
+  assert.deepEqual(w, { page: null, withheld: [], owners: new Set(), frames: new Set() });
   assert.deepEqual(cap, recorded());
 });
 
