@@ -47,7 +47,7 @@ export class ActionFlow {
      * Where the time of the latest calls went, newest last (at most LIMITS.timingsKept): per
      * phase (queue, attach, capture, engine, act, stabilize) and per CDP call of the captures.
      * The agent-flow benchmark reads it (bench/flows.mjs, "Where a step's time goes").
-     * @type {Array<{tool: string, ms: number, phases: Record<string, number>, cdp: Record<string, number>}>}
+     * @type {Array<{tool: string, ms: number, phases: Record<string, number>, cdp: Record<string, number>, captures: number}>}
      */
     this.timings = [];
   }
@@ -64,6 +64,7 @@ export class ActionFlow {
 
   /** A capture, timed, its CDP calls summed by method. @param {TabState} t */
   async #capture(t) {
+    t.captures++;
     const r = await this.#timed(t, 'capture', () => this.io.capture(t));
     for (const [k, ms] of Object.entries(r.timings ?? {})) {
       if (k === 'total') continue;
@@ -77,6 +78,8 @@ export class ActionFlow {
   async baseline(t, kind, warnings) {
     const engine = await this.io.engine();
     const cap = await this.#capture(t);
+    // A navigation's capture follows its stabilization: the page as of that mark.
+    t.captureMark = NAVIGATIONS.has(kind) ? t.settledMark : null;
     const pack = this.#timed(t, 'engine', () => {
       engine.openPage(t.key);
       return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
@@ -98,10 +101,11 @@ export class ActionFlow {
       t.acting = true;
       t.phases = { queue: now() - called };
       t.cdp = {};
+      t.captures = 0;
       const start = now();
       try { return await this.runNow(t, kind, args, act, o); } finally {
         t.acting = false;
-        this.timings.push({ tool: kind, ms: now() - start + t.phases.queue, phases: t.phases, cdp: t.cdp });
+        this.timings.push({ tool: kind, ms: now() - start + t.phases.queue, phases: t.phases, cdp: t.cdp, captures: t.captures });
         if (this.timings.length > LIMITS.timingsKept) this.timings.shift();
       }
     });
@@ -157,7 +161,13 @@ export class ActionFlow {
     // Pre-validation with the agent's version.
     const agentVersion = args.version === undefined || args.version === null ? null : args.version;
     if (agentVersion !== null && !(Number.isInteger(agentVersion) && agentVersion >= 0)) throw new ToolError('bad_arguments', `${kind}: version must be the version number of your last FactPack`);
-    const before = await this.#capture(t);
+    // The page's watcher starts before anything else (its time counts as the action's). A page
+    // that has not changed since the last capture (same document, no mutation, input, scroll or
+    // resize seen, no out-of-process frame it cannot see into) is not captured again.
+    if (act) await this.#timed(t, 'act', () => this.io.watch(t));
+    const unchanged = !!act && t.watchMark !== null && t.watchMark === t.captureMark && t.lastCapture !== null && t.oopifs.size === 0;
+    t.captureMark = null;
+    const before = unchanged ? { capture: t.lastCapture } : await this.#capture(t);
     const pre = this.#timed(t, 'engine', () => engine.beginAction(t.key, before.capture, agentVersion));
     if (pre.freshness === 'stale_no_history') {
       return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
@@ -173,8 +183,6 @@ export class ActionFlow {
           throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
       }
       if (act) {
-        // The page's watcher starts before the input (its time counts as the action's).
-        await this.#timed(t, 'act', () => this.io.watch(t));
         const acting = act(target);
         const first = await this.#timed(t, 'act', () => t.race(acting.then(() => 'done'), { dialog: 'dialog' }));
         if (first === 'dialog') {
@@ -196,7 +204,9 @@ export class ActionFlow {
     try {
       const warnings = await this.#timed(t, 'stabilize', () => this.io.stabilize(t));
       if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.dialogReply(t); }
+      const mark = t.settledMark;
       const after = await this.#capture(t);
+      t.captureMark = mark;
       const opened = await this.io.openedNotes(t);
       const pack = this.#timed(t, 'engine', () => engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...opened] }));
       return reply(pack);

@@ -105,7 +105,11 @@ export class Agent {
   }
 
   /** @param {any} raw policy from storage */
-  setPolicy(raw) { this.policy = normalizePolicy(raw).policy; }
+  setPolicy(raw) {
+    this.policy = normalizePolicy(raw).policy;
+    // Captures taken under the old policy are not reused (extension/lib/action-flow.js).
+    for (const t of this.tabs.values()) t.captureMark = null;
+  }
 
   /** The one engine of this browser, created once even when the first calls come together. */
   loadEngine() {

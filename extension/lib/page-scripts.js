@@ -26,6 +26,10 @@ import { LIMITS } from './limits.js';
  * find them, and at worst make stabilization wait until its cap or end early, which it could do
  * anyway by delaying its own work. It holds counts and times only, never page content.
  * A new document starts watching at once (a navigation's page is judged like an action's).
+ * Apart from actions, the watcher counts every change to the document it can see (DOM mutations,
+ * input and change events, scrolls, resizes): `mark()` tells the extension whether the page can
+ * differ from its last capture (a different mark) or not, and an action on an unchanged page
+ * reuses that capture instead of taking a new one before it acts.
  * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number}} cfg
  */
 function pageWatcher(key, cfg) {
@@ -49,6 +53,15 @@ function pageWatcher(key, cfg) {
       },
     });
   }
+  const perfOrigin = perf.timeOrigin;
+  /** This document, and every change it has seen: the mark of "the page as captured". */
+  const doc = `${Math.round(perfOrigin)}.${Math.random().toString(36).slice(2, 8)}`;
+  let changes = 0;
+  const changed = () => { changes++; };
+  new Observer((/** @type {MutationRecord[]} */ records) => { changes += records.length; })
+    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  for (const type of ['input', 'change', 'scroll']) document.addEventListener(type, changed, { capture: true, passive: true });
+  g.addEventListener('resize', changed, { passive: true });
   const st = {
     on: false, since: 0, lastChange: 0, mutations: 0,
     /** @type {Map<number, number>} tracked timer id -> when it is due */
@@ -164,9 +177,14 @@ function pageWatcher(key, cfg) {
       return { lastChange: st.lastChange, mutations: st.mutations, timers: st.pending.size, laterMs };
     },
     ending,
+    mark() { return `${doc}:${changes}`; },
     end() { st.on = false; if (st.observer) { st.observer.disconnect(); st.observer = null; } },
-    /** Watch what the action does (here and in same-origin iframes). */
-    beginAll() { for (const x of all()) x.begin(); return true; },
+    /** Watch what the action does (here and in same-origin iframes); the page's mark as it is now. */
+    beginAll() {
+      const xs = all();
+      for (const x of xs) x.begin();
+      return xs.map((x) => x.mark()).join(' ');
+    },
     /**
      * Resolves once every watcher is settled for `quiet` ms (counted from this call at the
      * earliest), or at capMs with quiet false.
@@ -188,7 +206,7 @@ function pageWatcher(key, cfg) {
           const quietNow = now - last >= quiet && timers === 0 && animations === 0;
           if (quietNow || now - start >= capMs) {
             if (quietNow) for (const x of all()) x.end();
-            resolve({ quiet: quietNow, ms: Math.round(now - start), mutations, timers, animations, laterMs: Math.round(laterMs) });
+            resolve({ quiet: quietNow, ms: Math.round(now - start), mutations, timers, animations, laterMs: Math.round(laterMs), mark: watchers.map((x) => x.mark()).join(' ') });
           } else apply(realSet, g, [tick, tickMs]);
         };
         apply(realSet, g, [tick, tickMs]);

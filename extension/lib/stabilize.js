@@ -25,8 +25,11 @@ import { ToolError } from './tab-state.js';
 export async function watch(t, io) {
   t.watchSince = io.now();
   t.inflight.clear();
+  t.watchMark = null;
   // A page without the watcher (it could not be installed) is judged by its DOM alone.
-  await io.send('Runtime.evaluate', { expression: BEGIN_JS(io.key), returnByValue: true }).catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; });
+  const r = await io.send('Runtime.evaluate', { expression: BEGIN_JS(io.key), returnByValue: true }).catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; return null; });
+  const mark = r?.result?.value;
+  if (typeof mark === 'string' && mark) t.watchMark = mark;
 }
 
 /** Requests the action started that are still in flight (long polls and streams aside). @param {TabState} t @param {number} at */
@@ -51,6 +54,7 @@ export async function stabilize(t, io, o = {}) {
   const warnings = [];
   const start = now();
   const end = start + LIMITS.stabilizeCapMs;
+  t.settledMark = null;
   const loaded = async () => {
     const capEnd = now() + LIMITS.navigationCapMs;
     while (t.loading && now() < capEnd && !t.dialog && !t.dead) await sleep(LIMITS.settleTickMs);
@@ -75,6 +79,7 @@ export async function stabilize(t, io, o = {}) {
       );
       if (!r) return warnings; // a dialog opened
       last = r.result?.value ?? null;
+      t.settledMark = typeof last?.mark === 'string' && last.mark ? last.mark : null;
     } catch (e) {
       if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
       // The document was replaced mid-wait (a navigation the action started): wait for the new

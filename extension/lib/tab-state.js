@@ -27,6 +27,17 @@ export class TabState {
     this.inflight = new Map();
     /** When the current action began (requests started since are the action's). */
     this.watchSince = 0;
+    /**
+     * The page's change marks (its watcher's, extension/lib/page-scripts.js): when the current
+     * action began, when the last stabilization ended, and of `lastCapture` when an action or a
+     * navigation took it. Equal marks: the page cannot differ from that capture.
+     * @type {string | null}
+     */
+    this.watchMark = null;
+    /** @type {string | null} */
+    this.settledMark = null;
+    /** @type {string | null} */
+    this.captureMark = null;
     this.loading = false;
     /** @type {{type: string, message: string, defaultPrompt?: string, url?: string} | null} */
     this.dialog = null;
@@ -63,6 +74,8 @@ export class TabState {
     this.phases = {};
     /** @type {Record<string, number>} */
     this.cdp = {};
+    /** Captures the current call took. */
+    this.captures = 0;
   }
 
   /**

@@ -14,10 +14,12 @@ function setup(o = {}) {
   const io = {
     engine: async () => engine,
     engineIfLoaded: () => engine,
-    capture: async () => { log.push('capture'); return { capture: { v: 1 }, warnings: [] }; },
-    stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); return o.stabilizeWarnings ?? []; },
+    capture: async (t) => { log.push('capture'); const capture = { v: 1, n: log.length }; t.lastCapture = capture; return { capture, warnings: [] }; },
+    stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); t.settledMark = io.page; return o.stabilizeWarnings ?? []; },
     attach: async () => { log.push('attach'); },
-    watch: async () => { log.push('watch'); },
+    watch: async (t) => { log.push('watch'); t.watchMark = io.page; },
+    /** The page's change mark as its watcher would give it. */
+    page: 'doc1:0',
     tab: async () => ({ url: o.url ?? 'https://a.test/' }),
     pageAllowed: (url) => (url.includes('bank.test') ? { ok: false, code: 'blocked_origin', message: 'bank.test is on the block-list' } : { ok: true }),
     openedNotes: async () => [],
@@ -42,7 +44,7 @@ test('the first call on a tab is a baseline; an action then goes begin -> resolv
   assert.match(r.text, /^<delta /);
   assert.equal(acted.backendNodeId, 7);
   assert.deepEqual(engine.calls, ['beginAction', 'resolve', 'finishAction']);
-  assert.deepEqual(log, ['attach', 'capture', 'watch', 'stabilize', 'capture']);
+  assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
   assert.equal(t.callId, 'h1');
   // Where the time went, for the benchmark: every phase of the action, summing to at most its total.
   const last = flow.timings.at(-1);
@@ -120,4 +122,41 @@ test('calls on one tab run one at a time, in order', async () => {
   const fast = flow.queued(t, async () => { order.push('fast'); });
   await Promise.all([slow, fast]);
   assert.deepEqual(order, ['slow:start', 'slow:end', 'fast']);
+});
+
+test('an action on a page unchanged since the last capture reuses it instead of capturing before acting', async () => {
+  const { flow, engine, io, log, t } = setup();
+  await flow.run(t, 'navigate', { url: 'https://a.test/' }, async () => {});
+  const act = () => flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {}, { ref: true });
+  const navCapture = t.lastCapture;
+  const began = [];
+  const beginAction = engine.beginAction;
+  engine.beginAction = (key, capture, version) => { began.push(capture); return beginAction(key, capture, version); };
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'stabilize', 'capture'], 'unchanged since the navigation: no capture before');
+  assert.equal(flow.timings.at(-1).captures, 1);
+  assert.equal(began.at(-1), navCapture, 'the action began on the navigation\'s capture');
+  // The page changed since (a mutation, an input, a scroll): captured again before acting.
+  io.page = 'doc1:7';
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
+  // An out-of-process frame, whose changes the page's watcher cannot see: always captured.
+  t.oopifs.set('s1', { frameId: 'F1', sessionId: 's1' });
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
+  t.oopifs.clear();
+  // A snapshot's capture carries no mark: the next action captures.
+  await flow.run(t, 'snapshot', {}, null);
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
+  // A page without the watcher gives no mark: always captured.
+  io.page = null;
+  await act();
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
 });
