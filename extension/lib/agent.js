@@ -221,8 +221,10 @@ export class Agent {
     const now = Date.now();
     switch (method) {
       // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
-      case 'Network.requestWillBeSent': if (!t.withheldFrames.has(params.frameId)) t.inflight.set(`${sid ?? ''}/${params.requestId}`, now); break;
-      case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(`${sid ?? ''}/${params.requestId}`); break;
+      // Requests are known by id alone: an out-of-process iframe's document request starts in the
+      // page's session and finishes in the frame's own.
+      case 'Network.requestWillBeSent': if (!t.withheldFrames.has(params.frameId)) t.inflight.set(String(params.requestId), now); break;
+      case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(String(params.requestId)); break;
       case 'Page.javascriptDialogOpening':
         // A dialog raised by a frame the policy withholds keeps its text to itself.
         t.dialog = checkFrameUrl(this.policy, params.url).ok

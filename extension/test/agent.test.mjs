@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../lib/agent.js';
 import { fakeChrome } from './fake-chrome.mjs';
+import { setup } from './fake-page.mjs';
 
 const noCore = Promise.reject(new Error('the engine must not be needed here'));
 noCore.catch(() => {});
@@ -151,4 +152,17 @@ test('read: one of ref or region; a cut text says truncated="true" shown="N"', a
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'Some label' } })).error.code, 'no_such_region');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { ref: 'c0p1f0e1', region: 'main' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'main', frame: 'x' } })).error.code, 'bad_arguments');
+});
+
+test('a request is known by its id alone: an iframe\'s document request starts in the page\'s session and ends in the frame\'s', async () => {
+  const { agent, tab } = await setup();
+  const t = tab();
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'L7', frameId: 'F2' });
+  assert.equal(t.inflight.size, 1);
+  agent.onDebuggerEvent({ tabId: 5, sessionId: 'S2' }, 'Network.loadingFinished', { requestId: 'L7' });
+  assert.equal(t.inflight.size, 0);
+  // A frame the policy withholds: its requests never hold an answer.
+  t.withheldFrames = new Set(['F9']);
+  agent.onDebuggerEvent({ tabId: 5, sessionId: 'S9' }, 'Network.requestWillBeSent', { requestId: 'r1', frameId: 'F9' });
+  assert.equal(t.inflight.size, 0);
 });
