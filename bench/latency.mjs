@@ -8,7 +8,9 @@
 // steps other than navigate. Then the capture alone on a page of 2,000 elements
 // (tests/sites/big.html?rows=400), through chrome.debugger as the extension does it: each click
 // there captures twice (before, to check the agent's refs; after, for the FactPack) and runs the
-// core once per capture. Writes bench/latency-results.md.
+// core once per capture. And the chain around the extension, split: an MCP `ping` (answered by
+// athena-bridge mcp itself) against `tabs list` (answered by the extension at once, through the
+// native host and native messaging). Writes bench/latency-results.md.
 //
 //   node bench/latency.mjs [runs=3]
 import { writeFileSync } from 'node:fs';
@@ -25,6 +27,8 @@ const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3))
 const PHASES = ['queue', 'attach', 'act', 'stabilize', 'capture', 'engine'];
 /** The capture target of issue 19: capture + core of a 2,000-element page, through chrome.debugger. */
 export const CAPTURE_TARGET = Object.freeze({ elements: 2000, rows: 400, ms: 60, clicks: 15 });
+/** Round trips of each no-work call timed for the chain's split. */
+const CHAIN_ROUND_TRIPS = 30;
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : '–');
 
 async function main() {
@@ -36,6 +40,8 @@ async function main() {
   /** The 2,000-element page: per click, [capture ms per capture, engine ms per capture, elements]. */
   const big = [];
   let bigElements = 0;
+  /** Round trips of calls that do no work: [ping ms], [tabs list ms]. */
+  const ping = [], tabsList = [];
   try {
     const agent = new AGENTS.athena(chain);
     await agent.start();
@@ -57,6 +63,16 @@ async function main() {
         }
       }
       console.log(`  run ${run + 1}/${RUNS} done`);
+    }
+    // The chain around the extension: MCP client <-> athena-bridge mcp, and on to the extension.
+    for (let i = 0; i < CHAIN_ROUND_TRIPS; i++) {
+      let t0 = performance.now();
+      await chain.client.ping();
+      ping.push(performance.now() - t0);
+      t0 = performance.now();
+      const r = await chain.call('tabs', { action: 'list' });
+      if (r.isError) throw new Error(`tabs list: ${r.text}`);
+      tabsList.push(performance.now() - t0);
     }
     // The capture alone, on a page of CAPTURE_TARGET.elements elements.
     const nav = await chain.call('navigate', { url: sites.url(`/sites/big.html?rows=${CAPTURE_TARGET.rows}`) });
@@ -92,6 +108,13 @@ async function main() {
   for (const [name, rs] of Object.entries(rows)) lines.push(line(name, rs));
   lines.push(line('**all**', all), '', 'Capture: median milliseconds per CDP call (summed per step; calls of one capture are issued together, so they overlap):', '',
     `| ${cdpKeys.join(' | ')} |`, `|${cdpKeys.map(() => '---|').join('')}`, `| ${cdpKeys.map((k) => fmt(median(all.map((r) => r.cdp[k] ?? 0)))).join(' | ')} |`, '');
+  const pingMs = median(ping), listMs = median(tabsList);
+  lines.push('### The chain around the extension', '',
+    `Median round trip of calls that do no work (${CHAIN_ROUND_TRIPS} each): what "rest of the chain" above is made of.`, '',
+    '| MCP client ↔ athena-bridge mcp (`ping`, answered by the bridge) | + native host, native messaging, the service worker\'s dispatch (`tabs list`) | the part past the bridge |', '|---|---|---|',
+    `| ${fmt(pingMs)} | ${fmt(listMs)} | ${fmt(listMs - pingMs)} |`, '',
+    'The engine column is the wasm core\'s ingest (read + compile), diff and render together; bench/RESULTS.md\'s',
+    'WebAssembly section times the three apart.', '');
   const capMs = median(big.map((b) => b.capture));
   const engMs = median(big.map((b) => b.engine));
   const bigKeys = [...new Set(big.flatMap((b) => Object.keys(b.cdp)))].sort();
