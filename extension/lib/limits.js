@@ -23,7 +23,7 @@ export const LIMITS = Object.freeze({
   stabilizeCapMs: 4_000,
   /** Hard cap for a navigation (navigate/back/forward/reload) to reach its load event. */
   navigationCapMs: 15_000,
-  /** Requests still in flight longer than this are ignored for network idle (long polls, SSE). */
+  /** Requests of the action still in flight after this long are not waited for (long polls, SSE). */
   longRequestMs: 5_000,
 
   // --- CDP ---
