@@ -58,8 +58,6 @@ function pageWatcher(key, cfg) {
   const doc = `${Math.round(perfOrigin)}.${Math.random().toString(36).slice(2, 8)}`;
   let changes = 0;
   const changed = () => { changes++; };
-  new Observer((/** @type {MutationRecord[]} */ records) => { changes += records.length; })
-    .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   for (const type of ['input', 'change', 'scroll']) document.addEventListener(type, changed, { capture: true, passive: true });
   g.addEventListener('resize', changed, { passive: true });
   const st = {
@@ -70,8 +68,6 @@ function pageWatcher(key, cfg) {
     later: new Map(),
     /** @type {WeakMap<Function, number>} callback -> times scheduled in this window */
     seen: new WeakMap(),
-    /** @type {MutationObserver | null} */
-    observer: null,
   };
   /** @param {Node | null} n */
   const hidden = (n) => {
@@ -81,20 +77,21 @@ function pageWatcher(key, cfg) {
     }
     return false;
   };
+  // One observer for the document's life: every mutation changes the mark; while an action is
+  // watched, those the FactPack shows also hold the page from settling.
+  new Observer((/** @type {MutationRecord[]} */ records) => {
+    changes += records.length;
+    if (!st.on) return;
+    for (const r of records) {
+      if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target)) continue;
+      st.mutations++;
+      st.lastChange = perfNow();
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   const begin = () => {
     const now = perfNow();
     st.on = true; st.since = now; st.lastChange = now; st.mutations = 0;
     st.pending.clear(); st.later.clear(); st.seen = new WeakMap();
-    if (st.observer) st.observer.disconnect();
-    const observer = new Observer((/** @type {MutationRecord[]} */ records) => {
-      for (const r of records) {
-        if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target)) continue;
-        st.mutations++;
-        st.lastChange = perfNow();
-      }
-    });
-    st.observer = observer;
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   };
   /** While a timer's callback runs: whether that timer was the action's (undefined outside one). @type {boolean | undefined} */
   let current;
@@ -178,7 +175,7 @@ function pageWatcher(key, cfg) {
     },
     ending,
     mark() { return `${doc}:${changes}`; },
-    end() { st.on = false; if (st.observer) { st.observer.disconnect(); st.observer = null; } },
+    end() { st.on = false; },
     /** Watch what the action does (here and in same-origin iframes); the page's mark as it is now. */
     beginAll() {
       const xs = all();
@@ -205,7 +202,7 @@ function pageWatcher(key, cfg) {
           if (now - last >= quiet && timers === 0) for (const x of watchers) animations += x.ending();
           const quietNow = now - last >= quiet && timers === 0 && animations === 0;
           if (quietNow || now - start >= capMs) {
-            if (quietNow) for (const x of all()) x.end();
+            if (quietNow) for (const x of watchers) x.end();
             resolve({ quiet: quietNow, ms: Math.round(now - start), mutations, timers, animations, laterMs: Math.round(laterMs), mark: watchers.map((x) => x.mark()).join(' ') });
           } else apply(realSet, g, [tick, tickMs]);
         };
@@ -242,7 +239,7 @@ export const SETTLE_JS = (key, quietMs, capMs) => `(globalThis[${JSON.stringify(
   const tick = () => {
     const t = performance.now();
     const quiet = t - last >= ${quietMs};
-    if (quiet || t - start >= ${capMs}) { mo.disconnect(); resolve({ quiet, ms: Math.round(t - start), mutations, timers: 0, animations: 0, laterMs: 0, unwatched: true }); }
+    if (quiet || t - start >= ${capMs}) { mo.disconnect(); resolve({ quiet, ms: Math.round(t - start), mutations, timers: 0, animations: 0, laterMs: 0 }); }
     else setTimeout(tick, ${LIMITS.settleTickMs});
   };
   setTimeout(tick, ${LIMITS.settleTickMs});
