@@ -51,8 +51,13 @@ export class Agent {
     this.shared = new Set();
     this.policy = normalizePolicy({}).policy;
     this.stopped = false;
-    /** The name of the page-side watcher of stabilization (extension/lib/page-scripts.js), new with every worker. */
+    /**
+     * The name of the page-side watcher of stabilization (extension/lib/page-scripts.js): one per
+     * browser session, kept across service-worker restarts (#restore), since the tabs keep the
+     * watcher scripts registered by the worker before; the source registered with it.
+     */
     this.watchKey = `__athena${Math.random().toString(36).slice(2, 12)}`;
+    this.watcherSource = WATCHER_JS(this.watchKey);
     /** Frame sessions, element geometry and calls on live nodes, over CDP. */
     this.driver = new TabDriver((t, method, params, sessionId) => this.send(t, method, params, sessionId));
     /** The action flow: the only caller of the engine's begin/finish/abort. */
@@ -77,9 +82,15 @@ export class Agent {
     const c = this.chrome;
     const [local, sess] = await Promise.all([
       c.storage.local.get(['policy']).catch(() => ({})),
-      c.storage.session.get(['athenaState']).catch(() => ({})),
+      c.storage.session.get(['athenaState', 'athenaWatchKey']).catch(() => ({})),
     ]);
     this.policy = normalizePolicy(local.policy).policy;
+    if (typeof sess.athenaWatchKey === 'string' && /^__athena[a-z0-9]+$/.test(sess.athenaWatchKey)) {
+      this.watchKey = sess.athenaWatchKey;
+      this.watcherSource = WATCHER_JS(this.watchKey);
+    } else {
+      await c.storage.session.set({ athenaWatchKey: this.watchKey }).catch(() => {});
+    }
     const st = sess.athenaState;
     if (st && st.tabMap) {
       // The service worker was stopped and started again: the engine (and every ref) is gone.
@@ -327,7 +338,7 @@ export class Agent {
   /** @param {TabState} t @param {string} sessionId */
   async #setupChild(t, sessionId) {
     /** @type {Array<[string, any]>} */
-    const setup = [['Page.enable', {}], ['Network.enable', {}], ...this.#watcherSetup(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    const setup = [['Page.enable', {}], ['Network.enable', {}], this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
     for (const [m, p] of setup) {
       await this.send(t, m, p, sessionId).catch(() => {});
     }
@@ -346,7 +357,7 @@ export class Agent {
     t.attached = true;
     await this.send(t, 'Page.enable');
     await this.send(t, 'Network.enable');
-    for (const [m, p] of this.#watcherSetup()) await this.send(t, m, p);
+    await this.send(t, ...this.#watcher());
     if (reattached) await this.send(t, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
     await this.send(t, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
   }
@@ -383,10 +394,10 @@ export class Agent {
   /**
    * The page-side watcher of stabilization, in every document of the tab from its start (and in
    * the one already there).
-   * @returns {Array<[string, any]>}
+   * @returns {[string, any]}
    */
-  #watcherSetup() {
-    return [['Page.addScriptToEvaluateOnNewDocument', { source: WATCHER_JS(this.watchKey), runImmediately: true }]];
+  #watcher() {
+    return ['Page.addScriptToEvaluateOnNewDocument', { source: this.watcherSource, runImmediately: true }];
   }
 
   /** Stabilization's view of tab t (extension/lib/stabilize.js). @param {TabState} t */

@@ -166,3 +166,19 @@ test('a request is known by its id alone: an iframe\'s document request starts i
   agent.onDebuggerEvent({ tabId: 5, sessionId: 'S9' }, 'Network.requestWillBeSent', { requestId: 'r1', frameId: 'F9' });
   assert.equal(t.inflight.size, 0);
 });
+
+test('the page watcher keeps its name across a service-worker restart: tabs keep the scripts registered before', async () => {
+  const chrome = fakeChrome();
+  const noEngine = Promise.reject(new Error('no engine'));
+  noEngine.catch(() => {});
+  const first = new Agent({ chrome, athena: noEngine });
+  await first.restored;
+  const again = new Agent({ chrome, athena: noEngine });
+  await again.restored;
+  assert.equal(again.watchKey, first.watchKey);
+  assert.match(again.watcherSource, new RegExp(first.watchKey));
+  // A new browser session (storage.session empty): a new name.
+  const other = new Agent({ chrome: fakeChrome(), athena: noEngine });
+  await other.restored;
+  assert.notEqual(other.watchKey, first.watchKey);
+});
