@@ -21,12 +21,15 @@ import { startChain } from '../tests/e2e/lib/chain.mjs';
 import { AGENTS } from './lib/agents.mjs';
 import { flows } from './lib/flows-def.mjs';
 import { median } from './lib/stats.mjs';
+import { CAPTURE_STYLES } from '../extension/lib/capture.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3));
 const PHASES = ['queue', 'attach', 'act', 'stabilize', 'capture', 'engine'];
 /** The capture target of issue 19: capture + core of a 2,000-element page, through chrome.debugger. */
 export const CAPTURE_TARGET = Object.freeze({ elements: 2000, rows: 400, ms: 60, clicks: 15 });
+/** Runs of each variant of the snapshot timed for its cost split (median kept). */
+const SNAPSHOT_COST_RUNS = 9;
 /** Round trips of each no-work call timed for the chain's split. */
 const CHAIN_ROUND_TRIPS = 30;
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : '–');
@@ -40,6 +43,8 @@ async function main() {
   /** The 2,000-element page: per click, [capture ms per capture, engine ms per capture, elements]. */
   const big = [];
   let bigElements = 0;
+  /** @type {any} the snapshot's cost, part by part (see below) */
+  let snapshotCosts = null;
   /** Round trips of calls that do no work: [ping ms], [tabs list ms]. */
   const ping = [], tabsList = [];
   try {
@@ -91,6 +96,32 @@ async function main() {
       // and after); the engine runs beginAction + finishAction.
       big.push({ capture: c.phases.capture / Math.max(1, c.captures), engine: c.phases.engine / 2, cdp: c.cdp, captures: c.captures, action: c.phases.capture + c.phases.engine });
     }
+    // What the snapshot's cost is made of, on the same page through chrome.debugger: the call as
+    // the capture makes it, with the DOM rects it no longer asks for, without its computed
+    // styles, and a string as long as its JSON (the cost of bytes alone).
+    snapshotCosts = await chain.worker.evaluate(async ({ styles, runs }) => {
+      const t = [.../** @type {any} */ (globalThis).athenaAgent.tabs.values()][0];
+      const target = { tabId: t.tabId };
+      const time = async (method, params) => {
+        const ms = [];
+        let size = 0;
+        for (let i = 0; i < runs; i++) {
+          const t0 = performance.now();
+          const r = await /** @type {any} */ (globalThis).chrome.debugger.sendCommand(target, method, params);
+          ms.push(performance.now() - t0);
+          size = JSON.stringify(r).length;
+        }
+        ms.sort((a, b) => a - b);
+        return { ms: ms[runs >> 1], size };
+      };
+      const asCaptured = await time('DOMSnapshot.captureSnapshot', { computedStyles: styles, includeDOMRects: false });
+      return {
+        asCaptured,
+        withRects: await time('DOMSnapshot.captureSnapshot', { computedStyles: styles, includeDOMRects: true }),
+        noStyles: await time('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false }),
+        string: await time('Runtime.evaluate', { expression: `'x'.repeat(${asCaptured.size})`, returnByValue: true }),
+      };
+    }, { styles: CAPTURE_STYLES, runs: SNAPSHOT_COST_RUNS });
   } finally {
     await chain.close();
     await sites.close();
@@ -126,6 +157,14 @@ async function main() {
     `| ${fmt(capMs)} | ${fmt(engMs)} | ${fmt(capMs + engMs)} | ≤ ${CAPTURE_TARGET.ms} (${capMs + engMs <= CAPTURE_TARGET.ms ? 'met' : 'not met'}) | ${fmt(median(big.map((b) => b.captures)))} | ${fmt(median(big.map((b) => b.action)))} |`, '',
     'Its CDP calls (median milliseconds per action, its captures summed; the calls of one capture overlap):', '',
     `| ${bigKeys.join(' | ')} |`, `|${bigKeys.map(() => '---|').join('')}`, `| ${bigKeys.map((k) => fmt(median(big.map((b) => b.cdp[k] ?? 0)))).join(' | ')} |`, '');
+  if (snapshotCosts) {
+    const c = snapshotCosts, kb = (n) => `${Math.round(n / 1024)} KB`;
+    lines.push('What the snapshot costs on that page through chrome.debugger (median of ' + SNAPSHOT_COST_RUNS + ' calls each, ms, and the size of the answer as JSON):', '',
+      '| `DOMSnapshot.captureSnapshot` as captured | with `includeDOMRects` (as before) | without computed styles | a string as long as its JSON (`Runtime.evaluate`) |', '|---|---|---|---|',
+      `| ${fmt(c.asCaptured.ms)} (${kb(c.asCaptured.size)}) | ${fmt(c.withRects.ms)} (${kb(c.withRects.size)}) | ${fmt(c.noStyles.ms)} (${kb(c.noStyles.size)}) | ${fmt(c.string.ms)} |`, '',
+      'The string column is what the bytes alone cost: the rest is Chrome building the snapshot and the extension API',
+      'turning its nested arrays into JavaScript objects.', '');
+  }
   const md = lines.join('\n');
   writeFileSync(path.join(root, 'bench/latency-results.md'), `${md}\n`);
   console.log(md);
