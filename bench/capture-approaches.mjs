@@ -1,5 +1,5 @@
 // Capture cost on the same pages, two ways (issue 3's benchmark):
-//   ours: extension/lib/capture.js (one DOMSnapshot with 7 styles + rects, frame tree, layout
+//   ours: extension/lib/capture.js (one DOMSnapshot with the styles the compiler reads, no rects, frame tree, layout
 //         metrics, issued together) + the wasm core turning it into a full FactPack
 //         (compile + diff + render), as the extension does;
 //   002:  the approach to beat (docs/design.md, "Capture"): a JS traversal in the page (Runtime.evaluate collecting the

@@ -10,7 +10,7 @@
 
 namespace {
 const char* kPage =
-    R"({"v":1,"styles":["display","visibility","opacity","z-index","position","pointer-events","cursor"],)"
+    R"({"v":1,"styles":["display","visibility","opacity","z-index","position"],)"
     R"("frameTree":{"frame":{"id":"F0","loaderId":"L0","url":"https://example.test/"}},)"
     R"("snapshot":{"strings":["#document","HTML","BODY","BUTTON","#text","OK","F0","https://example.test/"],)"
     R"("documents":[{"frameId":6,"documentURL":7,"title":-1,"nodes":{"parentIndex":[-1,0,1,2,3],"nodeType":[9,1,1,1,3],)"

@@ -10,7 +10,7 @@
 //  - pseudo elements (::before/::after content) and closed shadow roots are not seen;
 //  - only this document: iframes inside it are not descended into.
 
-export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'pointer-events', 'cursor']);
+export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position']);
 
 /** @type {WeakMap<Node, number>} */
 const ids = new WeakMap();

@@ -1,7 +1,7 @@
 // Hand-written captures (docs/capture-format.md) for the wasm tests and bench/wasm.mjs: the same
 // shape as the compiler tests' CaptureBuilder (tests/unit/compiler/capture_builder.cpp), reduced
 // to what these need. Node ids are explicit so consecutive captures keep (or replace) identities.
-const STYLES = ['display', 'visibility', 'opacity', 'z-index', 'position', 'pointer-events', 'cursor'];
+const STYLES = ['display', 'visibility', 'opacity', 'z-index', 'position'];
 
 export class CaptureBuilder {
   #strings = [];
@@ -31,7 +31,7 @@ export class CaptureBuilder {
     n.backendNodeId.push(this.backendOffset + (id ?? this.#nextId++));
     n.attributes.push(Object.entries(attrs).flatMap(([k, v]) => [this.#s(k), this.#s(v)]));
     const st = { display: type === 3 ? 'inline' : 'block', visibility: 'visible', opacity: '1', 'z-index': 'auto',
-      position: 'static', 'pointer-events': 'auto', cursor: 'auto', ...style };
+      position: 'static', ...style };
     l.nodeIndex.push(i);
     l.bounds.push(box);
     l.styles.push(STYLES.map((k) => this.#s(st[k])));

@@ -94,7 +94,7 @@ TEST_CASE("a defect of the content gives the same error in both forms", "[compil
   j["snapshot"]["documents"][0]["layout"]["nodeIndex"][0] = 4;
   same(j);
   j = page();
-  j["snapshot"]["documents"][0]["layout"]["styles"][0] = json::array({0, 0, 0, 0, 0, 0, 77});
+  j["snapshot"]["documents"][0]["layout"]["styles"][0] = json::array({0, 0, 0, 0, 77});  // a string index past the table, in a style the compiler reads
   same(j);
   j = page();
   j["snapshot"]["documents"][0]["nodes"]["contentDocumentIndex"] = {{"index", {1}}, {"value", {7}}};

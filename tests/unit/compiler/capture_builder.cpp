@@ -132,8 +132,7 @@ J CaptureBuilder::snapshot_json() const {
         lay_index.push_back(i);
         lay_bounds.push_back(n.rect);
         std::map<std::string, std::string> st = {{"display", n.type == 3 ? "inline" : "block"}, {"visibility", "visible"},
-                                                 {"opacity", "1"}, {"z-index", "auto"}, {"position", "static"},
-                                                 {"pointer-events", "auto"}, {"cursor", "auto"}};
+                                                 {"opacity", "1"}, {"z-index", "auto"}, {"position", "static"}};
         for (const auto& [k, v] : n.style) st[k] = v;
         J sv = J::array();
         for (const std::string& k : styles) sv.push_back(st.count(k) ? s(st[k]) : -1);
