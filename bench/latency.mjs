@@ -29,7 +29,7 @@ const PHASES = ['queue', 'attach', 'act', 'stabilize', 'capture', 'engine'];
 /** The capture target of issue 19: capture + core of a 2,000-element page, through chrome.debugger. */
 export const CAPTURE_TARGET = Object.freeze({ elements: 2000, rows: 400, ms: 60, clicks: 15 });
 /** Runs of each variant of the snapshot timed for its cost split (median kept). */
-const SNAPSHOT_COST_RUNS = 9;
+const SNAPSHOT_COST_RUNS = 15;
 /** Round trips of each no-work call timed for the chain's split. */
 const CHAIN_ROUND_TRIPS = 30;
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : '–');
@@ -96,32 +96,43 @@ async function main() {
       // and after); the engine runs beginAction + finishAction.
       big.push({ capture: c.phases.capture / Math.max(1, c.captures), engine: c.phases.engine / 2, cdp: c.cdp, captures: c.captures, action: c.phases.capture + c.phases.engine });
     }
-    // What the snapshot's cost is made of, on the same page through chrome.debugger: the call as
-    // the capture makes it, with the DOM rects it no longer asks for, without its computed
-    // styles, and a string as long as its JSON (the cost of bytes alone).
-    snapshotCosts = await chain.worker.evaluate(async ({ styles, runs }) => {
-      const t = [.../** @type {any} */ (globalThis).athenaAgent.tabs.values()][0];
-      const target = { tabId: t.tabId };
-      const time = async (method, params) => {
-        const ms = [];
-        let size = 0;
-        for (let i = 0; i < runs; i++) {
+    // What the snapshot's cost is made of, on the same page: the call as the capture makes it,
+    // with the two styles it no longer asks for, with the DOM rects it no longer asks for, without
+    // computed styles, a string as long as its JSON (the cost of bytes alone), all through
+    // chrome.debugger; and the call as captured over a direct CDP connection (Chrome's own cost,
+    // without the extension API). The variants take turns, so a slow spell of the machine falls
+    // on all of them.
+    const direct = await chain.context.newCDPSession(bigPage);
+    const params = (styles, rects) => ({ computedStyles: styles, includeDOMRects: rects });
+    const variants = {
+      asCaptured: ['DOMSnapshot.captureSnapshot', params(CAPTURE_STYLES, false)],
+      sevenStyles: ['DOMSnapshot.captureSnapshot', params([...CAPTURE_STYLES, 'pointer-events', 'cursor'], false)],
+      withRects: ['DOMSnapshot.captureSnapshot', params(CAPTURE_STYLES, true)],
+      noStyles: ['DOMSnapshot.captureSnapshot', params([], false)],
+    };
+    const times = {}, sizes = {};
+    for (let i = 0; i < SNAPSHOT_COST_RUNS; i++) {
+      const round = await chain.worker.evaluate(async ({ variants, stringOf }) => {
+        const t = [.../** @type {any} */ (globalThis).athenaAgent.tabs.values()][0];
+        const send = (/** @type {string} */ m, /** @type {any} */ p) => /** @type {any} */ (globalThis).chrome.debugger.sendCommand({ tabId: t.tabId }, m, p);
+        const out = {};
+        for (const [k, [m, p]] of Object.entries(variants)) {
           const t0 = performance.now();
-          const r = await /** @type {any} */ (globalThis).chrome.debugger.sendCommand(target, method, params);
-          ms.push(performance.now() - t0);
-          size = JSON.stringify(r).length;
+          const r = await send(m, p);
+          out[k] = { ms: performance.now() - t0, size: JSON.stringify(r).length };
         }
-        ms.sort((a, b) => a - b);
-        return { ms: ms[runs >> 1], size };
-      };
-      const asCaptured = await time('DOMSnapshot.captureSnapshot', { computedStyles: styles, includeDOMRects: false });
-      return {
-        asCaptured,
-        withRects: await time('DOMSnapshot.captureSnapshot', { computedStyles: styles, includeDOMRects: true }),
-        noStyles: await time('DOMSnapshot.captureSnapshot', { computedStyles: [], includeDOMRects: false }),
-        string: await time('Runtime.evaluate', { expression: `'x'.repeat(${asCaptured.size})`, returnByValue: true }),
-      };
-    }, { styles: CAPTURE_STYLES, runs: SNAPSHOT_COST_RUNS });
+        const t0 = performance.now();
+        await send('Runtime.evaluate', { expression: `'x'.repeat(${stringOf})`, returnByValue: true });
+        out.string = { ms: performance.now() - t0, size: stringOf };
+        return out;
+      }, { variants, stringOf: sizes.asCaptured ?? 300_000 });
+      const t0 = performance.now();
+      await direct.send('DOMSnapshot.captureSnapshot', variants.asCaptured[1]);
+      round.direct = { ms: performance.now() - t0, size: round.asCaptured.size };
+      for (const [k, v] of Object.entries(round)) { (times[k] ??= []).push(v.ms); sizes[k] = v.size; }
+    }
+    await direct.detach();
+    snapshotCosts = Object.fromEntries(Object.keys(times).map((k) => [k, { ms: median(times[k]), size: sizes[k] }]));
   } finally {
     await chain.close();
     await sites.close();
@@ -160,10 +171,13 @@ async function main() {
   if (snapshotCosts) {
     const c = snapshotCosts, kb = (n) => `${Math.round(n / 1024)} KB`;
     lines.push('What the snapshot costs on that page through chrome.debugger (median of ' + SNAPSHOT_COST_RUNS + ' calls each, ms, and the size of the answer as JSON):', '',
-      '| `DOMSnapshot.captureSnapshot` as captured | with `includeDOMRects` (as before) | without computed styles | a string as long as its JSON (`Runtime.evaluate`) |', '|---|---|---|---|',
-      `| ${fmt(c.asCaptured.ms)} (${kb(c.asCaptured.size)}) | ${fmt(c.withRects.ms)} (${kb(c.withRects.size)}) | ${fmt(c.noStyles.ms)} (${kb(c.noStyles.size)}) | ${fmt(c.string.ms)} |`, '',
-      'The string column is what the bytes alone cost: the rest is Chrome building the snapshot and the extension API',
-      'turning its nested arrays into JavaScript objects.', '');
+      `| \`DOMSnapshot.captureSnapshot\` as captured (${CAPTURE_STYLES.length} styles) | with pointer-events and cursor (as before) | with \`includeDOMRects\` (as before) | without computed styles | a string as long as its JSON (\`Runtime.evaluate\`) | as captured, over a direct CDP connection |`, '|---|---|---|---|---|---|',
+      `| ${['asCaptured', 'sevenStyles', 'withRects', 'noStyles'].map((k) => `${fmt(c[k].ms)} (${kb(c[k].size)})`).join(' | ')} | ${fmt(c.string.ms)} | ${fmt(c.direct.ms)} |`, '',
+      'The variants take turns, call by call. The string column is what the bytes alone cost through chrome.debugger; the',
+      'direct column (Playwright\'s CDP session to the same tab) is Chrome building the snapshot and sending it as JSON.',
+      'The rest of a call through chrome.debugger is the extension API turning the nested arrays into JavaScript objects:',
+      'its cost follows the number of values, which is why the capture asks for no DOM rects and only the styles the',
+      'compiler reads.', '');
   }
   const md = lines.join('\n');
   writeFileSync(path.join(root, 'bench/latency-results.md'), `${md}\n`);

@@ -1,9 +1,9 @@
-// slimSnapshot: what the capture drops before it is serialized, and what it must keep.
+// slimSnapshot and capture: what the capture asks for and drops before it is serialized, and what it must keep.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { slimSnapshot } from '../lib/capture.js';
+import { capture, slimSnapshot } from '../lib/capture.js';
 
 const snapshot = () => ({
   strings: ['#document', 'HTML', 'IFRAME', 'DIV'],
@@ -40,4 +40,22 @@ test('the recorded corpus is slim (it is recorded through the same capture code)
       assert.equal('offsetRects' in d.layout, false);
       assert.equal('textBoxes' in d, false);
     }
+});
+
+test('a capture sends its small calls before the snapshot, and asks only for the styles the compiler reads', async () => {
+  // Answers come back in the order the calls were sent: behind the snapshot, the frame tree and
+  // the layout metrics would wait for chrome.debugger to convert it (docs/design.md, "Capture").
+  const sent = [];
+  const answers = {
+    'Page.getFrameTree': { frameTree: { frame: { id: 'F0', url: 'https://example.test/' } } },
+    'Page.getLayoutMetrics': { cssVisualViewport: { pageX: 0, pageY: 40, clientWidth: 800, clientHeight: 600 } },
+    'DOMSnapshot.captureSnapshot': { strings: [], documents: [] },
+  };
+  const send = async (method, params) => { sent.push([method, params]); return answers[method]; };
+  const r = await capture(send);
+  assert.deepEqual(sent.map(([m]) => m), ['Page.getFrameTree', 'Page.getLayoutMetrics', 'DOMSnapshot.captureSnapshot']);
+  assert.deepEqual(sent[2][1], { computedStyles: ['display', 'visibility', 'opacity', 'z-index', 'position'], includeDOMRects: false });
+  assert.deepEqual(r.capture.styles, ['display', 'visibility', 'opacity', 'z-index', 'position']);
+  assert.deepEqual(r.capture.viewport, { x: 0, y: 40, width: 800, height: 600 });
+  assert.equal(r.capture.frameTree.frame.id, 'F0');
 });
