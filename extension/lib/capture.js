@@ -36,7 +36,6 @@ export const CAPTURE_VERSION = 1;
 
 const SNAPSHOT_PARAMS = Object.freeze({ computedStyles: CAPTURE_STYLES, includeDOMRects: false });
 
-
 /** Elements whose clientRects (border widths) place a child document. */
 const FRAME_OWNERS = new Set(['IFRAME', 'FRAME', 'OBJECT', 'EMBED', 'FENCEDFRAME', 'PORTAL']);
 

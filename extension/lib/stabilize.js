@@ -108,7 +108,7 @@ export async function stabilize(t, io, o = {}) {
   } else if (busy) {
     warnings.push(`the network was still busy after ${LIMITS.stabilizeCapMs} ms (${busy} requests of the action in flight), so this FactPack may already be outdated`);
   }
-  return [...warnings, ...(last ? later(last) : [])];
+  return [...warnings, ...later(last)];
 }
 
 /** Work the page scheduled for after the wait (a timer longer than the ones waited for). @param {any} v */

@@ -70,8 +70,8 @@ export const select = defineTool({
   args: { ref: ref(), values: strings() },
   required: ['ref', 'values'], mutating: true, factpack: true,
   async handler(ctx, session, args) {
-    const values = Array.isArray(args.values) ? args.values : typeof args.values === 'string' ? [args.values] : null;
-    if (!values || values.some((/** @type {unknown} */ v) => typeof v !== 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of option values or labels');
+    // Types are checked against the declaration before any handler runs (agent.js, checkArguments).
+    const values = /** @type {string[]} */ (args.values);
     const t = await ctx.tabFor(session, args);
     return ctx.flow.run(t, 'select', args, async (target) => {
       const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
@@ -88,8 +88,7 @@ export const scroll = defineTool({
   mutating: true, factpack: true,
   async handler(ctx, session, args) {
     const dir = args.direction ?? (args.ref ? null : 'down');
-    if (dir !== null && !['up', 'down', 'left', 'right'].includes(dir)) throw new ToolError('bad_arguments', 'scroll: direction is up, down, left or right');
-    if (args.amount !== undefined && !(typeof args.amount === 'number' && args.amount > 0 && args.amount <= LIMITS.scrollMaxPx)) throw new ToolError('bad_arguments', `scroll: amount is CSS pixels, 1..${LIMITS.scrollMaxPx}`);
+    if (args.amount !== undefined && !(args.amount > 0 && args.amount <= LIMITS.scrollMaxPx)) throw new ToolError('bad_arguments', `scroll: amount is CSS pixels, 1..${LIMITS.scrollMaxPx}`);
     const t = await ctx.tabFor(session, args);
     return ctx.flow.run(t, 'scroll', args, async (target) => {
       if (target) await ctx.driver.callOn(t, target, SCROLL_FN, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
@@ -114,8 +113,8 @@ export const upload = defineTool({
   args: { ref: ref(), files: strings() },
   required: ['ref', 'files'], mutating: true, factpack: true,
   async handler(ctx, session, args) {
-    const files = args.files;
-    if (!Array.isArray(files) || files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => typeof f !== 'string' || !f.startsWith('/')))
+    const files = /** @type {string[]} */ (args.files);
+    if (files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => !f.startsWith('/')))
       throw new ToolError('bad_arguments', `upload: files is a list of 1..${LIMITS.uploadMaxFiles} absolute paths on this computer`);
     // The native host resolved each path (symlinks followed): the real file must be inside a
     // folder the user allowed in the options page.
