@@ -360,16 +360,7 @@ std::string error_codes_json() {
 EMSCRIPTEN_BINDINGS(athena_core) {
   using namespace emscripten;
   using athena::wasm::EngineBinding;
-  using athena::wasm::Reply;
-  value_object<Reply>("Reply")
-      .field("ok", &Reply::ok)
-      .field("code", &Reply::code)
-      .field("message", &Reply::message)
-      .field("type", &Reply::type)
-      .field("version", &Reply::version)
-      .field("text", &Reply::text)
-      .field("json", &Reply::json)
-      .field("extra", &Reply::extra);
+  athena::wasm::bind_reply();
   function("version", &athena::wasm::core_version);
   function("limits", &athena::wasm::limits_json);
   function("errorCodes", &athena::wasm::error_codes_json);

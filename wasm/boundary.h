@@ -5,6 +5,8 @@
 // non-empty code into an AthenaError.
 #pragma once
 
+#include <emscripten/bind.h>
+
 #include <exception>
 #include <new>
 #include <string>
@@ -29,6 +31,19 @@ struct Reply {
   std::string json;
   std::string extra;
 };
+
+/// Declares Reply to Embind as a plain JS object (each module that returns it, once).
+inline void bind_reply() {
+  emscripten::value_object<Reply>("Reply")
+      .field("ok", &Reply::ok)
+      .field("code", &Reply::code)
+      .field("message", &Reply::message)
+      .field("type", &Reply::type)
+      .field("version", &Reply::version)
+      .field("text", &Reply::text)
+      .field("json", &Reply::json)
+      .field("extra", &Reply::extra);
+}
 
 inline Reply error_reply(const Error& error) {
   Reply r;

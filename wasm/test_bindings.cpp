@@ -50,16 +50,7 @@ Reply throw_inside_guard(const std::string& kind) {
 
 EMSCRIPTEN_BINDINGS(athena_core_test) {
   using namespace emscripten;
-  using athena::wasm::Reply;
-  value_object<Reply>("Reply")
-      .field("ok", &Reply::ok)
-      .field("code", &Reply::code)
-      .field("message", &Reply::message)
-      .field("type", &Reply::type)
-      .field("version", &Reply::version)
-      .field("text", &Reply::text)
-      .field("json", &Reply::json)
-      .field("extra", &Reply::extra);
+  athena::wasm::bind_reply();
   function("runFidelity", &athena::wasm::run_fidelity);
   function("throwInsideGuard", &athena::wasm::throw_inside_guard);
 }
