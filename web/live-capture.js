@@ -10,7 +10,8 @@
 //  - pseudo elements (::before/::after content) and closed shadow roots are not seen;
 //  - only this document: iframes inside it are not descended into.
 
-export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position']);
+// The styles the compiler reads: the extension's list (web/serve.mjs serves extension/lib/ for it).
+import { CAPTURE_STYLES } from '../extension/lib/capture.js';
 
 /** @type {WeakMap<Node, number>} */
 const ids = new WeakMap();

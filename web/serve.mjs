@@ -7,6 +7,7 @@
 //   /traces/<case>/<step>/capture.json | events.json | step.json   (gunzipped on the fly)
 //   /todomvc/...          node_modules/todomvc/examples (same origin: live mode reads its DOM)
 //   /npm/js-tiktoken/...  node_modules/js-tiktoken/dist (token counts in the page)
+//   /extension/lib/...    extension/lib (live mode captures with the extension's style list)
 import { createServer } from 'node:http';
 import { existsSync, readdirSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
@@ -19,6 +20,7 @@ const CASES = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
 const MOUNTS = [
   ['/todomvc/', path.join(root, 'node_modules/todomvc/examples')],
   ['/npm/js-tiktoken/', path.join(root, 'node_modules/js-tiktoken/dist')],
+  ['/extension/lib/', path.join(root, 'extension/lib')],
   ['/', here],
 ];
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',

@@ -1,7 +1,7 @@
 // Hand-written captures (docs/capture-format.md) for the wasm tests and bench/wasm.mjs: the same
 // shape as the compiler tests' CaptureBuilder (tests/unit/compiler/capture_builder.cpp), reduced
 // to what these need. Node ids are explicit so consecutive captures keep (or replace) identities.
-const STYLES = ['display', 'visibility', 'opacity', 'z-index', 'position'];
+import { CAPTURE_STYLES as STYLES } from '../../extension/lib/capture.js';
 
 export class CaptureBuilder {
   #strings = [];
