@@ -54,10 +54,9 @@ export class Agent {
     /**
      * The name of the page-side watcher of stabilization (extension/lib/page-scripts.js): one per
      * browser session, kept across service-worker restarts (#restore), since the tabs keep the
-     * watcher scripts registered by the worker before; the source registered with it.
+     * watcher scripts registered by the worker before.
      */
     this.watchKey = `__athena${Math.random().toString(36).slice(2, 12)}`;
-    this.watcherSource = WATCHER_JS(this.watchKey);
     /** Frame sessions, element geometry and calls on live nodes, over CDP. */
     this.driver = new TabDriver((t, method, params, sessionId) => this.send(t, method, params, sessionId));
     /** The action flow: the only caller of the engine's begin/finish/abort. */
@@ -87,7 +86,6 @@ export class Agent {
     this.policy = normalizePolicy(local.policy).policy;
     if (typeof sess.athenaWatchKey === 'string' && /^__athena[a-z0-9]+$/.test(sess.athenaWatchKey)) {
       this.watchKey = sess.athenaWatchKey;
-      this.watcherSource = WATCHER_JS(this.watchKey);
     } else {
       await c.storage.session.set({ athenaWatchKey: this.watchKey }).catch(() => {});
     }
@@ -399,6 +397,9 @@ export class Agent {
   #watcher() {
     return ['Page.addScriptToEvaluateOnNewDocument', { source: this.watcherSource, runImmediately: true }];
   }
+
+  /** The watcher's source under this worker's key (what #watcher registers). */
+  get watcherSource() { return WATCHER_JS(this.watchKey); }
 
   /** Stabilization's view of tab t (extension/lib/stabilize.js). @param {TabState} t */
   #settleIO(t) {
