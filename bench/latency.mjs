@@ -30,6 +30,8 @@ const PHASES = ['queue', 'attach', 'act', 'stabilize', 'capture', 'engine'];
 export const CAPTURE_TARGET = Object.freeze({ elements: 2000, rows: 400, ms: 60, clicks: 15 });
 /** Runs of each variant of the snapshot timed for its cost split (median kept). */
 const SNAPSHOT_COST_RUNS = 15;
+/** Snapshots traced to split one call's time between Chrome's processes (median kept). */
+const SNAPSHOT_TRACE_RUNS = 10;
 /** Round trips of each no-work call timed for the chain's split. */
 const CHAIN_ROUND_TRIPS = 30;
 const fmt = (x) => (Number.isFinite(x) ? x.toFixed(x < 10 ? 1 : 0) : '–');
@@ -45,6 +47,8 @@ async function main() {
   let bigElements = 0;
   /** @type {any} the snapshot's cost, part by part (see below) */
   let snapshotCosts = null;
+  /** @type {any} one snapshot's time, process by process (a Chrome trace; see below) */
+  let snapshotTrace = null;
   /** Round trips of calls that do no work: [ping ms], [tabs list ms]. */
   const ping = [], tabsList = [];
   try {
@@ -133,6 +137,7 @@ async function main() {
     }
     await direct.detach();
     snapshotCosts = Object.fromEntries(Object.keys(times).map((k) => [k, { ms: median(times[k]), size: sizes[k] }]));
+    snapshotTrace = await traceSnapshots(chain, variants.asCaptured[1]);
   } finally {
     await chain.close();
     await sites.close();
@@ -179,9 +184,67 @@ async function main() {
       'its cost follows the number of values, which is why the capture asks for no DOM rects and only the styles the',
       'compiler reads.', '');
   }
+  if (snapshotTrace) {
+    const t = snapshotTrace, parts = t.renderer + t.browser + t.extension;
+    lines.push(`Where one such call's time goes, from a Chrome trace of ${t.calls} of them (median ms; the service worker timed the call):`, '',
+      '| the page\'s renderer builds and encodes the answer | the browser\'s main thread hands it to the extension API | the service worker receives it as JavaScript objects | between processes | the call |', '|---|---|---|---|---|',
+      `| ${[t.renderer, t.browser, t.extension, t.total - parts, t.total].map(fmt).join(' | ')} |`, '',
+      'Only the first column is the snapshot itself. The browser turns the answer into one base::Value per value and',
+      'serializes them for the extension (about 5 times the JSON\'s size); the service worker rebuilds them as objects.', '');
+  }
   const md = lines.join('\n');
   writeFileSync(path.join(root, 'bench/latency-results.md'), `${md}\n`);
   console.log(md);
+}
+
+/**
+ * Where one snapshot's time goes: SNAPSHOT_TRACE_RUNS calls made as the capture makes them, from the
+ * service worker through chrome.debugger, under a Chrome trace of the whole browser. Per call: the
+ * page's renderer building and encoding the answer (`api_call` DOMSnapshot.captureSnapshot), the
+ * browser's main thread handing it to the extension API (`DevToolsSession::DispatchProtocolResponse`:
+ * JSON, then a base::Value per value of the answer, serialized for IPC), and the extension's service
+ * worker receiving it (`Receive mojo reply`: the values rebuilt as JavaScript objects).
+ * @param {any} chain @param {any} params @returns {Promise<any>}
+ */
+async function traceSnapshots(chain, params) {
+  const browser = chain.context.browser();
+  if (!browser) return null;
+  const cdp = await browser.newBrowserCDPSession();
+  /** @type {any[]} */
+  const events = [];
+  cdp.on('Tracing.dataCollected', (/** @type {any} */ e) => events.push(...e.value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools', 'toplevel', 'mojom'] }, transferMode: 'ReportEvents' });
+  const total = await chain.worker.evaluate(async ({ params, runs }) => {
+    const t = [.../** @type {any} */ (globalThis).athenaAgent.tabs.values()][0];
+    const out = [];
+    for (let i = 0; i < runs; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const t0 = performance.now();
+      await /** @type {any} */ (globalThis).chrome.debugger.sendCommand({ tabId: t.tabId }, 'DOMSnapshot.captureSnapshot', params);
+      out.push(performance.now() - t0);
+    }
+    return out;
+  }, { params, runs: SNAPSHOT_TRACE_RUNS });
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name]));
+  const slices = (/** @type {string} */ name) => events.filter((e) => e.ph === 'X' && e.name === name).sort((a, b) => a.ts - b.ts);
+  const builds = slices('api_call').filter((e) => e.args?.method_name === 'DOMSnapshot.captureSnapshot');
+  const handoffs = slices('DevToolsSession::DispatchProtocolResponse');
+  const receives = slices('Receive mojo reply').filter((e) => threads.get(`${e.pid}:${e.tid}`) === 'ServiceWorker thread');
+  const split = { renderer: [], browser: [], extension: [] };
+  for (const b of builds) {
+    const h = handoffs.find((e) => e.ts >= b.ts + b.dur);
+    const r = h && receives.find((e) => e.ts >= h.ts + h.dur);
+    if (!h || !r) continue;
+    split.renderer.push(b.dur / 1000);
+    split.browser.push(h.dur / 1000);
+    split.extension.push(r.dur / 1000);
+  }
+  if (!split.renderer.length) return null;
+  return { calls: split.renderer.length, total: median(total), ...Object.fromEntries(Object.entries(split).map(([k, v]) => [k, median(v)])) };
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });
