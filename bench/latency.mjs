@@ -21,7 +21,7 @@ import { startChain } from '../tests/e2e/lib/chain.mjs';
 import { AGENTS } from './lib/agents.mjs';
 import { flows } from './lib/flows-def.mjs';
 import { median } from './lib/stats.mjs';
-import { CAPTURE_STYLES } from '../extension/lib/capture.js';
+import { CAPTURE_STYLES, SNAPSHOT_PARAMS } from '../extension/lib/capture.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3));
@@ -107,12 +107,13 @@ async function main() {
     // without the extension API). The variants take turns, so a slow spell of the machine falls
     // on all of them.
     const direct = await chain.context.newCDPSession(bigPage);
-    const params = (styles, rects) => ({ computedStyles: styles, includeDOMRects: rects });
+    // Each variant is the capture's own request (SNAPSHOT_PARAMS) with one thing changed.
+    const params = (change) => ({ ...SNAPSHOT_PARAMS, ...change });
     const variants = {
-      asCaptured: ['DOMSnapshot.captureSnapshot', params(CAPTURE_STYLES, false)],
-      sevenStyles: ['DOMSnapshot.captureSnapshot', params([...CAPTURE_STYLES, 'pointer-events', 'cursor'], false)],
-      withRects: ['DOMSnapshot.captureSnapshot', params(CAPTURE_STYLES, true)],
-      noStyles: ['DOMSnapshot.captureSnapshot', params([], false)],
+      asCaptured: ['DOMSnapshot.captureSnapshot', params({})],
+      sevenStyles: ['DOMSnapshot.captureSnapshot', params({ computedStyles: [...CAPTURE_STYLES, 'pointer-events', 'cursor'] })],
+      withRects: ['DOMSnapshot.captureSnapshot', params({ includeDOMRects: true })],
+      noStyles: ['DOMSnapshot.captureSnapshot', params({ computedStyles: [] })],
     };
     const times = {}, sizes = {};
     for (let i = 0; i < SNAPSHOT_COST_RUNS; i++) {
