@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer target of fuzz/ (built by the fuzz preset into build/fuzz) for SECONDS each,
 # or until each has executed N inputs (--runs N), seeded from the recorded corpus (tests/cases)
-# and the bridge's hostile inputs. Exits non-zero when any target finds a crash; crashing inputs
-# are kept in build/fuzz/crashes/<target>/.
+# and the bridge's hostile inputs. Exits non-zero when any target finds a crash in this run;
+# crashing inputs are kept in build/fuzz/crashes/<target>/<run>/, one folder per run (named by its
+# start time), so an earlier run's crash files are neither counted again nor overwritten.
 #   fuzz/run.sh SECONDS|--runs N [--write bench/fuzz-results.md]
 # FUZZ_TARGETS picks targets; FUZZ_MAX_SECONDS caps each --runs target; FUZZ_BIN / FUZZ_WORK point at other binaries / work folders (a long run on a copy, say).
 set -euo pipefail
@@ -55,11 +56,12 @@ seed() {  # target -> its seed folder, made once from the repo's own inputs
 }
 
 rows=(); failed=0
+RUN_ID="$(date -u +%Y%m%dT%H%M%SZ)-$$"
 for t in ${FUZZ_TARGETS:-capture events jsonrpc framing host}; do
   exe="$BIN/fuzz_$t"
   [ -x "$exe" ] || { echo "fuzz: $exe is not built (cmake --preset fuzz && cmake --build build/fuzz)"; exit 1; }
   seeds="$(seed "$t")"
-  corpus="$WORK/corpus/$t"; crashes="$WORK/crashes/$t"; mkdir -p "$corpus" "$crashes"
+  corpus="$WORK/corpus/$t"; crashes="$WORK/crashes/$t/$RUN_ID"; mkdir -p "$corpus" "$crashes"
   log="$WORK/$t.log"
   echo "==> fuzz_$t ${RUNS:+for $RUNS executions, at most }for ${SECONDS_EACH}s"
   rc=0; started=$(date +%s)
@@ -69,7 +71,8 @@ for t in ${FUZZ_TARGETS:-capture events jsonrpc framing host}; do
   took=$(( $(date +%s) - started ))
   execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
   found="$(find "$crashes" -type f | wc -l)"
-  echo "    $t: ${execs:-?} executions, exit $rc, $found crashing input(s) kept"
+  kept=""; if [ "$found" -eq 0 ]; then rmdir "$crashes"; else kept=" (kept in $crashes)"; fi
+  echo "    $t: ${execs:-?} executions, exit $rc, $found crashing input(s) in this run$kept"
   if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then failed=1; tail -30 "$log" | sed 's/^/    | /'; fi
   rows+=("| $t | ${took} | ${execs:-?} | $([ "$rc" -eq 0 ] && [ "$found" -eq 0 ] && echo 0 || echo "$found (exit $rc)") |")
 done
@@ -80,7 +83,7 @@ if [ -n "$WRITE" ]; then
     echo
     if [ -n "$RUNS" ]; then how="--runs $RUNS\`: each target of fuzz/ until $RUNS executions"; else how="$SECONDS_EACH\`: each target of fuzz/ for $SECONDS_EACH s"; fi
     echo "\`fuzz/run.sh $how on one core, seeded from tests/cases and"
-    echo "bridge/test/hostile-inputs.mjs, inputs up to $MAX_LEN bytes. Crashing inputs would be in build/fuzz/crashes/."
+    echo "bridge/test/hostile-inputs.mjs, inputs up to $MAX_LEN bytes. Crashing inputs would be in build/fuzz/crashes/<target>/<run>/."
     echo
     echo "| target | seconds | executions | crashes |"
     echo "|---|---|---|---|"
