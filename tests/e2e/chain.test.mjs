@@ -275,10 +275,12 @@ test('reading: a long index\'s trimmed link through the gap hint and find paging
     if (args) args = { ...args, limit: 100 };
   }
   assert.ok(target, 'the link was never listed by paging the gap');
-  for (const bad of [{ region: 'No such region' }, { role: 'no-such-role' }, { region: 'main', after: 'c0p1f0e999999' }]) {
+  // Each refusal names the argument that is wrong.
+  for (const [bad, names] of [[{ region: 'No such region' }, /no region "No such region"/], [{ role: 'no-such-role' }, /no role "no-such-role"/],
+    [{ region: 'main', after: 'c0p1f0e999999' }, /after="c0p1f0e999999" is not a ref/]]) {
     const r = await chain.call('find', bad);
     assert.equal(r.isError, true, `find ${JSON.stringify(bad)} should be refused: ${r.text}`);
-    assert.match(r.text, /region|role|after/i, r.text);
+    assert.match(r.text, names, r.text);
   }
   // By name: one call.
   const byName = await chain.call('find', { name: 'Zebra striping', role: 'link' });

@@ -135,7 +135,8 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     await ok(s, 'type', { ref: await ref(s, 'Name'), text: 'Ada', clear: true });
     assert.equal(await page.locator('#name').inputValue(), 'Ada');
     const sub = await ok(s, 'type', { ref: await ref(s, 'Search'), text: 'hello', submit: true });
-    assert.match(sub.text, /Sent old|Sent Ada/);
+    // Name was cleared before "Ada" was typed: the form sends "Ada", not "oldAda" or "old".
+    assert.match(sub.text, /Sent Ada"/, sub.text);
     await ok(s, 'click', { ref: await ref(s, 'Key target') });
     const k = await ok(s, 'press', { keys: 'Control+b' });
     assert.equal(await page.locator('#keyout').textContent(), 'Control+b', k.text);
@@ -413,7 +414,8 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
     await pageWith('detach=1').goto('chrome://version').catch(() => {});
     const r = await call(s, 'click', { ref: inc });
     assert.equal(r.error?.code, 'debugger_detached', JSON.stringify(r));
-    assert.match(r.error.message, /detached|debugging bar/);
+    // The browser detached it (a chrome:// page), not the user's cancel on the debugging bar.
+    assert.match(r.error.message, /^the debugger was detached from tab /, r.error.message);
   });
 });
 
@@ -486,7 +488,9 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
     try {
       await pop.goto(`chrome-extension://${EXTENSION_ID}/ui/popup.html`);
       await pop.waitForFunction(() => /c0p\d+: Extension actions/.test(document.getElementById('tabs').textContent));
-      assert.match(await pop.textContent('#bridge'), /not connected|connected/);
+      // This suite runs the extension without a native host (no manifest under its HOME).
+      await pop.waitForFunction(() => document.getElementById('bridge').textContent !== '…');
+      assert.equal(await pop.textContent('#bridge'), 'not connected');
       await pop.click('#stop');
       await pop.waitForFunction(() => !document.getElementById('resume').hidden);
       const r = await call(s, 'snapshot');
