@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../../tests/support/wait.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -73,6 +73,10 @@ export class FakeChrome {
       if (!check()) this.waiters.push(check);
     });
   }
+  /**
+   * Says hello as the extension does and resolves with the host's answer. The host listens on its
+   * socket before it reads anything from Chrome, so once this resolves agents can connect.
+   */
   async hello() {
     this.send({ type: 'hello', protocol: 1, extension: 'test' });
     return this.next((m) => m.type === 'hello');
@@ -112,13 +116,9 @@ export function reader(sock) {
   });
   return {
     async next(pred, ms = 5000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const i = msgs.findIndex(pred);
-        if (i >= 0) return msgs.splice(i, 1)[0];
-        if (Date.now() > end) throw new Error(`no matching message; got ${JSON.stringify(msgs).slice(0, 300)}`);
-        await sleep(10);
-      }
+      const i = await until('a matching message on the socket', () => { const k = msgs.findIndex(pred); return k >= 0 ? k + 1 : 0; },
+        { ms, last: () => JSON.stringify(msgs).slice(0, 300) });
+      return msgs.splice(i - 1, 1)[0];
     },
   };
 }

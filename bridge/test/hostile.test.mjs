@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../../tests/support/wait.mjs';
 import { bridgeBinary, connect, FakeChrome, frame, reader, sandbox } from './helpers.mjs';
 import { MCP_ATTACKS, nested } from './hostile-inputs.mjs';
 
@@ -30,14 +30,12 @@ class RawMcp {
   }
   send(line) { this.proc.stdin.write(line.endsWith('\n') ? line : `${line}\n`); }
   async answer(pred, ms = 5000) {
-    const end = Date.now() + ms;
-    for (;;) {
-      const i = this.answers.findIndex(pred);
-      if (i >= 0) return this.answers.splice(i, 1)[0];
+    const i = await until('an answer from athena-bridge mcp', () => {
       if (this.exit) throw new Error(`athena-bridge mcp exited (${JSON.stringify(this.exit)})`);
-      if (Date.now() > end) throw new Error(`no answer within ${ms} ms; got ${JSON.stringify(this.answers).slice(0, 500)}`);
-      await sleep(10);
-    }
+      const k = this.answers.findIndex(pred);
+      return k >= 0 ? k + 1 : 0;
+    }, { ms, last: () => JSON.stringify(this.answers).slice(0, 500) });
+    return this.answers.splice(i - 1, 1)[0];
   }
   /** Proves the server still serves: a ping with a fresh id is answered. */
   async alive(id) {
@@ -87,7 +85,6 @@ test('native host: {"type":5} and a deeply nested frame from the extension are r
     const e3 = await chrome.next((m) => m.type === 'error');
     assert.equal(e3.code, 'bad_chunk');
     // Still serving: an agent connects and its session opens.
-    await sleep(100);
     const sock = await connect(env);
     sock.write(frame({ type: 'hello', protocol: 1, client: 'after-attack' }));
     const open = await chrome.next((m) => m.type === 'session_open');
@@ -104,7 +101,6 @@ test('native host: a deeply nested frame or a call with a nested id from a socke
   const chrome = new FakeChrome(env);
   try {
     await chrome.hello();
-    await sleep(100);
     const evil = await connect(env);
     const evilIn = reader(evil);
     evil.write(frame({ type: 'hello', protocol: 1, client: 'evil' }));

@@ -4,7 +4,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { bridgeBinary, FakeChrome, root, sandbox } from './helpers.mjs';
 
 const id = readFileSync(path.join(root, 'extension/EXTENSION_ID'), 'utf8').trim();
@@ -57,7 +56,6 @@ test('doctor names each broken link and how to fix it, then passes when all work
   bridge(['install'], env);
   const chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   r = bridge(['doctor'], env);
   assert.equal(r.status, 0, r.stdout);
   assert.match(r.stdout, /ok    extension connected \(version test\)/);

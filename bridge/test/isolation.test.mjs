@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { bridgeBinary, FakeChrome, mcpClient, sandbox } from './helpers.mjs';
+import { bridgeBinary, FakeChrome, mcpClient, sandbox, text } from './helpers.mjs';
 
 
 /** Calls snapshot through `client`, answers it as the extension, returns the call's session. */
@@ -23,7 +22,6 @@ test('after a host restart each MCP server resumes its own session, and a new on
   const { env } = sandbox();
   let chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   const a = await mcpClient(env, 'agent-a');
   const b = await mcpClient(env, 'agent-b');
   try {
@@ -31,10 +29,18 @@ test('after a host restart each MCP server resumes its own session, and a new on
     const sb = await sessionOf(chrome, b);
     assert.match(sa, /^s[0-9a-f]{32}$/);
     assert.notEqual(sa, sb);
-    await chrome.close();                // the host exits with Chrome's port
+    // Each MCP server has a call in flight when the host exits with Chrome's port: that call's
+    // error shows the server saw the host go, so its next call connects to the new host.
+    const inFlight = [a, b].map((c) => c.callTool({ name: 'snapshot', arguments: {} }));
+    await chrome.next((m) => m.type === 'call');
+    await chrome.next((m) => m.type === 'call');
+    await chrome.close();
+    for (const r of await Promise.all(inFlight)) {
+      assert.equal(r.isError, true);
+      assert.match(text(r), /the native host went away/);
+    }
     chrome = new FakeChrome(env);        // Chrome starts a new host
     await chrome.hello();
-    await sleep(100);
     // b reconnects first: it must not inherit a's session (ids restarted at s1 before).
     assert.equal(await sessionOf(chrome, b), sb);
     assert.equal(await sessionOf(chrome, a), sa);
@@ -61,7 +67,6 @@ test('a shared runtime folder is left as it is: the socket goes in a private sub
   const chrome = new FakeChrome(e);
   try {
     await chrome.hello();
-    await sleep(100);
     assert.equal(statSync(shared).mode & 0o7777, 0o1777);
     const mine = path.join(shared, `athena-delta-${process.getuid()}`);
     assert.equal(statSync(mine).mode & 0o777, 0o700);

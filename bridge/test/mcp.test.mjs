@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../../tests/support/wait.mjs';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeBinary, FakeChrome, mcpClient, root, sandbox, text } from './helpers.mjs';
@@ -50,7 +50,6 @@ test('a call travels MCP -> socket -> native host -> Chrome and back, as text on
   const chrome = new FakeChrome(env);
   const hello = await chrome.hello();
   assert.equal(hello.protocol, 1);
-  await sleep(100);  // the host's socket is up once it said hello
   const client = await mcpClient(env, 'agent-one');
   try {
     const pending = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e3', version: 4 } });
@@ -88,7 +87,6 @@ test('--structured: FactPack tools declare an outputSchema that the SDK client c
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   const plain = await mcpClient(env, 'agent-plain');
   const client = await mcpClient(env, 'agent-structured', ['--structured']);
   try {
@@ -128,7 +126,6 @@ test('two agents at once: each has its own session, the second never kicks out t
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   const a = await mcpClient(env, 'agent-a');
   const b = await mcpClient(env, 'agent-b');
   try {
@@ -160,7 +157,6 @@ test('messages to Chrome over 1 MB arrive in chunks that reassemble exactly', as
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   const client = await mcpClient(env);
   try {
     const big = 'é'.repeat(700_000) + 'x'.repeat(300_000);  // ~1.7 MB of UTF-8
@@ -183,7 +179,6 @@ test('when Chrome goes away mid-call the agent gets an error, not a hang', async
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   const client = await mcpClient(env);
   try {
     const p = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e1' } });
@@ -228,13 +223,12 @@ test('a long call sends progress notifications the SDK client receives, then its
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   await chrome.hello();
-  await sleep(100);
   const client = await mcpClient(env);
   try {
     const progress = [];
     const p = client.callTool({ name: 'wait_for', arguments: { text: 'Done', ms: 5000 } }, undefined, { onprogress: (n) => progress.push(n) });
     const call = await chrome.next((m) => m.type === 'call');
-    await sleep(2300);
+    await until('two progress notifications of the pending wait_for', () => progress.length >= 2, { last: () => JSON.stringify(progress) });
     chrome.send({ type: 'result', id: call.id, ok: true, text: 'appeared', factpack: { type: 'no_change', version: 3 }, version: 3 });
     const r = await p;
     assert.equal(text(r), 'appeared');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { WAIT, within } from '../../tests/support/wait.mjs';
 import { bridgeBinary, connect, FakeChrome, frame, mcpClient, sandbox, text } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -27,7 +27,6 @@ test('a client that stops reading is disconnected at its queue bound; another ag
   const chrome = new FakeChrome(env);
   try {
     await chrome.hello();
-    await sleep(100);
     const slow = await connect(env);
     slow.pause();  // never reads again
     slow.write(frame({ type: 'hello', protocol: 1, client: 'slow' }));
@@ -64,9 +63,9 @@ test(`${MAX_CLIENTS} silent connections: the next agent is told the host is busy
   const silent = [];
   try {
     await chrome.hello();
-    await sleep(100);
+    // Every silent connection is in the host's listen queue before the agent's, and the host
+    // accepts in queue order: the agent is the one over the limit.
     for (let i = 0; i < MAX_CLIENTS; i++) silent.push(await connect(env));
-    await sleep(200);
     const agent = await mcpClient(env, 'late');
     try {
       const r = await agent.callTool({ name: 'snapshot', arguments: {} });
@@ -94,7 +93,6 @@ test('a frame announced at 64 MiB that never completes is dropped after the part
   const chrome = new FakeChrome(env);
   try {
     await chrome.hello();
-    await sleep(100);
     const s = await connect(env);
     s.write(frame({ type: 'hello', protocol: 1, client: 'partial' }));
     await chrome.next((m) => m.type === 'session_open' && m.client === 'partial');
@@ -130,17 +128,15 @@ time.sleep(120)
 `, socketOf(env)], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     await new Promise((resolve) => stuck.stdout.once('data', resolve));
-    const t0 = Date.now();
-    const doctor = await run(bridgeBinary(), ['doctor'], { env }).catch((e) => e);
-    assert.ok(Date.now() - t0 < CONNECT_TIMEOUT_MS + 3_000, `doctor took ${Date.now() - t0} ms`);
-    assert.match(doctor.stdout, /did not accept the connection within 2000 ms/);
+    // The peer holds the socket for 120 s: an answer that names the connect timeout, well before
+    // that, is the bound at work (how fast is bench/'s business).
+    const doctor = await within('doctor against a host that never accepts', run(bridgeBinary(), ['doctor'], { env }).catch((e) => e), WAIT.hangMs);
+    assert.match(doctor.stdout, new RegExp(`did not accept the connection within ${CONNECT_TIMEOUT_MS} ms`));
     const agent = await mcpClient(env, 'stuck');
     try {
-      const t1 = Date.now();
-      const r = await agent.callTool({ name: 'snapshot', arguments: {} });
-      assert.ok(Date.now() - t1 < CONNECT_TIMEOUT_MS + 3_000);
+      const r = await within('an MCP call against a host that never accepts', agent.callTool({ name: 'snapshot', arguments: {} }), WAIT.hangMs);
       assert.equal(r.isError, true);
-      assert.match(text(r), /did not accept the connection within 2000 ms/);
+      assert.match(text(r), new RegExp(`did not accept the connection within ${CONNECT_TIMEOUT_MS} ms`));
     } finally {
       await agent.close();
     }
@@ -154,7 +150,6 @@ test('a second host for the same socket tells its extension why it is not servin
   const first = new FakeChrome(env);
   try {
     await first.hello();
-    await sleep(100);
     const second = new FakeChrome(env);
     try {
       const e = await second.next((m) => m.type === 'error');
