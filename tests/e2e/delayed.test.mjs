@@ -4,12 +4,13 @@
 // action answers; a timer longer than the ones waited for is reported as work for later; a loop the
 // action starts, or a spinner inside an aria-hidden subtree (not in the FactPack), does not hold
 // the answer until the stabilization cap; a DOM that keeps changing where the agent sees it does,
-// and says so (tests/e2e/faults.test.mjs). Each click's time is printed as a diagnostic (the
-// figures that matter are in bench/RESULTS.md).
+// and says so (tests/e2e/faults.test.mjs). An answer that waited for what it should only report
+// shows it in its FactPack ("did not settle", the late render): that is what is asserted. Each
+// click's time is printed as a diagnostic only (the figures that matter are in bench/RESULTS.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChain } from './lib/use-chain.mjs';
-import { LIMITS } from '../../extension/lib/limits.js';
+import { WAIT } from '../support/wait.mjs';
 
 let sites;
 let chain;
@@ -67,8 +68,9 @@ test('a click that changes nothing answers "no change" without waiting for anyth
 test('a timer longer than the ones waited for is reported, and what it renders is in the next FactPack', async (t) => {
   const [r, ms] = await clickOnFreshPage('Render in 1500 ms');
   assert.match(r.text, /scheduled more work 1\d{3} ms from now/);
-  assert.ok(ms < 1500, `the click waited ${ms} ms for a timer it should only report`);
-  await new Promise((res) => setTimeout(res, 1600));
+  assert.doesNotMatch(r.text, /Rendered after 1500 ms/, 'the click waited for a timer it should only report');
+  const page = chain.context.pages().find((p) => p.url().endsWith('/sites/delayed.html'));
+  await page.waitForFunction(() => document.body.textContent.includes('Rendered after 1500 ms'), null, { timeout: WAIT.stateMs });
   const next = await chain.call('snapshot', {});
   assert.match(next.text, /status "Rendered after 1500 ms"/);
   t.diagnostic(`click with a 1,500 ms timer: ${ms} ms`);
@@ -78,14 +80,13 @@ test('a loop the action starts is waited for at most a couple of rounds, not unt
   const [r, ms] = await clickOnFreshPage('Start polling');
   assert.match(r.text, /status "Polling"/);
   assert.doesNotMatch(r.text, /did not settle/);
-  assert.ok(ms < LIMITS.stabilizeCapMs / 2, `the click took ${ms} ms`);
   // The loop keeps running: the next action is not held by it either.
   const nav = await chain.call('snapshot', {});
   const ref = await refOf(nav.fp, 'Change at once');
   const t0 = Date.now();
   const again = await chain.call('click', { ref, version: nav.fp.version });
   assert.match(again.text, /status "Clicked at once"/);
-  assert.ok(Date.now() - t0 < LIMITS.stabilizeCapMs / 2);
+  assert.doesNotMatch(again.text, /did not settle/);
   t.diagnostic(`click that starts a 100 ms loop: ${ms} ms; next click ${Date.now() - t0} ms`);
 });
 
@@ -103,6 +104,5 @@ test('a spinner the agent cannot see (aria-hidden) does not hold the answer unti
   const [r, ms] = await clickOnFreshPage('Start the spinner');
   assert.match(r.text, /status "Working"/);
   assert.doesNotMatch(r.text, /did not settle/);
-  assert.ok(ms < LIMITS.stabilizeCapMs / 2, `the click took ${ms} ms`);
   t.diagnostic(`click with an aria-hidden spinner running: ${ms} ms`);
 });

@@ -6,9 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { useChain } from './lib/use-chain.mjs';
+import { until } from '../support/wait.mjs';
 
 /** Bounds of this suite. */
-const NATIVE_E2E = Object.freeze({ reconnectMs: 20_000, pollMs: 100 });
+const NATIVE_E2E = Object.freeze({ reconnectMs: 20_000 });
 
 let chain, sites;
 
@@ -42,24 +43,18 @@ test('tools reach the extension over native messaging; a dead native host is rep
   const before = nativeHostPids(chain.tmp);
   assert.equal(before.length, 1, `expected one native host, found ${before.join(', ')}`);
   process.kill(before[0], 'SIGKILL');
-  const end = Date.now() + NATIVE_E2E.reconnectMs;
-  let status;
-  for (;;) {
+  let status, now = before;
+  await until('the extension reconnecting to a new native host', async () => {
     status = await chain.worker.evaluate(() => ({ ...globalThis.athenaNative.status }));
-    const now = nativeHostPids(chain.tmp);
-    if (status.connected && now.length === 1 && now[0] !== before[0]) break;
-    if (Date.now() > end) throw new Error(`the extension did not reconnect: ${JSON.stringify(status)}, hosts ${now}`);
-    await new Promise((r) => setTimeout(r, NATIVE_E2E.pollMs));
-  }
+    now = nativeHostPids(chain.tmp);
+    return status.connected && now.length === 1 && now[0] !== before[0];
+  }, { ms: NATIVE_E2E.reconnectMs, last: () => `${JSON.stringify(status)}, hosts ${now}` });
   assert.equal(status.error, null);
 
   // The agent goes on (the bridge reopens its session on the new host).
   let again;
-  for (;;) {
-    again = await chain.call('snapshot', {});
-    if (!again.isError || Date.now() > end) break;
-    await new Promise((r) => setTimeout(r, NATIVE_E2E.pollMs));
-  }
+  await until('the agent served again on the new host', async () => { again = await chain.call('snapshot', {}); return !again.isError; },
+    { ms: NATIVE_E2E.reconnectMs, last: () => again?.text ?? '' });
   assert.equal(again.isError, false, again.text);
   // Same page state as before the drop: the baseline is deduplicated against it.
   assert.match(again.text, /unchanged="true"/);

@@ -2,21 +2,24 @@
 // Chromium -> the extension -> chrome.debugger), each answered within its named bound, nothing
 // corrupted, other agents unaffected: a client that never reads, 33 clients, a page that mutates
 // forever, a 50,000-node page, the native host killed mid-call, the extension reloaded mid-action.
-// The bounds are those of bridge/src/limits.h and extension/lib/limits.js.
+// The bounds are those of bridge/src/limits.h and extension/lib/limits.js; how fast each answer
+// comes is measured in bench/, not asserted here (a bound here only tells a hang).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { EXTENSION_ID } from './lib/chain.mjs';
 import { useChain } from './lib/use-chain.mjs';
+import { newCallUnderWay, tabCallIds } from './lib/worker-state.mjs';
+import { nextEvent, until, within, WAIT } from '../support/wait.mjs';
 import { connect, frame, reader } from '../../bridge/test/helpers.mjs';
-import { LIMITS } from '../../extension/lib/limits.js';
 
 // bridge/src/limits.h
-const MAX_CLIENTS = 32, MAX_CLIENT_QUEUE_BYTES = 8 << 20, DEFAULT_CALL_DEADLINE_MS = 60_000;
+const MAX_CLIENTS = 32, MAX_CLIENT_QUEUE_BYTES = 8 << 20;
 /** How long a reconnect may take after the host or the extension went away: the extension's
  * first backoff, Chromium spawning a host, the MCP server reconnecting; generous, never a hang. */
 const RECONNECT_MS = 20_000;
+/** The wait_for the interrupted calls make, and the bound that tells it was interrupted, not left to run out. */
+const WAIT_FOR_MS = 20_000, INTERRUPTED_MS = 15_000;
 
 let sites;
 let chain;
@@ -32,12 +35,10 @@ async function timed(fn) {
 
 /** Calls a tool until it stops failing (the chain reconnecting), within RECONNECT_MS. */
 async function callWhenBack(name, args, client) {
-  const end = Date.now() + RECONNECT_MS;
-  for (;;) {
-    const r = await chain.call(name, args, client);
-    if (!r.isError || Date.now() > end) return r;
-    await sleep(250);
-  }
+  let last;
+  await until(`${name} answering again`, async () => { last = await chain.call(name, args, client); return !last.isError; },
+    { ms: RECONNECT_MS, last: () => last?.text ?? '' });
+  return last;
 }
 
 test('a client that never reads is cut off at its queue bound; the agent is served all along', async (t) => {
@@ -50,26 +51,24 @@ test('a client that never reads is cut off at its queue bound; the agent is serv
   stuck.on('close', () => { cut = true; });
   stuck.write(frame({ type: 'hello', protocol: 1, client: 'stuck' }));
   stuck.write(frame({ type: 'call', id: 'nav', tool: 'navigate', args: { url: sites.url('/sites/big.html') } }));
-  // Screenshots of a busy page (~0.1-0.5 MB each) pile up unread until the host cuts the client.
+  // Screenshots of a busy page (~0.1-0.5 MB each) pile up unread until the host cuts the client;
+  // meanwhile the agent is answered each time (a starved call would fail at its deadline).
   let sent = 0;
   const served = [];
-  for (let round = 0; round < 20 && !cut; round++) {
+  await until(`the host cutting a client that leaves its screenshots unread`, async () => {
     for (let i = 0; i < 10; i++) stuck.write(frame({ type: 'call', id: `shot${sent++}`, tool: 'screenshot', args: {} }), () => {});
     const [r, ms] = await timed(() => chain.call('snapshot', {}));
     assert.equal(r.isError, false, r.text);
     served.push(ms);
-    await sleep(500);
-  }
-  assert.ok(cut, `the host never cut a client that left ${sent} screenshots unread`);
+    return cut;
+  }, { ms: WAIT.hangMs, last: () => `${sent} screenshots asked` });
   // Everything it still receives is what was queued before the cut: bounded.
   let bytes = 0;
   stuck.on('data', (d) => { bytes += d.length; });
   stuck.resume();
-  await sleep(200);
+  if (!stuck.closed) await nextEvent(stuck, 'close', 'the cut client\'s socket closing once its queue was read');
   assert.ok(bytes < MAX_CLIENT_QUEUE_BYTES + (4 << 20), `${bytes} bytes were still queued for the cut client`);
   stuck.destroy();
-  // The agent was answered every time meanwhile, well inside a call's deadline.
-  assert.ok(Math.max(...served) < DEFAULT_CALL_DEADLINE_MS / 4, `agent answers took ${served.join(', ')} ms`);
   t.diagnostic(`cut after ${sent} unread screenshots; ${bytes} bytes left for it; the agent's ${served.length} snapshots meanwhile: max ${Math.max(...served)} ms`);
   const after = await chain.call('snapshot', {});
   assert.equal(after.isError, false, after.text);
@@ -111,10 +110,10 @@ test('a page that mutates forever: every answer comes within the stabilization c
   assert.equal(nav.isError, false, nav.text);
   const go = nav.fp.elements.find((e) => e.name === 'Go');
   assert.ok(go, nav.text);
-  const [r, ms] = await timed(() => chain.call('click', { ref: go.ref, version: nav.fp.version }));
+  const [r, ms] = await within('a click on a page that never settles', timed(() => chain.call('click', { ref: go.ref, version: nav.fp.version })));
   assert.equal(r.isError, false, r.text);
+  // The warning is the stabilization cap (extension/lib/limits.js stabilizeCapMs) ending the wait.
   assert.match(r.text, /did not settle/);
-  assert.ok(ms < LIMITS.stabilizeCapMs * 2, `click on a page that never settles took ${ms} ms (cap ${LIMITS.stabilizeCapMs})`);
   t.diagnostic(`click on a page that never settles: ${ms} ms`);
 });
 
@@ -130,7 +129,6 @@ test('a 50,000-node page: the FactPack stays within its token budget and a click
     return n;
   })());
   assert.ok(nodes >= 50_000, `the page has ${nodes} nodes`);
-  assert.ok(ms < LIMITS.navigationCapMs + LIMITS.stabilizeCapMs, `navigate took ${ms} ms`);
   // The default budget is 2,000 tokens (core/include/athena/limits.h), ~3 bytes a token.
   assert.ok(nav.text.length < 2_000 * 3 * 1.5, `the full FactPack is ${nav.text.length} characters`);
   assert.match(nav.text, /more here/, 'what was trimmed is named, with the call that finds it');
@@ -147,16 +145,16 @@ test('a 50,000-node page: the FactPack stays within its token budget and a click
 test('the native host killed mid-call: the call fails at once with the reason, the agent goes on in its own tab', async (t) => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') });
   assert.equal(nav.isError, false, nav.text);
-  const waiting = timed(() => chain.call('wait_for', { text: 'never on this page', ms: 20_000 }));
-  await sleep(500);
+  const before = await tabCallIds(chain.worker);
+  const waiting = timed(() => chain.call('wait_for', { text: 'never on this page', ms: WAIT_FOR_MS }));
+  await newCallUnderWay(chain.worker, before, 'the wait_for');
   execFileSync('pkill', ['-KILL', '-f', `athena-bridge chrome-extension://${EXTENSION_ID}`]);
-  const [r, ms] = await waiting;
+  // Both bounds are under the wait_for's own WAIT_FOR_MS: a call (or a tab) held until then hung.
+  const [r, ms] = await within('the wait_for interrupted by the host\'s death', waiting, INTERRUPTED_MS);
   assert.equal(r.isError, true, r.text);
-  assert.ok(ms < 10_000, `the interrupted call took ${ms} ms`);
   // The tab is free at once: the call nobody can answer any more does not hold it for its 20 s.
-  const [again, back] = await timed(() => callWhenBack('snapshot', {}));
+  const [again, back] = await within('the agent\'s next call after the host came back', timed(() => callWhenBack('snapshot', {})), INTERRUPTED_MS);
   assert.equal(again.isError, false, again.text);
-  assert.ok(back < 10_000, `the agent waited ${back} ms for its tab after the host came back`);
   t.diagnostic(`interrupted call answered in ${ms} ms; the agent served again ${back} ms later`);
   assert.match(again.text, /Sign in/, 'the same session, in the same tab');
 });
@@ -164,17 +162,17 @@ test('the native host killed mid-call: the call fails at once with the reason, t
 test('the extension reloaded mid-action: the call fails with the reason, the agent starts again', async (t) => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/login.html') });
   assert.equal(nav.isError, false, nav.text);
-  const waiting = timed(() => chain.call('wait_for', { text: 'never on this page', ms: 20_000 }));
-  await sleep(500);
+  const before = await tabCallIds(chain.worker);
+  const waiting = timed(() => chain.call('wait_for', { text: 'never on this page', ms: WAIT_FOR_MS }));
+  await newCallUnderWay(chain.worker, before, 'the wait_for');
   // As a user does it: chrome://extensions, developer mode on (Chromium disables a reloaded
   // unpacked extension without it), Reload.
   const page = await chain.context.newPage();
   await page.goto('chrome://extensions/');
   await page.evaluate(() => chrome.developerPrivate.updateProfileConfiguration({ inDeveloperMode: true }));
   await page.evaluate((id) => chrome.developerPrivate.reload(id, { failQuietly: true }), EXTENSION_ID);
-  const [r, ms] = await waiting;
+  const [r, ms] = await within('the wait_for interrupted by the extension\'s reload', waiting, INTERRUPTED_MS);
   assert.equal(r.isError, true, r.text);
-  assert.ok(ms < 10_000, `the interrupted call took ${ms} ms`);
   const back = await callWhenBack('navigate', { url: sites.url('/sites/login.html') });
   assert.equal(back.isError, false, back.text);
   assert.equal(back.fp.type, 'full');

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { useChain } from './lib/use-chain.mjs';
+import { policyApplied } from './lib/worker-state.mjs';
 
 let sites;
 let chain;
@@ -17,7 +18,7 @@ useChain((s, c) => { sites = s; chain = c; });
 /** Sets the user's policy as the options page stores it, and waits until the worker follows it. */
 async function setPolicy(policy) {
   await chain.worker.evaluate((p) => chrome.storage.local.set({ policy: p }), policy);
-  await new Promise((r) => setTimeout(r, 150));
+  await policyApplied(chain.worker);
 }
 
 const otherHost = () => new URL(sites.otherOrigin).hostname;  // "localhost": the site the user blocks

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFactPack } from '../../support/factpack-text.mjs';
+import { until } from '../../support/wait.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -22,7 +23,6 @@ export const EXTENSION_ID = readFileSync(path.join(EXTENSION_DIR, 'EXTENSION_ID'
 /** Bounds of the harness (all waits are bounded; named here only). */
 export const CHAIN_LIMITS = Object.freeze({
   connectMs: 20_000,      // extension <-> bridge connected after Chromium starts
-  connectPollMs: 150,     // how often we ask while waiting
   toolCallMs: 60_000,     // one MCP tool call, end to end
 });
 
@@ -107,15 +107,12 @@ export async function startChain(opts = {}) {
 
   const client = await connectClient();
   log('waiting for the extension to connect to the bridge');
-  const deadline = Date.now() + CHAIN_LIMITS.connectMs;
   let last = '';
-  for (;;) {
+  await until('the extension connecting to the bridge', async () => {
     const r = await client.callTool({ name: 'tabs', arguments: { action: 'list' } });
-    if (!r.isError) break;
     last = resultText(r);
-    if (Date.now() > deadline) throw new Error(`the extension did not connect within ${CHAIN_LIMITS.connectMs} ms: ${last}`);
-    await new Promise((res) => setTimeout(res, CHAIN_LIMITS.connectPollMs));
-  }
+    return !r.isError;
+  }, { ms: CHAIN_LIMITS.connectMs, last: () => last });
 
   /**
    * Calls a tool; returns {text, fp, isError, raw}: `text` is what the model gets, `fp` that text
