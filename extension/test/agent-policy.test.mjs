@@ -1,4 +1,4 @@
-// The user's policy wherever the page goes (issue 17): a click or a redirect that lands on a site
+// The user's policy wherever the page goes (README, "Install into your own Chrome"): a click or a redirect that lands on a site
 // the user blocked gives blocked_origin and nothing of that page; a blocked frame's owner cannot
 // be acted on and its dialog text is withheld; uploads come only from folders the user allowed;
 // new tabs the page opens count against the agent's limit. Fake chrome and engine

@@ -1,5 +1,5 @@
-// Issue 18, with a fake chrome and a fake engine that keeps the core's call-order rules:
-// read/screenshot of a ref go through the tab's queue and never begin an action, Stop -> Resume
+// Reads never make the agent stale, with a fake chrome and a fake engine that keeps the core's
+// call-order rules: read/screenshot of a ref go through the tab's queue and never begin an action, Stop -> Resume
 // gives the agent its tabs back, and the waiters a tab holds do not pile up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

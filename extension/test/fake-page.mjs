@@ -10,8 +10,10 @@ export const oneTab = () => ({ athenaState: { tabMap: { nextPage: { 0: 2 }, tabs
 /**
  * The core's rules that matter here (core/include/athena/engine.h): finishAction/abortAction
  * only after beginAction (else wrong_call_order); every beginAction on a changing page commits a
- * version; as the core was before issue 18, an agent version is accepted only while it is among
- * the last `history` + 1 committed versions. Every call is logged.
+ * version; stricter than the core (which accepts exactly the delivered version, however many
+ * versions failed actions committed since), an agent version is accepted only while it is also
+ * among the last `history` + 1 committed versions, so a read or a wait that committed versions
+ * would make the agent stale here. Every call is logged.
  */
 export function strictEngine(history = 3) {
   const calls = [];

@@ -1,4 +1,4 @@
-// engine.resolveNow through the wasm wrapper (issue 18): a ref resolved against a fresh capture
+// engine.resolveNow through the wasm wrapper: a ref resolved against a fresh capture
 // outside any action (read, screenshot) commits no version and leaves a pending action alone.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Adversarial identity (issue 4): the cases where a naive matcher rebinds a ref to the wrong node.
+// Adversarial identity: the cases where a naive matcher rebinds a ref to the wrong node.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"

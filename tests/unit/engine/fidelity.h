@@ -1,4 +1,4 @@
-// The fidelity property (issue 4): what an agent holds after applying FactPacks equals a fresh
+// The fidelity property: what an agent holds after applying FactPacks equals a fresh
 // full snapshot of the same state, and every ref it holds resolves to that very element.
 #pragma once
 

@@ -99,7 +99,7 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     }
     if (op == 1) {
       // Reads of refs (resolve_fresh) and failed actions (begin + abort) on a changing page: none
-      // delivers anything, so the agent's version stays the current one (issue 18).
+      // delivers anything, so the agent's version stays the current one.
       const std::size_t n = 1 + rng.below(4);
       for (std::size_t i = 0; i < n; ++i) {
         mutate(1);
@@ -135,7 +135,7 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     if (!pre) return fail("begin_action: " + pre.error().message);
     if (pre->freshness == Freshness::kStaleNoHistory) {
       if (!pre->pack || pre->pack->type != PackType::kFull) return fail("stale_no_history without a full snapshot");
-      // An agent holding the version it was last delivered is never "too old" (issue 18):
+      // An agent holding the version it was last delivered is never "too old":
       // versions committed by aborted actions must not push it out of the history.
       if (agent && *agent == view.version() && pre->pack->reason == "stale_version")
         return fail("stale_version for an agent holding the current (last delivered) version v" + std::to_string(*agent));

@@ -1,4 +1,4 @@
-// The design's integration flows (docs/design.md, "Tests named after the design"), each as the seed names it, on synthetic snapshots.
+// The design's integration flows (docs/design.md, "Tests named after the design"), each named after what it checks, on synthetic snapshots.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
@@ -16,7 +16,7 @@ PageBuilder shop(const std::string& loader = "L1") {
 }
 }  // namespace
 
-TEST_CASE("design: integration flows", "[engine][integration]") {
+TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
   Harness h;
   AgentView agent;
   auto apply = [&](const FactPack& p, const Snapshot& s) {
@@ -130,7 +130,7 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     CHECK(pay->backend_node_id == deep->backend_node_id);  // same id, two frames, two refs
     CHECK(pay->ref != deep->ref);
   }
-  SECTION("8. Pre-validation in overlay mode: Changes reported in preNotice not double-counted in post-delta") {
+  SECTION("8. Pre-validation in overlay mode: changes reported before the action (before_action) are not counted again after it") {
     auto s0 = shop().overlay(90).el(91, "button", "OK", Region::kDialog, "", 0).build();
     apply(h.snap(s0), s0);
     auto drift = shop().overlay(90).el(91, "button", "OK", Region::kDialog, "", 0).el(92, "alert", "Required", Region::kDialog, "", 0).build();
@@ -142,7 +142,7 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     CHECK(p.before_action.at(0).added.size() == 1);
     apply(p, drift);
   }
-  SECTION("9. Overlay close after frame navigation: Invalidations use original loaderId from open time") {
+  SECTION("9. Overlay close after frame navigation: invalidations use the loader_id from open time") {
     auto s0 = shop().frame("SUB", "S1").overlay(70, OverlayType::kDialog, "D", "SUB").el(71, "button", "Go", Region::kDialog, "SUB", 0).build();
     FactPack full = h.snap(s0);
     apply(full, s0);
@@ -164,7 +164,7 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     REQUIRE(good);
     CHECK(good->reason == "first");
   }
-  SECTION("11. Stale-no-history short-circuit: Action NOT executed, full snapshot returned, agent must retry") {
+  SECTION("11. A version other than the delivered one: action NOT executed, full snapshot returned, agent must retry") {
     auto s0 = shop().build();
     FactPack full = h.snap(s0);
     PreCheck pre = h.begin(s0, full.version + 1);
@@ -175,7 +175,7 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     CHECK(f.error().code == ErrorCode::kWrongCallOrder);
     CHECK(h.begin(s0, pre.pack->version).freshness == Freshness::kCurrent);  // re-synced
   }
-  SECTION("12. Action failure preserves baseline: Thrown error does NOT advance baseline, old refs valid") {
+  SECTION("12. Action failure preserves baseline: a failed or aborted action does NOT advance the baseline, old refs valid") {
     auto s0 = shop().build();
     FactPack full = h.snap(s0);
     apply(full, s0);
@@ -187,7 +187,7 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     PreCheck again = h.begin(drift, agent.version());
     CHECK(again.freshness == Freshness::kStaleWithHistory);
   }
-  SECTION("13. Unknown frame forces full snapshot: Snapshot with hasUnknownFrames triggers full response") {
+  SECTION("13. Unknown frame forces full snapshot: a snapshot with frames the engine does not know gets a full answer") {
     auto s0 = shop().build();
     apply(h.snap(s0), s0);
     auto s1 = shop().el(6, "button", "More").build();
@@ -207,7 +207,7 @@ TEST_CASE("design: integration flows", "[engine][integration]") {
     CHECK(q.reason == "unknown_frames");
     CHECK(ref_of(q, "button", "More").empty());
   }
-  SECTION("14. Overlay replacement across frames: Different frame/loaderId treated as different overlay") {
+  SECTION("14. Overlay replacement across frames: another frame or loader_id is another overlay") {
     auto s0 = shop().frame("SUB", "S1").overlay(70, OverlayType::kDialog, "D", "SUB").el(71, "button", "Go", Region::kDialog, "SUB", 0).build();
     FactPack full = h.snap(s0);
     apply(full, s0);

@@ -1,4 +1,4 @@
-// The safety invariants (docs/design.md, "Safety invariants"), one SECTION each, quoting the seed.
+// The safety invariants (docs/design.md, "Safety invariants"), one SECTION each, in its words.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
@@ -8,7 +8,7 @@
 using namespace athena;
 using namespace athena::testing;
 
-TEST_CASE("design: safety invariants", "[engine][invariants]") {
+TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
   Harness h;
   auto page = [](std::int64_t extra = 0, const std::string& loader = "L1") {
     PageBuilder b(loader);
@@ -17,7 +17,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     return b.build();
   };
 
-  SECTION("1. Baseline exists before delta: computeResponse() initializes on first call") {
+  SECTION("1. a baseline exists before any delta: the first call sends a full snapshot") {
     // The first answer is always full, whichever call comes first.
     CHECK(h.begin(page(), std::nullopt).freshness == Freshness::kCurrent);
     FactPack p = h.finish(page(9));
@@ -28,7 +28,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(pre.freshness == Freshness::kCurrent);
     CHECK(h2.finish(page()).reason == "first");
   }
-  SECTION("2. Baseline advances after delta: Never before, to ensure correct diff base") {
+  SECTION("2. the baseline advances after a delta is computed, never before") {
     FactPack full = h.snap(page());
     h.begin(page(), full.version);
     CHECK(h.engine.stats(h.key)->delivered_version == full.version);
@@ -41,7 +41,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(h.engine.stats(h.key)->delivered_version == d.version);
     CHECK(d.version > full.version);
   }
-  SECTION("3. Overlay isolates baseline: While overlay open, baseline is frozen") {
+  SECTION("3. while an overlay is open the base page's baseline is frozen") {
     auto open = PageBuilder().el(1, "link", "Home", Region::kNav).el(2, "button", "Save").el(3, "checkbox", "Agree")
                     .overlay(50).el(51, "button", "OK", Region::kDialog, "", 0).build();
     FactPack full = h.snap(open);
@@ -55,7 +55,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     REQUIRE_FALSE(r);
     CHECK(r.error().code == ErrorCode::kIdentityChanged);
   }
-  SECTION("4. Refs scoped by frame+loader: Prevents cross-frame/navigation collisions") {
+  SECTION("4. refs are scoped by frame and loader, so navigations and frames never collide") {
     auto s = PageBuilder().frame("A", "LA").frame("B", "LB").el(5, "button", "X", Region::kMain, "A").el(5, "button", "X", Region::kMain, "B").build();
     FactPack full = h.snap(s);
     auto els = listed(full);
@@ -64,7 +64,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(h.resolve(els[0].ref)->frame_id == "A");
     CHECK(h.resolve(els[1].ref)->frame_id == "B");
   }
-  SECTION("5. Invalidations explicit: Agent always told which refs are dead") {
+  SECTION("5. invalidations are explicit: the agent is always told which refs died") {
     FactPack full = h.snap(page(9));
     h.begin(page(9), full.version);
     FactPack d = h.finish(page());
@@ -76,7 +76,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(nav.type == PackType::kFull);
     CHECK(nav.invalidated.size() == 2);  // Save, Agree (Home's nav region is unchanged and kept)
   }
-  SECTION("6. Stabilization bounded: Hard timeout prevents hangs") {
+  SECTION("6. stabilization is bounded: a hard cap, and a warning when it was reached") {
     // Stabilization lives in the extension; the core's part is that every call is one bounded
     // pass over its input (limits.h) and passes the stabilization warning through.
     h.snap(page());
@@ -85,7 +85,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     info.warnings = {"DOM still mutating after 2000ms"};
     CHECK(h.engine.finish_action_from(h.key, page(), info)->warnings.size() == 1);
   }
-  SECTION("7. Version monotonic: Never decreases, even across navigations") {
+  SECTION("7. versions never decrease, even across navigations") {
     std::uint64_t last = h.snap(page()).version;
     for (int i = 0; i < 6; ++i) {
       FactPack p = h.snap(page(i % 2 ? 9 : 0, "L" + std::to_string(2 + i / 2)));
@@ -95,7 +95,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(h.snap(page(0, "L5")).version == last + 1);
     CHECK(h.snap(page(0, "L5")).version == last + 1);  // unchanged: same version
   }
-  SECTION("8. Frame tracker initialized: All createRef calls happen after initialization") {
+  SECTION("8. the frame tracker is initialised before any ref is made") {
     auto r = h.resolve("c0p1f0e1");
     REQUIRE_FALSE(r);
     CHECK(r.error().code == ErrorCode::kUnknownRef);
@@ -107,7 +107,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(full.reason == "first");
     CHECK(h.engine.stats(h.key)->registry == 3);
   }
-  SECTION("9. Removals captured before map clear: Delta computation extracts removed refs before updating maps") {
+  SECTION("9. removed refs are taken from the old view before it is replaced") {
     FactPack full = h.snap(page(9));
     h.begin(page(9), full.version);
     FactPack d = h.finish(page());
@@ -118,7 +118,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     CHECK(r.error().code == ErrorCode::kRefRemoved);
     CHECK(r.error().message.find("removed in v" + std::to_string(d.version)) != std::string::npos);
   }
-  SECTION("10. Format functions receive frameTracker: All formatting functions require frameTracker for proper serialization") {
+  SECTION("10. rendering uses the refs' own frames") {
     // Every ref in every FactPack carries its frame's per-page index, stable per frame_id.
     auto s = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
     FactPack full = h.snap(s);
@@ -128,7 +128,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     FactPack d = h.act(full.version, s2, &s);
     CHECK(d.added.at(0).ref.rfind("c0p1f1e", 0) == 0);  // same frame, same index, new document
   }
-  SECTION("11. Removed refs use original loaderId: Invalidation messages use node's loader_id (from when captured), not current") {
+  SECTION("11. a removed ref is reported with the loader it was captured under, not the current one") {
     auto s = PageBuilder().frame("SUB", "S1").el(2, "button", "Inner", Region::kMain, "SUB").build();
     FactPack full = h.snap(s);
     REQUIRE(h.engine.on_event(h.key, nav_event("SUB", "S2", "MAIN")));
@@ -138,7 +138,7 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     const FactPack& where = d.before_action.empty() ? d : d.before_action[0];
     CHECK(invalidated_refs(where) == std::vector<std::string>{ref_of(full, "button", "Inner")});
   }
-  SECTION("12. Overlay refs captured at open: capturedRefs stored when overlay opens; used at close for correct invalidation") {
+  SECTION("12. an overlay's refs are recorded when it opens and invalidated when it closes") {
     FactPack full = h.snap(page());
     auto open = PageBuilder().el(1, "link", "Home", Region::kNav).el(2, "button", "Save").el(3, "checkbox", "Agree")
                     .overlay(50).el(51, "button", "OK", Region::kDialog, "", 0).el(52, "button", "No", Region::kDialog, "", 0).build();
@@ -153,14 +153,14 @@ TEST_CASE("design: safety invariants", "[engine][invariants]") {
     REQUIRE(c.type == PackType::kOverlayClosed);
     CHECK(invalidated_refs(c) == std::vector<std::string>{ref_of(o, "button", "OK"), ref_of(o, "button", "No")});
   }
-  SECTION("13. Stale-no-history short-circuits: When agent version not in history, action is NOT executed; full snapshot returned for re-sync") {
+  SECTION("13. an action on a version other than the delivered one is not performed: a full snapshot instead") {
     FactPack full = h.snap(page());
     PreCheck pre = h.begin(page(9), full.version - 1);
     CHECK(pre.freshness == Freshness::kStaleNoHistory);
     CHECK(pre.pack->type == PackType::kFull);
     CHECK(h.engine.abort_action(h.key).error().code == ErrorCode::kWrongCallOrder);  // nothing is pending
   }
-  SECTION("14. Refs built from node data: All ref construction uses node's stored loader_id") {
+  SECTION("14. a ref resolves only in the document it was issued for") {
     auto s = PageBuilder().frame("SUB", "S1").el(2, "button", "Inner", Region::kMain, "SUB").build();
     FactPack full = h.snap(s);
     // A Page.frameNavigated arrives between capture and action: the ref must not resolve to

@@ -96,7 +96,7 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
   }
 }
 
-TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, changes no version (issue 18)",
+TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, changes no version",
           "[engine][resolve]") {
   Harness h;  // history 3
   auto s0 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").build();

@@ -1,5 +1,6 @@
-// design unit 3 (PageSnapshotState) and 6 (computeDeltaBetweenSnapshots), and the
-// no-change decision for re-renders.
+// The page's state in PageSession (the first snapshot, overlays over a frozen base, when the
+// baseline advances), the delta between two views (which refs it invalidates), and the no-change
+// decision for re-renders.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
@@ -21,10 +22,10 @@ Snapshot base_page(bool with_dialog = false, bool nested = false) {
 }
 }  // namespace
 
-TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
+TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the baseline advances", "[engine][state]") {
   Harness h;
   SECTION("Initializes on first call") {
-    // computeResponse() on an uninitialized page answers with the baseline itself.
+    // The first action on a page with nothing delivered answers with the baseline itself.
     PreCheck pre = h.begin(base_page(), std::nullopt);
     CHECK(pre.freshness == Freshness::kCurrent);
     FactPack p = h.finish(base_page());
@@ -104,7 +105,7 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     CHECK(back.invalidated.size() == 1);
     CHECK(h.resolve(ref_of(full, "button", "OK")));  // the dialog below is still live
   }
-  SECTION("advanceBaselineTo() in overlay mode updates overlay snapshot (not baseline)") {
+  SECTION("drift under an open overlay is reported for the overlay; the base change comes at its close, once") {
     // Pre-validation drift while an overlay is open: reported for the overlay only, and the
     // base change made meanwhile comes when the overlay closes, once.
     FactPack full = h.snap(base_page(true));
@@ -126,7 +127,7 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     CHECK(c.modified[0].after.name == "Remember");
     CHECK(c.modified[0].after.state.checked == Tri::kTrue);
   }
-  SECTION("advanceBaselineTo() returns true in base mode") {
+  SECTION("drift with no overlay is reported before the action and not again after it") {
     FactPack full = h.snap(base_page());
     auto drift = base_page();
     drift.nodes[2].state.checked = Tri::kTrue;
@@ -136,7 +137,7 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     CHECK(d.before_action.at(0).modified.size() == 1);
     CHECK(d.type == PackType::kNoChange);
   }
-  SECTION("handleOverlayOpened captures refs with current loaderId") {
+  SECTION("an overlay opened in a frame gets refs of that frame's current document") {
     FactPack full = h.snap(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").build());
     auto open = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").overlay(70, OverlayType::kDialog, "Frame dialog", "SUB")
                     .el(71, "button", "Go", Region::kDialog, "SUB", 0).build();
@@ -150,9 +151,9 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
     CHECK(t->frame_id == "SUB");
     CHECK(go.find("f1e") != std::string::npos);
   }
-  SECTION("handleOverlayClosed uses capturedRefs (not regenerated refs)") {
-    // Integration 9 too: the frame navigates while its overlay is open; the close lists the refs
-    // the agent got at open time.
+  SECTION("an overlay closed by its frame's navigation invalidates the refs the agent got at open time") {
+    // The frame navigates while its overlay is open; the close lists the refs the agent got
+    // when it opened, not new ones.
     auto open = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").overlay(70, OverlayType::kDialog, "Frame dialog", "SUB")
                     .el(71, "button", "Go", Region::kDialog, "SUB", 0).el(72, "button", "Stop", Region::kDialog, "SUB", 0).build();
     FactPack full = h.snap(open);
@@ -167,9 +168,9 @@ TEST_CASE("design unit 3: PageSnapshotState", "[engine][state]") {
   }
 }
 
-TEST_CASE("design unit 6: computeDeltaBetweenSnapshots", "[engine][delta]") {
+TEST_CASE("delta between two views: invalidations name the refs the agent holds", "[engine][delta]") {
   Harness h;
-  SECTION("Removed refs use node's loader_id (not current frame's)") {
+  SECTION("a navigated frame's removed refs are the ones from its old document") {
     // The frame navigated; the invalidation names the ref the agent holds, not a new one.
     FactPack full = h.snap(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "link", "Doc", Region::kMain, "SUB").build());
     auto after = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(3, "link", "Doc", Region::kMain, "SUB").build();

@@ -1,6 +1,8 @@
-// The design's units (docs/design.md, "Tests named after the design"): FrameTracker, SnapshotVersionManager, PageSnapshotState, format,
-// computeDeltaBetweenSnapshots — as they exist in this engine (refs are opaque, formatting is
-// the renderer's; what the seed asks of them is asserted on FactPacks and resolve()).
+// The engine's parts one by one (docs/design.md, "Tests named after the design"): FrameTracker and
+// the refs it scopes (ref text, RefRegistry), SnapshotVersionManager and the version check before
+// an action, and the frame each ref of a FactPack names. Refs are opaque to the renderers, so what
+// a ref must carry is asserted on FactPacks and on resolve(). (The page state and the delta are in
+// state_test.cpp.)
 #include <catch2/catch.hpp>
 
 #include "athena/limits.h"
@@ -15,7 +17,7 @@ using namespace athena;
 using namespace athena::testing;
 using engine::FrameTracker;
 
-TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
+TEST_CASE("FrameTracker: a frame's navigation or detach invalidates its refs, ref text, dead refs kept, init", "[engine][frames]") {
   SECTION("Invalidates refs on frame navigation") {
     Harness h;
     auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "In frame", Region::kMain, "SUB").build();
@@ -54,7 +56,7 @@ TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
     CHECK(d.invalidated[0].ref == ad);
     CHECK(d.invalidated[0].cause == "detached");
   }
-  SECTION("Serializes/parses refs correctly") {
+  SECTION("format_ref and parse_ref agree, and parse_ref refuses every other spelling") {
     CHECK(engine::format_ref(0, 1, 0, 17) == "c0p1f0e17");
     engine::ParsedRef p;
     REQUIRE(engine::parse_ref("c12p3f4e567", p));
@@ -63,7 +65,7 @@ TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
                             "c0p1f0e99999999999999"})
       CHECK_FALSE(engine::parse_ref(bad, p));
   }
-  SECTION("Prunes refs on removal") {
+  SECTION("RefRegistry keeps at most kMaxRemovedTombstones dead refs and never reuses n") {
     engine::RefRegistry reg;
     std::vector<engine::RefId> ids;
     for (std::size_t i = 0; i < limits::kMaxRemovedTombstones + 10; ++i) {
@@ -83,7 +85,7 @@ TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
     CHECK(reg.find(hidden) == nullptr);
     CHECK(reg.issue({"F", "L", 1, 0}) > hidden);  // n is never reused
   }
-  SECTION("Initialize succeeds on first call") {
+  SECTION("init indexes the frame tree") {
     FrameTracker t;
     REQUIRE(t.init(PageBuilder().frame("SUB", "S1").build().frames));
     CHECK(t.initialized());
@@ -92,7 +94,7 @@ TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
     CHECK(t.frame_index("SUB") == 1);
     CHECK(t.frame_index("SUB") == 1);
   }
-  SECTION("Initialize retries after failure (reset initPromise)") {
+  SECTION("a failed init leaves it uninitialized, and a later init succeeds") {
     FrameTracker t;
     std::vector<FrameInfo> broken = {FrameInfo{"SUB", "S1", "NOPE", "", false}};
     auto r = t.init(broken);
@@ -102,7 +104,7 @@ TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
     REQUIRE(t.init(PageBuilder().build().frames));
     CHECK(t.initialized());
   }
-  SECTION("Initialize is idempotent (multiple calls safe)") {
+  SECTION("a second init changes nothing: the first frame tree stays") {
     FrameTracker t;
     REQUIRE(t.init(PageBuilder("L1").build().frames));
     REQUIRE(t.init(PageBuilder("L2", "OTHER").build().frames));  // no-op: the first tree stays
@@ -111,13 +113,13 @@ TEST_CASE("design unit 1: FrameTracker", "[engine][frames]") {
   }
 }
 
-TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
+TEST_CASE("SnapshotVersionManager, and the version check before an action", "[engine][versions]") {
   auto view = [](std::uint64_t hash) {
     engine::View v;
     v.hash = hash;
     return v;
   };
-  SECTION("Increments version on change") {
+  SECTION("a changed view is a new version") {
     engine::SnapshotVersionManager m(3);
     CHECK(m.capture_if_changed(view(1)).first->version == 1);
     auto [e, is_new] = m.capture_if_changed(view(2));
@@ -126,7 +128,7 @@ TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
     CHECK_FALSE(m.capture_if_changed(view(2)).second);  // equal: no new version
     CHECK(m.current()->version == 2);
   }
-  SECTION("Doesn't increment when unchanged (peek)") {
+  SECTION("an unchanged view is no new version (peek)") {
     engine::SnapshotVersionManager m(3);
     m.capture_if_changed(view(7));
     CHECK_FALSE(m.peek(7));
@@ -147,7 +149,7 @@ TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
     for (std::uint64_t i = 1; i <= 100; ++i) big.capture_if_changed(view(i));
     CHECK(big.history_size() == limits::kMaxHistory);
   }
-  SECTION("Validates agent versions correctly") {
+  SECTION("begin_action acts on the delivered version (reporting drift first) and refuses any other") {
     Harness h;  // history 3
     auto a = PageBuilder().el(1, "button", "A").build();
     FactPack full = h.snap(a);
@@ -164,7 +166,7 @@ TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
     CHECK(stale.pack->added.size() == 1);
     REQUIRE(h.engine.abort_action(h.key));
     // Four more versions committed by failed actions (history 3) and never delivered: the agent
-    // still holds the last delivered version, so it is not stale (issue 18).
+    // still holds the last delivered version, so it is not stale.
     for (int i = 3; i < 7; ++i) {
       auto s = PageBuilder().el(1, "button", "A").el(i, "button", "B" + std::to_string(i)).build();
       h.begin(s, std::nullopt);
@@ -185,9 +187,9 @@ TEST_CASE("design unit 2: SnapshotVersionManager", "[engine][versions]") {
   }
 }
 
-TEST_CASE("design unit 5: Format Functions (refs in FactPacks)", "[engine][format]") {
-  // The renderers only print refs the engine put in the FactPack; the seed's concern (refs
-  // serialized with the frame they belong to) is asserted on the FactPack itself.
+TEST_CASE("every ref in a FactPack names the frame of its element", "[engine][format]") {
+  // The renderers only print refs the engine put in the FactPack, so that each ref carries the
+  // frame it belongs to is asserted on the FactPack itself.
   Harness h;
   auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
@@ -196,12 +198,12 @@ TEST_CASE("design unit 5: Format Functions (refs in FactPacks)", "[engine][forma
     REQUIRE(engine::parse_ref(ref, p));
     return p.frame;
   };
-  SECTION("formatFullSnapshot serializes refs via frameTracker") {
+  SECTION("full snapshot: each ref's f-part is its region's frame") {
     for (const RegionBlock& b : full.regions)
       for (const Element& e : b.elements) CHECK("f" + std::to_string(frame_of(e.ref)) == b.frame_ref);
     CHECK(frame_of(ref_of(full, "button", "Inner")) == 1);
   }
-  SECTION("formatDelta serializes all refs via frameTracker") {
+  SECTION("delta: added, modified and invalidated refs keep their frame") {
     auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(3, "button", "Inner 2", Region::kMain, "SUB").build();
     s1.nodes[0].state.focused = true;
     FactPack d = h.act(full.version, s1, &s0);
@@ -213,7 +215,7 @@ TEST_CASE("design unit 5: Format Functions (refs in FactPacks)", "[engine][forma
     REQUIRE(d.invalidated.size() == 1);
     CHECK(frame_of(d.invalidated[0].ref) == 1);
   }
-  SECTION("formatNode requires frameTracker parameter") {
+  SECTION("each ref resolves to a node of the frame it names") {
     // Every ref of a pack resolves to a node of the frame its f-part names.
     for (const Element& e : listed(full)) CHECK(h.resolve(e.ref)->frame_id == (frame_of(e.ref) == 0 ? "MAIN" : "SUB"));
   }
