@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent } from '../lib/agent.js';
 import { pageChrome, setup, strictEngine } from './fake-page.mjs';
+import { until } from '../../tests/support/wait.mjs';
 
 test('read {ref} and screenshot {ref} racing a click wait for it and never begin an action of their own', async () => {
   const { engine, agent, name } = await setup();
@@ -12,7 +13,7 @@ test('read {ref} and screenshot {ref} racing a click wait for it and never begin
   const version = engine.delivered;
   engine.calls.length = 0;
   const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref, version } });
-  await new Promise((r) => setTimeout(r, 20));  // the click is under way (stabilizing)
+  await until('the click under way (its beginAction)', () => engine.calls.includes('beginAction'));
   const [read, shot] = await Promise.all([
     agent.dispatch({ session: 'a', tool: 'read', args: { ref } }),
     agent.dispatch({ session: 'a', tool: 'screenshot', args: { ref } }),

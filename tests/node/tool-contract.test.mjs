@@ -12,6 +12,7 @@ import { docsWithTable } from '../../bridge/gen-tools.mjs';
 import { bridgeBinary, root, sandbox } from '../../bridge/test/helpers.mjs';
 import { Agent } from '../../extension/lib/agent.js';
 import { fakeChrome } from '../../extension/test/fake-chrome.mjs';
+import { until } from '../support/wait.mjs';
 
 /** Sends JSON-RPC lines to a fresh `athena-bridge mcp` (no Chrome) and returns the answers by id. */
 async function mcp(requests) {
@@ -23,17 +24,18 @@ async function mcp(requests) {
   for (const r of [init, ...requests]) p.stdin.write(`${JSON.stringify(r)}\n`);
   const ids = new Set(requests.map((r) => r.id));
   const answers = new Map();
-  const end = Date.now() + 20_000;
-  while (answers.size < ids.size && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 20));
-    for (const line of out.split('\n')) {
-      if (!line.trim()) continue;
-      const m = JSON.parse(line);
-      if (ids.has(m.id)) answers.set(m.id, m);
-    }
+  try {
+    await until(`athena-bridge answering all ${ids.size} calls`, () => {
+      for (const line of out.split('\n').slice(0, -1)) {  // complete lines only
+        if (!line.trim()) continue;
+        const m = JSON.parse(line);
+        if (ids.has(m.id)) answers.set(m.id, m);
+      }
+      return answers.size === ids.size;
+    }, { last: () => `${answers.size} answered` });
+  } finally {
+    p.kill();
   }
-  p.kill();
-  assert.equal(answers.size, ids.size, `athena-bridge answered ${answers.size} of ${ids.size}`);
   return answers;
 }
 
