@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backoffMs, ChunkAssembler, NativeClient, toWire } from '../lib/native.js';
 import { LIMITS, PROTOCOL_VERSION } from '../lib/limits.js';
+import { until } from '../../tests/support/wait.mjs';
 
 /** A fake chrome.runtime.Port: records what the extension posts; the test plays the host. */
 function fakePort() {
@@ -43,7 +44,7 @@ test('hello first, calls answered as results, sessions tracked', async () => {
   p.host({ type: 'session_open', session: 'a', client: 'claude' });
   assert.deepEqual(opened, [['a', 'claude']]);
   p.host({ type: 'call', id: 7, session: 'a', tool: 'snapshot', args: {}, deadline_ms: 1000 });
-  await new Promise((r) => setTimeout(r, 0));
+  await until('the result of call 7 posted', () => p.posted.at(-1)?.type === 'result');
   assert.deepEqual(calls[0], { id: 7, session: 'a', tool: 'snapshot', args: {}, deadline_ms: 1000 });
   assert.deepEqual(p.posted.at(-1), { type: 'result', id: 7, ok: true, text: 'did snapshot', version: 3 });
   p.host({ type: 'session_close', session: 'a' });
@@ -57,7 +58,7 @@ test('a throwing tool becomes an error result, never a lost call', async () => {
   const c = new NativeClient({ connect: () => { const p = fakePort(); ports.push(p); return p; }, onCall: async () => { throw new Error('boom'); } });
   c.start();
   ports[0].host({ type: 'call', id: 'x', session: 's', tool: 'click', args: {} });
-  await new Promise((r) => setTimeout(r, 0));
+  await until('the result of call x posted', () => ports[0].posted.at(-1)?.type === 'result');
   assert.deepEqual(ports[0].posted.at(-1), { type: 'result', id: 'x', ok: false, error: { code: 'internal', message: 'boom' } });
 });
 
@@ -120,7 +121,7 @@ test('a call under way when the port drops is cancelled, and its late answer nev
   timers.fire();
   ports[1].host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
   finish({ ok: true, text: 'late' });
-  await new Promise((r) => setTimeout(r, 0));
+  await new Promise((r) => setImmediate(r));  // one event-loop turn: the late answer's promise has settled
   // A new host numbers its calls from h1 again: "h3" there is another agent's call.
   assert.deepEqual(ports[1].posted.filter((m) => m.type === 'result'), []);
   assert.deepEqual(ports[0].posted.filter((m) => m.type === 'result'), []);
@@ -148,6 +149,6 @@ test('incoming chunked calls are reassembled and dispatched', async () => {
   const half = Math.floor(text.length / 2);
   ports[0].host({ type: 'chunk', id: 9, seq: 1, total: 2, data: text.slice(half) });
   ports[0].host({ type: 'chunk', id: 9, seq: 0, total: 2, data: text.slice(0, half) });
-  await new Promise((r) => setTimeout(r, 0));
+  await until('the reassembled call reaching onCall', () => calls.length > 0);
   assert.equal(calls[0].args.text.length, 50);
 });
