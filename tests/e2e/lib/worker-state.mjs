@@ -22,24 +22,25 @@ export async function policyApplied(worker) {
 }
 
 /**
- * The call ids of the worker's tabs (extension/lib/action-flow.js sets a tab's callId when an
- * action starts), to tell when a new call is under way.
+ * The call id of each of the worker's tabs (extension/lib/action-flow.js sets a tab's callId when
+ * an action starts), to tell when a new call is under way.
  * @param {import('playwright-core').Worker} worker
- * @returns {Promise<string[]>}
+ * @returns {Promise<Record<string, string>>} tab id -> call id ("null" when none)
  */
 export function tabCallIds(worker) {
   // @ts-ignore the worker's own global (extension/sw.js)
-  return worker.evaluate(() => [...globalThis.athenaAgent.tabs.values()].map((t) => String(t.callId)));
+  return worker.evaluate(() => Object.fromEntries([...globalThis.athenaAgent.tabs.entries()].map(([id, t]) => [String(id), String(t.callId)])));
 }
 
 /**
- * Resolves once an action with a call id not in `before` is under way in one of the worker's tabs.
- * @param {import('playwright-core').Worker} worker @param {string[]} before @param {string} what
+ * Resolves once a tab's call id differs from what it was in `before` (tabCallIds): a new action
+ * is under way there. Per tab, since a restarted host numbers its calls from h1 again.
+ * @param {import('playwright-core').Worker} worker @param {Record<string, string>} before @param {string} what
  */
 export async function newCallUnderWay(worker, before, what) {
   let ids = before;
   await until(`${what} under way in the extension`, async () => {
     ids = await tabCallIds(worker);
-    return ids.some((id) => id !== 'null' && !before.includes(id));
-  }, { last: () => ids.join(', ') });
+    return Object.entries(ids).some(([tab, id]) => id !== 'null' && id !== before[tab]);
+  }, { last: () => JSON.stringify(ids) });
 }
