@@ -28,6 +28,9 @@ struct Element {
   std::string region_label;
   int overlay = -1;         // -1 = base page, else depth index in the overlay stack
   bool in_viewport = false;
+  /// Outline depth (ReadableNode::depth): where it sits, shown as indentation. Presentation only:
+  /// not part of what a delta compares.
+  int depth = 0;
 };
 
 /// A ref the agent must stop using, and why.

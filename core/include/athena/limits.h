@@ -15,7 +15,8 @@ inline constexpr std::size_t kMaxDepth = 4'096;               // DOM depth walke
 inline constexpr std::size_t kMaxNameChars = 160;             // accessible name kept per element (UTF-8 bytes, cut on a char boundary)
 inline constexpr std::size_t kMaxValueChars = 200;            // input value kept per element
 inline constexpr std::size_t kMaxTextChars = 300;            // alert/status/toast text kept
-inline constexpr std::size_t kMaxRevealedTextChars = 300;    // one revealed text block (tab panel / dialog paragraph) kept
+inline constexpr std::size_t kMaxRevealedTextChars = 300;    // one text block (paragraph, list item, caption, table row) kept
+inline constexpr int kMaxOutlineDepth = 12;                   // nesting levels told apart (deeper ones render at this depth)
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
 
@@ -40,17 +41,26 @@ inline constexpr std::size_t kMinNodesForRatio = 8;
 // Baselines (full, overlay_opened) are trimmed only when their text is over a token budget,
 // estimated as bytes / kBytesPerToken: cheap and deterministic. 3 is what the recorded corpus
 // measures (tests/golden: 2.9 bytes per o200k token; refs and quotes tokenize densely).
-// Then the largest regions are trimmed first, each down to as many leading elements as still fit
-// but never fewer than kRegionTrimHead, plus its last kRegionTrimTail, every focused or
-// in-viewport element and up to kMaxHeadingsPerTrimmedRegion headings, until the pack fits.
+// The budget is a bound: no keep rule takes a pack past it. Trimming goes outline first
+// (render/trim.cpp): a run of kMinRepeatLines or more lines that repeats earlier lines of the pack
+// (the same navigation at the top and the bottom) is always one line; over the budget the deepest
+// outline levels collapse first, each run one gap line under the line it sits under, down to the
+// top level (kOutlineKeptLevels: a manual's chapters, a list's items, a table's rows); then text
+// lines longer than kTrimmedTextChars are cut to that; then the largest regions are trimmed,
+// each down to as many leading elements as still fit but at least kRegionTrimHead, plus its last
+// kRegionTrimTail, every focused or in-viewport element and up to kMaxHeadingsPerTrimmedRegion
+// headings while they fit; last, a hard cut from the end of the largest regions.
 inline constexpr std::size_t kDefaultBaselineTokenBudget = 2'000;  // RenderOptions::token_budget default
 inline constexpr std::size_t kMaxBaselineTokenBudget = 1'000'000;  // the most a caller may set
 inline constexpr std::size_t kBytesPerToken = 3;
-inline constexpr std::size_t kRegionTrimThreshold = 40;       // a region with at most this many elements is never trimmed
+inline constexpr std::size_t kMinRepeatLines = 2;             // a repeated run this long or longer is shown once
+inline constexpr int kOutlineKeptLevels = 1;                  // outline levels never collapsed before heads and tails
+inline constexpr std::size_t kTrimmedTextChars = 80;          // a text line over the budget is cut to this (read shows it whole)
+inline constexpr std::size_t kRegionTrimThreshold = 40;       // a region with at most this many elements keeps its lines until the hard cut
 inline constexpr std::size_t kRegionTrimHead = 15;            // a trimmed region keeps at least its first N
 inline constexpr std::size_t kRegionTrimTail = 5;             // ... and its last N (plus focused / in-viewport ones)
 inline constexpr std::size_t kMaxHeadingsPerTrimmedRegion = 20;  // headings a trimmed region still shows (its outline)
-inline constexpr std::size_t kMaxTextLinesPerPack = 40;       // revealed text lines per FactPack; the rest are "... N more" lines
+inline constexpr std::size_t kMaxTextLinesPerPack = 40;       // text lines per delta; the rest are "... N more" lines naming a find
 inline constexpr std::size_t kDeltaCapPerCategory = 25;       // added / modified / removed lines per category
 inline constexpr std::size_t kNonInteractiveCap = 10;         // headings, alerts, status lines per delta
 inline constexpr std::size_t kDefaultFindLimit = 50;          // elements per find page

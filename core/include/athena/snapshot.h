@@ -26,7 +26,7 @@ enum class Category : std::uint8_t {
   kAlert,            // role=alert, aria-live=assertive
   kStatus,           // role=status/log/marquee/timer, aria-live=polite, toasts
   kValidation,       // form validation messages (aria-errormessage / aria-invalid targets' messages)
-  kText,             // a paragraph of revealed text: tab panel, expanded section, open <details>, dialog body
+  kText,             // a block of text the agent reads: a paragraph, list item, table row, caption, title
 };
 inline constexpr std::size_t kCategoryCount = 6;
 const char* category_name(Category category);
@@ -83,7 +83,9 @@ struct ReadableNode {
   std::string heading;      // text of the nearest heading before this element (context for the agent)
   std::string shadow_path;  // host tag chain when inside shadow DOM ("sl-dialog/sl-button"), else empty
   int overlay = -1;         // index into Snapshot::overlays of the innermost overlay holding it, -1 = base page
-
+  /// Outline depth: how many lists, tables, rows, trees, menus, fieldsets and <details> hold it
+  /// (capped at limits::kMaxOutlineDepth). Rendered as indentation; trimming collapses the deepest first.
+  int depth = 0;
 };
 
 enum class OverlayType : std::uint8_t { kModal = 0, kDialog, kDropdown, kTooltip, kUnknown };

@@ -57,6 +57,74 @@ std::vector<char> validation_targets(const Dom& dom) {
   return out;
 }
 
+// The outline: a line sits under another when it is inside a nested list, a table row or a
+// <details> whose item's first line is that other line (a manual's sub-entries under their
+// chapter's link, a row's buttons under the row, a disclosure's text under its summary).
+// Containers whose items carry the line they sit under: lists, trees, menus and groups.
+bool is_outline_list(const Dom& dom, int i, std::string_view role) {
+  const std::string_view t = dom.tag(i);
+  return t == "ul" || t == "ol" || t == "menu" || t == "dl" || role == "list" || role == "tree" || role == "group" ||
+         role == "menu" || role == "listbox" || role == "directory";
+}
+// Containers that are their own item: what is inside sits under their first line.
+bool is_outline_item(const Dom& dom, int i, std::string_view role) {
+  const std::string_view t = dom.tag(i);
+  return t == "li" || t == "tr" || t == "details" || role == "listitem" || role == "treeitem" || role == "row";
+}
+
+// A table row is one text line: its cells in order, " | " between them.
+bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) == "tr" || role == "row"; }
+
+// Elements whose words a field's description carries (aria-describedby, and aria-errormessage of
+// an invalid field) when they are short enough to be one: they are not lines of their own.
+std::vector<char> description_targets(const Dom& dom, const Visibility& vis) {
+  std::vector<char> out(dom.nodes.size(), 0);
+  for (const int i : dom.order) {
+    if (!dom.is_element(i) || !(dom.has_attr(i, "aria-describedby") || dom.has_attr(i, "aria-errormessage"))) continue;
+    for (const std::string_view a : {"aria-errormessage", "aria-describedby"})
+      for (const int ref : dom.idrefs(i, a))
+        if (ref != i && subtree_text(dom, vis, ref).size() <= limits::kMaxNameChars) out[static_cast<std::size_t>(ref)] = 1;
+  }
+  return out;
+}
+
+/// The accessible description from aria-errormessage (of an invalid field) and aria-describedby:
+/// the text of the elements they name, as Chrome's accessibility tree computes it.
+std::string described_by(const Dom& dom, const Visibility& vis, int i, bool invalid) {
+  std::string out;
+  for (const std::string_view a : {"aria-errormessage", "aria-describedby"}) {
+    if (a == "aria-errormessage" && !invalid) continue;
+    for (const int ref : dom.idrefs(i, a)) {
+      const std::string t = subtree_text(dom, vis, ref);
+      if (is_blank(t) || out.find(t) != std::string::npos) continue;
+      if (!out.empty()) out.push_back(' ');
+      out += t;
+    }
+  }
+  return out;
+}
+
+/// A row's cells in order, each without the words of its controls (they have their own lines).
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<char>& opaque) {
+  std::string out;
+  bool any = false;
+  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
+    if (!dom.is_element(c) || vis.aria_hidden(c) || vis.css_hidden(c)) continue;
+    const std::string cell = block_text(dom, vis, c, opaque, limits::kMaxRevealedTextChars);
+    if (any) out += " | ";
+    out += cell;
+    any = any || !cell.empty();
+    if (out.size() > limits::kMaxRevealedTextChars) break;
+  }
+  // Cells that hold only controls (their own lines) end a row with nothing: no trailing " |".
+  while (out.size() >= 3 && out.compare(out.size() - 3, 3, " | ") == 0) out.resize(out.size() - 3);
+  while (!out.empty() && out.back() == '|') {
+    out.pop_back();
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+  }
+  return any ? out : std::string();
+}
+
 std::string page_title(const Dom& dom) {
   for (const int i : dom.order) {
     const Node& n = dom.nodes[static_cast<std::size_t>(i)];
@@ -131,18 +199,27 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       has_inter_desc[static_cast<std::size_t>(p)] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
-  const std::vector<char> revealable = revealable_nodes(dom, role);
+  const std::vector<char> described = description_targets(dom, vis);
   // Controls and headings are their own lines: a text block does not repeat their words.
-  std::vector<char> opaque(n, 0);
+  // A link inside a paragraph is part of the sentence ("While the Language Reference describes …"):
+  // its words stay in the text, unless the text is nothing but links (a list item that only
+  // holds one says nothing the link line does not).
+  std::vector<char> opaque(n, 0), opaque_but_links(n, 0);
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
     opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading";
+    opaque_but_links[u] = opaque[u] && role[u] != "link";
   }
 
   std::vector<Region> region(n, Region::kPage);
   std::vector<int> landmark(n, -1), z(n, 0), ov(n, -1);
   std::vector<char> in_live(n, 0);
   std::vector<char> covered(n, 0);  // inside an element already emitted: no text block of its own
+  std::vector<char> in_text(n, 0);  // inside a text block: its words are that block's (a nested list is not)
+  // The outline (is_outline_list / is_outline_item): per node its nearest item ancestor-or-self,
+  // the item that holds its nearest list or row, and the first line emitted inside it.
+  std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
+  std::vector<int> line_depth;  // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
   std::vector<int> node_ov;  // parallel to snap.nodes: candidate index
@@ -161,9 +238,21 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       ov[u] = ov[pu];
       in_live[u] = in_live[pu];
       covered[u] = covered[pu];
+      in_text[u] = in_text[pu];
+      anchor[u] = anchor[pu];
+      item[u] = item[pu];
+      if (dom.is_element(node.parent)) {
+        // A row or <details> holds its content under its own first line; a list, under the line
+        // of the item it is nested in (none for a top-level list).
+        if (dom.tag(node.parent) == "tr" || role[pu] == "row" || dom.tag(node.parent) == "details") anchor[u] = node.parent;
+        else if (is_outline_list(dom, node.parent, role[pu])) anchor[u] = item[pu];
+      }
     }
+    if (dom.is_element(i) && is_outline_item(dom, i, role[u])) item[u] = i;
     if (!dom.is_element(i)) continue;
     const std::string& r = role[u];
+    // A list or table inside a paragraph-like block has lines of its own (block_text skips it).
+    if (is_text_container(dom, i)) in_text[u] = 0;
     z[u] = own_z_index(dom, i, z[u]);
     const bool focusable = is_focusable(dom, i);
     const bool visible = vis.visible(i, focusable);
@@ -197,6 +286,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (base_interactive[u] || clickable) {
       emit = true;
       if (sel >= 0 && role[static_cast<std::size_t>(sel)] == "combobox") emit = false;  // shown as the select's value
+    } else if (described[u]) {
+      // Its words are a field's description (desc=…), shown on the field's line.
     } else if (validation[u] && !in_live[u]) {
       cat = Category::kValidation;
       emit = true;
@@ -205,8 +296,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     } else if (r == "heading") {
       cat = Category::kHeading;
       emit = true;
-    } else if (revealable[u] && !covered[u] && !in_live[u] && is_text_block(dom, i)) {
-      // Visibility, not the viewport, decides: text that merely scrolled into view was there all along.
+    } else if (!covered[u] && !in_text[u] && !in_live[u] && (is_row(dom, i, r) || is_text_block(dom, i))) {
+      // Text the agent reads, wherever it is: visibility decides, not the viewport.
       cat = Category::kText;
       emit = true;
     }
@@ -221,9 +312,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     rn.category = cat;
     rn.role = r;
     if (cat == Category::kText) {
-      rn.role = "text";
-      rn.name = cut(block_text(dom, vis, i, opaque, limits::kMaxRevealedTextChars), limits::kMaxRevealedTextChars);
-      if (rn.name.empty()) continue;
+      const bool row = is_row(dom, i, r);
+      rn.role = row ? "row" : "text";
+      auto words = [&](const std::vector<char>& hidden) {
+        return row ? row_text(dom, vis, i, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
+      };
+      if (is_blank(words(opaque))) continue;
+      rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
     } else {
@@ -252,7 +347,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     bool has = false;
     const std::string_view desc = dom.attr(i, "aria-description", &has);
     const std::string title = collapse_ws(dom.attr(i, "title"));
-    if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
+    const std::string by = rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
+    if (!by.empty() && by != rn.name) rn.description = cut(by, limits::kMaxNameChars);
+    else if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
     else if (!title.empty() && title != rn.name) rn.description = cut(title, limits::kMaxNameChars);
     else if (!is_blank(dom.attr(i, "placeholder")) && (t == "input" || t == "textarea")) {
       const std::string ph = collapse_ws(dom.attr(i, "placeholder"));
@@ -296,7 +393,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     rn.heading = heading;
     rn.shadow_path = dom.shadow_path(i);
-    covered[u] = !is_container_role(r);
+    const int above = anchor[u] >= 0 ? first_line[static_cast<std::size_t>(anchor[u])] : -1;
+    rn.depth = above >= 0 ? std::min(line_depth[static_cast<std::size_t>(above)] + 1, limits::kMaxOutlineDepth) : 0;
+    line_depth.push_back(rn.depth);
+    for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0; a = dom.nodes[static_cast<std::size_t>(a)].parent)
+      first_line[static_cast<std::size_t>(a)] = static_cast<int>(snap.nodes.size());
+    if (cat == Category::kText) in_text[u] = 1;
+    else covered[u] = !is_container_role(r);
     snap.nodes.push_back(std::move(rn));
     node_ov.push_back(ov[u]);
     if (cat == Category::kHeading) heading = snap.nodes.back().name;

@@ -5,17 +5,6 @@
 namespace athena::compiler {
 namespace {
 
-// Targets of aria-controls on elements that say whether they are expanded (accordions,
-// disclosures, Bootstrap collapse): what they control is what expanding reveals.
-std::vector<char> controlled_by_expander(const Dom& dom) {
-  std::vector<char> out(dom.nodes.size(), 0);
-  for (const int i : dom.order) {
-    if (!dom.is_element(i) || !dom.has_attr(i, "aria-expanded")) continue;
-    for (const int ref : dom.idrefs(i, "aria-controls")) out[static_cast<std::size_t>(ref)] = 1;
-  }
-  return out;
-}
-
 bool breaks_words(std::string_view t) {
   return t == "br" || t == "p" || t == "div" || t == "li" || t == "ul" || t == "ol" || t == "tr" || t == "td" ||
          t == "th" || t == "dt" || t == "dd" || t == "section" || t == "article" || t == "blockquote" || t == "pre" ||
@@ -26,18 +15,9 @@ bool breaks_words(std::string_view t) {
 
 bool is_container_role(std::string_view role) { return role == "tabpanel" || role == "dialog" || role == "alertdialog"; }
 
-std::vector<char> revealable_nodes(const Dom& dom, const std::vector<std::string>& role) {
-  std::vector<char> out = controlled_by_expander(dom);
-  for (const int i : dom.order) {  // pre-order: parents first
-    const auto u = static_cast<std::size_t>(i);
-    const int p = dom.nodes[u].parent;
-    if (p >= 0 && out[static_cast<std::size_t>(p)]) out[u] = 1;
-    if (!dom.is_element(i) || out[u]) continue;
-    // An open <details> holds its content; its <summary> is a control (DisclosureTriangle), so its
-    // words are never a text block of their own.
-    if (is_container_role(role[u]) || (dom.tag(i) == "details" && dom.has_attr(i, "open"))) out[u] = 1;
-  }
-  return out;
+bool is_text_container(const Dom& dom, int i) {
+  const std::string_view t = dom.tag(i);
+  return t == "ul" || t == "ol" || t == "dl" || t == "menu" || t == "table";
 }
 
 bool is_text_block(const Dom& dom, int i) {
@@ -73,7 +53,8 @@ std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::
       c = next_after(c);
       continue;
     }
-    const bool skip = !dom.is_element(c) || opaque[static_cast<std::size_t>(c)] || vis.aria_hidden(c) || vis.css_hidden(c);
+    const bool skip = !dom.is_element(c) || opaque[static_cast<std::size_t>(c)] || vis.aria_hidden(c) || vis.css_hidden(c) ||
+                      is_text_container(dom, c);
     // A block-level child or a line break keeps the words on either side apart.
     if (!skip && breaks_words(node.tag)) out.push_back(' ');
     if (!skip && node.first_child >= 0) {

@@ -1,7 +1,8 @@
 // Full FactPacks (first, after a navigation, an unreliable delta, a stale agent or on request)
 // and cross-baseline dedup: a region whose ordered identities and contents equal the previous
 // baseline's is sent as one `unchanged` line, its refs rebound (docs/design.md, "Trimming and
-// dedup across baselines").
+// dedup across baselines"). A requested snapshot collapses nothing: it is how an agent whose
+// client compacted its context sees the page again.
 #include <map>
 #include <set>
 #include <string>
@@ -72,7 +73,9 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       n.ref = o.ref;
       n.element.ref = o.element.ref;
     }
-    unchanged.insert(k);
+    // An explicit snapshot is how an agent recovers a page its client dropped from its context
+    // (compaction): it shows every region's lines. The refs are rebound all the same.
+    if (reason != "requested") unchanged.insert(k);
   }
   for (const BlockKey& k : order) {
     RegionBlock b;

@@ -74,6 +74,7 @@ Element element_of(const ReadableNode& n, std::string ref) {
   el.region_label = n.region_label;
   el.overlay = n.overlay;
   el.in_viewport = n.in_viewport;
+  el.depth = n.depth;
   return el;
 }
 

@@ -15,10 +15,11 @@
 //   <summary added="1" modified="1" removed="1"/>
 //   </delta>
 //
-// Bounds (limits.h): a baseline over RenderOptions::token_budget has its largest regions trimmed
-// (render/trim.h), each gap line naming what it holds and the find call that lists it; revealed
-// text lines are bounded per pack (kMaxTextLinesPerPack); delta lists keep kDeltaCapPerCategory
-// interactive and kNonInteractiveCap other lines per category. Output is a pure function of the
+// Lines are indented by outline depth (lists, tables, rows, trees, menus: one space a level).
+// Bounds (limits.h): a baseline over RenderOptions::token_budget is trimmed outline first
+// (render/trim.h), each gap line naming what it holds and the find call that lists it; delta
+// lists keep kDeltaCapPerCategory interactive, kNonInteractiveCap other and kMaxTextLinesPerPack
+// text lines, each count naming the find call that lists the rest. Output is a pure function of the
 // FactPack and options: byte-identical everywhere.
 #include <algorithm>
 #include <array>
@@ -69,17 +70,35 @@ void capped(std::string& out, const std::vector<const T*>& items, Category (*cat
 void more_lines(std::string& out, const Hidden& hidden, const char* what) {
   for (std::size_t k = 0; k < hidden.size(); ++k) {
     if (!hidden[k]) continue;
-    // The hint names a call that works: find cannot list removed refs nor filter "added", but a
-    // snapshot shows the page as it now is (and its gap lines lead on to find).
+    // The hint names a call that works: find cannot list removed refs, but a requested snapshot
+    // shows every region as the page now is (and its gap lines lead on to find).
     out += "... " + std::to_string(hidden[k]) + " more " + what + " " + category_name(static_cast<Category>(k)) +
            " (snapshot shows the page now)\n";
   }
 }
 
+/// What an <added> list left out, and the find call that lists it: the added elements of one
+/// category follow the last one shown in document order, so `after=` that one is where they start.
+void added_more_line(std::string& out, std::size_t count, Category c, const Element& first, const Element* last_shown) {
+  out += "... " + std::to_string(count) + " more added " + category_name(c) + " (find";
+  if (c == Category::kHeading) out += " role=heading";  // text is "text" or "row": no one role
+  out += " region=";
+  if (!first.region_label.empty()) quoted(out, first.region_label);
+  else out += region_name(first.region);
+  // The frame is the ref's f-part: c{context}p{page}f{frame}e{n}.
+  const std::string& ref = last_shown ? last_shown->ref : first.ref;
+  const std::size_t f = ref.find('f'), e = ref.find('e', f == std::string::npos ? 0 : f);
+  if (f != std::string::npos && e != std::string::npos && ref.compare(f, e - f, "f0") != 0) out += " frame=" + ref.substr(f, e - f);
+  if (last_shown) out += " after=" + last_shown->ref;
+  out += ")\n";
+}
+
 Category element_category(const Element& e) { return e.category; }
 Category modified_category(const Modified& m) { return m.after.category; }
 // Invalidations keep only role and name; a revealed text line is the one role that says its category.
-Category invalidation_category(const Invalidation& inv) { return inv.role == "text" ? Category::kText : Category::kInteractive; }
+Category invalidation_category(const Invalidation& inv) {
+  return inv.role == "text" || inv.role == "row" ? Category::kText : Category::kInteractive;
+}
 
 /// "checked=false -> checked", "name "A" -> "B"": only what differs.
 std::string change_words(const Modified& m) {
@@ -256,7 +275,6 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
       }
       it->second.push_back(&e);
     }
-    Hidden h{};
     for (const auto& [key, list] : groups) {
       out += "<added";
       if (list.front()->region != Region::kPage) {
@@ -266,10 +284,21 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
       }
       if (!list.front()->region_label.empty()) attr(out, "label", list.front()->region_label);
       out += ">\n";
-      capped<Element>(out, list, element_category, o.caps, element_line, h, text_shown);
+      Hidden h{};
+      std::array<const Element*, kCategoryCount> last{};  // the last line shown, per category
+      int base = limits::kMaxOutlineDepth;  // indented like region lines, below the group's shallowest
+      for (const Element* e : list) base = std::min(base, e->depth);
+      capped<Element>(out, list, element_category, o.caps,
+                      [&](std::string& s, const Element& e) {
+                        s.append(static_cast<std::size_t>(std::max(0, e.depth - base)), ' ');
+                        element_line(s, e);
+                        last[static_cast<std::size_t>(e.category)] = &e;
+                      },
+                      h, text_shown);
+      for (std::size_t k = 0; k < h.size(); ++k)
+        if (h[k]) added_more_line(out, h[k], static_cast<Category>(k), *list.front(), last[k]);
       out += "</added>\n";
     }
-    more_lines(out, h, "added");
   }
   if (!p.modified.empty()) {
     std::vector<const Modified*> list;

@@ -1,6 +1,16 @@
+// Trimming a baseline to its token budget, outline first (limits.h "Rendering"):
+//   0. a run of lines that repeats earlier lines of the pack is one line;
+//   1. the deepest outline levels collapse first (a manual's sub-entries, a row's buttons), each
+//      run one gap line under the line it sits under, down to the top level;
+//   2. text lines are cut to kTrimmedTextChars;
+//   3. the largest regions keep their head and tail, headings, focused and in-viewport lines
+//      (the keep rules), as far as the budget allows;
+//   4. last, a hard cut: lines go from the end of the largest regions until the pack fits.
+// No keep rule takes a pack past its budget.
 #include "render/trim.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "athena/limits.h"
 #include "render/lines.h"
@@ -22,10 +32,50 @@ void region_hint(std::string& out, const FactPack& pack, const RegionBlock& b) {
   if (!b.frame_ref.empty() && b.frame_ref != "f0") out += " frame=" + b.frame_ref;
 }
 
+int base_depth(const RegionBlock& b) {
+  int base = limits::kMaxOutlineDepth;
+  for (const Element& e : b.elements) base = std::min(base, e.depth);
+  return b.elements.empty() ? 0 : base;
+}
+
+std::size_t indent_of(const Element& e, int base) { return static_cast<std::size_t>(std::max(0, e.depth - base)); }
+
+/// A text line's name cut to kTrimmedTextChars on a character boundary, with an ellipsis.
+Element excerpt(const Element& e) {
+  Element out = e;
+  std::size_t n = limits::kTrimmedTextChars;
+  if (out.name.size() <= n) return out;
+  while (n > 0 && (static_cast<unsigned char>(out.name[n]) & 0xC0) == 0x80) --n;
+  out.name.resize(n);
+  out.name += "\xE2\x80\xA6";  // …
+  return out;
+}
+
+/// The gap line for the hidden run [from, to) (all of one kind of Shown). Under the line just
+/// before, one outline level up, it names what the run holds and lists it from there:
+/// `... 71 more links (find after=c0p1f0e15)`. A repeat says so: `... 13 more repeated from
+/// above: "index" … "|" (find region=nav after=c0p1f0e421)`. Otherwise it names the run's first
+/// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=c0p1f0e20)`.
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
-              const Element* before) {
-  out += "... " + std::to_string(to - from) + " more here: ";
-  quoted(out, b.elements[from].name);
+              const Element* before, int base, bool repeat) {
+  const Element& first = b.elements[from];
+  out.append(indent_of(first, base), ' ');
+  out += "... " + std::to_string(to - from) + " more";
+  const bool under = !repeat && before && from > 0 && before == &b.elements[from - 1] && before->depth < first.depth;
+  if (under) {
+    bool same_role = true;
+    for (std::size_t i = from; i < to && same_role; ++i) same_role = b.elements[i].role == first.role;
+    if (same_role && !first.role.empty()) {
+      out.push_back(' ');
+      role_word(out, first.role);
+      if (to - from > 1 && first.role != "text") out.push_back('s');
+    }
+    // Its children follow the line it sits under in document order: find lists them from there.
+    out += " (find after=" + before->ref + ")\n";
+    return;
+  }
+  out += repeat ? " repeated from above: " : " here: ";
+  quoted(out, first.name);
   if (to - from > 1) {
     out += " \xE2\x80\xA6 ";  // …
     quoted(out, b.elements[to - 1].name);
@@ -36,117 +86,264 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
   out += ")\n";
 }
 
-/// Bytes of region_lines() for `shown`, from each element line's length measured once (`line`):
-/// only the few gap lines are rendered to be measured.
-std::size_t lines_bytes(const FactPack& pack, std::size_t index, const Shown& shown, const std::vector<std::size_t>& line) {
+struct Lines {  // one region's element lines, measured once
+  int base = 0;
+  std::vector<std::size_t> bytes;    // as shown (kShown)
+  std::vector<std::size_t> excerpt;  // as an excerpt (kExcerpt)
+};
+
+Lines measure(const RegionBlock& b) {
+  Lines out;
+  out.base = base_depth(b);
+  out.bytes.reserve(b.elements.size());
+  out.excerpt.reserve(b.elements.size());
+  std::string scratch;
+  for (const Element& e : b.elements) {
+    scratch.clear();
+    element_line(scratch, e);
+    out.bytes.push_back(scratch.size() + indent_of(e, out.base));
+    if (e.category == Category::kText && e.name.size() > limits::kTrimmedTextChars) {
+      scratch.clear();
+      element_line(scratch, excerpt(e));
+      out.excerpt.push_back(scratch.size() + indent_of(e, out.base));
+    } else {
+      out.excerpt.push_back(out.bytes.back());
+    }
+  }
+  return out;
+}
+
+bool visible(char s) { return s == kShown || s == kExcerpt; }
+
+/// Bytes of region_lines() for `shown`: only the few gap lines are rendered to be measured.
+std::size_t lines_bytes(const FactPack& pack, std::size_t index, const Shown& shown, const Lines& line) {
   const RegionBlock& b = pack.regions[index];
   std::size_t bytes = 0;
   const Element* last_shown = nullptr;
   std::string gap;
   for (std::size_t i = 0; i < b.elements.size();) {
-    if (shown[i]) {
-      bytes += line[i];
+    if (visible(shown[i])) {
+      bytes += shown[i] == kExcerpt ? line.excerpt[i] : line.bytes[i];
       last_shown = &b.elements[i++];
       continue;
     }
     std::size_t j = i;
-    while (j < b.elements.size() && !shown[j]) ++j;
+    while (j < b.elements.size() && shown[j] == shown[i]) ++j;
     gap.clear();
-    gap_line(gap, pack, b, i, j, last_shown);
+    gap_line(gap, pack, b, i, j, last_shown, line.base, shown[i] == kRepeat);
     bytes += gap.size();
     i = j;
   }
   return bytes;
 }
 
-std::vector<std::size_t> line_lengths(const RegionBlock& b) {
-  std::vector<std::size_t> out;
-  out.reserve(b.elements.size());
-  std::string scratch;
-  for (const Element& e : b.elements) {
-    scratch.clear();
-    element_line(scratch, e);
-    out.push_back(scratch.size());
+/// The pack's text size as `shown` stands: what lies outside the regions' lines, plus each region.
+struct Meter {
+  const FactPack& pack;
+  std::vector<std::size_t> candidates;  // regions that render lines
+  std::vector<Lines> lines;             // per region (empty for the others)
+  std::size_t rest = 0;
+
+  std::size_t total(const std::vector<Shown>& shown) const {
+    std::size_t t = rest;
+    for (const std::size_t k : candidates) t += lines_bytes(pack, k, shown[k], lines[k]);
+    return t;
+  }
+};
+
+/// A run of lines one outline level (or more) below the line it sits under.
+struct Run {
+  std::size_t region = 0, from = 0, to = 0, bytes = 0;
+};
+
+/// Runs at relative level `level`: maximal runs of shown lines at least that deep, right after a
+/// shown line less deep (the line they sit under).
+std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int level) {
+  std::vector<Run> out;
+  std::string gap;
+  for (const std::size_t k : m.candidates) {
+    const RegionBlock& b = m.pack.regions[k];
+    const Lines& l = m.lines[k];
+    for (std::size_t i = 1; i < b.elements.size(); ++i) {
+      const int rel = b.elements[i].depth - l.base;
+      if (rel < level || shown[k][i] == kRepeat || !visible(shown[k][i - 1]) || b.elements[i - 1].depth - l.base >= level) continue;
+      Run r{k, i, i, 0};
+      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level && shown[k][r.to] != kRepeat) {
+        if (visible(shown[k][r.to])) r.bytes += l.bytes[r.to];
+        ++r.to;
+      }
+      // Worth it only when the gap line is shorter than what it hides.
+      gap.clear();
+      gap_line(gap, m.pack, b, r.from, r.to, &b.elements[r.from - 1], l.base, false);
+      if (r.bytes > gap.size()) out.push_back(r);
+      i = r.to - 1;
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Run& a, const Run& b) { return a.bytes > b.bytes; });
+  return out;
+}
+
+/// Collapses runs at `level`, largest first: all of them if even that is over the budget, else
+/// the fewest that fit. Returns the size after.
+std::size_t collapse_level(const Meter& m, std::vector<Shown>& shown, int level, std::size_t budget) {
+  const std::vector<Run> runs = runs_at(m, shown, level);
+  if (runs.empty()) return m.total(shown);
+  auto with = [&](std::size_t count) {
+    std::vector<Shown> s = shown;
+    for (std::size_t r = 0; r < count; ++r)
+      for (std::size_t i = runs[r].from; i < runs[r].to; ++i) s[runs[r].region][i] = kHidden;
+    return s;
+  };
+  std::size_t lo = 1, hi = runs.size();
+  if (m.total(with(hi)) > budget) {
+    shown = with(hi);
+    return m.total(shown);
+  }
+  while (lo < hi) {  // the fewest runs whose collapse fits
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (m.total(with(mid)) <= budget) hi = mid;
+    else lo = mid + 1;
+  }
+  shown = with(lo);
+  return m.total(shown);
+}
+
+/// What a trimmed region keeps: its first `head`, and with `keep_rules` its last kRegionTrimTail,
+/// focused and in-viewport elements and its first kMaxHeadingsPerTrimmedRegion headings; never an
+/// element already left out.
+Shown kept(const RegionBlock& b, const Shown& allowed, std::size_t head, bool keep_rules) {
+  const std::size_t n = b.elements.size();
+  Shown out(n, kHidden);
+  std::size_t headings = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Element& e = b.elements[i];
+    const bool heading = keep_rules && e.category == Category::kHeading && headings < limits::kMaxHeadingsPerTrimmedRegion;
+    headings += heading;
+    const bool keep = keep_rules && (i + limits::kRegionTrimTail >= n || e.state.focused || e.in_viewport || heading);
+    out[i] = visible(allowed[i]) && (i < head || keep) ? allowed[i] : (allowed[i] == kRepeat ? kRepeat : kHidden);
   }
   return out;
 }
 
-/// What a trimmed region keeps whatever the budget: its first `head`, last kRegionTrimTail,
-/// focused and in-viewport elements, its first kMaxHeadingsPerTrimmedRegion headings; never an
-/// element the text bound already left out.
-Shown kept(const RegionBlock& b, const Shown& allowed, std::size_t head) {
-  const std::size_t n = b.elements.size();
-  Shown out(n, 0);
-  std::size_t headings = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const Element& e = b.elements[i];
-    const bool heading = e.category == Category::kHeading && headings < limits::kMaxHeadingsPerTrimmedRegion;
-    headings += heading;
-    out[i] = allowed[i] && (i < head || i + limits::kRegionTrimTail >= n || e.state.focused || e.in_viewport || heading);
+/// Trims regions, largest first, each to the longest head that fits (at least `min_head`).
+/// Returns the size after.
+std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t budget, std::size_t threshold,
+                       std::size_t min_head, bool keep_rules) {
+  std::vector<std::size_t> order;
+  for (const std::size_t k : m.candidates)
+    if (m.pack.regions[k].elements.size() > threshold) order.push_back(k);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return m.pack.regions[a].elements.size() > m.pack.regions[b].elements.size();
+  });
+  std::size_t total = m.total(shown);
+  for (const std::size_t k : order) {
+    if (total <= budget) break;
+    const RegionBlock& b = m.pack.regions[k];
+    const std::size_t rest = total - lines_bytes(m.pack, k, shown[k], m.lines[k]);
+    auto cost = [&](std::size_t head) { return rest + lines_bytes(m.pack, k, kept(b, shown[k], head, keep_rules), m.lines[k]); };
+    std::size_t lo = std::min(min_head, b.elements.size()), hi = b.elements.size();
+    if (cost(lo) <= budget) {
+      while (lo < hi) {  // the most leading elements that still fit
+        const std::size_t mid = lo + (hi - lo + 1) / 2;
+        if (cost(mid) <= budget) lo = mid;
+        else hi = mid - 1;
+      }
+    }
+    shown[k] = kept(b, shown[k], lo, keep_rules);
+    total = cost(lo);
   }
-  return out;
+  return total;
+}
+
+/// Marks kRepeat every run of kMinRepeatLines or more lines equal (role, name, state, depth) to an
+/// earlier run of the pack's lines: the same navigation at the top and bottom shows once.
+void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidates, std::vector<Shown>& shown) {
+  std::vector<std::vector<std::string>> keys(pack.regions.size());
+  for (const std::size_t k : candidates)
+    for (const Element& e : pack.regions[k].elements) {
+      std::string key = e.role;
+      key.push_back('\0');
+      key += e.name;
+      key += state_words(e);
+      key += "\0" + std::to_string(e.depth);
+      keys[k].push_back(std::move(key));
+    }
+  std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> first;  // key -> (region, index)
+  for (const std::size_t k : candidates) {
+    const std::size_t n = keys[k].size();
+    for (std::size_t i = 0; i < n;) {
+      const auto it = first.find(keys[k][i]);
+      if (it != first.end()) {
+        const auto [k2, i2] = it->second;
+        std::size_t len = 0;
+        while (i + len < n && i2 + len < keys[k2].size() && (k2 != k || i2 + len < i) && shown[k2][i2 + len] == kShown &&
+               keys[k][i + len] == keys[k2][i2 + len])
+          ++len;
+        if (len >= limits::kMinRepeatLines) {
+          for (std::size_t j = i; j < i + len; ++j) shown[k][j] = kRepeat;
+          i += len;
+          continue;
+        }
+      }
+      first.emplace(keys[k][i], std::make_pair(k, i));
+      ++i;
+    }
+  }
 }
 
 }  // namespace
 
 std::vector<Shown> untrimmed(const FactPack& pack, const RenderOptions& o) {
   std::vector<Shown> out;
-  std::size_t text = 0;
-  for (const RegionBlock& b : pack.regions) {
-    Shown s(b.elements.size(), 1);
-    if (renders_lines(b, o))
-      for (std::size_t i = 0; i < s.size(); ++i)
-        if (b.elements[i].category == Category::kText) s[i] = text++ < limits::kMaxTextLinesPerPack;
-    out.push_back(std::move(s));
-  }
+  for (const RegionBlock& b : pack.regions) out.emplace_back(b.elements.size(), kShown);
+  (void)o;
   return out;
 }
 
 void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t untrimmed_bytes, std::vector<Shown>& shown) {
   const std::size_t budget = o.token_budget * limits::kBytesPerToken;
   if (!o.trim_regions || untrimmed_bytes <= budget) return;
-  std::vector<std::size_t> order;
-  for (std::size_t k = 0; k < pack.regions.size(); ++k)
-    if (renders_lines(pack.regions[k], o) && pack.regions[k].elements.size() > limits::kRegionTrimThreshold) order.push_back(k);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return pack.regions[a].elements.size() > pack.regions[b].elements.size();
-  });
-  std::size_t total = untrimmed_bytes;
-  for (const std::size_t k : order) {
-    const RegionBlock& b = pack.regions[k];
-    const std::vector<std::size_t> line = line_lengths(b);
-    const std::size_t rest = total - lines_bytes(pack, k, shown[k], line);
-    auto cost = [&](std::size_t head) { return rest + lines_bytes(pack, k, kept(b, shown[k], head), line); };
-    // The most leading elements that still fit (binary search; the cost grows with the head).
-    std::size_t lo = limits::kRegionTrimHead, hi = b.elements.size();
-    if (cost(lo) <= budget) {
-      while (lo < hi) {
-        const std::size_t mid = lo + (hi - lo + 1) / 2;
-        if (cost(mid) <= budget) lo = mid;
-        else hi = mid - 1;
-      }
-    }
-    shown[k] = kept(b, shown[k], lo);
-    total = cost(lo);
-    if (total <= budget) return;
+  Meter m{pack, {}, std::vector<Lines>(pack.regions.size()), 0};
+  std::size_t lines_total = 0;
+  int deepest = 0;
+  for (std::size_t k = 0; k < pack.regions.size(); ++k) {
+    if (!renders_lines(pack.regions[k], o)) continue;
+    m.candidates.push_back(k);
+    m.lines[k] = measure(pack.regions[k]);
+    lines_total += lines_bytes(pack, k, shown[k], m.lines[k]);
+    for (const Element& e : pack.regions[k].elements) deepest = std::max(deepest, e.depth - m.lines[k].base);
   }
+  m.rest = untrimmed_bytes - std::min(untrimmed_bytes, lines_total);
+  mark_repeats(pack, m.candidates, shown);
+  std::size_t total = m.total(shown);
+  for (int level = deepest; level >= limits::kOutlineKeptLevels && total > budget; --level) total = collapse_level(m, shown, level, budget);
+  if (total > budget) {
+    for (const std::size_t k : m.candidates)
+      for (std::size_t i = 0; i < shown[k].size(); ++i)
+        if (shown[k][i] == kShown && m.lines[k].excerpt[i] < m.lines[k].bytes[i]) shown[k][i] = kExcerpt;
+    total = m.total(shown);
+  }
+  if (total > budget) total = trim_heads(m, shown, budget, limits::kRegionTrimThreshold, limits::kRegionTrimHead, true);
+  if (total > budget) trim_heads(m, shown, budget, 0, 0, false);
 }
 
 std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t index, const Shown& shown) {
   const RegionBlock& b = pack.regions[index];
+  const int base = base_depth(b);
   const Element* last_shown = nullptr;
   std::size_t count = 0;
   for (std::size_t i = 0; i < b.elements.size();) {
-    if (shown[i]) {
-      element_line(out, b.elements[i]);
+    if (visible(shown[i])) {
+      out.append(indent_of(b.elements[i], base), ' ');
+      element_line(out, shown[i] == kExcerpt ? excerpt(b.elements[i]) : b.elements[i]);
       last_shown = &b.elements[i];
       ++count;
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < b.elements.size() && !shown[j]) ++j;
-    gap_line(out, pack, b, i, j, last_shown);
+    while (j < b.elements.size() && shown[j] == shown[i]) ++j;
+    gap_line(out, pack, b, i, j, last_shown, base, shown[i] == kRepeat);
     i = j;
   }
   return count;

@@ -10,21 +10,27 @@
 
 namespace athena::render {
 
-/// Per element of one region: shown (1) or left to a gap line (0).
+/// Per element of one region: how it renders.
+inline constexpr char kHidden = 0;   // left to a gap line
+inline constexpr char kShown = 1;    // its line
+inline constexpr char kRepeat = 2;   // left to a "repeated from above" gap line
+inline constexpr char kExcerpt = 3;  // its line, a long text cut to limits::kTrimmedTextChars
 using Shown = std::vector<char>;
 
-/// Everything shown except revealed text past limits::kMaxTextLinesPerPack (counted over the
-/// pack's regions in order; regions rendered as unchanged="true" count nothing).
+/// Everything shown: in a baseline the token budget decides, not a count.
 std::vector<Shown> untrimmed(const FactPack& pack, const RenderOptions& options);
 
-/// Trims `shown` until the pack fits options.token_budget: `untrimmed_bytes` is the size of the
-/// pack's text rendered with `shown` as given. Regions up to kRegionTrimThreshold elements are
-/// never trimmed; the largest go first; focused, in-viewport elements and a trimmed region's first
-/// headings always stay.
+/// Trims `shown` until the pack fits options.token_budget (`untrimmed_bytes` is the size of the
+/// pack's text rendered with `shown` as given), outline first: the deepest levels collapse first,
+/// then the first nested level, then the largest regions keep their heads (with their headings,
+/// focused and in-viewport lines while they fit), and last a hard cut. The budget is a bound.
 void trim_to_budget(const FactPack& pack, const RenderOptions& options, std::size_t untrimmed_bytes, std::vector<Shown>& shown);
 
-/// The lines of region `b` (pack.regions[index]): shown elements, and for each run of hidden ones
-/// `... 40 more here: "first" … "last" (find region=main after=REF)`. Returns how many were shown.
+/// The lines of region `b` (pack.regions[index]), each indented by its outline depth below the
+/// region's shallowest, and for each run of hidden ones a gap line that names the find call
+/// listing them: `... 71 more links under "Built-in Functions" (find region=main after=REF)`
+/// under the line that holds them, else `... 40 more here: "first" … "last" (find region=main
+/// after=REF)`. Returns how many were shown.
 std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t index, const Shown& shown);
 
 }  // namespace athena::render

@@ -38,7 +38,7 @@ TEST_CASE("innermost landmark wins: labels come from aria-label", "[compiler][re
   CHECK(by_name(s, "Home")->heading.empty());
 }
 
-TEST_CASE("alerts, status, toasts and validation messages are noticed, cut at kMaxTextChars", "[compiler][notice]") {
+TEST_CASE("alerts, status and toasts are noticed, cut at kMaxTextChars, and a refused field carries its message", "[compiler][notice]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, body, "div", {{"role", "alert"}}), "Saved!");
@@ -58,9 +58,14 @@ TEST_CASE("alerts, status, toasts and validation messages are noticed, cut at kM
   CHECK(by_name(s, "3 results")->category == Category::kStatus);
   CHECK(by_name(s, "3 results")->role == "status");
   CHECK(by_name(s, "Copied")->category == Category::kStatus);
-  CHECK(by_name(s, "Enter a valid email")->category == Category::kValidation);
-  CHECK(by_name(s, "Required")->category == Category::kValidation);
-  CHECK(by_name(s, "Not referenced by an invalid field") == nullptr);
+  // A refused field carries its messages (aria-errormessage, then aria-describedby) on its own line.
+  REQUIRE(by_name(s, "Email"));
+  CHECK(by_name(s, "Email")->state.invalid);
+  CHECK(by_name(s, "Email")->description == "Enter a valid email Required");
+  CHECK(by_name(s, "Enter a valid email") == nullptr);
+  CHECK(by_name(s, "Required") == nullptr);
+  REQUIRE(by_name(s, "Not referenced by an invalid field"));
+  CHECK(by_name(s, "Not referenced by an invalid field")->category == Category::kText);
   CHECK(by_name(s, std::string(limits::kMaxTextChars, 'x')) != nullptr);
   int statuses = 0;
   for (const auto& n : s.nodes) statuses += n.category == Category::kStatus;

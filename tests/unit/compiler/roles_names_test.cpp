@@ -58,11 +58,13 @@ TEST_CASE("implicit roles follow HTML-AAM with Chrome's names", "[compiler][role
   CHECK(by_name(s, "Focusable none")->role == "link");  // presentational role conflict: focusable keeps its role
 }
 
-TEST_CASE("a link needs href: a without href is not interactive", "[compiler][roles]") {
+TEST_CASE("a link needs href: a without href is not interactive, only text", "[compiler][roles]") {
   Page p;
   p.add("a", {}, "No href");
   const Snapshot s = compile_ok(p.b);
-  CHECK(by_name(s, "No href") == nullptr);
+  REQUIRE(by_name(s, "No href"));
+  CHECK(by_name(s, "No href")->category == Category::kText);
+  CHECK(by_name(s, "No href")->role == "text");
 }
 
 TEST_CASE("name precedence: labelledby > aria-label > native > content > title > placeholder", "[compiler][accname]") {

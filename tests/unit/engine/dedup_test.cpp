@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
+#include "athena/render.h"
 #include "fidelity.h"
 #include "helpers.h"
 
@@ -67,10 +68,17 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     CHECK(block(nav, Region::kNav)->unchanged);
     CHECK_FALSE(block(nav, Region::kMain)->unchanged);
   }
-  SECTION("a snapshot of an unchanged page: every region unchanged") {
+  SECTION("a requested snapshot of an unchanged page shows every region (an agent recovering after its client compacted its context)") {
     FactPack again = h.snap(s0);
-    for (const RegionBlock& b : again.regions) CHECK(b.unchanged);
+    REQUIRE(again.reason == "requested");
+    for (const RegionBlock& b : again.regions) CHECK_FALSE(b.unchanged);
     CHECK(again.version == first.version);
+    // Same refs as before: nothing the agent holds was invalidated.
+    CHECK(again.invalidated.empty());
+    CHECK(ref_of(again, "button", "Buy Phone") == ref_of(first, "button", "Buy Phone"));
+    const std::string text = render_text(again);
+    CHECK(text.find("unchanged=") == std::string::npos);
+    CHECK(text.find(ref_of(first, "link", "Shop") + " link \"Shop\"") != std::string::npos);
     REQUIRE(agent.apply(again) == "");
   }
   SECTION("Config::dedup_regions = false sends every region") {

@@ -97,8 +97,9 @@ TEST_CASE("delta caps per category, with the count of what was left out", "[rend
   const std::string t = render_text(p);
   CHECK(count(t, " button \"B\"") == limits::kDeltaCapPerCategory);
   CHECK(count(t, " heading \"H\" level=2") == limits::kNonInteractiveCap);
-  CHECK(t.find("... 7 more added interactive (snapshot shows the page now)") != std::string::npos);
-  CHECK(t.find("... 2 more added heading (snapshot shows the page now)") != std::string::npos);
+  // Each count names the find call that lists the rest, from the last line shown of its kind.
+  CHECK(t.find("... 7 more added interactive (find region=main after=c0p1f0e24)\n") != std::string::npos);
+  CHECK(t.find("... 2 more added heading (find role=heading region=main after=c0p1f0e1009)\n</added>") != std::string::npos);
   CHECK(t.find("<summary added=\"" + std::to_string(p.added.size()) + "\"/>") != std::string::npos);
   RenderOptions no_caps;
   no_caps.caps = false;
@@ -132,8 +133,11 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
     o.dedup = false;
     CHECK(render_text(p, o).find("unchanged=\"true\"") == std::string::npos);
     CHECK(count(render_text(p, o), " link \"Item ") == 73);
+    // The budget is a bound: far too small a one leaves nothing of the region but its gap line.
     o.token_budget = 1;
-    CHECK(count(render_text(p, o), " link \"Item ") == limits::kRegionTrimHead + limits::kRegionTrimTail);
+    const std::string cut = render_text(p, o);
+    CHECK(count(cut, " link \"Item ") == 0);
+    CHECK(cut.find("\n... 73 more here: \"Item 0\" \xE2\x80\xA6 \"Item 72\" (find region=nav)\n") != std::string::npos);
   }
   SECTION("JSON keeps the refs of an unchanged region (they stay valid)") {
     const auto j = nlohmann::json::parse(render_json(p));

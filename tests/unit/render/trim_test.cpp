@@ -50,31 +50,49 @@ TEST_CASE("trimming: nothing is trimmed under the budget, however long the regio
   CHECK(t.find("more here") == std::string::npos);
 }
 
-TEST_CASE("trimming: a region at the threshold is never trimmed, one over is", "[render][limits][trim]") {
-  SECTION("at the threshold") {
-    const std::string t = render_text(full({block(Region::kNav, limits::kRegionTrimThreshold, 1)}), tiny_budget());
-    CHECK(count(t, " link \"Item ") == limits::kRegionTrimThreshold);
-    CHECK(t.find("more here") == std::string::npos);
-  }
-  SECTION("one over: head and tail kept, the gap names its first and last and a find that lists them") {
-    const std::size_t n = limits::kRegionTrimThreshold + 1;
-    const std::string t = render_text(full({block(Region::kNav, n, 1)}), tiny_budget());
-    const std::size_t kept = limits::kRegionTrimHead + limits::kRegionTrimTail;
-    CHECK(count(t, " link \"Item ") == kept);
-    const std::size_t last_hidden = n - limits::kRegionTrimTail - 1;
-    CHECK(t.find("\n... " + std::to_string(n - kept) + " more here: \"Item " + std::to_string(limits::kRegionTrimHead) +
-                 "\" \xE2\x80\xA6 \"Item " + std::to_string(last_hidden) + "\" (find region=nav after=c0p1f0e" +
-                 std::to_string(limits::kRegionTrimHead) + ")\n") != std::string::npos);
-    CHECK(t.find("<summary elements=\"" + std::to_string(n) + "\" shown=\"" + std::to_string(kept) + "\"/>") != std::string::npos);
-  }
-  SECTION("trimming off shows everything") {
-    RenderOptions o = tiny_budget();
-    o.trim_regions = false;
-    CHECK(count(render_text(full({block(Region::kNav, 100, 1)}), o), " link \"Item ") == 100);
+TEST_CASE("trimming: the budget is a bound, whatever the keep rules", "[render][limits][trim]") {
+  // 5,000 small links all inside the viewport, one focused, headings among them: none of the
+  // keep rules may take the pack past its budget.
+  FactPack p = full({block(Region::kMain, 5000, 1)});
+  for (Element& e : p.regions[0].elements) e.in_viewport = true;
+  p.regions[0].elements[2500].state.focused = true;
+  for (std::size_t i = 0; i < 5000; i += 100) p.regions[0].elements[i].category = Category::kHeading;
+  for (const std::size_t budget : {200u, 500u, 2000u}) {
+    RenderOptions o;
+    o.token_budget = budget;
+    const std::string t = render_text(p, o);
+    CHECK(estimate_tokens(t) <= budget);
+    CHECK(t.find("more here") != std::string::npos);
   }
 }
 
-TEST_CASE("trimming: focused, in-viewport elements and headings always stay, splitting the gap", "[render][limits][trim]") {
+TEST_CASE("trimming: a region at the threshold keeps its head and tail rule, one over loses it first", "[render][limits][trim]") {
+  // Two regions, each too long for a budget that fits one: the one over the threshold is trimmed
+  // (head, gap, tail), the one at it stays whole.
+  const std::size_t n = limits::kRegionTrimThreshold + 1;
+  const FactPack p = full({block(Region::kNav, limits::kRegionTrimThreshold, 1, "Nav "), block(Region::kMain, n, 100)});
+  RenderOptions o;
+  o.token_budget = estimate_tokens(render_text(p)) - 100;
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(count(t, " link \"Nav ") == limits::kRegionTrimThreshold);
+  const std::size_t kept = count(t, " link \"Item ");
+  CHECK(kept >= limits::kRegionTrimHead + limits::kRegionTrimTail);
+  CHECK(kept < n);
+  // The tail is there; the gap between names its first and last and a find that lists them.
+  CHECK(t.find(" link \"Item " + std::to_string(n - 1) + "\"") != std::string::npos);
+  CHECK(t.find("\n... " + std::to_string(n - kept) + " more here: \"Item ") != std::string::npos);
+  CHECK(t.find("(find region=main after=c0p1f0e") != std::string::npos);
+  CHECK(t.find("<summary elements=\"" + std::to_string(n + limits::kRegionTrimThreshold) + "\" shown=\"" +
+               std::to_string(kept + limits::kRegionTrimThreshold) + "\"/>") != std::string::npos);
+  SECTION("trimming off shows everything") {
+    RenderOptions off = tiny_budget();
+    off.trim_regions = false;
+    CHECK(count(render_text(full({block(Region::kNav, 100, 1)}), off), " link \"Item ") == 100);
+  }
+}
+
+TEST_CASE("trimming: focused, in-viewport elements and headings stay while they fit, splitting the gap", "[render][limits][trim]") {
   FactPack p = full({block(Region::kMain, 100, 1)});
   std::vector<Element>& e = p.regions[0].elements;
   e[50].state.focused = true;
@@ -82,22 +100,80 @@ TEST_CASE("trimming: focused, in-viewport elements and headings always stay, spl
   e[70] = el(71, "heading", "Chapter 2");
   e[70].category = Category::kHeading;
   e[70].level = 2;
-  const std::string t = render_text(p, tiny_budget());
+  RenderOptions o;
+  o.token_budget = 350;  // about 30 of the 100 lines
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
   CHECK(t.find("c0p1f0e51 link \"Item 50\" focused\n") != std::string::npos);
   CHECK(t.find("c0p1f0e61 link \"Item 60\"\n") != std::string::npos);
   CHECK(t.find("c0p1f0e71 heading \"Chapter 2\" level=2\n") != std::string::npos);
-  CHECK(t.find("... 35 more here: \"Item 15\" \xE2\x80\xA6 \"Item 49\" (find region=main after=c0p1f0e15)") != std::string::npos);
-  CHECK(t.find("... 9 more here: \"Item 51\" \xE2\x80\xA6 \"Item 59\" (find region=main after=c0p1f0e51)") != std::string::npos);
-  CHECK(t.find("... 9 more here: \"Item 61\" \xE2\x80\xA6 \"Item 69\" (find region=main after=c0p1f0e61)") != std::string::npos);
-  CHECK(t.find("... 24 more here: \"Item 71\" \xE2\x80\xA6 \"Item 94\" (find region=main after=c0p1f0e71)") != std::string::npos);
+  CHECK(t.find(" more here: \"Item 51\" \xE2\x80\xA6 \"Item 59\" (find region=main after=c0p1f0e51)") != std::string::npos);
+  CHECK(t.find(" more here: \"Item 61\" \xE2\x80\xA6 \"Item 69\" (find region=main after=c0p1f0e61)") != std::string::npos);
+  SECTION("a budget too small for them: the hard cut drops them too, and says so") {
+    o.token_budget = 100;
+    const std::string cut = render_text(p, o);
+    CHECK(estimate_tokens(cut) <= o.token_budget);
+    CHECK(cut.find("\"Chapter 2\" level=2\n") == std::string::npos);
+    CHECK(cut.find(" more here: ") != std::string::npos);
+  }
 }
 
-TEST_CASE("trimming: a trimmed region shows at most kMaxHeadingsPerTrimmedRegion of its headings", "[render][limits][trim]") {
+TEST_CASE("trimming: a trimmed region shows at most kMaxHeadingsPerTrimmedRegion of its headings by the keep rule", "[render][limits][trim]") {
   FactPack p = full({block(Region::kMain, 200, 1, "H", "heading")});
   for (Element& e : p.regions[0].elements) e.category = Category::kHeading;
-  const std::string t = render_text(p, tiny_budget());
-  // The first N headings (the head is among them) and the tail.
-  CHECK(count(t, " heading \"H") == limits::kMaxHeadingsPerTrimmedRegion + limits::kRegionTrimTail);
+  RenderOptions o;
+  o.token_budget = 450;  // room for the head-and-tail rule's lines, not for all 200
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  const std::size_t shown = count(t, " heading \"H");
+  CHECK(shown >= limits::kMaxHeadingsPerTrimmedRegion + limits::kRegionTrimTail);
+  CHECK(shown < 200);
+}
+
+TEST_CASE("trimming: outline first, the deepest levels collapse under the line that holds them", "[render][limits][trim]") {
+  // A manual's index: 40 chapters (top level), each with 30 entries (depth 1), a few of those
+  // with 5 sub-entries (depth 2). Over the budget the entries collapse and every chapter stays.
+  RegionBlock b;
+  b.region = Region::kMain;
+  b.frame_ref = "f0";
+  int ref = 1;
+  b.elements.push_back(el(ref++, "heading", "Library index"));
+  b.elements.back().category = Category::kHeading;
+  b.elements.back().level = 1;
+  for (int c = 0; c < 40; ++c) {
+    b.elements.push_back(el(ref++, "link", "Chapter " + std::to_string(c)));
+    for (int k = 0; k < 30; ++k) {
+      b.elements.push_back(el(ref++, "link", "Entry " + std::to_string(c) + "." + std::to_string(k)));
+      b.elements.back().depth = 1;
+      for (int j = 0; k % 10 == 0 && j < 5; ++j) {
+        b.elements.push_back(el(ref++, "link", "Sub " + std::to_string(c) + "." + std::to_string(k) + "." + std::to_string(j)));
+        b.elements.back().depth = 2;
+      }
+    }
+  }
+  const FactPack p = full({b});
+  RenderOptions o;
+  o.token_budget = 2500;
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  for (int c = 0; c < 40; ++c) CHECK(t.find("link \"Chapter " + std::to_string(c) + "\"\n") != std::string::npos);
+  // The budget left after the outline goes to the first chapters' entries (the fewest, largest
+  // runs collapse); every other chapter's entries are one gap line under it, indented one level,
+  // listed by find from it.
+  CHECK(t.find("\nc0p1f0e1 heading \"Library index\" level=1\nc0p1f0e2 link \"Chapter 0\"\n c0p1f0e3 link \"Entry 0.0\"\n") !=
+        std::string::npos);
+  CHECK(t.find("\nc0p1f0e1796 link \"Chapter 39\"\n ... 45 more links (find after=c0p1f0e1796)\n") != std::string::npos);
+  const std::size_t collapsed = count(t, " ... 45 more links (find after=");
+  CHECK(collapsed >= 30);
+  CHECK(collapsed < 40);
+  SECTION("with room for more, only the deepest level collapses, the fewest runs that fit") {
+    o.token_budget = 14000;
+    const std::string wide = render_text(p, o);
+    CHECK(estimate_tokens(wide) <= o.token_budget);
+    CHECK(wide.find("\n c0p1f0e3 link \"Entry 0.0\"\n  ... 5 more links (find after=c0p1f0e3)\n c0p1f0e9 link \"Entry 0.1\"\n") !=
+          std::string::npos);
+    CHECK(count(wide, " link \"Entry ") > count(t, " link \"Entry "));
+  }
 }
 
 TEST_CASE("trimming: the largest region goes first, and only as far as the budget needs", "[render][limits][trim]") {
@@ -121,25 +197,20 @@ TEST_CASE("trimming: the gap's find hint names the region by label when its name
   b.label = "Footer \"links\"";
   RegionBlock c = block(Region::kMain, 50, 200, "C");
   c.frame_ref = "f2";
-  const std::string t = render_text(full({a, b, c}), tiny_budget());
-  CHECK(t.find("(find region=\"Primary\" after=c0p1f0e15)") != std::string::npos);
-  CHECK(t.find("(find region=main frame=f2 after=c0p1f0e214)") != std::string::npos);
+  RenderOptions o;
+  o.token_budget = 500;
+  const std::string t = render_text(full({a, b, c}), o);
+  CHECK(t.find("(find region=\"Primary\" after=c0p1f0e") != std::string::npos);
+  CHECK(t.find("(find region=main frame=f2 after=c0p1f0e2") != std::string::npos);
 }
 
-TEST_CASE("text lines: at most kMaxTextLinesPerPack per pack, the rest named in a gap line", "[render][limits][text]") {
-  SECTION("at the bound all show") {
-    const std::string t = render_text(full({block(Region::kMain, limits::kMaxTextLinesPerPack, 1, "Para ", "text")}));
-    CHECK(count(t, " text \"Para ") == limits::kMaxTextLinesPerPack);
+TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMaxTextLinesPerPack", "[render][limits][text]") {
+  SECTION("a baseline shows every text line that fits, however many") {
+    const std::size_t n = 2 * limits::kMaxTextLinesPerPack;
+    const std::string t = render_text(full({block(Region::kMain, n, 1, "Para ", "text")}));
+    REQUIRE(estimate_tokens(t) <= limits::kDefaultBaselineTokenBudget);
+    CHECK(count(t, " text \"Para ") == n);
     CHECK(t.find("more here") == std::string::npos);
-  }
-  SECTION("one over, across two regions: the last is left out") {
-    const std::size_t half = limits::kMaxTextLinesPerPack / 2;
-    const std::string t = render_text(full({block(Region::kMain, half, 1, "Para ", "text"),
-                                            block(Region::kAside, limits::kMaxTextLinesPerPack - half + 1, 100, "Note ", "text")}));
-    CHECK(count(t, " text \"") == limits::kMaxTextLinesPerPack);
-    const std::string last = "Note " + std::to_string(limits::kMaxTextLinesPerPack - half);
-    CHECK(t.find("... 1 more here: \"" + last + "\" (find region=aside after=c0p1f0e" +
-                 std::to_string(100 + limits::kMaxTextLinesPerPack - half - 1) + ")\n") != std::string::npos);
   }
   SECTION("in a delta: kMaxTextLinesPerPack added, then a count") {
     FactPack p;
@@ -148,7 +219,7 @@ TEST_CASE("text lines: at most kMaxTextLinesPerPack per pack, the rest named in 
     for (std::size_t i = 0; i <= limits::kMaxTextLinesPerPack; ++i) p.added.push_back(el(static_cast<int>(i + 1), "text", "P" + std::to_string(i)));
     const std::string t = render_text(p);
     CHECK(count(t, " text \"P") == limits::kMaxTextLinesPerPack);
-    CHECK(t.find("... 1 more added text (snapshot shows the page now)") != std::string::npos);
+    CHECK(t.find("... 1 more added text (find region=main after=c0p1f0e40)\n") != std::string::npos);
   }
   SECTION("in a delta the bound is shared by removed and added text") {
     FactPack p;
@@ -161,7 +232,8 @@ TEST_CASE("text lines: at most kMaxTextLinesPerPack per pack, the rest named in 
     }
     const std::string t = render_text(p);
     CHECK(count(t, " text \"") == limits::kMaxTextLinesPerPack);
-    CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) + " more added text (snapshot shows the page now)") != std::string::npos);
+    CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) + " more added text (find region=main after=c0p1f0e" +
+                 std::to_string(limits::kMaxTextLinesPerPack - n) + ")\n") != std::string::npos);
   }
 }
 
