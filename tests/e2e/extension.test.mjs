@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startSites } from '../sites/serve.mjs';
 import { parseFactPack } from '../support/factpack-text.mjs';
-import { until, within, nextEvent, WAIT } from '../support/wait.mjs';
+import { until, within, WAIT } from '../support/wait.mjs';
 import { policyApplied } from './lib/worker-state.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -519,10 +519,15 @@ describe('the user in control; worker restart', { timeout: 180_000 }, () => {
     try {
       await opt.goto(`chrome-extension://${EXTENSION_ID}/ui/options.html`);
       const cdp = await ctx.newCDPSession(opt);
+      // Stopped is what Chrome reports for the worker's version (Playwright keeps its handle).
+      let asked = false;
+      const stopped = new Promise((resolve) => cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+        if (asked && versions.some((v) => v.scriptURL.includes(EXTENSION_ID) && v.runningStatus === 'stopped')) resolve();
+      }));
       await cdp.send('ServiceWorker.enable');
-      const stopped = nextEvent(sw, 'close', 'the service worker stopping');
+      asked = true;
       await cdp.send('ServiceWorker.stopAllWorkers');
-      await stopped;
+      await within('the service worker stopping (ServiceWorker.workerVersionUpdated)', stopped, WAIT.stateMs);
       // Anything the extension receives wakes it again. Playwright loses the worker across a
       // restart (docs/design.md, "Platform facts"), so from here the calls go through an extension page's runtime
       // message to the same dispatch entry.
