@@ -1,9 +1,9 @@
 // The fixture sites, served from 127.0.0.1 only: real libraries nobody here wrote (Python docs
-// from Debian's python3-doc, TodoMVC apps from npm `todomvc`, Bootstrap, Shoelace) plus small
-// pages written around them, on two ports. The second port is reached as http://localhost:<B>:
-// 127.0.0.1:A and 127.0.0.1:B are the same site for Chromium and stay in process, while
-// 127.0.0.1 vs localhost are different sites, so an iframe from `otherOrigin` is a real
-// out-of-process iframe under site isolation.
+// from Debian's python3-doc, TodoMVC apps from npm `todomvc`, Bootstrap, Shoelace, Swagger UI,
+// AG Grid) plus small pages written around them, on two ports. The second port is reached as
+// http://localhost:<B>: 127.0.0.1:A and 127.0.0.1:B are the same site for Chromium and stay in
+// process, while 127.0.0.1 vs localhost are different sites, so an iframe from `otherOrigin` is a
+// real out-of-process iframe under site isolation.
 //
 //   import { startSites } from './serve.mjs';
 //   const sites = await startSites();      // {origin, otherOrigin, url(path), otherUrl(path), close()}
@@ -16,6 +16,8 @@
 //   /todomvc/...  node_modules/todomvc/examples/ (react, backbone, vanillajs, ... as shipped)
 //   /npm/bootstrap/...  node_modules/bootstrap/dist/
 //   /npm/shoelace/...   node_modules/@shoelace-style/shoelace/cdn/ (self-contained ES modules)
+//   /npm/swagger-ui/... node_modules/swagger-ui-dist/ (Swagger UI's prebuilt bundle)
+//   /npm/ag-grid/...    node_modules/ag-grid-community/dist/ (AG Grid Community's UMD build)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
 import { createServer } from 'node:http';
@@ -31,6 +33,8 @@ export const MOUNTS = Object.freeze({
   '/todomvc/': path.join(root, 'node_modules/todomvc/examples'),
   '/npm/bootstrap/': path.join(root, 'node_modules/bootstrap/dist'),
   '/npm/shoelace/': path.join(root, 'node_modules/@shoelace-style/shoelace/cdn'),
+  '/npm/swagger-ui/': path.join(root, 'node_modules/swagger-ui-dist'),
+  '/npm/ag-grid/': path.join(root, 'node_modules/ag-grid-community/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
 });
 
@@ -119,6 +123,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`fixture sites on ${sites.origin} (and ${sites.otherOrigin} for cross-site frames):`);
   for (const p of ['/sites/', '/todomvc/react/', '/todomvc/backbone/', '/sites/bootstrap.html', '/sites/shoelace.html',
     '/sites/frames.html', '/sites/big.html', '/sites/login.html', '/sites/tabs.html', '/sites/accordion.html',
-    '/sites/confirm.html', '/sites/docs-index.html', '/sites/cookie-banner.html', '/pydoc/index.html']) console.log('  ' + sites.url(p));
+    '/sites/confirm.html', '/sites/docs-index.html', '/sites/cookie-banner.html', '/sites/api-reference.html',
+    '/sites/admin-users.html', '/sites/user-grid.html', '/pydoc/index.html']) console.log('  ' + sites.url(p));
   process.on('SIGINT', () => sites.close().then(() => process.exit(0)));
 }
