@@ -1,15 +1,26 @@
-// The same abstract agent, three ways: against Athena Delta, Playwright MCP and
-// chrome-devtools-mcp. Each adapter turns abstract steps (navigate, click the element whose
+// The same abstract agent, four ways: against Athena Delta, Playwright MCP, chrome-devtools-mcp
+// and agent-browser (through bench/lib/agent-browser-mcp.mjs). Each adapter turns abstract steps (navigate, click the element whose
 // visible text is X, type into the field named X, press, back, look) into that server's tool
 // calls, the way an agent would use it: an agent using a peer takes a snapshot after each
 // action whose result it needs to see; with Athena the action's FactPack is the look.
 import { connectPeer, resultText } from './peers.mjs';
-import { AgentView, normText, parseFactPack } from '../../tests/support/factpack-text.mjs';
+import { AgentView, canonicalLine, normText, parseFactPack } from '../../tests/support/factpack-text.mjs';
+
+/** Bounds of the end-of-flow check (AthenaAgent.checkFidelity). */
+export const FIDELITY_LIMITS = Object.freeze({
+  findPages: 50,      // pages one gap's or region's find may be followed for
+  findLimit: 100,     // elements per find page
+  examples: 3,        // faults quoted per flow
+});
 
 /** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
- *            {op: 'type', field: string, text: string, submit?: boolean} | {op: 'press', key: string} |
- *            {op: 'back'} | {op: 'snapshot'}) & {expect?: string}} Step
- *  expect: after the step, this text must be in what the agent was shown */
+ *            {op: 'type', field: string, text: string, submit?: boolean, clear?: boolean} | {op: 'press', key: string} |
+ *            {op: 'back'} | {op: 'snapshot'}) & {expect?: string | string[]}} Step
+ *  expect: after the step, this text (each of these texts) must be in what the agent was shown;
+ *  clear: the field's value is replaced, not added to */
+
+/** The texts a step expects to have been shown. @param {Step} step @returns {string[]} */
+export const expectedTexts = (step) => [].concat(step.expect ?? []);
 
 /** @typedef {{texts: string[], structured: string[], calls: number, ok: boolean, error?: string, withStructured: number}} StepResult
  *  texts: what a text client gives the model (the text content); structured: what Claude Code gives
@@ -59,7 +70,9 @@ class BaseAgent {
     };
     try {
       await this.do(step, call);
-      if (step.expect && !normText(this.view).includes(normText(step.expect))) throw new Error(`expected text not in the last snapshot: "${step.expect}"`);
+      for (const want of expectedTexts(step)) {
+        if (!normText(this.view).includes(normText(want))) throw new Error(`expected text not in the last snapshot: "${want}"`);
+      }
       return { texts, structured, withStructured, calls: texts.length, ok: true };
     } catch (e) {
       return { texts, structured, withStructured, calls: texts.length, ok: false, error: String(e.message ?? e) };
@@ -69,7 +82,8 @@ class BaseAgent {
 
 export class PlaywrightAgent extends BaseAgent {
   constructor() { super('playwright'); }
-  static re = /^\s*- (?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)".*\[ref=(?<ref>(?:f\d+)?e\d+)\]/;
+  // A line whose text YAML must quote (a `{`, a `: `) comes single-quoted: `- 'button "GET /a/{id}" [ref=e71]':`.
+  static re = /^\s*- '?(?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)".*\[ref=(?<ref>(?:f\d+)?e\d+)\]/;
   async look(call) { this.view = await call('browser_snapshot', {}); }
   ref(text, role) {
     const ref = findInLines(this.view.split('\n'), PlaywrightAgent.re, text, role);
@@ -105,6 +119,11 @@ export class DevtoolsAgent extends BaseAgent {
       case 'navigate': await call('navigate_page', { pageId, type: 'url', url: step.url }); break;
       case 'click': await call('click', { pageId, uid: this.ref(step.text, step.role) }); break;
       case 'type':
+        if (step.clear) {  // type_text types after what the field holds; fill replaces it
+          await call('fill', { pageId, uid: this.ref(step.field, step.role), value: step.text });
+          if (step.submit) await call('press_key', { pageId, key: 'Enter' });
+          break;
+        }
         await call('click', { pageId, uid: this.ref(step.field, step.role) });
         await call('type_text', { pageId, text: step.text, ...(step.submit ? { submitKey: 'Enter' } : {}) });
         break;
@@ -116,7 +135,69 @@ export class DevtoolsAgent extends BaseAgent {
   }
 }
 
-export const AGENTS = { playwright: PlaywrightAgent, devtools: DevtoolsAgent };
+/**
+ * agent-browser, as its own guide (node_modules/agent-browser/skill-data/core/SKILL.md) has an
+ * agent use it: act on a ref, then snapshot. The look after an action is its leanest snapshot
+ * (`snapshot -i -c`, interactive elements only); a step that must read text looks with
+ * `snapshot -c` instead (the compact tree with visible text). Its actions return before the page
+ * settles, so the agent does what the guide says when a look comes too early: a look that finds
+ * a page still loading ("(no interactive elements)", "(empty page)") waits for the load and looks
+ * again, and an element it is told to act on but does not see makes it wait for that text
+ * (`wait --text`) and look once more. An element the snapshot shows without a ref (a <summary>)
+ * is clicked by its text (`find text … click`). Every call counts.
+ */
+export class AgentBrowserAgent extends BaseAgent {
+  constructor() { super('agent-browser'); this.reading = false; }
+  static re = /^\s*- (?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)".*\[(?:[^\]]*?[ ,])?ref=(?<ref>e\d+)[,\]]/;
+  /** What its snapshot prints for a page with nothing (yet): with -i, and without. */
+  static LOADING = ['(no interactive elements)', '(empty page)'];
+  async look(call, reading) {
+    this.reading = reading;
+    this.view = await call('snapshot', { interactive: !reading });
+    if (this.view.trim() === '' || AgentBrowserAgent.LOADING.includes(this.view.trim())) {
+      await call('wait', { load: 'load' });
+      this.view = await call('snapshot', { interactive: !reading });
+    }
+  }
+  /** The ref of the element; null when the snapshot shows it without one; else a wait for its text and a second look. */
+  async ref(call, text, role) {
+    const inView = () => {
+      const ref = findInLines(this.view.split('\n'), AgentBrowserAgent.re, text, role);
+      return ref ?? (normText(this.view).includes(`"${normText(text)}"`) ? null : undefined);
+    };
+    let ref = inView();
+    if (ref !== undefined) return ref;
+    // Not there yet (a dialog still fading in): wait for its text, as the guide advises, and look again.
+    await call('wait', { text }).catch(() => {});
+    await this.look(call, this.reading);
+    ref = inView();
+    if (ref !== undefined) return ref;
+    throw new Error(`no element "${text}" in the last snapshot`);
+  }
+  async do(step, call) {
+    switch (step.op) {
+      case 'navigate': await call('navigate', { url: step.url }); break;
+      case 'click': {
+        const ref = await this.ref(call, step.text, step.role);
+        await (ref ? call('click', { ref }) : call('click_text', { text: step.text }));
+        break;
+      }
+      case 'type': {
+        const ref = await this.ref(call, step.field, step.role);
+        if (!ref) throw new Error(`the field "${step.field}" has no ref`);
+        await call('fill', { ref, text: step.text });
+        if (step.submit) await call('press', { key: 'Enter' });
+        break;
+      }
+      case 'press': await call('press', { key: step.key }); break;
+      case 'back': await call('back', {}); break;
+      case 'snapshot': break;
+    }
+    await this.look(call, expectedTexts(step).length > 0);
+  }
+}
+
+export const AGENTS = { playwright: PlaywrightAgent, devtools: DevtoolsAgent, 'agent-browser': AgentBrowserAgent };
 
 /**
  * Athena Delta through the whole chain (MCP SDK client -> athena-bridge mcp -> native host ->
@@ -192,11 +273,64 @@ export class AthenaAgent extends BaseAgent {
     const call = { texts: [], structured: [], withStructured: 0 };
     try {
       await this.do(step, call);
-      if (step.expect) await this.see(call, step.expect);
+      for (const want of expectedTexts(step)) await this.see(call, want);
       return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, ok: true };
     } catch (e) {
       return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, ok: false, error: String(e.message ?? e) };
     }
+  }
+  /**
+   * The end-of-flow check: what the agent holds (its view rebuilt from every answer it read)
+   * against the page now, as a fresh `snapshot` shows it plus every `find` its gap lines name
+   * (and, for a region the snapshot marks unchanged without listing it, a find of that region).
+   * A ghost is a ref the agent holds that the page no longer has; a mismatch is a ref both have
+   * whose line differs; `notHeld` counts elements on the page the agent was never shown (what a
+   * FactPack trimmed and the agent did not ask for). These calls are the check's, not the agent's:
+   * they are not counted in the flow and do not touch the agent's view.
+   * @returns {Promise<{ghosts: string[], mismatched: string[], notHeld: number, pageElements: number, calls: number, error?: string}>}
+   */
+  async checkFidelity() {
+    let calls = 0;
+    const ask = async (name, args) => {
+      calls++;
+      const r = await this.client.callTool({ name, arguments: args });
+      const text = resultText(r);
+      if (r.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${text.slice(0, 200)}`);
+      return parseFactPack(text);
+    };
+    /** @type {Map<string, import('../../tests/support/factpack-text.mjs').TextElement>} */
+    const page = new Map();
+    const follow = async (args) => {
+      /** @type {Record<string, string> | null} */
+      let next = { ...args, limit: FIDELITY_LIMITS.findLimit };
+      for (let i = 0; next && i < FIDELITY_LIMITS.findPages; i++) {
+        const fp = await ask('find', next);
+        for (const e of fp.elements) if (!page.has(e.ref)) page.set(e.ref, e);
+        const after = fp.find?.next ?? fp.gaps.find((g) => g.find?.after)?.find?.after;
+        next = after ? { ...args, after, limit: FIDELITY_LIMITS.findLimit } : null;
+      }
+    };
+    try {
+      const snap = await ask('snapshot', {});
+      for (const e of snap.elements) page.set(e.ref, e);
+      for (const r of snap.regions.filter((x) => x.unchanged)) {
+        await follow({ region: r.label ?? r.name, ...(r.frame && r.frame !== 'f0' ? { frame: r.frame } : {}) });
+      }
+      for (const g of snap.gaps.filter((x) => x.find)) {
+        const { limit: _ignored, ...args } = /** @type {Record<string, string>} */ (g.find);
+        await follow(args);
+      }
+    } catch (e) {
+      return { ghosts: [], mismatched: [], notHeld: 0, pageElements: page.size, calls, error: String(e.message ?? e) };
+    }
+    const ghosts = [], mismatched = [];
+    for (const [ref, held] of this.view.elements) {
+      const now = page.get(ref);
+      if (!now) ghosts.push(canonicalLine(held));
+      else if (canonicalLine(now) !== canonicalLine(held)) mismatched.push(`${canonicalLine(held)} -> now ${canonicalLine(now)}`);
+    }
+    const notHeld = [...page.keys()].filter((ref) => !this.view.elements.has(ref)).length;
+    return { ghosts, mismatched, notHeld, pageElements: page.size, calls };
   }
   async do(step, call) {
     const v = () => ({ version: this.view.version });
@@ -204,7 +338,11 @@ export class AthenaAgent extends BaseAgent {
     switch (step.op) {
       case 'navigate': await this.act(call, 'navigate', { url: step.url }); break;
       case 'click': { const ref = await this.ref(call, step.text, step.role); await this.act(call, 'click', { ref, ...v() }); break; }
-      case 'type': { const ref = await this.ref(call, step.field, step.role); await this.act(call, 'type', { ref, text: step.text, ...(step.submit ? { submit: true } : {}), ...v() }); break; }
+      case 'type': {
+        const ref = await this.ref(call, step.field, step.role);
+        await this.act(call, 'type', { ref, text: step.text, ...(step.clear ? { clear: true } : {}), ...(step.submit ? { submit: true } : {}), ...v() });
+        break;
+      }
       case 'press': await this.act(call, 'press', { keys: step.key, ...v() }); break;
       case 'back': await this.act(call, 'back', v()); break;
       case 'snapshot': await this.act(call, 'snapshot', {}); break;

@@ -1,5 +1,6 @@
 // The MCP servers we are measured against, started exactly as a user would start them,
 // driving Debian's Chromium headless (never a downloaded browser), through the official SDK client.
+// agent-browser is a CLI; its wrapper (bench/lib/agent-browser-mcp.mjs) is started the same way.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +28,14 @@ export const PEERS = {
            '--chromeArg=--no-sandbox', '--chromeArg=--disable-background-networking',
            '--chromeArg=--disable-component-update', '--chromeArg=--no-first-run'],
     env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+  }),
+  // A CLI, not an MCP server: bench/lib/agent-browser-mcp.mjs runs its commands as tools and
+  // answers with exactly what it prints.
+  'agent-browser': () => ({
+    name: 'agent-browser',
+    command: process.execPath,
+    args: [path.join(root, 'bench/lib/agent-browser-mcp.mjs')],
+    env: { CHROMIUM },
   }),
 };
 
