@@ -10,13 +10,16 @@ import { execFileSync } from 'node:child_process';
 import { EXTENSION_ID } from './lib/chain.mjs';
 import { useChain } from './lib/use-chain.mjs';
 import { newCallUnderWay, tabCallIds } from './lib/worker-state.mjs';
-import { nextEvent, until, within, WAIT } from '../support/wait.mjs';
+import { nextEvent, until, within } from '../support/wait.mjs';
 import { connect, frame, reader } from '../../bridge/test/helpers.mjs';
 
 // bridge/src/limits.h
 const MAX_CLIENTS = 32, MAX_CLIENT_QUEUE_BYTES = 8 << 20;
 /** Screenshots the never-reading client asks for: ~0.1-0.5 MB each, well past MAX_CLIENT_QUEUE_BYTES. */
 const MAX_UNREAD_SHOTS = 200;
+/** How long those may take to fill its queue: a busy page's screenshots come a few a second (one
+ * run cut the client after 170 of them, in 56 s on 2 loaded cores); longer means it was never cut. */
+const CUT_MS = 180_000;
 /** How long a reconnect may take after the host or the extension went away: the extension's
  * first backoff, Chromium spawning a host, the MCP server reconnecting; generous, never a hang. */
 const RECONNECT_MS = 20_000;
@@ -58,13 +61,15 @@ test('a client that never reads is cut off at its queue bound; the agent is serv
   let sent = 0;
   const served = [];
   await until(`the host cutting a client that leaves its screenshots unread`, async () => {
-    // At most MAX_UNREAD_SHOTS asked, as many as a busy page's screenshots need to pass the bound.
+    // At most MAX_UNREAD_SHOTS asked, as many as a busy page's screenshots need to pass the bound;
+    // then a small call each round, since a paused socket learns of the cut only by writing.
     if (sent < MAX_UNREAD_SHOTS) for (let i = 0; i < 10; i++) stuck.write(frame({ type: 'call', id: `shot${sent++}`, tool: 'screenshot', args: {} }), () => {});
+    else stuck.write(frame({ type: 'call', id: `probe${sent++}`, tool: 'tabs', args: { action: 'list' } }), () => {});
     const [r, ms] = await timed(() => chain.call('snapshot', {}));
     assert.equal(r.isError, false, r.text);
     served.push(ms);
     return cut;
-  }, { ms: WAIT.hangMs, last: () => `${sent} screenshots asked` });
+  }, { ms: CUT_MS, last: () => `${sent} screenshots asked` }).catch((e) => { stuck.destroy(); throw e; });
   // Everything it still receives is what was queued before the cut: bounded.
   let bytes = 0;
   stuck.on('data', (d) => { bytes += d.length; });
