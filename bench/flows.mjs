@@ -1,17 +1,20 @@
 // The agent-flow benchmark (issue 9): the same abstract flows (bench/lib/flows-def.mjs) run
-// against Athena Delta (the whole real chain), @playwright/mcp and chrome-devtools-mcp (both
-// driving /usr/bin/chromium headless), in one run. Per step and per flow: response tokens
-// (o200k_base), calls, latency (median of RUNS runs), success. An agent using a peer takes a
-// snapshot after each action it needs to see; with Athena the action's FactPack is the look.
+// against Athena Delta (the whole real chain), @playwright/mcp, chrome-devtools-mcp and
+// agent-browser (all three driving /usr/bin/chromium headless), in one run. Per step and per flow:
+// response tokens (o200k_base), calls, latency (median of RUNS runs), success. An agent using a
+// peer takes a snapshot after each action it needs to see; with Athena the action's FactPack is
+// the look. After every flow, Athena's rebuilt view is checked against a fresh snapshot of the
+// page (bench/lib/agents.mjs checkFidelity): ghosts and mismatches per flow.
 // Writes bench/flows-results.md.
 //
-//   node bench/flows.mjs [runs=3] [--agents athena,playwright,devtools]
+//   node bench/flows.mjs [runs=3] [--agents athena,playwright,devtools,agent-browser] [--flows docs,create-user]
+//                        [--out bench/flows-results.md]
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSites } from '../tests/sites/serve.mjs';
 import { startChain } from '../tests/e2e/lib/chain.mjs';
-import { AGENTS } from './lib/agents.mjs';
+import { AGENTS, FIDELITY_LIMITS } from './lib/agents.mjs';
 import { flows } from './lib/flows-def.mjs';
 import { countTokens } from './lib/tokens.mjs';
 import { median } from './lib/stats.mjs';
@@ -20,7 +23,12 @@ import { measureToolLists } from './tool-list.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3));
 const agentsArg = process.argv.indexOf('--agents');
-const AGENT_KEYS = agentsArg > 0 ? process.argv[agentsArg + 1].split(',') : ['athena', 'playwright', 'devtools'];
+const AGENT_KEYS = agentsArg > 0 ? process.argv[agentsArg + 1].split(',') : ['athena', 'playwright', 'devtools', 'agent-browser'];
+const flowsArg = process.argv.indexOf('--flows');
+const FLOW_NAMES = flowsArg > 0 ? new Set(process.argv[flowsArg + 1].split(',')) : null;
+const outArg = process.argv.indexOf('--out');
+const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'bench/flows-results.md');
+const chosenFlows = (sites) => flows(sites).filter((f) => !FLOW_NAMES || FLOW_NAMES.has(f.name));
 export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
 
 
@@ -28,10 +36,12 @@ async function runAgent(key, sites, chain) {
   const agent = key === 'athena' ? new AGENTS.athena(chain) : new AGENTS[key]();
   await agent.start();
   const perFlow = {};
+  /** flow -> one end-of-flow check per run (agents that have one: Athena) */
+  const fidelity = {};
   try {
     for (let run = 0; run < RUNS; run++) {
-      for (const f of flows(sites)) {
-        perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], errors: [], withStructured: 0, results: 0 }));
+      for (const f of chosenFlows(sites)) {
+        perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], tools: [], errors: [], withStructured: 0, results: 0 }));
         for (const [i, s] of f.steps.entries()) {
           const t0 = performance.now();
           const r = await agent.run(s);
@@ -44,8 +54,10 @@ async function runAgent(key, sites, chain) {
           cell.ms.push(ms);
           cell.ok.push(r.ok);
           cell.calls.push(r.calls);
+          if (r.tools) cell.tools.push(r.tools.join(', '));
           if (!r.ok) cell.errors.push(r.error);
         }
+        if (agent.checkFidelity) (fidelity[f.name] ??= []).push(await agent.checkFidelity());
       }
       process.stdout.write(`  ${agent.name}: run ${run + 1}/${RUNS} done\n`);
     }
@@ -53,14 +65,21 @@ async function runAgent(key, sites, chain) {
     await agent.close?.();
   }
   if (agent.problems?.length) console.log(`  ${agent.name}: the text view noted ${agent.problems.length} inconsistencies, e.g. ${agent.problems.slice(0, 3).join('; ')}`);
-  return { key, name: agent.name, perFlow };
+  return { key, name: agent.name, perFlow, fidelity };
+}
+
+/** The worst end-of-flow check of a flow over its runs (most faults), or null. */
+function worstCheck(checks) {
+  if (!checks?.length) return null;
+  const faults = (c) => (c.error ? Infinity : c.ghosts.length + c.mismatched.length);
+  return checks.reduce((a, c) => (faults(c) > faults(a) ? c : a));
 }
 
 function describe(step) {
   switch (step.op) {
     case 'navigate': return `navigate ${new URL(step.url).pathname}${step.expect ? ' (expect)' : ''}`;
     case 'click': return `click "${step.text}"${step.expect ? ' (expect)' : ''}`;
-    case 'type': return `type into "${step.field}"`;
+    case 'type': return `type into "${step.field}"${step.expect ? ' (expect)' : ''}`;
     case 'press': return `press ${step.key}`;
     default: return step.op + (step.expect ? ' (expect)' : '');
   }
@@ -87,20 +106,22 @@ async function main() {
   const ai = results.findIndex((r) => r.key === 'athena');
   const MODES = [['text', 'tokens', 'text mode (the text content: Claude Desktop, Cursor, most clients)'],
     ['structured', 'stokens', 'structured mode (JSON.stringify(structuredContent) when the result has one, else the text: Claude Code)']];
-  const lines = ['## Agent flows: Athena Delta vs Playwright MCP vs chrome-devtools-mcp', '',
+  const lines = [`## Agent flows: ${names.join(' vs ')}`, '',
     `Same abstract flows (bench/lib/flows-def.mjs) on the fixture sites, ${RUNS} runs each, one machine, one run of this script.`,
     'Tokens: o200k_base of every tool reply the agent reads in that step (peers: the action + the snapshot it needs to see the result;',
     'Athena: the action\'s FactPack, plus a `find` when a target was trimmed and a `read` when an expected sentence is not in its view).',
     'Two client modes: **text** = the text content of each result; **structured** = JSON.stringify(result.structuredContent) when the',
     'result carries one, else the text (what Claude Code gives the model). A step with `expect` passes only if the sentence is in what the',
     'agent was shown (Athena: its view rebuilt from the FactPack text + its find/read answers; a peer: its latest snapshot).',
-    'Latency: median over runs, wall time of the step.', ''];
+    'Latency: median over runs, wall time of the step.',
+    'Athena fidelity: after each flow, the ghosts (refs the agent holds that the page no longer has) and mismatches (refs whose line',
+    'differs) of its rebuilt view against a fresh `snapshot` plus the finds its gap lines name; the worst run of the flow.', ''];
   const flowNames = Object.keys(results[0]?.perFlow ?? {});
   const misses = [];
   const sc = results.map((r) => { let w = 0, n = 0; for (const f of flowNames) for (const c of r.perFlow[f]) { w += c.withStructured; n += c.results; } return `${r.name} ${w}/${n}`; });
   lines.push(`Results carrying structuredContent: ${sc.join(', ')}.`, '');
-  const header = `| flow | ${MODES.map(([m]) => names.map((n) => `${n} (${m})`).join(' | ')).join(' | ')} | ${MODES.map(([m]) => `best peer / Athena (${m})`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | Athena calls |`;
-  lines.push(header, `|---|${'---|'.repeat(names.length * MODES.length + MODES.length + names.length + 1)}`);
+  const header = `| flow | ${MODES.map(([m]) => names.map((n) => `${n} (${m})`).join(' | ')).join(' | ')} | ${MODES.map(([m]) => `best peer / Athena (${m})`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | Athena calls | Athena ghosts / mismatches |`;
+  lines.push(header, `|---|${'---|'.repeat(names.length * MODES.length + MODES.length + names.length + 2)}`);
   const totals = Object.fromEntries(MODES.map(([m]) => [m, Object.fromEntries(names.map((n) => [n, 0]))]));
   const ratio = (tok) => { const peers = tok.filter((_, i) => i !== ai); return ai >= 0 && peers.length ? Math.min(...peers) / tok[ai] : NaN; };
   for (const f of flowNames) {
@@ -115,10 +136,25 @@ async function main() {
     const ok = results.map((r) => r.perFlow[f].every((c) => c.ok.every(Boolean)));
     results.forEach((r, i) => { if (!ok[i]) misses.push(`${f}: ${r.name} had failing steps (${r.perFlow[f].flatMap((c) => c.errors)[0] ?? ''})`); });
     const calls = ai >= 0 ? results[ai].perFlow[f].reduce((a, c) => a + median(c.calls), 0) : '-';
-    lines.push(`| ${f} | ${cells.join(' | ')} | ${ratios.map((x) => (Number.isNaN(x) ? '-' : x.toFixed(1) + 'x')).join(' | ')} | ${ok.map((o) => (o ? 'yes' : '**no**')).join(' | ')} | ${calls} |`);
+    const check = ai >= 0 ? worstCheck(results[ai].fidelity[f]) : null;
+    const fid = !check ? '-' : check.error ? '**check failed**' : `${check.ghosts.length} / ${check.mismatched.length}`;
+    if (check && (check.error || check.ghosts.length || check.mismatched.length)) {
+      misses.push(`${f}: Athena's view at the end of the flow ${check.error ? `could not be checked (${check.error})` : `has ${check.ghosts.length} ghosts and ${check.mismatched.length} mismatches`}`);
+    }
+    lines.push(`| ${f} | ${cells.join(' | ')} | ${ratios.map((x) => (Number.isNaN(x) ? '-' : x.toFixed(1) + 'x')).join(' | ')} | ${ok.map((o) => (o ? 'yes' : '**no**')).join(' | ')} | ${calls} | ${fid} |`);
   }
   const allRatios = MODES.map(([m]) => ratio(names.map((n) => totals[m][n])));
-  lines.push(`| **all** | ${MODES.map(([m]) => names.map((n) => totals[m][n]).join(' | ')).join(' | ')} | ${allRatios.map((x) => (Number.isNaN(x) ? '-' : `**${x.toFixed(1)}x**`)).join(' | ')} | | | |`, '');
+  lines.push(`| **all** | ${MODES.map(([m]) => names.map((n) => totals[m][n]).join(' | ')).join(' | ')} | ${allRatios.map((x) => (Number.isNaN(x) ? '-' : `**${x.toFixed(1)}x**`)).join(' | ')} | ${names.map(() => '').join(' | ')} | | |`, '');
+  if (ai >= 0) {
+    lines.push('### Athena end-of-flow fidelity (worst run per flow)', '', '| flow | page elements | held, not on the page (ghosts) | held, line differs (mismatches) | on the page, never shown | check calls | examples |', '|---|---|---|---|---|---|---|');
+    for (const f of flowNames) {
+      const c = worstCheck(results[ai].fidelity[f]);
+      if (!c) continue;
+      const ex = c.error ? c.error : [...c.ghosts.map((g) => `ghost ${g}`), ...c.mismatched].slice(0, FIDELITY_LIMITS.examples).join('; ');
+      lines.push(`| ${f} | ${c.pageElements} | ${c.ghosts.length} | ${c.mismatched.length} | ${c.notHeld} | ${c.calls} | ${ex.replace(/\|/g, '\\|') || '-'} |`);
+    }
+    lines.push('');
+  }
   MODES.forEach(([m], i) => {
     if (ai >= 0 && !Number.isNaN(allRatios[i]) && !(allRatios[i] >= FLOW_TARGETS.tokensVsBestPeer)) {
       misses.push(`${m} mode: Athena's total is ${allRatios[i].toFixed(1)}x fewer tokens than the better peer's (target ${FLOW_TARGETS.tokensVsBestPeer}x)`);
@@ -150,7 +186,7 @@ async function main() {
   lines.push('### Per step (median tokens text / structured, median ms, calls)', '', `| flow | step | ${names.join(' | ')} |`, `|---|---|${names.map(() => '---|').join('')}`);
   for (const f of flowNames) {
     results[0].perFlow[f].forEach((c, i) => {
-      lines.push(`| ${f} | ${describe(c.step)} | ${results.map((r) => { const x = r.perFlow[f][i]; return `${median(x.tokens)} / ${median(x.stokens)}, ${median(x.ms).toFixed(0)} ms, ${median(x.calls)} call${median(x.calls) === 1 ? '' : 's'}${x.ok.every(Boolean) ? '' : ' FAILED'}`; }).join(' | ')} |`);
+      lines.push(`| ${f} | ${describe(c.step)} | ${results.map((r) => { const x = r.perFlow[f][i]; return `${median(x.tokens)} / ${median(x.stokens)}, ${median(x.ms).toFixed(0)} ms, ${median(x.calls)} call${median(x.calls) === 1 ? '' : 's'}${x.tools.length > 0 && median(x.calls) > 1 ? ` (${x.tools.at(-1)})` : ''}${x.ok.every(Boolean) ? '' : ' FAILED'}`; }).join(' | ')} |`);
     });
   }
   if (toolLists.length) {
@@ -161,7 +197,7 @@ async function main() {
   }
   lines.push('', '### Targets', '', misses.length ? 'Missed (and why, where known):' : 'All targets met on every flow.', ...misses.map((m) => `- ${m}`), '');
   const md = lines.join('\n');
-  writeFileSync(path.join(root, 'bench/flows-results.md'), md);
+  writeFileSync(OUT, md);
   console.log('\n' + md);
 }
 

@@ -22,9 +22,10 @@ export const FIDELITY_LIMITS = Object.freeze({
 /** The texts a step expects to have been shown. @param {Step} step @returns {string[]} */
 export const expectedTexts = (step) => [].concat(step.expect ?? []);
 
-/** @typedef {{texts: string[], structured: string[], calls: number, ok: boolean, error?: string, withStructured: number}} StepResult
+/** @typedef {{texts: string[], structured: string[], calls: number, ok: boolean, error?: string, withStructured: number, tools?: string[]}} StepResult
  *  texts: what a text client gives the model (the text content); structured: what Claude Code gives
- *  it (JSON.stringify(structuredContent) when the result has one, else the text) */
+ *  it (JSON.stringify(structuredContent) when the result has one, else the text); tools: the tools
+ *  called, in order (Athena: shows whether a step needed a find or a read) */
 
 /** What a client that prefers structuredContent (Claude Code) shows the model. */
 export function structuredView(result, text) {
@@ -208,6 +209,23 @@ export const AGENTS = { playwright: PlaywrightAgent, devtools: DevtoolsAgent, 'a
  * trimmed through `find` (by name; else walking the gap's `after` cursor), a sentence it expects
  * through `read` of the region it acted in (the dialog's when one is open). Those replies count.
  */
+/**
+ * Whether what the agent holds for a ref says what the page says now: equal lines, where a name
+ * the FactPack marked `cut` (shortened to its limit) matches any longer name it begins.
+ * @param {import('../../tests/support/factpack-text.mjs').TextElement} held
+ * @param {import('../../tests/support/factpack-text.mjs').TextElement} now
+ */
+function sameLine(held, now) {
+  if (canonicalLine(held) === canonicalLine(now)) return true;
+  /** @param {any} e */
+  const cut = (e) => e.cut === true || e.extra?.cut !== undefined;
+  if (!cut(held) && !cut(now)) return false;
+  const [short, long] = held.name.length <= now.name.length ? [held, now] : [now, held];
+  /** @param {any} e */
+  const uncut = (e) => { const { cut: _c, extra: _x, ...rest } = e; return canonicalLine(rest); };
+  return long.name.startsWith(short.name) && uncut({ ...short, name: long.name }) === uncut(long);
+}
+
 export class AthenaAgent extends BaseAgent {
   constructor(chain) { super('athena'); this.chain = chain; this.view = new AgentView(); this.problems = []; this.lastRegion = null; }
   async start() { this.client = this.chain.client; this.close = async () => {}; this.name = 'Athena Delta'; }
@@ -216,6 +234,7 @@ export class AthenaAgent extends BaseAgent {
     const r = await this.client.callTool({ name, arguments: args });
     const text = resultText(r);
     call.texts.push(text);
+    call.tools.push(name);
     call.structured.push(structuredView(r, text));
     if (r.structuredContent) call.withStructured++;
     if (r.isError) throw Object.assign(new Error(`${name}: ${text.slice(0, 300)}`), { text });
@@ -270,13 +289,13 @@ export class AthenaAgent extends BaseAgent {
     throw new Error(`expected text not seen, even after reading: "${text}"`);
   }
   async run(step) {
-    const call = { texts: [], structured: [], withStructured: 0 };
+    const call = { texts: [], structured: [], withStructured: 0, tools: [] };
     try {
       await this.do(step, call);
       for (const want of expectedTexts(step)) await this.see(call, want);
-      return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, ok: true };
+      return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, tools: call.tools, ok: true };
     } catch (e) {
-      return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, ok: false, error: String(e.message ?? e) };
+      return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, tools: call.tools, ok: false, error: String(e.message ?? e) };
     }
   }
   /**
@@ -327,7 +346,7 @@ export class AthenaAgent extends BaseAgent {
     for (const [ref, held] of this.view.elements) {
       const now = page.get(ref);
       if (!now) ghosts.push(canonicalLine(held));
-      else if (canonicalLine(now) !== canonicalLine(held)) mismatched.push(`${canonicalLine(held)} -> now ${canonicalLine(now)}`);
+      else if (!sameLine(held, now)) mismatched.push(`${canonicalLine(held)} -> now ${canonicalLine(now)}`);
     }
     const notHeld = [...page.keys()].filter((ref) => !this.view.elements.has(ref)).length;
     return { ghosts, mismatched, notHeld, pageElements: page.size, calls };

@@ -1,10 +1,13 @@
 // The abstract agent flows on the fixture sites (tests/sites/serve.mjs), shared by the
 // agent-flow benchmark, the demo and the end-to-end tests. Steps are what an agent decides:
 // navigate, click the element whose visible text is X, type into the field named X, press, back.
-// A step may carry `expect: "a sentence"`: it passes only if, after the step, that text is in what
-// the agent was shown (Athena: its view rebuilt from every FactPack, plus the find / read answers it
-// chose to ask for; a peer: its latest snapshot). The reading flows (tabs, accordion, confirm,
-// long index) need text revealed by an action, or a link the FactPack trimmed.
+// A step may carry `expect: "a sentence"` (or a list of them): it passes only if, after the step,
+// that text is in what the agent was shown (Athena: its view rebuilt from every FactPack, plus the
+// find / read answers it chose to ask for; a peer: its latest snapshot). The reading flows (tabs,
+// accordion, confirm, long index) need text revealed by an action, or a link the FactPack trimmed;
+// the application flows (api-reference, create-user, manual-index, customer-grid) need the text an
+// agent reads on real apps: table cells, a card's title, a field's message, a chapter list, the rows
+// a sort brings to the top.
 
 /** @param {{url: (p: string) => string, otherOrigin: string}} sites */
 export function flows(sites) {
@@ -95,6 +98,53 @@ export function flows(sites) {
       steps: [
         { op: 'navigate', url: sites.url('/sites/docs-index.html') },
         { op: 'click', text: 'Zebra striping in tables', role: 'link', expect: 'You are reading the page about Zebra striping in tables.' },
+      ],
+    },
+    {
+      name: 'api-reference',
+      description: 'Swagger UI (npm swagger-ui-dist) on a local OpenAPI spec: open an operation, read its tables, try it out',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/api-reference.html'), expect: 'Get one order' },
+        // The operation's button has no aria-controls: its body (parameter and response tables) is
+        // rendered when it is clicked.
+        { op: 'click', text: 'Get one order', role: 'button',
+          expect: ["The order's id, as returned when it was created.", 'No order has this id.'] },
+        // Try it out enables the prefilled fields and adds the Execute button.
+        { op: 'click', text: 'Try it out', role: 'button', expect: ['ord_7Q2K9', 'Execute'] },
+      ],
+    },
+    {
+      name: 'create-user',
+      description: 'An admin dashboard form (Bootstrap): a bad email is refused with a message under the field, then the user is created',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/admin-users.html'), expect: 'Create a user' },
+        { op: 'type', field: 'Full name', text: 'Ada Lovelace' },
+        { op: 'type', field: 'Email', text: 'ada.lovelace.example.com' },
+        { op: 'click', text: 'Create user', role: 'button',
+          expect: ['Enter an email address like name@example.com.', 'The user was not created: 1 field needs attention.'] },
+        { op: 'type', field: 'Email', text: 'ada@example.com', clear: true },
+        { op: 'click', text: 'Create user', role: 'button', expect: 'Ada Lovelace was created as viewer and invited at ada@example.com.' },
+      ],
+    },
+    {
+      name: 'manual-index',
+      description: "The Python library reference's index (python3-doc): 36 chapters of 1-61 entries; the target chapter is near the end",
+      steps: [
+        { op: 'navigate', url: sites.url('/pydoc/library/index.html'), expect: ['Unix Specific Services', 'Superseded Modules'] },
+        { op: 'click', text: 'Unix Specific Services', role: 'link',
+          expect: 'The modules described in this chapter provide interfaces to features that are unique to the Unix operating system' },
+      ],
+    },
+    {
+      name: 'customer-grid',
+      description: 'AG Grid (npm ag-grid-community), 300 rows virtualized: sort by name both ways, then filter',
+      // The rows and counts come from tests/sites/grid/users.mjs: "Aaron Abbott" and "Zoe Zimmerman"
+      // sit mid-list (out of the DOM until a sort brings them up); 24 customers live in Porto.
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/user-grid.html'), expect: 'Showing 300 of 300 customers' },
+        { op: 'click', text: 'Name', role: 'columnheader', expect: 'Aaron Abbott' },
+        { op: 'click', text: 'Name', role: 'columnheader', expect: 'Zoe Zimmerman' },
+        { op: 'type', field: 'Search customers', text: 'Porto', expect: 'Showing 24 of 300 customers' },
       ],
     },
   ];
