@@ -15,19 +15,22 @@
 // <before_action>, <warning>, <removed>, <invalid cause="…" count="N"/>, <invalid cause="…"> blocks,
 // <region …> (also unchanged="true" count="N"/>), <added region= label=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
-// they carry), element lines incl. `text` lines, plus the find and read tool answers.
+// they carry), element lines incl. `text` and `row` lines, indented one space per outline level
+// (depth), plus the find and read tool answers.
 
 /**
  * @typedef {{
  *   ref: string, role: string, name: string,
  *   level?: number, flags: string[], tri: Record<string, string>,
  *   value?: string, valueRedacted?: boolean, href?: string, desc?: string,
- *   region?: string, label?: string, frame?: string,
+ *   region?: string, label?: string, frame?: string, depth?: number, cut?: boolean,
  *   line?: string
  * }} TextElement  one element line; flags: disabled focused required invalid readonly selected;
+ *   cut: a text line trimmed to its first words (` cut` at the end; read shows it whole);
  *   tri: checked / expanded / pressed -> "true" | "false" | "mixed"
- * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string}} Gap
- *   `... 40 more here: "A" … "B" (find region=main after=c0p1f0e20)`: find holds the hinted find arguments
+ * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
+ *   `... 40 more here: "A" … "B" (find region=main after=c0p1f0e20)`, `... 45 more links (find after=c0p1f0e2)`
+ *   (the line it sits under), `... 13 more repeated from above: "A" … "B" (find …)`: find holds the hinted find arguments
  * @typedef {{name: string, label?: string, frame?: string, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, refs: RefLine[], gaps: Gap[]}} Invalid
@@ -120,6 +123,7 @@ function parseWords(s, e) {
     else if (key === 'value') e.value = value ?? '';
     else if (key === 'href') e.href = value ?? '';
     else if (key === 'desc') e.desc = value ?? '';
+    else if (key === 'cut' && value === null) e.cut = true;
     else (e.extra ??= {})[key] = value ?? 'true';
   }
 }
@@ -161,6 +165,7 @@ export function canonicalLine(e) {
   if (w) s += ' ' + w;
   if (e.href) s += ` href=${quote(e.href)}`;
   if (e.desc) s += ` desc=${quote(e.desc)}`;
+  if (e.cut) s += ' cut';
   return s;
 }
 
@@ -286,8 +291,11 @@ function parseBlock(lines, i) {
     if (line === '') continue;
     if (block) {
       if (line === `</${block.kind}>`) { block = null; continue; }
-      const gap = parseGapLine(line);
-      if (gap) { block.target.gaps?.push(gap); fp.gaps.push(gap); continue; }
+      // Lines inside a block are indented one space per outline level (lists, rows, details).
+      const depth = /^ */.exec(line)?.[0].length ?? 0;
+      const body = line.slice(depth);
+      const gap = parseGapLine(body);
+      if (gap) { if (depth) gap.depth = depth; block.target.gaps?.push(gap); fp.gaps.push(gap); continue; }
       if (block.kind === 'modified') {
         const m = parseModifiedLine(line);
         if (!m) throw new FactPackParseError(`not a modified line: ${line}`);
@@ -297,8 +305,9 @@ function parseBlock(lines, i) {
         if (!r) throw new FactPackParseError(`not a ref line in <${block.kind}>: ${line}`);
         block.target.refs.push(r);
       } else {
-        const e = parseElementLine(line);
+        const e = parseElementLine(body);
         if (!e) throw new FactPackParseError(`not an element line in <${block.kind}>: ${line}`);
+        if (depth) e.depth = depth;
         if (block.kind === 'region') { e.region = block.target.name; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
         if (block.kind === 'added') { e.region = block.target.region ?? 'page'; if (block.target.label !== undefined) e.label = block.target.label; }
         block.target.elements.push(e);

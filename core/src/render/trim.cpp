@@ -40,15 +40,19 @@ int base_depth(const RegionBlock& b) {
 
 std::size_t indent_of(const Element& e, int base) { return static_cast<std::size_t>(std::max(0, e.depth - base)); }
 
-/// A text line's name cut to kTrimmedTextChars on a character boundary, with an ellipsis.
-Element excerpt(const Element& e) {
-  Element out = e;
+/// A text line cut to kTrimmedTextChars of its name (on a character boundary), marked ` cut`:
+/// `c0p1f0e17 text "While the Language Reference describes the exact" cut` (read shows it whole).
+void excerpt_line(std::string& out, const Element& e) {
+  Element cut = e;
   std::size_t n = limits::kTrimmedTextChars;
-  if (out.name.size() <= n) return out;
-  while (n > 0 && (static_cast<unsigned char>(out.name[n]) & 0xC0) == 0x80) --n;
-  out.name.resize(n);
-  out.name += "\xE2\x80\xA6";  // …
-  return out;
+  if (cut.name.size() > n) {
+    while (n > 0 && (static_cast<unsigned char>(cut.name[n]) & 0xC0) == 0x80) --n;
+    const std::size_t space = cut.name.rfind(' ', n);  // at a word's end when one is near
+    cut.name.resize(space != std::string::npos && space > n / 2 ? space : n);
+  }
+  element_line(out, cut);
+  out.pop_back();
+  out += " cut\n";
 }
 
 /// The gap line for the hidden run [from, to) (all of one kind of Shown). Under the line just
@@ -104,7 +108,7 @@ Lines measure(const RegionBlock& b) {
     out.bytes.push_back(scratch.size() + indent_of(e, out.base));
     if (e.category == Category::kText && e.name.size() > limits::kTrimmedTextChars) {
       scratch.clear();
-      element_line(scratch, excerpt(e));
+      excerpt_line(scratch, e);
       out.excerpt.push_back(scratch.size() + indent_of(e, out.base));
     } else {
       out.excerpt.push_back(out.bytes.back());
@@ -335,7 +339,8 @@ std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t ind
   for (std::size_t i = 0; i < b.elements.size();) {
     if (visible(shown[i])) {
       out.append(indent_of(b.elements[i], base), ' ');
-      element_line(out, shown[i] == kExcerpt ? excerpt(b.elements[i]) : b.elements[i]);
+      if (shown[i] == kExcerpt) excerpt_line(out, b.elements[i]);
+      else element_line(out, b.elements[i]);
       last_shown = &b.elements[i];
       ++count;
       ++i;
