@@ -29,7 +29,8 @@ const FLOW_NAMES = flowsArg > 0 ? new Set(process.argv[flowsArg + 1].split(','))
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'bench/flows-results.md');
 const chosenFlows = (sites) => flows(sites).filter((f) => !FLOW_NAMES || FLOW_NAMES.has(f.name));
-export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
+// tokensPerFlowVsLeanestPeer: no single flow may cost Athena more than half of its leanest peer's.
+export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, tokensPerFlowVsLeanestPeer: 2, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
 
 
 async function runAgent(key, sites, chain) {
@@ -118,6 +119,8 @@ async function main() {
     'differs) of its rebuilt view against a fresh `snapshot` plus the finds its gap lines name; the worst run of the flow.', ''];
   const flowNames = Object.keys(results[0]?.perFlow ?? {});
   const misses = [];
+  /** Text-mode tokens of each flow's leanest peer (for the per-flow sum). */
+  const leanest = [];
   const sc = results.map((r) => { let w = 0, n = 0; for (const f of flowNames) for (const c of r.perFlow[f]) { w += c.withStructured; n += c.results; } return `${r.name} ${w}/${n}`; });
   lines.push(`Results carrying structuredContent: ${sc.join(', ')}.`, '');
   const header = `| flow | ${MODES.map(([m]) => names.map((n) => `${n} (${m})`).join(' | ')).join(' | ')} | ${MODES.map(([m]) => `best peer / Athena (${m})`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | Athena calls | Athena ghosts / mismatches |`;
@@ -136,6 +139,12 @@ async function main() {
     const ok = results.map((r) => r.perFlow[f].every((c) => c.ok.every(Boolean)));
     results.forEach((r, i) => { if (!ok[i]) misses.push(`${f}: ${r.name} had failing steps (${r.perFlow[f].flatMap((c) => c.errors)[0] ?? ''})`); });
     const calls = ai >= 0 ? results[ai].perFlow[f].reduce((a, c) => a + median(c.calls), 0) : '-';
+    ratios.forEach((x, i) => {
+      if (!Number.isNaN(x) && !(x >= FLOW_TARGETS.tokensPerFlowVsLeanestPeer)) {
+        misses.push(`${f} (${MODES[i][0]} mode): Athena ${x.toFixed(1)}x fewer tokens than its leanest peer (target ${FLOW_TARGETS.tokensPerFlowVsLeanestPeer}x on every flow)`);
+      }
+    });
+    leanest.push(ratios.length ? Math.min(...results.filter((_, i) => i !== ai).map((r) => r.perFlow[f].reduce((a, c) => a + median(c.tokens), 0))) : NaN);
     const check = ai >= 0 ? worstCheck(results[ai].fidelity[f]) : null;
     const fid = !check ? '-' : check.error ? '**check failed**' : `${check.ghosts.length} / ${check.mismatched.length}`;
     if (check && (check.error || check.ghosts.length || check.mismatched.length)) {
@@ -154,6 +163,10 @@ async function main() {
       lines.push(`| ${f} | ${c.pageElements} | ${c.ghosts.length} | ${c.mismatched.length} | ${c.notHeld} | ${c.calls} | ${ex.replace(/\|/g, '\\|') || '-'} |`);
     }
     lines.push('');
+  }
+  if (ai >= 0 && results.length > 1) {
+    const sum = leanest.reduce((a, b) => a + b, 0);
+    lines.push(`Leanest peer of each flow, summed (text mode): ${sum} tokens; Athena Delta ${totals.text[names[ai]]} (${(sum / totals.text[names[ai]]).toFixed(1)}x fewer).`, '');
   }
   MODES.forEach(([m], i) => {
     if (ai >= 0 && !Number.isNaN(allRatios[i]) && !(allRatios[i] >= FLOW_TARGETS.tokensVsBestPeer)) {
