@@ -190,9 +190,13 @@ test('element lines: escaped quotes and backslashes, "<" and "-> " inside names,
 });
 
 test('modified lines: names with ": " and "-> ", several changes, state from (none)', () => {
-  const m = parseModifiedLine(String.raw`c0p1f0e5 status "Saved: a -> b, c": name "Saving: x -> y" -> "Saved: a -> b, c", desc "" -> "d\"q", checked=false value="1, 2" -> checked value="3 -> 4"`);
+  const m = parseModifiedLine(String.raw`c0p1f0e5 status "Saved: a -> b, c": name was "Saving: x -> y", desc "" -> "d\"q", checked=false value="1, 2" -> checked value="3 -> 4"`);
   assert.equal(m.name, 'Saved: a -> b, c');
   assert.deepEqual(m.segments.map((s) => s.what), ['name', 'desc', 'state']);
+  assert.deepEqual(m.segments[0], { what: 'name', before: '"Saving: x -> y"', after: '"Saved: a -> b, c"' });
+  // A text line that changed says only that: its line is the new text.
+  const t = parseModifiedLine('c0p1f0e9 row "Item 3 | 99": new text');
+  assert.deepEqual(t.segments, [{ what: 'name', before: '', after: '"Item 3 | 99"' }]);
   const v = new AgentView();
   v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\nc0p1f0e5 status "Saving: x -> y" checked=false value="1, 2"\n</region>\n<summary elements="1"/>\n</full>\n');
   assert.deepEqual(v.apply(`<delta v="2">\n<modified>\n${m.change ? String.raw`c0p1f0e5 status "Saved: a -> b, c": ` + m.change : ''}\n</modified>\n<summary modified="1"/>\n</delta>\n`), []);

@@ -201,6 +201,9 @@ export function parseModifiedLine(line) {
   const segments = [];
   for (const seg of splitTop(change, ', ')) {
     if (seg === 'moved') { segments.push({ what: 'moved', before: '', after: '' }); continue; }
+    // The line shows the new name: `name was "old"`, or for a text line only `new text`.
+    if (seg === 'new text') { segments.push({ what: 'name', before: '', after: quote(name) }); continue; }
+    if (seg.startsWith('name was "')) { segments.push({ what: 'name', before: seg.slice('name was '.length), after: quote(name) }); continue; }
     const sides = splitTop(seg, ' -> ');
     if (sides.length !== 2) throw new FactPackParseError(`a change is "before -> after": ${JSON.stringify(seg)} in ${line}`);
     const [b, a] = sides;

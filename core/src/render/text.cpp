@@ -100,7 +100,7 @@ Category invalidation_category(const Invalidation& inv) {
   return inv.role == "text" || inv.role == "row" ? Category::kText : Category::kInteractive;
 }
 
-/// "checked=false -> checked", "name "A" -> "B"": only what differs.
+/// "checked=false -> checked", "name was "A"", "new text": only what differs.
 std::string change_words(const Modified& m) {
   std::string out;
   const Element& a = m.before;
@@ -124,7 +124,17 @@ std::string change_words(const Modified& m) {
     out += " -> ";
     quoted(out, after);
   };
-  text_change("name", a.name, b.name);
+  // The line already shows the new name: a changed name says what it was, and changed text (a
+  // paragraph, a row a sort or a filter refilled) says only that: the agent needs what it is now.
+  if (a.name != b.name) {
+    sep();
+    if (b.category == Category::kText) {
+      out += "new text";
+    } else {
+      out += "name was ";
+      quoted(out, a.name);
+    }
+  }
   text_change("desc", a.description, b.description);
   text_change("href", a.href, b.href);
   Element sa = a, sb = b;  // compare state words only

@@ -63,9 +63,14 @@ void excerpt_line(std::string& out, const Element& e) {
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
               const Element* before, int base, bool repeat) {
   const Element& first = b.elements[from];
-  out.append(indent_of(first, base), ' ');
+  std::size_t indent = indent_of(first, base);  // the run's shallowest line's
+  for (std::size_t i = from + 1; i < to && indent > 0; ++i) indent = std::min(indent, indent_of(b.elements[i], base));
+  out.append(indent, ' ');
   out += "... " + std::to_string(to - from) + " more";
-  const bool under = !repeat && before && from > 0 && before == &b.elements[from - 1] && before->depth < first.depth;
+  // Under the line before only when all it hides sits under that line (a head-and-tail cut
+  // through a table hides rows too: that is a run "here").
+  bool under = !repeat && before && from > 0 && before == &b.elements[from - 1];
+  for (std::size_t i = from; under && i < to; ++i) under = b.elements[i].depth > before->depth;
   if (under) {
     bool same_role = true;
     for (std::size_t i = from; i < to && same_role; ++i) same_role = b.elements[i].role == first.role;

@@ -57,7 +57,7 @@ export const reload = defineTool({
 
 export const snapshot = defineTool({
   name: 'snapshot',
-  description: 'Full FactPack of the page now.',
+  description: 'Full FactPack of the page now, every region shown (recovers a lost context).',
   factpack: true,
   async handler(ctx, session, args) {
     const t = await ctx.tabFor(session, args);

@@ -12,7 +12,7 @@ import { arg, defineTool, msg, ref, str } from './define.js';
 
 export const find = defineTool({
   name: 'find',
-  description: 'Find elements, also those trimmed from a FactPack.',
+  description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
     role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
     frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: continue after it'), limit: arg('integer'),
