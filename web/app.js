@@ -55,7 +55,7 @@ function showPack(pre, pack) {
     const tag = /^<(\/?)(removed|invalid)/.exec(line);
     if (tag) section = tag[1] ? '' : 'invalid';
     const span = document.createElement('span');
-    const ref = /^(c\d+p\d+f\d+e\d+)/.exec(line)?.[1];
+    const ref = /^ *(c\d+p\d+f\d+e\d+)/.exec(line)?.[1];  // lines are indented by outline depth
     if ((ref && bad.has(ref)) || (section === 'invalid' && ref)) span.className = 'invalid';
     else if (ref && added.has(ref)) span.className = 'added';
     span.textContent = piece;

@@ -243,3 +243,53 @@ TEST_CASE("revealed text: labels are not text, nested paragraphs are one block",
   const Snapshot s = compile_ok(b);
   CHECK(texts(s) == std::vector<std::string>{"Note: Fragile."});
 }
+
+TEST_CASE("text blocks: a table row is one line, its cells in order, its controls under it", "[compiler][text][outline]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int table = b.el(0, body, "table");
+  const int head = b.el(0, b.el(0, table, "thead"), "tr");
+  for (const char* h : {"Code", "Description", "Action"}) b.text(0, b.el(0, head, "th"), h);
+  const int tbody = b.el(0, table, "tbody");
+  const int row = b.el(0, tbody, "tr");
+  b.text(0, b.el(0, row, "td"), "200");
+  const int desc = b.el(0, row, "td");
+  b.text(0, desc, "A page of orders, see ");
+  b.text(0, b.el(0, desc, "a", {{"href", "/orders"}}), "the orders API");
+  b.text(0, b.el(0, b.el(0, row, "td"), "button"), "Try it");
+  const Snapshot s = compile_ok(b);
+  REQUIRE(s.nodes.size() == 4);
+  CHECK(s.nodes[0].role == "row");
+  CHECK(s.nodes[0].name == "Code | Description | Action");
+  CHECK(s.nodes[1].role == "row");
+  // A link is part of the sentence; a cell holding only a control ends the row early.
+  CHECK(s.nodes[1].name == "200 | A page of orders, see the orders API");
+  CHECK(s.nodes[1].depth == 0);
+  CHECK(s.nodes[2].role == "link");
+  CHECK(s.nodes[2].depth == 1);
+  CHECK(s.nodes[3].role == "button");
+  CHECK(s.nodes[3].depth == 1);
+}
+
+TEST_CASE("outline: a nested list's entries sit under the line of the item they are nested in", "[compiler][outline]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int top = b.el(0, body, "ul");
+  for (int c = 0; c < 2; ++c) {
+    const int li = b.el(0, top, "li");
+    b.text(0, b.el(0, li, "a", {{"href", "#c" + std::to_string(c)}}), "Chapter " + std::to_string(c));
+    const int sub = b.el(0, li, "ul");
+    const int entry = b.el(0, sub, "li");
+    b.text(0, b.el(0, entry, "a", {{"href", "#e"}}), "Entry " + std::to_string(c));
+    b.text(0, b.el(0, b.el(0, b.el(0, entry, "ul"), "li"), "a", {{"href", "#s"}}), "Sub " + std::to_string(c));
+  }
+  // A list item with words of its own is a text line: its nested list sits under it.
+  const int fruit = b.el(0, top, "li");
+  b.text(0, fruit, "Fruit");
+  b.text(0, b.el(0, b.el(0, fruit, "ul"), "li"), "Apple");
+  const Snapshot s = compile_ok(b);
+  std::vector<std::pair<std::string, int>> got;
+  for (const ReadableNode& n : s.nodes) got.emplace_back(n.name, n.depth);
+  CHECK(got == std::vector<std::pair<std::string, int>>{{"Chapter 0", 0}, {"Entry 0", 1}, {"Sub 0", 2}, {"Chapter 1", 0},
+                                                        {"Entry 1", 1}, {"Sub 1", 2}, {"Fruit", 0}, {"Apple", 1}});
+}
