@@ -2,6 +2,7 @@
 // and fills their ReadableNode. The rules live in the files named after them (roles, accname,
 // node_state, visibility, regions, overlays, revealed_text); this file only orders them.
 #include <algorithm>
+#include <cstdint>
 #include <unordered_map>
 
 #include "athena/compiler.h"
@@ -102,6 +103,28 @@ std::string described_by(const Dom& dom, const Visibility& vis, int i, bool inva
     }
   }
   return out;
+}
+
+/// Says something: a letter or a digit, not only separators and symbols ("|", "»", "·", "—", "→").
+bool has_words(std::string_view t) {
+  for (std::size_t i = 0; i < t.size();) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    if (c < 0x80) {
+      if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
+      ++i;
+      continue;
+    }
+    // Decode one UTF-8 sequence; Latin-1 symbols, general punctuation, arrows and shapes say nothing.
+    std::uint32_t cp = 0;
+    std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    cp = len == 1 ? c : c & (0xFF >> (len + 1));
+    for (std::size_t k = 1; k < len && i + k < t.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
+    i += len;
+    const bool symbol = (cp >= 0xA0 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x2BFF) ||
+                        (cp >= 0xFE00 && cp <= 0xFE0F);
+    if (!symbol) return true;
+  }
+  return false;
 }
 
 /// A row's cells in order, each without the words of its controls (they have their own lines).
@@ -317,7 +340,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       auto words = [&](const std::vector<char>& hidden) {
         return row ? row_text(dom, vis, i, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
       };
-      if (is_blank(words(opaque))) continue;
+      if (!has_words(words(opaque))) continue;  // nothing but links, or only separators ("|", "»")
       rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);

@@ -58,7 +58,7 @@ void excerpt_line(std::string& out, const Element& e) {
 /// The gap line for the hidden run [from, to) (all of one kind of Shown). Under the line just
 /// before, one outline level up, it names what the run holds and lists it from there:
 /// `... 71 more links (find after=c0p1f0e15)`. A repeat says so: `... 13 more repeated from
-/// above: "index" … "|" (find region=nav after=c0p1f0e421)`. Otherwise it names the run's first
+/// above (find region=nav after=c0p1f0e421)`. Otherwise it names the run's first
 /// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=c0p1f0e20)`.
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
               const Element* before, int base, bool repeat) {
@@ -83,7 +83,15 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
     out += " (find after=" + before->ref + ")\n";
     return;
   }
-  out += repeat ? " repeated from above: " : " here: ";
+  if (repeat) {
+    // What it repeats was just shown: its count and where to list it are enough.
+    out += " repeated from above (find";
+    region_hint(out, pack, b);
+    if (before) out += " after=" + before->ref;
+    out += ")\n";
+    return;
+  }
+  out += " here: ";
   quoted(out, first.name);
   if (to - from > 1) {
     out += " \xE2\x80\xA6 ";  // …
