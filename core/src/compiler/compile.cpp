@@ -127,13 +127,40 @@ bool has_words(std::string_view t) {
   return false;
 }
 
+/// The cells of a row: its td/th or cell-role descendants (not inside a nested row or table),
+/// or, in a row that has none, its element children.
+std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string>& role) {
+  std::vector<int> out, stack;
+  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) stack.push_back(c);
+  std::reverse(stack.begin(), stack.end());
+  while (!stack.empty() && out.size() < limits::kMaxRowCells) {
+    const int c = stack.back();
+    stack.pop_back();
+    if (!dom.is_element(c)) continue;
+    const std::string_view t = dom.tag(c), r = role[static_cast<std::size_t>(c)];
+    if (t == "td" || t == "th" || r == "cell" || r == "gridcell" || r == "columnheader" || r == "rowheader") {
+      out.push_back(c);
+      continue;
+    }
+    if (t == "tr" || t == "table" || r == "row" || r == "grid" || r == "table") continue;
+    std::vector<int> kids;
+    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0; k = dom.nodes[static_cast<std::size_t>(k)].next) kids.push_back(k);
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  if (out.empty())
+    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (dom.is_element(c)) out.push_back(c);
+  return out;
+}
+
 /// A row's cells in order, each without the words of its controls (they have their own lines).
-std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<char>& opaque) {
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque) {
   std::string out;
   bool any = false;
-  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
-    if (!dom.is_element(c) || vis.aria_hidden(c) || vis.css_hidden(c)) continue;
-    const std::string cell = block_text(dom, vis, c, opaque, limits::kMaxRevealedTextChars);
+  for (const int c : cells_of(dom, row, role)) {
+    if (vis.aria_hidden(c) || vis.css_hidden(c)) continue;
+    // A cell that is a control itself (a sortable header) is its own line: an empty cell here.
+    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, opaque, limits::kMaxRevealedTextChars);
     if (any) out += " | ";
     out += cell;
     any = any || !cell.empty();
@@ -230,7 +257,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   std::vector<char> opaque(n, 0), opaque_but_links(n, 0);
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
-    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading";
+    // (A sortable column header is a control too: its words are its own line, not its row's.)
+    const bool header_control = (dom.flags(i) & kClickable) && (role[u] == "columnheader" || role[u] == "rowheader");
+    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading" || header_control;
     opaque_but_links[u] = opaque[u] && role[u] != "link";
   }
 
@@ -306,7 +335,12 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }() : -1;
     const bool clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" &&
                            !has_inter_desc[u];  // a container with delegated listeners is not a control
-    if (base_interactive[u] || clickable) {
+    // A data grid's rows and cells take focus and clicks for keyboard navigation, but to the agent
+    // they are its text: each row is one `row` line of its cells' words (real controls inside a
+    // cell keep their lines). An element the page declares presentational is no control either.
+    const bool grid_part = r == "row" || r == "gridcell" || r == "cell";
+    const bool presentational = (r == "none" || r == "presentation") && !base_interactive[u];
+    if ((base_interactive[u] || clickable) && !grid_part && !presentational) {
       emit = true;
       if (sel >= 0 && role[static_cast<std::size_t>(sel)] == "combobox") emit = false;  // shown as the select's value
     } else if (described[u]) {
@@ -338,7 +372,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       const bool row = is_row(dom, i, r);
       rn.role = row ? "row" : "text";
       auto words = [&](const std::vector<char>& hidden) {
-        return row ? row_text(dom, vis, i, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
+        return row ? row_text(dom, vis, i, role, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
       };
       if (!has_words(words(opaque))) continue;  // nothing but links, or only separators ("|", "»")
       rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars);

@@ -242,7 +242,10 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     capped<Invalidation>(out, list, invalidation_category, o.caps,
                          [](std::string& s, const Invalidation& inv) {
                            s += inv.ref;
-                           if (!inv.role.empty() || !inv.name.empty()) {
+                           // A text line that went is its ref alone: the agent was shown its words
+                           // and acts on none of them (a sort that replaced 30 rows costs 30 refs).
+                           const bool text = invalidation_category(inv) == Category::kText;
+                           if (!text && (!inv.role.empty() || !inv.name.empty())) {
                              s.push_back(' ');
                              render::role_word(s, inv.role);
                              s.push_back(' ');

@@ -293,3 +293,29 @@ TEST_CASE("outline: a nested list's entries sit under the line of the item they 
   CHECK(got == std::vector<std::pair<std::string, int>>{{"Chapter 0", 0}, {"Entry 0", 1}, {"Sub 0", 2}, {"Chapter 1", 0},
                                                         {"Entry 1", 1}, {"Sub 1", 2}, {"Fruit", 0}, {"Apple", 1}});
 }
+
+TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line each, its controls keep theirs", "[compiler][text][outline]") {
+  // The shape of AG Grid and its kind: role=row / gridcell divs that take focus and clicks for
+  // keyboard navigation, a sortable column header, a presentational clickable icon.
+  CaptureBuilder b;
+  const int grid = b.el(0, b.el(0, 0, "body"), "div", {{"role", "grid"}});
+  const int head = b.el(0, grid, "div", {{"role", "row"}, {"tabindex", "-1"}});
+  const int name = b.el(0, head, "div", {{"role", "columnheader"}, {"tabindex", "-1"}});
+  b.flag(0, name, "isClickable");
+  b.text(0, name, "Name");
+  b.flag(0, b.el(0, name, "span", {{"role", "presentation"}}), "isClickable");
+  for (const char* person : {"Ada Lovelace", "Alan Turing"}) {
+    const int row = b.el(0, grid, "div", {{"role", "row"}, {"tabindex", "0"}});
+    b.flag(0, row, "isClickable");
+    const int cell = b.el(0, row, "div", {{"role", "gridcell"}, {"tabindex", "-1"}});
+    b.flag(0, cell, "isClickable");
+    b.text(0, cell, person);
+    b.text(0, b.el(0, row, "div", {{"role", "gridcell"}, {"tabindex", "-1"}}), "London");
+    b.text(0, b.el(0, b.el(0, row, "div", {{"role", "gridcell"}}), "button"), "Edit");
+  }
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> got;
+  for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
+  CHECK(got == std::vector<std::string>{"columnheader Name", "row Ada Lovelace | London", " button Edit", "row Alan Turing | London",
+                                        " button Edit"});
+}

@@ -231,7 +231,10 @@ TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMax
       p.added.push_back(el(static_cast<int>(i + 1), "text", "New " + std::to_string(i)));
     }
     const std::string t = render_text(p);
-    CHECK(count(t, " text \"") == limits::kMaxTextLinesPerPack);
+    // Removed text is its ref alone (the agent was shown its words); the bound counts both lists.
+    CHECK(t.find("<removed>\nc0p1f0e100\nc0p1f0e101\n") != std::string::npos);
+    CHECK(count(t, "Old ") == 0);
+    CHECK(count(t, " text \"New ") == limits::kMaxTextLinesPerPack - n);
     CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) + " more added text (find region=main after=c0p1f0e" +
                  std::to_string(limits::kMaxTextLinesPerPack - n) + ")\n") != std::string::npos);
   }
