@@ -67,11 +67,14 @@ export async function stabilize(t, io, o = {}) {
   let replaced = 0;
   /** @type {any} */
   let last = null;
+  // The wait ran out without the page ever answering quiet (its watcher's calls may all have
+  // timed out on a loaded machine): that is still a page that did not settle, and says so.
+  let capped = false;
   for (;;) {
     if (t.dialog || t.dead) return warnings;
     if (t.cancelled) { warnings.push('the agent cancelled the call: stopped waiting for the page to settle'); return warnings; }
     const left = end - now();
-    if (left <= 0) break;
+    if (left <= 0) { capped = true; break; }
     try {
       const r = await t.race(
         io.send('Runtime.evaluate', { expression: SETTLE_JS(io.key, LIMITS.settleQuietMs, Math.max(1, Math.round(left))), awaitPromise: true, returnByValue: true }),
@@ -84,7 +87,7 @@ export async function stabilize(t, io, o = {}) {
       if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
       // The document was replaced mid-wait (a navigation the action started): wait for the new
       // one, whose watcher began with it.
-      if (++replaced > LIMITS.settleDocumentsMax) break;
+      if (++replaced > LIMITS.settleDocumentsMax) { capped = true; break; }
       await sleep(LIMITS.settleTickMs);
       await loaded();
       continue;
@@ -98,7 +101,8 @@ export async function stabilize(t, io, o = {}) {
   }
   if (t.dialog || t.dead) return warnings;
   const busy = actionRequests(t, now());
-  if (last && !last.quiet) {
+  if ((last && !last.quiet) || (capped && !busy && !last?.quiet)) {
+    if (!last) last = {};
     const what = [
       last.timers ? `${last.timers} timer${last.timers > 1 ? 's' : ''} it set still pending` : '',
       last.animations ? `${last.animations} transition${last.animations > 1 ? 's' : ''} running` : '',
