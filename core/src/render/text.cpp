@@ -262,7 +262,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   if (!p.regions.empty()) {
     // Rendered once with everything the text bound allows; trimmed and rendered again only
     // when that is over the budget.
-    std::vector<render::Shown> shown = render::untrimmed(p, o);
+    std::vector<render::Shown> shown = render::untrimmed(p);
     std::string whole;
     regions(whole, p, shown, o, t);
     const std::size_t bytes = out.size() + whole.size() + after_regions_bytes(p);

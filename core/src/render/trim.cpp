@@ -310,10 +310,9 @@ void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidat
 
 }  // namespace
 
-std::vector<Shown> untrimmed(const FactPack& pack, const RenderOptions& o) {
+std::vector<Shown> untrimmed(const FactPack& pack) {
   std::vector<Shown> out;
   for (const RegionBlock& b : pack.regions) out.emplace_back(b.elements.size(), kShown);
-  (void)o;
   return out;
 }
 

@@ -18,7 +18,7 @@ inline constexpr char kExcerpt = 3;  // its line, a long text cut to limits::kTr
 using Shown = std::vector<char>;
 
 /// Everything shown: in a baseline the token budget decides, not a count.
-std::vector<Shown> untrimmed(const FactPack& pack, const RenderOptions& options);
+std::vector<Shown> untrimmed(const FactPack& pack);
 
 /// Trims `shown` until the pack fits options.token_budget (`untrimmed_bytes` is the size of the
 /// pack's text rendered with `shown` as given), outline first: the deepest levels collapse first,
