@@ -180,7 +180,7 @@ export class ActionFlow {
         if (t.withheldOwners.has(target.backendNodeId))
           throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
         if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
-          throw new ToolError('element_disabled', `${args.ref} (${target.role} "${target.name}") is disabled: ${kind} refused`);
+          throw new ToolError('element_disabled', `${args.ref} (${target.role} ${quoteValue(target.name)}) is disabled: ${kind} refused`);
       }
       if (act) {
         const acting = act(target);

@@ -12,6 +12,7 @@ import { TabState, ToolError } from './tab-state.js';
 import { stabilize, watch } from './stabilize.js';
 import { WATCHER_JS } from './page-scripts.js';
 import { ActionFlow, CALL_ID } from './action-flow.js';
+import { quoteValue, safeMessage } from './quote.js';
 import { TabDriver } from './tab-driver.js';
 import { checkArguments, findTool, TOOLS } from './tool-contract.js';
 import { msg, sleep } from './tools/define.js';
@@ -371,7 +372,7 @@ export class Agent {
         const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);
         if (w.page !== null) {
           const why = checkUrl(this.policy, w.page);
-          throw new ToolError(why.ok ? 'blocked_origin' : why.code, `tab ${tabName(t.key)} is now at ${w.page.slice(0, LIMITS.urlMaxChars)}: ${why.ok ? 'the agent may not act there' : why.message}. Nothing of that page is shown; use back, or navigate elsewhere`);
+          throw new ToolError(why.ok ? 'blocked_origin' : why.code, `tab ${tabName(t.key)} is now at ${quoteValue(w.page.slice(0, LIMITS.urlMaxChars))}: ${why.ok ? 'the agent may not act there' : why.message}. Nothing of that page is shown; use back, or navigate elsewhere`);
         }
         t.withheldOwners = w.owners;
         t.withheldFrames = w.frames;
@@ -430,9 +431,11 @@ export class Agent {
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
       return await decl.handler(this, session, { ...args, [CALL_ID]: call.id ?? null });
     } catch (e) {
-      if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: e.message } };
-      if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: refMessage(e) } };
-      return { ok: false, error: { code: 'internal', message: msg(e) } };
+      // Every message passes the last guard of the quoting rule (quote.js safeMessage): one line,
+      // no '<' unescaped, whatever page text a path put in it.
+      if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: safeMessage(e.message) } };
+      if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
+      return { ok: false, error: { code: 'internal', message: safeMessage(msg(e)) } };
     }
   }
 

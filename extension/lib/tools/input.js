@@ -7,6 +7,7 @@ import { LIMITS } from '../limits.js';
 import { CLEAR_FN, SCROLL_FN, SELECT_FN } from '../page-scripts.js';
 import { checkUpload } from '../policy.js';
 import { ToolError } from '../tab-state.js';
+import { quoteValue } from '../quote.js';
 import { arg, defineTool, msg, oneOf, ref, str, strings } from './define.js';
 
 /** click or hover: the mouse moves to the element's visible point (and clicks it). @param {'click' | 'hover'} name */
@@ -76,7 +77,7 @@ export const select = defineTool({
     return ctx.flow.run(t, 'select', args, async (target) => {
       const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
       if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
-      if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.join(', ')})`);
+      if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.map(quoteValue).join(', ')})`);
     }, { ref: true });
   },
 });

@@ -136,8 +136,8 @@ async function readRegion(ctx, t, region, frame) {
     const byLabel = inFrame.filter((e) => labelOf(e) && fold(labelOf(e)) === fold(region));
     const picked = byLabel.length ? byLabel : isName ? inFrame.filter((e) => e.region === region) : [];
     if (!picked.length && !(isName && frame === 'f0')) {
-      const shown = [...new Set(inFrame.map((e) => (labelOf(e) ? `${e.region} "${labelOf(e)}"` : e.region)))];
-      throw new ToolError('no_such_region', `read: no region ${JSON.stringify(region)} in ${frame === 'f0' ? 'the page' : `frame ${frame}`}; regions shown: ${shown.join(', ') || 'none'} (give a region name or its label)`);
+      const shown = [...new Set(inFrame.map((e) => (labelOf(e) ? `${e.region} ${quoteValue(labelOf(e))}` : e.region)))];
+      throw new ToolError('no_such_region', `read: no region ${quoteValue(region)} in ${frame === 'f0' ? 'the page' : `frame ${frame}`}; regions shown: ${shown.join(', ') || 'none'} (give a region name or its label)`);
     }
     for (const e of picked.slice(0, 3)) {
       let target;
@@ -147,10 +147,10 @@ async function readRegion(ctx, t, region, frame) {
       if (r) return r;
     }
   }
-  if (!isName) throw new ToolError('no_such_region', `read: no region ${JSON.stringify(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
+  if (!isName) throw new ToolError('no_such_region', `read: no region ${quoteValue(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
   const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return (${READ_FN}).call(el, ${LIMITS.readMaxChars}); })()`, returnByValue: true });
   const r = ev.result?.value;
-  if (!r) throw new ToolError('no_such_region', `read: the page has no ${region} region`);
+  if (!r) throw new ToolError('no_such_region', `read: the page has no ${quoteValue(region)} region`);
   return r;
 }
 
