@@ -36,6 +36,20 @@ export const LIMITS = Object.freeze({
   /** Pause between two capture attempts. */
   captureRetryMs: 150,
 
+  // --- actionability before a press (extension/lib/actionability.js) ---
+  /** Longest wait for two animation frames when checking that an element's box holds still (a hidden tab runs no frames). */
+  actionFrameWaitMs: 100,
+  /** Checks of two frames each before an element that keeps moving is refused (not_stable). */
+  actionStableAttempts: 3,
+  /** Points tried inside the element: its centre, then the centres of its quarters. */
+  actionHitPoints: 5,
+  /** Other places the element is scrolled to, in turn, when every point is covered (scrollIntoView block values). */
+  actionScrollBlocks: Object.freeze(['center', 'start', 'end']),
+  /** Out-of-process frames a hit test follows down. */
+  actionFrameDepth: 8,
+  /** Elements whose refs are compared when naming what covers a point. */
+  actionCoverCandidates: 20,
+
   // --- tools ---
   /** Longest wait_for the agent may ask for. */
   waitForMaxMs: 30_000,

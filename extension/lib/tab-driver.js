@@ -2,6 +2,7 @@
 // as Target.setAutoAttach attached them) holds a frame, where an element really is in the main
 // viewport (scrolled into view, nested iframe offsets added), and calls on a live node.
 // CDP is injected (`send`), so Node tests run it with a fake (extension/test/tab-driver.test.mjs).
+import { quoteValue } from './quote.js';
 import { ToolError } from './tab-state.js';
 
 /** @typedef {import('./tab-state.js').TabState} TabState */
@@ -11,6 +12,8 @@ export class TabDriver {
   /** @param {Send} send */
   constructor(send) {
     this.send = send;
+    /** Look before every press (extension/lib/actionability.js); off only in bench/actionability.mjs's measurement of what looking costs. */
+    this.actionability = true;
   }
 
   /** OOPIF session holding a frame (undefined: the page's own session). @param {TabState} t @param {string} frameId */
@@ -50,24 +53,24 @@ export class TabDriver {
   }
 
   /**
-   * The element's real viewport position (scrolled into view first), in main-frame CSS px.
-   * @param {TabState} t @param {any} target
+   * The element's real viewport position (scrolled into view first, unless `o.scroll` is false),
+   * in main-frame CSS px: its centre and its box.
+   * @param {TabState} t @param {any} target @param {{scroll?: boolean}} [o]
    */
-  async point(t, target) {
+  async point(t, target, o = {}) {
     const sid = this.sessionOf(t, target.frameId);
-    await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
-    let model;
-    try {
-      ({ model } = await this.send(t, 'DOM.getBoxModel', { backendNodeId: target.backendNodeId }, sid));
-    } catch (e) {
-      if (e instanceof ToolError) throw e;
-      throw new ToolError('not_visible', `${target.ref} (${target.role} "${target.name}") has no box on screen (hidden or detached): it cannot be clicked`);
-    }
-    const off = await this.offsetOf(t, sid);
+    if (o.scroll !== false) await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
+    const [model, off] = await Promise.all([
+      this.send(t, 'DOM.getBoxModel', { backendNodeId: target.backendNodeId }, sid).then((r) => r.model, (e) => {
+        if (e instanceof ToolError) throw e;
+        throw new ToolError('not_visible', `${target.ref} (${target.role} ${quoteValue(target.name)}) has no box on screen (hidden or detached): nothing was done`);
+      }),
+      this.offsetOf(t, sid),
+    ]);
     const q = model.border;
     const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
     const box = { x: Math.min(...xs) + off.x, y: Math.min(...ys) + off.y, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
-    if (box.width < 1 || box.height < 1) throw new ToolError('not_visible', `${target.ref} (${target.role} "${target.name}") has an empty box: it cannot be clicked`);
+    if (box.width < 1 || box.height < 1) throw new ToolError('not_visible', `${target.ref} (${target.role} ${quoteValue(target.name)}) has an empty box: nothing was done`);
     return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
   }
 

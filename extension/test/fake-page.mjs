@@ -2,7 +2,9 @@
 // ask (extension/test/fake-chrome.mjs underneath) and a fake engine that keeps the core's
 // call-order rules, so a test drives Agent.dispatch as the bridge does.
 import assert from 'node:assert/strict';
+import { STATE_FN } from '../lib/actionability.js';
 import { Agent } from '../lib/agent.js';
+import { FILL_FN } from '../lib/tools/input.js';
 import { fakeChrome } from './fake-chrome.mjs';
 
 export const oneTab = () => ({ athenaState: { tabMap: { nextPage: { 0: 2 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }] }, sessions: { a: { client: 'c', current: 5 } } } });
@@ -82,10 +84,16 @@ export function pageChrome(o = {}) {
     switch (method) {
       case 'DOM.getBoxModel': return { model: { border: [10, 10, 60, 10, 60, 30, 10, 30], content: [10, 10, 60, 10, 60, 30, 10, 30] } };
       case 'DOM.resolveNode': return { object: { objectId: 'obj1' } };
-      case 'Runtime.callFunctionOn': return { result: { value: { text: 'Hello', length: 5 } } };
+      case 'Runtime.callFunctionOn':
+        // Actionability (extension/lib/actionability.js): attached, visible, still, enabled.
+        if (params.functionDeclaration === STATE_FN) return { result: { value: { state: 'ok', stable: true, disabled: false, readonly: false } } };
+        if (params.functionDeclaration === FILL_FN) return { result: { value: { done: false } } };
+        return { result: { value: { text: 'Hello', length: 5 } } };
+      // The pointer lands on the element the engine resolves every ref to (backendNodeId 7).
+      case 'DOM.getNodeForLocation': return { backendNodeId: 7, frameId: 'MAIN' };
       case 'Runtime.evaluate': return { result: { value: { quiet: true, ms: 0, mutations: 0 } } };
       case 'Page.getFrameTree': return { frameTree: { frame: { id: 'MAIN', url: chrome.pageUrl } } };
-      case 'Page.getLayoutMetrics': return { cssVisualViewport: { pageX: 0, pageY: 0, clientWidth: 800, clientHeight: 600 } };
+      case 'Page.getLayoutMetrics': return { cssVisualViewport: { pageX: 0, pageY: 0, clientWidth: 800, clientHeight: 600 }, cssLayoutViewport: { pageX: 0, pageY: 0, clientWidth: 800, clientHeight: 600 } };
       case 'Page.captureScreenshot': return { data: 'AAAA' };
       default: return {};
     }

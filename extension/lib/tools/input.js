@@ -1,14 +1,85 @@
 // Tools that act on the page as a user's hands: click, hover, type, press, select, scroll,
 // upload, and the answer to a JavaScript dialog. Each runs through the action flow
 // (extension/lib/action-flow.js), which resolves the ref, acts, waits for the page to settle and
-// answers with what changed.
+// answers with what changed. Before touching a ref, each looks first (extension/lib/actionability.js):
+// nothing is pressed on an element that is hidden, moving, disabled or under something else.
+import { Actionability } from '../actionability.js';
 import { keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
-import { CLEAR_FN, SCROLL_FN, SELECT_FN } from '../page-scripts.js';
+import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
 import { checkUpload } from '../policy.js';
 import { ToolError } from '../tab-state.js';
 import { quoteValue } from '../quote.js';
 import { arg, defineTool, msg, oneOf, ref, str, strings } from './define.js';
+
+/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-state.js').TabState} TabState */
+
+/**
+ * The ref the agent holds for a node, with the engine's role and name (what the agent was shown),
+ * found among the elements whose name contains `name`: for naming what covers a target.
+ * @param {ToolContext} ctx @param {TabState} t @param {number} backendNodeId @param {string} frameId @param {string} name
+ */
+function refOf(ctx, t, backendNodeId, frameId, name) {
+  const engine = ctx.engine;
+  if (!engine) return null;
+  try {
+    for (const e of engine.find(t.key, { name: name.slice(0, 40), limit: LIMITS.actionCoverCandidates })) {
+      const r = engine.resolve(t.key, e.ref);
+      if (r.backendNodeId === backendNodeId && r.frameId === frameId) return { ref: r.ref, role: r.role, name: r.name };
+    }
+  } catch { /* no ref: the page's own role and name are used */ }
+  return null;
+}
+
+/**
+ * Looks before acting on a ref (extension/lib/actionability.js): the point to press, or a
+ * ToolError that says what is in the way. `ctx.driver.actionability` is turned off only by
+ * bench/actionability.mjs, to measure what the checks cost.
+ * @param {ToolContext} ctx @param {TabState} t @param {any} target @param {import('../actionability.js').CheckOptions} o
+ */
+async function ready(ctx, t, target, o) {
+  if (ctx.driver.actionability === false) return o.visible === false ? null : ctx.driver.point(t, target);
+  return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
+}
+
+/**
+ * Before type, on the focused field (the ref, or what focusing it focused inside its shadow
+ * root): replace selects what it holds, as Playwright's fill does, so the typed text replaces it;
+ * append puts the caret at its end. Date, time, colour and range inputs take a whole value: it is
+ * set (input and change fire) and {done: true} says nothing is left to type. {error} when the
+ * focused element takes no text.
+ */
+export const FILL_FN = `function (append, text) {
+    let el = this.ownerDocument.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    if (!el || el === this.ownerDocument.body) el = this;
+    const whole = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
+    if (el instanceof HTMLInputElement && whole.includes(el.type)) {
+      if (append) return { error: 'a ' + el.type + ' input, which takes a whole value (append does not apply)' };
+      const v = text.trim();
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, v);
+      if (el.value !== v) return { error: 'a ' + el.type + ' input that does not take this value' };
+      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+      return { done: true };
+    }
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+      if (!append) el.select();
+      else { try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* email, number: no caret to move */ } }
+      return { done: false };
+    }
+    if (el.isContentEditable) {
+      const r = el.ownerDocument.createRange();
+      r.selectNodeContents(el);
+      if (append) r.collapse(false);
+      const sel = el.ownerDocument.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(r);
+      return { done: false };
+    }
+    return { error: 'not a text field' };
+}`;
+
 
 /** click or hover: the mouse moves to the element's visible point (and clicks it). @param {'click' | 'hover'} name */
 function pointerTool(name) {
@@ -20,7 +91,7 @@ function pointerTool(name) {
     async handler(ctx, session, args) {
       const t = await ctx.tabFor(session, args);
       return ctx.flow.run(t, name, args, async (target) => {
-        const p = await ctx.driver.point(t, target);
+        const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind: name, enabled: name === 'click' }));
         await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
         if (name === 'hover') return;
         await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
@@ -35,18 +106,27 @@ export const hover = pointerTool('hover');
 
 export const type = defineTool({
   name: 'type',
-  description: 'Type into a field.',
-  args: { ref: ref(), text: arg('string'), clear: arg('boolean', 'replace the value'), submit: arg('boolean', 'press Enter after') },
+  description: 'Type into a field, replacing its value (append: true adds to it).',
+  args: {
+    ref: ref(), text: arg('string'), append: arg('boolean', 'add to the end instead of replacing'),
+    clear: arg('boolean', 'replace the value (the default)'), submit: arg('boolean', 'press Enter after'),
+  },
   required: ['ref', 'text'], mutating: true, factpack: true,
   async handler(ctx, session, args) {
     const text = str(args, 'text', true, true);
     if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
+    if (args.append && args.clear) throw new ToolError('bad_arguments', 'type: append and clear contradict each other (replacing is the default)');
     const t = await ctx.tabFor(session, args);
     return ctx.flow.run(t, 'type', args, async (target) => {
+      await ready(ctx, t, target, { kind: 'type', enabled: true, editable: true });
       const sid = ctx.driver.sessionOf(t, target.frameId);
       await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, sid);
-      if (args.clear) await ctx.driver.callOn(t, target, CLEAR_FN);
-      if (text) await ctx.send(t, 'Input.insertText', { text });
+      const r = await ctx.driver.callOn(t, target, FILL_FN, [!!args.append, text]);
+      if (r?.error) throw new ToolError('not_editable', `type: the focused element is ${r.error}: nothing was typed (${args.ref})`);
+      if (!r?.done) {
+        if (text) await ctx.send(t, 'Input.insertText', { text });
+        else if (!args.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+      }
       if (args.submit) for (const k of keyEvents('Enter')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
     }, { ref: true });
   },
@@ -54,14 +134,20 @@ export const type = defineTool({
 
 export const press = defineTool({
   name: 'press',
-  description: 'Press keys, e.g. Enter, Escape, Control+A.',
-  args: { keys: arg('string') },
+  description: 'Press keys, e.g. Enter, Escape, Control+A (on ref: focused first).',
+  args: { keys: arg('string'), ref: ref() },
   required: ['keys'], mutating: true, factpack: true,
   async handler(ctx, session, args) {
     let events;
     try { events = keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
     const t = await ctx.tabFor(session, args);
-    return ctx.flow.run(t, 'press', args, async () => { for (const k of events) await ctx.send(t, 'Input.dispatchKeyEvent', k); });
+    return ctx.flow.run(t, 'press', args, async (target) => {
+      if (target) {
+        await ready(ctx, t, target, { kind: 'press', enabled: true });
+        await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, ctx.driver.sessionOf(t, target.frameId));
+      }
+      for (const k of events) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+    }, { ref: typeof args.ref === 'string' });
   },
 });
 
@@ -75,6 +161,7 @@ export const select = defineTool({
     const values = /** @type {string[]} */ (args.values);
     const t = await ctx.tabFor(session, args);
     return ctx.flow.run(t, 'select', args, async (target) => {
+      await ready(ctx, t, target, { kind: 'select', enabled: true });
       const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
       if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
       if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.map(quoteValue).join(', ')})`);
@@ -125,6 +212,8 @@ export const upload = defineTool({
     }
     const t = await ctx.tabFor(session, args);
     return ctx.flow.run(t, 'upload', args, async (target) => {
+      // No pointer: file inputs are usually hidden behind a styled label. Attached and enabled.
+      await ready(ctx, t, target, { kind: 'upload', enabled: true, visible: false });
       try {
         await ctx.send(t, 'DOM.setFileInputFiles', { files, backendNodeId: target.backendNodeId }, ctx.driver.sessionOf(t, target.frameId));
       } catch (e) {

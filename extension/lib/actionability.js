@@ -1,0 +1,375 @@
+// Actionability (docs/design.md, "Before pressing"): before a pointer or keyboard action on a
+// ref, look as a careful person would. The element must be attached, visible, enabled (editable
+// for type), keep the same box over two animation frames, and be what receives the pointer at
+// the point we press: a hit test in main-viewport coordinates (DOM.getNodeForLocation, which
+// walks into in-process frames and shadow roots; out-of-process frames are followed through
+// their own sessions). When something else is on top, other points inside the element are
+// tried, then the element is scrolled to other places in the viewport; when nothing works within
+// the bounds of extension/lib/limits.js, nothing is pressed and the error names what covers it.
+// A point whose hit lies in a frame the user's policy withholds is never pressed (a transparent
+// iframe from a blocked site laid over a button cannot take the agent's click).
+// CDP is injected through the TabDriver, so Node tests run this with a fake
+// (extension/test/actionability.test.mjs).
+import { LIMITS } from './limits.js';
+import { quoteValue } from './quote.js';
+import { ToolError } from './tab-state.js';
+
+/** @typedef {import('./tab-state.js').TabState} TabState */
+/** @typedef {import('./tab-driver.js').TabDriver} TabDriver */
+/**
+ * What the agent was shown of a node, when it holds a ref for it (the engine's view).
+ * @typedef {(backendNodeId: number, frameId: string, name: string) => {ref: string, role: string, name: string} | null} RefOf
+ */
+/**
+ * What a check needs besides the driver: which checks apply, and how to name a ref'd node.
+ *   enabled: refuse a disabled element; editable: refuse a read-only one; visible false: only
+ *   attached and enabled (upload sets files without a pointer, and file inputs are usually hidden
+ *   behind a styled label); hit false: no hit test.
+ * @typedef {{kind: string, enabled?: boolean, editable?: boolean, visible?: boolean, hit?: boolean, refOf?: RefOf}} CheckOptions
+ */
+
+/** Milliseconds since an arbitrary origin. */
+const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
+
+/**
+ * The element's state, in its own frame: attached, visible, disabled, read-only, and whether its
+ * box stayed the same over two animation frames (a hidden tab runs no frames: then over
+ * `maxMs`, whichever comes first).
+ */
+export const STATE_FN = `function (maxMs) {
+    if (!this.isConnected) return { state: 'detached' };
+    const el = this.nodeType === 1 ? this : this.parentElement;
+    if (!el) return { state: 'detached' };
+    const disabled = (typeof el.matches === 'function' && el.matches(':disabled')) || !!el.closest('[aria-disabled="true"]');
+    const readonly = ('readOnly' in el && el.readOnly === true) || el.getAttribute('aria-readonly') === 'true';
+    const st = getComputedStyle(el);
+    const shown = typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true }) : st.display !== 'none';
+    const r1 = el.getBoundingClientRect();
+    if (!shown || st.visibility === 'hidden' || r1.width < 1 || r1.height < 1) return { state: 'hidden', disabled, readonly };
+    return new Promise((resolve) => {
+      let done = false;
+      let timer = 0;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);  // the stabilization watcher would wait for it as the action's timer
+        const r2 = el.getBoundingClientRect();
+        const stable = r1.x === r2.x && r1.y === r2.y && r1.width === r2.width && r1.height === r2.height;
+        resolve({ state: 'ok', disabled, readonly, stable });
+      };
+      requestAnimationFrame(() => requestAnimationFrame(finish));
+      timer = setTimeout(finish, maxMs);
+    });
+}`;
+
+/**
+ * Does a press on \`hit\` reach this element? Yes when the hit is the element or inside it
+ * (across shadow roots), when both lie in the same button, link or label, or when the hit is in
+ * a label that controls it (a custom checkbox drawn over its hidden input).
+ */
+export const RECEIVES_FN = `function (hit) {
+    const up = (n) => n.parentNode || n.host || null;
+    for (let n = hit; n; n = up(n)) if (n === this) return true;
+    const closest = (n, sel) => { for (let e = n && n.nodeType === 1 ? n : n && up(n); e; e = up(e)) if (e.nodeType === 1 && e.matches(sel)) return e; return null; };
+    const unit = 'a[href], button, [role=button], [role=link], label';
+    const mine = closest(this, unit);
+    if (mine && mine === closest(hit, unit)) return true;
+    const label = closest(hit, 'label');
+    return !!(label && label.control === this);
+}`;
+
+/**
+ * What covers a point, as an agent would name it: the nearest element from the hit up (across
+ * shadow roots) that has a role, a name of its own or is a control; else the hit element.
+ */
+export const COVER_FN = `function () {
+    const up = (n) => n.parentNode || n.host || null;
+    const meaningful = 'a[href], button, input, select, textarea, summary, iframe, dialog, label, [role], [aria-label], [aria-labelledby], [onclick], [tabindex]';
+    let first = null;
+    for (let e = this.nodeType === 1 ? this : up(this); e; e = up(e)) {
+      if (e.nodeType !== 1) continue;
+      first = first || e;
+      if (e.matches(meaningful)) return e;
+      if (e === document.body || e === document.documentElement) break;
+    }
+    return first;
+}`;
+
+/**
+ * The role and name of an element, from what the page declares (a fallback for an element the
+ * agent holds no ref for: the engine's own role and name are used whenever it does).
+ */
+export const DESCRIBE_FN = `function () {
+    const tag = this.localName || 'element';
+    const implicit = { a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', iframe: 'iframe', dialog: 'dialog', summary: 'button', img: 'img', label: 'label' };
+    let role = (this.getAttribute('role') || '').trim().split(/\\s+/)[0] || implicit[tag] || '';
+    if (!role && tag === 'input') role = ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button' })[this.type] || 'textbox';
+    let name = this.getAttribute('aria-label') || '';
+    const by = this.getAttribute('aria-labelledby');
+    if (!name && by) name = by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' ');
+    if (!name && tag === 'iframe') name = this.getAttribute('title') || '';
+    if (!name && tag !== 'iframe') name = this.innerText || this.textContent || this.getAttribute('title') || this.value || '';
+    return { role, tag, name: String(name).replace(/\\s+/g, ' ').trim().slice(0, 80) };
+}`;
+
+/** Scrolls the element to another place of the viewport (\`block\`: center, start, end). */
+export const SCROLL_TO_FN = `function (block) {
+    const el = this.nodeType === 1 ? this : this.parentElement;
+    el.scrollIntoView({ block, inline: 'center', behavior: 'instant' });
+}`;
+
+/** A role or tag from the page, only if it is a plain word (page text never forges structure). @param {unknown} s */
+const word = (s) => (typeof s === 'string' && /^[a-z][a-z0-9-]{0,40}$/.test(s) ? s : '');
+
+/** `c0p1f0e4 button "Place order"`: the element the agent named. @param {any} target */
+export const who = (target) => `${target.ref} ${word(target.role) || 'element'} ${quoteValue(target.name ?? '')}`;
+
+/** The host of a URL, for messages. @param {string} url */
+const hostOf = (url) => { try { return new URL(url).host || ''; } catch { return ''; } };
+
+/** Points to press inside a box, centre first, then the centres of its quarters. @param {{x: number, y: number, width: number, height: number}} b */
+export function pointsIn(b) {
+  const at = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]].slice(0, LIMITS.actionHitPoints);
+  /** @type {Array<{x: number, y: number}>} */
+  const out = [];
+  for (const [fx, fy] of at) {
+    const p = { x: Math.round(b.x + b.width * fx), y: Math.round(b.y + b.height * fy) };
+    if (!out.some((q) => q.x === p.x && q.y === p.y)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * @typedef {{none: true} | {none?: false, backendNodeId: number, frameId: string, sid: string | undefined, withheld: string | null}} Hit
+ *   none: nothing there (outside the viewport); withheld: the host of a frame the policy withholds that the point lies in
+ */
+
+export class Actionability {
+  /** @param {TabDriver} driver */
+  constructor(driver) {
+    this.driver = driver;
+  }
+
+  /** @param {TabState} t @param {string} method @param {any} [params] @param {string} [sid] */
+  send(t, method, params, sid) { return this.driver.send(t, method, params, sid); }
+
+  /**
+   * Checks `target` and answers the point to press, in main-viewport CSS px; throws a ToolError
+   * naming what is wrong (and presses nothing) otherwise. Its time is the call's `actionable`
+   * phase (ActionFlow.timings; bench/actionability.mjs reads it).
+   * @param {TabState} t @param {any} target @param {CheckOptions} o
+   * @returns {Promise<{x: number, y: number} | null>} null when `o.visible` is false
+   */
+  async check(t, target, o) {
+    const t0 = now();
+    try { return await this.#check(t, target, o); } finally {
+      t.phases.actionable = (t.phases.actionable ?? 0) + (now() - t0);
+    }
+  }
+
+  /** @param {TabState} t @param {any} target @param {CheckOptions} o */
+  async #check(t, target, o) {
+    const sid = this.driver.sessionOf(t, target.frameId);
+    if (o.visible !== false) await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
+    for (let attempt = 1; ; attempt++) {
+      /** @type {any} */
+      let st;
+      try { st = await this.driver.callOn(t, target, STATE_FN, [LIMITS.actionFrameWaitMs]); } catch (e) {
+        if (e instanceof ToolError && e.code !== 'page_error') throw e;
+        throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was done; take a snapshot`);
+      }
+      if (!st || st.state === 'detached') throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was done; take a snapshot`);
+      if (o.visible === false) {
+        if (o.enabled && st.disabled) throw new ToolError('element_disabled', `${who(target)} is disabled: ${o.kind} refused, nothing was done`);
+        return null;
+      }
+      if (st.state === 'hidden') throw new ToolError('not_visible', `${who(target)} is not visible (hidden or empty box): ${o.kind} refused, nothing was done`);
+      if (o.enabled && st.disabled) throw new ToolError('element_disabled', `${who(target)} is disabled: ${o.kind} refused, nothing was done`);
+      if (o.editable && st.readonly) throw new ToolError('not_editable', `${who(target)} is read-only: ${o.kind} refused, nothing was done`);
+      if (st.stable) break;
+      if (attempt >= LIMITS.actionStableAttempts) {
+        throw new ToolError('not_stable', `${who(target)} kept moving (its box changed over ${LIMITS.actionStableAttempts} checks of two animation frames): ${o.kind} refused, nothing was done; wait_for it to settle, then retry`);
+      }
+    }
+    if (o.hit === false) {
+      const p = await this.driver.point(t, target, { scroll: false });
+      return { x: p.x, y: p.y };
+    }
+    /** @type {{text: string, blocked: boolean} | null} */
+    let cover = null;
+    let tried = 0;
+    for (const block of [null, ...LIMITS.actionScrollBlocks]) {
+      if (block) await this.driver.callOn(t, target, SCROLL_TO_FN, [block]).catch((e) => { if (e instanceof ToolError && e.code !== 'page_error') throw e; });
+      const { box } = await this.driver.point(t, target, { scroll: false });
+      for (const p of pointsIn(box)) {
+        tried++;
+        const hit = await this.hitAt(t, p.x, p.y, target);
+        if (!hit.none && !hit.withheld && await this.#receives(t, target, hit)) return p;
+        const c = await this.#cover(t, hit, o);
+        // A withheld frame is named first: the policy is the reason, not the layout.
+        if (c && (!cover || (c.blocked && !cover.blocked))) cover = c;
+      }
+    }
+    const how = `tried ${tried} points inside it, scrolled to ${LIMITS.actionScrollBlocks.length} other places`;
+    if (cover?.blocked) {
+      throw new ToolError('blocked_origin', `${cover.text} is over ${who(target)}: a press there would land in a frame the user's policy withholds, so nothing was pressed (${how})`);
+    }
+    if (!cover) throw new ToolError('not_visible', `${who(target)} is outside the visible page at every point tried (${how}): nothing was pressed; scroll it into view`);
+    throw new ToolError('covered', `${cover.text} is over ${who(target)}: nothing was pressed (${how}); close it or scroll`);
+  }
+
+  /**
+   * What receives the pointer at (x, y), main-viewport CSS px: the node and its frame, following
+   * out-of-process frames into their own sessions; `withheld` names the host when the point
+   * lies in a frame the policy withholds (not followed). A hit on `target` itself answers at once.
+   * @param {TabState} t @param {number} x @param {number} y @param {any} [target] @returns {Promise<Hit>}
+   */
+  async hitAt(t, x, y, target) {
+    /** @type {string | undefined} */
+    let sid;
+    let lx = x, ly = y;
+    for (let depth = 0; depth <= LIMITS.actionFrameDepth; depth++) {
+      const m = await this.send(t, 'Page.getLayoutMetrics', {}, sid);
+      const vp = m.cssLayoutViewport ?? { pageX: 0, pageY: 0, clientWidth: Infinity, clientHeight: Infinity };
+      if (lx < 0 || ly < 0 || lx >= vp.clientWidth || ly >= vp.clientHeight) return { none: true };
+      /** @type {any} */
+      let r;
+      try {
+        // Document coordinates of the session's top frame: the viewport point plus its scroll.
+        r = await this.send(t, 'DOM.getNodeForLocation', { x: Math.floor(lx + vp.pageX), y: Math.floor(ly + vp.pageY), includeUserAgentShadowDOM: false }, sid);
+      } catch (e) {
+        if (e instanceof ToolError) throw e;
+        return { none: true };
+      }
+      if (target && r.backendNodeId === target.backendNodeId && r.frameId === target.frameId) return { backendNodeId: r.backendNodeId, frameId: r.frameId, sid, withheld: null };
+      if (t.withheldFrames.has(r.frameId)) return { backendNodeId: r.backendNodeId, frameId: r.frameId, sid, withheld: this.#frameHost(t, r.frameId) };
+      const child = await this.#oopifOwnedBy(t, r.backendNodeId, sid);
+      if (t.withheldOwners.has(r.backendNodeId) || (child && t.withheldFrames.has(child.frameId))) {
+        return { backendNodeId: r.backendNodeId, frameId: r.frameId, sid, withheld: child ? await this.#oopifHost(t, child) : '' };
+      }
+      if (!child) return { backendNodeId: r.backendNodeId, frameId: r.frameId, sid, withheld: null };
+      // An out-of-process frame: the same point in its own document.
+      const { model } = await this.send(t, 'DOM.getBoxModel', { backendNodeId: r.backendNodeId }, sid);
+      lx -= model.content[0];
+      ly -= model.content[1];
+      sid = child.sessionId;
+    }
+    return { none: true };
+  }
+
+  /**
+   * The out-of-process frame whose owner element is `backendNodeId` in session `sid`, if any.
+   * Asked only when the hit is not the target itself.
+   * @param {TabState} t @param {number} backendNodeId @param {string | undefined} sid
+   */
+  async #oopifOwnedBy(t, backendNodeId, sid) {
+    for (const o of t.oopifs.values()) {
+      if (o.sessionId === sid) continue;
+      try {
+        const owner = await this.send(t, 'DOM.getFrameOwner', { frameId: o.frameId }, sid);
+        if (owner.backendNodeId === backendNodeId) return o;
+      } catch (e) {
+        if (e instanceof ToolError) throw e;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The host of an out-of-process frame, from its own session (a withheld frame is left out of
+   * the capture): only to name it in the error, as the capture's warning already does.
+   * @param {TabState} t @param {{frameId: string, sessionId: string}} o
+   */
+  async #oopifHost(t, o) {
+    try {
+      const { frameTree } = await this.send(t, 'Page.getFrameTree', {}, o.sessionId);
+      return hostOf(String(frameTree?.frame?.url ?? ''));
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      return this.#frameHost(t, o.frameId);
+    }
+  }
+
+  /** The host of a frame of the last capture (for messages; '' when unknown). @param {TabState} t @param {string} frameId */
+  #frameHost(t, frameId) {
+    const cap = t.lastCapture;
+    /** @type {(tree: any) => string} */
+    const find = (tree) => {
+      if (!tree) return '';
+      if (tree.frame?.id === frameId) return hostOf(tree.frame.url ?? '');
+      for (const c of tree.childFrames ?? []) { const h = find(c); if (h) return h; }
+      return '';
+    };
+    if (!cap) return '';
+    return find(cap.frameTree) || (cap.oopifs ?? []).map((/** @type {any} */ o) => find(o.frameTree)).find(Boolean) || '';
+  }
+
+  /**
+   * Does the press on `hit` reach the target? Only a hit in the target's own frame can.
+   * @param {TabState} t @param {any} target @param {any} hit
+   */
+  async #receives(t, target, hit) {
+    if (hit.backendNodeId === target.backendNodeId && hit.frameId === target.frameId) return true;
+    if (hit.frameId !== target.frameId) return false;
+    const sid = this.driver.sessionOf(t, target.frameId);
+    try {
+      return await this.#withObjects(t, sid, [target.backendNodeId, hit.backendNodeId], async ([self, other]) => {
+        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: self, functionDeclaration: RECEIVES_FN, arguments: [{ objectId: other }], returnByValue: true }, sid);
+        return r.result?.value === true;
+      });
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      return false;  // a node gone between the hit test and now: not the target
+    }
+  }
+
+  /**
+   * What covers the point, worded for the agent: `button "Accept all cookies" (c0p1f0e9)` (the
+   * ref and the engine's role and name when the agent holds a ref for it), `a frame from
+   * bank.test` for a withheld frame, null when nothing is there.
+   * @param {TabState} t @param {Hit} hit @param {CheckOptions} o @returns {Promise<{text: string, blocked: boolean} | null>}
+   */
+  async #cover(t, hit, o) {
+    if (hit.none) return null;
+    if (hit.withheld !== null) return { text: `a frame${hit.withheld ? ` from ${hit.withheld}` : ''} that the user's policy withholds`, blocked: true };
+    try {
+      return await this.#withObjects(t, hit.sid, [hit.backendNodeId], async ([node]) => {
+        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: node, functionDeclaration: COVER_FN, returnByValue: false }, hit.sid);
+        const el = r.result?.objectId;
+        if (!el) return { text: 'something', blocked: false };
+        try {
+          const [{ node: d }, desc] = await Promise.all([
+            this.send(t, 'DOM.describeNode', { objectId: el }, hit.sid),
+            this.send(t, 'Runtime.callFunctionOn', { objectId: el, functionDeclaration: DESCRIBE_FN, returnByValue: true }, hit.sid),
+          ]);
+          const page = desc.result?.value ?? {};
+          const known = o.refOf?.(d.backendNodeId, hit.frameId, String(page.name ?? '')) ?? null;
+          if (known) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (${known.ref})`, blocked: false };
+          const role = word(page.role) || word(page.tag) || 'element';
+          return { text: `${role} ${quoteValue(page.name ?? '')} (no ref: not in your FactPack)`, blocked: false };
+        } finally {
+          this.send(t, 'Runtime.releaseObject', { objectId: el }, hit.sid).catch(() => {});
+        }
+      });
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      return { text: 'something', blocked: false };
+    }
+  }
+
+  /**
+   * Runs fn with remote objects for the nodes, released after.
+   * @template R @param {TabState} t @param {string | undefined} sid @param {number[]} nodes
+   * @param {(ids: string[]) => Promise<R>} fn @returns {Promise<R>}
+   */
+  async #withObjects(t, sid, nodes, fn) {
+    /** @type {string[]} */
+    const ids = [];
+    try {
+      for (const backendNodeId of nodes) ids.push((await this.send(t, 'DOM.resolveNode', { backendNodeId }, sid)).object.objectId);
+      return await fn(ids);
+    } finally {
+      for (const objectId of ids) this.send(t, 'Runtime.releaseObject', { objectId }, sid).catch(() => {});
+    }
+  }
+}

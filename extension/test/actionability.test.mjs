@@ -1,0 +1,282 @@
+// Actionability (extension/lib/actionability.js) with a fake CDP page: before a press, the element
+// must be attached, visible, still, enabled and be what the pointer lands on. A button under a
+// cookie banner is not pressed and the error names the banner's button by its ref; a point clear of
+// the banner, or a scroll that clears it, is used instead; a transparent iframe from a site the
+// policy withholds is never pressed through; the hit test follows an out-of-process frame into its
+// own session. Through the agent: a covered click sends no mouse press, and type replaces a field's
+// value unless append is asked. The real chain is in tests/e2e/actionability.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Actionability, COVER_FN, DESCRIBE_FN, RECEIVES_FN, SCROLL_TO_FN, STATE_FN, pointsIn } from '../lib/actionability.js';
+import { LIMITS } from '../lib/limits.js';
+import { TabDriver } from '../lib/tab-driver.js';
+import { TabState } from '../lib/tab-state.js';
+import { FILL_FN } from '../lib/tools/input.js';
+import { setup } from './fake-page.mjs';
+
+const quad = (x, y, w, h) => [x, y, x + w, y, x + w, y + h, x, y + h];
+const PLACE_ORDER = { ref: 'c0p1f0e4', backendNodeId: 7, frameId: 'MAIN', role: 'button', name: 'Place order' };
+const BOX = { x: 100, y: 200, width: 80, height: 20 };
+
+/**
+ * A fake page: the target (node 7) at BOX in the main frame; `hit(x, y, sid)` says which node the
+ * pointer lands on ({backendNodeId, frameId} or null for none). Node 9 is the banner's button
+ * "Accept all cookies" (ref c0p1f0e9 when `refs` is on).
+ */
+function page(o = {}) {
+  const t = new TabState(5, { context: 0, page: 1 }, 'a');
+  t.phases = {};
+  t.lastCapture = { frameTree: { frame: { id: 'MAIN', url: 'https://shop.test/' }, childFrames: [{ frame: { id: 'EVIL', url: 'https://ads.blocked.test/frame' } }] } };
+  const calls = [];
+  const state = { scrolled: [], ...o.state };
+  const send = async (_t, method, params = {}, sid) => {
+    calls.push({ method, params, sid });
+    switch (method) {
+      case 'DOM.scrollIntoViewIfNeeded': case 'Runtime.releaseObject': return {};
+      case 'DOM.resolveNode': return { object: { objectId: `node${params.backendNodeId}@${sid ?? 'main'}` } };
+      case 'DOM.getBoxModel': {
+        const b = o.boxOf?.(params.backendNodeId, sid) ?? BOX;
+        return { model: { border: quad(b.x, b.y, b.width, b.height), content: quad(b.x, b.y, b.width, b.height) } };
+      }
+      case 'Page.getFrameTree': {
+        const f = Object.entries(o.owners ?? {}).find(([, v]) => v.session === sid);
+        if (!f) throw new Error('no such session');
+        return { frameTree: { frame: { id: f[0], url: f[1].url } } };
+      }
+      case 'Page.getLayoutMetrics': return { cssLayoutViewport: { pageX: 0, pageY: o.scrollY ?? 0, clientWidth: 800, clientHeight: 600 } };
+      case 'DOM.getNodeForLocation': {
+        const h = o.hit(params.x, params.y, sid, state);
+        if (!h) throw new Error('No node found at given location');
+        return h;
+      }
+      case 'DOM.getFrameOwner': {
+        const owner = o.owners?.[params.frameId];
+        if (!owner || owner.sid !== sid) throw new Error('Frame with the given id was not found.');
+        return { backendNodeId: owner.node };
+      }
+      case 'DOM.describeNode': return { node: { backendNodeId: Number(/node(\d+)/.exec(params.objectId)?.[1] ?? 0) } };
+      case 'Runtime.callFunctionOn': {
+        const fn = params.functionDeclaration;
+        if (fn === STATE_FN) return { result: { value: o.stateOf?.(state) ?? { state: 'ok', stable: true, disabled: false, readonly: false } } };
+        if (fn === SCROLL_TO_FN) { state.scrolled.push(params.arguments[0].value); return { result: {} }; }
+        if (fn === RECEIVES_FN) return { result: { value: !!o.receives?.(params.objectId, params.arguments[0].objectId) } };
+        if (fn === COVER_FN) return { result: { objectId: params.objectId } };
+        if (fn === DESCRIBE_FN) return { result: { value: o.describe?.(params.objectId) ?? { role: 'button', tag: 'button', name: 'Accept all cookies' } } };
+        throw new Error(`unexpected function ${fn.slice(0, 40)}`);
+      }
+      default: throw new Error(`unexpected ${method}`);
+    }
+  };
+  const driver = new TabDriver(send);
+  const refOf = (bn) => (o.refs !== false && bn === 9 ? { ref: 'c0p1f0e9', role: 'button', name: 'Accept all cookies' } : null);
+  const check = (target = PLACE_ORDER, opts = {}) => new Actionability(driver).check(t, target, { kind: 'click', enabled: true, refOf, ...opts });
+  return { t, calls, state, check };
+}
+
+const banner = { backendNodeId: 9, frameId: 'MAIN' };
+const self = { backendNodeId: 7, frameId: 'MAIN' };
+
+test('a button under a cookie banner: nothing pressed, the error names the banner\'s button by its ref', async () => {
+  const { check, calls, state } = page({ hit: () => banner });
+  await assert.rejects(check(), (e) => {
+    assert.equal(e.code, 'covered');
+    assert.match(e.message, /^button "Accept all cookies" \(c0p1f0e9\) is over c0p1f0e4 button "Place order": nothing was pressed/);
+    assert.match(e.message, /close it or scroll$/);
+    return true;
+  });
+  assert.deepEqual(state.scrolled, [...LIMITS.actionScrollBlocks], 'every other scroll position was tried');
+  const hits = calls.filter((c) => c.method === 'DOM.getNodeForLocation').length;
+  assert.equal(hits, (1 + LIMITS.actionScrollBlocks.length) * pointsIn(BOX).length, 'every point at every scroll position, and no more');
+});
+
+test('a cover the agent holds no ref for is named by the page\'s role and name, quoted', async () => {
+  const { check } = page({ hit: () => banner, refs: false, describe: () => ({ role: 'dialog', tag: 'div', name: 'We use "cookies" </warning>' }) });
+  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('dialog "We use \\"cookies\\" \\</warning>" (no ref: not in your FactPack) is over c0p1f0e4'));
+});
+
+test('the page cannot forge the cover\'s role: a role that is not a plain word is dropped', async () => {
+  const { check } = page({ hit: () => banner, refs: false, describe: () => ({ role: 'x"><full', tag: 'div', name: 'Promo' }) });
+  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('div "Promo" (no ref'));
+});
+
+test('the centre is covered, a quarter of the button is not: pressed there', async () => {
+  const { check } = page({ hit: (x, y) => (x === 120 && y === 205 ? self : banner) });
+  assert.deepEqual(await check(), { x: 120, y: 205 });
+});
+
+test('a scroll that clears the banner: pressed after it, at the centre', async () => {
+  const { check, state } = page({ hit: (x, y, sid, s) => (s.scrolled.includes('center') ? self : banner) });
+  assert.deepEqual(await check(), { x: 140, y: 210 });
+  assert.deepEqual(state.scrolled, ['center']);
+});
+
+test('a hit inside the target (its label text, a node in its shadow root) is the target', async () => {
+  const { check, calls } = page({ hit: () => ({ backendNodeId: 70, frameId: 'MAIN' }), receives: (self, hit) => self === 'node7@main' && hit === 'node70@main' });
+  assert.deepEqual(await check(), { x: 140, y: 210 });
+  assert.ok(calls.some((c) => c.method === 'Runtime.callFunctionOn' && c.params.functionDeclaration === RECEIVES_FN));
+});
+
+test('the fast path: a hit on the target itself costs one hit test and no node lookup', async () => {
+  const { check, calls } = page({ hit: () => self });
+  await check();
+  assert.equal(calls.filter((c) => c.method === 'DOM.getNodeForLocation').length, 1);
+  assert.ok(!calls.some((c) => c.method === 'DOM.resolveNode' && c.params.backendNodeId !== 7));
+});
+
+test('hit tests use document coordinates: the viewport point plus the page\'s scroll', async () => {
+  const { check, calls } = page({ scrollY: 1000, hit: () => self });
+  await check();
+  const h = calls.find((c) => c.method === 'DOM.getNodeForLocation');
+  assert.deepEqual([h.params.x, h.params.y], [140, 1210]);
+});
+
+test('a transparent iframe from a withheld site over the button: refused as the policy\'s, never pressed', async () => {
+  const { check, t } = page({ hit: () => ({ backendNodeId: 50, frameId: 'MAIN' }), owners: { EVIL: { sid: undefined, node: 50, session: 'S9', url: 'https://ads.blocked.test/frame' } } });
+  t.withheldOwners = new Set([50]);
+  t.withheldFrames = new Set(['EVIL']);
+  t.oopifs.set('S9', { frameId: 'EVIL', sessionId: 'S9' });
+  await assert.rejects(check(), (e) => {
+    assert.equal(e.code, 'blocked_origin');
+    assert.match(e.message, /^a frame from ads\.blocked\.test that the user's policy withholds is over c0p1f0e4 button "Place order": a press there would land in a frame the user's policy withholds, so nothing was pressed/);
+    return true;
+  });
+});
+
+test('a withheld frame over half the button, a banner elsewhere: the policy is what the error names', async () => {
+  const { check, t } = page({ hit: (x) => (x < 140 ? { backendNodeId: 50, frameId: 'MAIN' } : banner) });
+  t.withheldOwners = new Set([50]);
+  await assert.rejects(check(), (e) => e.code === 'blocked_origin' && /^a frame that the user's policy withholds is over/.test(e.message));
+});
+
+test('a node in a same-process frame the policy withholds: refused', async () => {
+  const { check, t } = page({ hit: () => ({ backendNodeId: 3, frameId: 'EVIL' }) });
+  t.withheldFrames = new Set(['EVIL']);
+  await assert.rejects(check(), (e) => e.code === 'blocked_origin' && /from ads\.blocked\.test/.test(e.message));
+});
+
+test('a target in an out-of-process frame: the hit test follows the frame into its own session', async () => {
+  // Frame F1 (session S1) is at (100, 50) in the page; the target (node 99) is at (5, 5) in it.
+  const target = { ref: 'c0p1f1e2', backendNodeId: 99, frameId: 'F1', role: 'button', name: 'Pay' };
+  const { check, t, calls } = page({
+    owners: { F1: { sid: undefined, node: 11 } },
+    boxOf: (bn, sid) => (bn === 11 ? { x: 100, y: 50, width: 300, height: 200 } : sid === 'S1' ? { x: 5, y: 5, width: 40, height: 10 } : undefined),
+    hit: (x, y, sid) => (sid === 'S1' ? { backendNodeId: 99, frameId: 'F1' } : { backendNodeId: 11, frameId: 'MAIN' }),
+  });
+  t.oopifs.set('S1', { frameId: 'F1', sessionId: 'S1' });
+  t.lastCapture.oopifs = [{ frameId: 'F1', frameTree: { frame: { id: 'F1', url: 'https://pay.test/' } } }];
+  assert.deepEqual(await check(target), { x: 125, y: 60 });
+  const inFrame = calls.find((c) => c.method === 'DOM.getNodeForLocation' && c.sid === 'S1');
+  assert.deepEqual([inFrame.params.x, inFrame.params.y], [25, 10], 'the point in the frame\'s own coordinates');
+});
+
+test('an element that keeps moving is refused after the named number of checks', async () => {
+  let checks = 0;
+  const { check, calls } = page({ hit: () => self, stateOf: () => { checks++; return { state: 'ok', stable: false, disabled: false }; } });
+  await assert.rejects(check(), (e) => e.code === 'not_stable' && /kept moving/.test(e.message));
+  assert.equal(checks, LIMITS.actionStableAttempts);
+  assert.ok(!calls.some((c) => c.method === 'DOM.getNodeForLocation'), 'no point is looked for on a moving element');
+});
+
+test('an element that settles on the second check is pressed', async () => {
+  let checks = 0;
+  const { check } = page({ hit: () => self, stateOf: () => ({ state: 'ok', stable: ++checks > 1, disabled: false }) });
+  assert.deepEqual(await check(), { x: 140, y: 210 });
+});
+
+test('hidden, detached, disabled and read-only elements are refused before any point is looked for', async () => {
+  for (const [st, code, opts] of [
+    [{ state: 'hidden' }, 'not_visible', {}],
+    [{ state: 'detached' }, 'not_attached', {}],
+    [{ state: 'ok', stable: true, disabled: true }, 'element_disabled', {}],
+    [{ state: 'ok', stable: true, readonly: true }, 'not_editable', { kind: 'type', editable: true }],
+  ]) {
+    const { check, calls } = page({ hit: () => self, stateOf: () => st });
+    await assert.rejects(check(PLACE_ORDER, opts), (e) => e.code === code && e.message.includes('c0p1f0e4 button "Place order"'), code);
+    assert.ok(!calls.some((c) => c.method === 'DOM.getNodeForLocation'), code);
+  }
+});
+
+test('hover does not ask for an enabled element; upload asks for no point at all', async () => {
+  const disabled = () => ({ state: 'ok', stable: true, disabled: true });
+  assert.deepEqual(await page({ hit: () => self, stateOf: disabled }).check(PLACE_ORDER, { kind: 'hover', enabled: false }), { x: 140, y: 210 });
+  const up = page({ hit: () => banner, stateOf: () => ({ state: 'hidden', disabled: false }) });
+  assert.equal(await up.check(PLACE_ORDER, { kind: 'upload', visible: false }), null, 'a hidden file input behind its label takes files');
+  await assert.rejects(page({ hit: () => self, stateOf: () => ({ state: 'hidden', disabled: true }) }).check(PLACE_ORDER, { kind: 'upload', visible: false }), (e) => e.code === 'element_disabled');
+});
+
+test('an element outside the visible page at every point: not_visible, nothing pressed', async () => {
+  const { check } = page({ hit: () => null });
+  await assert.rejects(check(), (e) => e.code === 'not_visible' && /outside the visible page/.test(e.message));
+});
+
+// ------------------------------------------------------------------ through the agent
+
+test('click on a covered button: an error, and no mouse button is pressed', async () => {
+  const { agent, chrome, engine } = await setup({
+    answer: (method, params) => {
+      if (method === 'DOM.getNodeForLocation') return { backendNodeId: 9, frameId: 'MAIN' };
+      if (method === 'Runtime.callFunctionOn' && params.functionDeclaration === DESCRIBE_FN) return { result: { value: { role: 'button', tag: 'button', name: 'Accept all cookies' } } };
+      if (method === 'Runtime.callFunctionOn' && params.functionDeclaration === COVER_FN) return { result: { objectId: 'cover9' } };
+      if (method === 'DOM.describeNode') return { node: { backendNodeId: 9 } };
+      return undefined;
+    },
+  });
+  const resolve = engine.resolve;
+  engine.find = (key, q) => (q.name === 'Accept all cookies' ? [{ ref: 'c0p1f0e9' }] : []);
+  engine.resolve = (key, ref) => (ref.endsWith('e9') ? { ...resolve(key, ref), backendNodeId: 9, name: 'Accept all cookies' } : { ...resolve(key, ref), name: 'Place order' });
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'c0p1f0e4', version: engine.delivered } });
+  assert.equal(r.ok, false, JSON.stringify(r));
+  assert.equal(r.error.code, 'covered');
+  assert.match(r.error.message, /^button "Accept all cookies" \(c0p1f0e9\) is over c0p1f0e4 button "Place order"/);
+  assert.ok(!chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent'), 'the pointer never moved, nothing was pressed');
+  assert.equal(engine.calls.at(-1), 'abortAction', 'the action was aborted, no FactPack claims it happened');
+});
+
+/** The CDP calls type made, from its actionability check on. @param {any[]} sent */
+const typed = (sent) => sent.filter((c) => ['DOM.focus', 'Input.insertText', 'Input.dispatchKeyEvent'].includes(c.method) ||
+  (c.method === 'Runtime.callFunctionOn' && c.params.functionDeclaration === FILL_FN));
+
+test('type replaces the value by default: the field\'s text is selected, then the new text typed over it', async () => {
+  const { agent, chrome, engine } = await setup();
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: '25', version: engine.delivered } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const calls = typed(chrome.sent);
+  assert.deepEqual(calls.map((c) => c.method), ['DOM.focus', 'Runtime.callFunctionOn', 'Input.insertText']);
+  assert.deepEqual(calls[1].params.arguments.map((a) => a.value), [false, '25'], 'FILL_FN asked to replace');
+  assert.equal(calls[2].params.text, '25');
+});
+
+test('type with append: true puts the caret at the end and keeps the value', async () => {
+  const { agent, chrome, engine } = await setup();
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: '0', append: true, version: engine.delivered } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const fill = typed(chrome.sent).find((c) => c.method === 'Runtime.callFunctionOn');
+  assert.deepEqual(fill.params.arguments.map((a) => a.value), [true, '0']);
+});
+
+test('type "" replaces the value with nothing: Delete over the selection', async () => {
+  const { agent, chrome, engine } = await setup();
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: '', version: engine.delivered } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const keys = typed(chrome.sent).filter((c) => c.method === 'Input.dispatchKeyEvent').map((c) => `${c.params.type}:${c.params.key}`);
+  assert.deepEqual(keys, ['rawKeyDown:Delete', 'keyUp:Delete']);
+});
+
+test('type refuses append with clear, and a ref that takes no text', async () => {
+  const both = await (await setup()).agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: 'x', append: true, clear: true } });
+  assert.equal(both.error.code, 'bad_arguments');
+  const { agent, chrome, engine } = await setup({
+    answer: (method, params) => (method === 'Runtime.callFunctionOn' && params.functionDeclaration === FILL_FN ? { result: { value: { error: 'not a text field' } } } : undefined),
+  });
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: 'x', version: engine.delivered } });
+  assert.equal(r.error.code, 'not_editable');
+  assert.ok(!chrome.sent.some((c) => c.method === 'Input.insertText'));
+});
+
+test('press on a ref: looked at and focused first, then the keys', async () => {
+  const { agent, chrome, engine } = await setup();
+  const r = await agent.dispatch({ session: 'a', tool: 'press', args: { ref: 'c0p1f0e1', keys: 'Enter', version: engine.delivered } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const order = chrome.sent.map((c) => c.method).filter((m) => ['DOM.getNodeForLocation', 'DOM.focus', 'Input.dispatchKeyEvent'].includes(m));
+  assert.deepEqual(order, ['DOM.getNodeForLocation', 'DOM.focus', 'Input.dispatchKeyEvent', 'Input.dispatchKeyEvent']);
+});

@@ -1,0 +1,122 @@
+// Look before pressing (issue 29, items 1-3), through the whole chain (MCP SDK client ->
+// athena-bridge mcp -> native host -> extension -> Chromium): a button under a fixed cookie banner
+// is not pressed and the error names the banner's button by its ref; a scroll that clears it is
+// used; a transparent iframe from a blocked site laid over a button never gets the click; type
+// replaces what a field holds, append adds to it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AgentView } from '../support/factpack-text.mjs';
+import { until } from '../support/wait.mjs';
+import { useChain } from './lib/use-chain.mjs';
+import { policyApplied } from './lib/worker-state.mjs';
+
+let sites;
+let chain;
+
+useChain((s, c) => { sites = s; chain = c; });
+
+/** Sets the user's policy as the options page stores it, and waits until the worker follows it. */
+async function setPolicy(policy) {
+  await chain.worker.evaluate((p) => chrome.storage.local.set({ policy: p }), policy);
+  await policyApplied(chain.worker);
+}
+
+/** The ref of the element with this role and name in what the agent holds. @param {AgentView} view */
+function refOf(view, role, name) {
+  const e = [...view.elements.values()].find((x) => x.role === role && x.name === name);
+  assert.ok(e, `no ${role} "${name}" among ${[...view.elements.values()].map((x) => `${x.role} "${x.name}"`).join(', ')}`);
+  return e.ref;
+}
+
+/** A tool call whose answer the view takes in; returns it. */
+async function act(view, tool, args) {
+  const r = await chain.call(tool, args);
+  if (!r.isError) view.apply(r.text);
+  return r;
+}
+
+/** The Playwright page of the agent's tab (the one showing `path`). */
+async function pageShowing(path) {
+  let page;
+  await until(`a page at ${path}`, async () => { page = chain.context.pages().find((p) => p.url().includes(path)); return !!page; });
+  return page;
+}
+
+test('a button under a fixed cookie banner: nothing pressed, the banner\'s button named; once it is accepted, the order is placed', async () => {
+  await setPolicy({});
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url('/sites/covered.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const place = refOf(view, 'button', 'Place order');
+  const accept = refOf(view, 'button', 'Accept all cookies');
+
+  const blocked = await chain.call('click', { ref: place, version: nav.fp.version });
+  assert.equal(blocked.isError, true, blocked.text);
+  assert.ok(blocked.text.startsWith(`error covered: button "Accept all cookies" (${accept}) is over ${place} button "Place order": nothing was pressed`), blocked.text);
+  const page = await pageShowing('/sites/covered.html');
+  assert.equal(await page.locator('#log').textContent(), 'Nothing yet', 'neither button was pressed');
+
+  const accepted = await act(view, 'click', { ref: accept, version: nav.fp.version });
+  assert.equal(accepted.isError, false, accepted.text);
+  assert.ok(view.sees('Cookies accepted'), accepted.text);
+  const placed = await act(view, 'click', { ref: place, version: accepted.fp.version });
+  assert.equal(placed.isError, false, placed.text);
+  assert.ok(view.sees('Order placed'), placed.text);
+});
+
+test('a button the banner covers until the page scrolls it up: scrolled clear and pressed', async () => {
+  await setPolicy({});
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url('/sites/covered.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const r = await act(view, 'click', { ref: refOf(view, 'button', 'Subscribe'), version: nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.ok(view.sees('Subscribed'), r.text);
+  const page = await pageShowing('/sites/covered.html');
+  assert.equal(await page.locator('#log').textContent(), 'Subscribed', 'the click reached Subscribe, not the banner');
+});
+
+test('a transparent iframe from a blocked site over a button: refused, and the blocked frame got no press', async () => {
+  const other = new URL(sites.otherOrigin);
+  await setPolicy({ block: [other.hostname] });
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url(`/sites/clickjack.html?other=${encodeURIComponent(sites.otherOrigin)}`) });
+  assert.equal(nav.isError, false, nav.text);
+  const page = await pageShowing('/sites/clickjack.html');
+  let frame;
+  await until('the blocked site\'s frame loaded', async () => {
+    frame = page.frames().find((f) => f.url().includes('/sites/clickjack-frame.html'));
+    return !!frame && (await frame.evaluate(() => document.readyState).catch(() => '')) === 'complete';
+  });
+  const confirm = refOf(view, 'button', 'Confirm transfer');
+  const r = await chain.call('click', { ref: confirm, version: nav.fp.version });
+  assert.equal(r.isError, true, r.text);
+  assert.ok(r.text.startsWith(`error blocked_origin: a frame from ${other.host} that the user's policy withholds is over ${confirm} button "Confirm transfer": a press there would land in a frame the user's policy withholds, so nothing was pressed`), r.text);
+  assert.equal(await frame.evaluate(() => document.body.dataset.pressed ?? 'no'), 'no', 'the blocked frame received no press');
+  assert.equal(await page.locator('#log').textContent(), 'Nothing yet');
+});
+
+test('type replaces what a field holds ("50", type "25": "25"); append adds to it', async () => {
+  await setPolicy({});
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url('/sites/prefilled.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const limit = refOf(view, 'textbox', 'Daily limit');
+  assert.equal(view.elements.get(limit).value, '50');
+
+  const typed = await act(view, 'type', { ref: limit, text: '25', version: nav.fp.version });
+  assert.equal(typed.isError, false, typed.text);
+  assert.equal(view.elements.get(limit).value, '25', typed.text);
+  assert.ok(view.sees('Limit 25'), typed.text);
+
+  const appended = await act(view, 'type', { ref: limit, text: '0', append: true, version: typed.fp.version });
+  assert.equal(appended.isError, false, appended.text);
+  assert.equal(view.elements.get(limit).value, '250', appended.text);
+
+  const note = refOf(view, 'textbox', 'Note');
+  const replaced = await act(view, 'type', { ref: note, text: 'only line', version: appended.fp.version });
+  assert.equal(replaced.isError, false, replaced.text);
+  const page = await pageShowing('/sites/prefilled.html');
+  assert.equal(await page.locator('#note').inputValue(), 'only line');
+  assert.equal(await page.locator('#limit').inputValue(), '250');
+});
