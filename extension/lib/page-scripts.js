@@ -2,7 +2,7 @@
 // strings, one place, so what reaches the page is easy to review. Password and payment values
 // are redacted here, before anything leaves the page.
 
-import { isSecretField } from './secrets.js';
+import { isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
 import { LIMITS } from './limits.js';
 
 /**
@@ -25,12 +25,18 @@ import { LIMITS } from './limits.js';
  * clearTimeout and clearInterval become proxies of the originals: a page that looks for them can
  * find them, and at worst make stabilization wait until its cap or end early, which it could do
  * anyway by delaying its own work. It holds counts and times only, never page content.
+ * It also marks a password field the page switches to another type (a show-password button):
+ * the field gets the attribute cfg.wasPassword (secrets.js WAS_PASSWORD_ATTR), so the one secret
+ * rule, which the core applies to the captured DOM and read applies in the page, keeps its value
+ * secret whatever the field is named. An attribute, not a set held here, because the core sees
+ * the DOM only; a page can remove it, as it could never have used type=password at all. A switch
+ * made before the extension attached, or a field the page replaces by a new one, is not seen.
  * A new document starts watching at once (a navigation's page is judged like an action's).
  * Apart from actions, the watcher counts every change to the document it can see (DOM mutations,
  * input and change events, scrolls, resizes): `mark()` tells the extension whether the page can
  * differ from its last capture (a different mark) or not, and an action on an unchanged page
  * reuses that capture instead of taking a new one before it acts.
- * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number}} cfg
+ * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string}} cfg
  */
 function pageWatcher(key, cfg) {
   const g = /** @type {any} */ (globalThis);
@@ -39,8 +45,19 @@ function pageWatcher(key, cfg) {
   const perf = performance, perfNow = perf.now.bind(perf);
   const realSet = g.setTimeout, realClear = g.clearTimeout, realClearInterval = g.clearInterval;
   const Observer = g.MutationObserver, P = Promise, apply = Reflect.apply, Elem = g.Element;
-  const getAttr = Elem.prototype.getAttribute;
+  const getAttr = Elem.prototype.getAttribute, setAttr = Elem.prototype.setAttribute;
   const Weak = g.WeakRef;
+  // A password field switched to another type keeps a mark (see above), in the document and in
+  // every shadow root attached from now on.
+  const typeWatch = new Observer((/** @type {MutationRecord[]} */ records) => {
+    for (const r of records) {
+      const el = /** @type {Element} */ (r.target);
+      if (el.localName !== 'input' || String(r.oldValue ?? '').trim().toLowerCase() !== 'password') continue;
+      if (String(apply(getAttr, el, ['type']) ?? '').trim().toLowerCase() !== 'password') apply(setAttr, el, [cfg.wasPassword, '']);
+    }
+  });
+  const watchTypes = (/** @type {Node} */ root) => typeWatch.observe(root, { subtree: true, attributes: true, attributeFilter: ['type'], attributeOldValue: true });
+  watchTypes(document);
   /** Shadow roots attached since the watcher began (open or closed), for their animations. @type {any[]} */
   let roots = [];
   const attachShadow = Elem.prototype.attachShadow;
@@ -49,6 +66,7 @@ function pageWatcher(key, cfg) {
       apply(target, self, args) {
         const root = apply(target, self, args);
         if (Weak) roots.push(new Weak(root));
+        watchTypes(root);
         return root;
       },
     });
@@ -220,7 +238,7 @@ function pageWatcher(key, cfg) {
  */
 export const WATCHER_JS = (key) => `(${pageWatcher})(${JSON.stringify(key)}, ${JSON.stringify({
   trackMaxMs: LIMITS.settleTimerMaxMs, windowMs: LIMITS.settleTrackWindowMs, repeats: LIMITS.settleTimerRepeats,
-  animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs,
+  animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs, wasPassword: WAS_PASSWORD_ATTR,
 })})`;
 
 /** Expression: the watcher (and those of same-origin iframes) starts watching an action. @param {string} key */

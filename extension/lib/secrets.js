@@ -3,10 +3,18 @@
 // Self-contained on purpose: page-scripts.js embeds its source in functions run inside the page.
 
 /**
+ * The attribute the page watcher (page-scripts.js) sets on a field the page switched from
+ * type=password to another type; the core reads the same name (node_state.h kWasPasswordAttr).
+ */
+export const WAS_PASSWORD_ATTR = 'data-athena-was-password';
+
+/**
  * Whether an element's value is a secret that must never leave the page: a password input (its
- * type, trimmed, in any case), an autocomplete token cc-*, one-time-code, current-password or
- * new-password, or an input whose name or id says password (a show-password button switched it
- * to type=text).
+ * type, trimmed, in any case), or one the page switched from password to another type (marked
+ * data-athena-was-password); an autocomplete token cc-*, one-time-code, current-password or
+ * new-password (any element); an input whose name or id says password, whose name, id or
+ * aria-label says card number or security code (as words), or that is inputmode=numeric with a
+ * pattern that takes a card number.
  * @param {string} tag the element's tag name, any case
  * @param {(name: string) => (string | null | undefined)} attr its attribute values
  * @returns {boolean}
@@ -15,8 +23,21 @@ export function isSecretField(tag, attr) {
   const t = String(tag).toLowerCase();
   const type = String(attr('type') ?? '').trim().toLowerCase();
   if (t === 'input' && type === 'password') return true;
+  const marked = attr('data-athena-was-password');
+  if (marked !== null && marked !== undefined) return true;
   const tokens = String(attr('autocomplete') ?? '').toLowerCase().split(/[\t\n\f\r ]+/);
   if (tokens.some((k) => k.startsWith('cc-') || k === 'one-time-code' || k === 'current-password' || k === 'new-password')) return true;
   if (t !== 'input') return false;
-  return ['name', 'id'].some((a) => /password|passwd|passcode|pwd/.test(String(attr(a) ?? '').toLowerCase()));
+  if (['name', 'id'].some((a) => /password|passwd|passcode|pwd/.test(String(attr(a) ?? '').toLowerCase()))) return true;
+  // Words, each between dashes: split at non-alphanumerics (ASCII) and where lower meets upper case.
+  const words = (/** @type {string} */ s) => `-${s.replace(/([a-z])(?=[A-Z])/g, '$1-').replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')}-`.replace(/^--$/, '-');
+  const card = /-(card|cc|creditcard|credit-card)-?(number|num|no|nr)\d*-|-(creditcard|credit-card)\d*-|-(cvc|cvv|csc|cvn|cvd)\d*-|-(security|verification)-?(code|number|value)\d*-/;
+  if (['name', 'id', 'aria-label'].some((a) => card.test(words(String(attr(a) ?? ''))))) return true;
+  if (String(attr('inputmode') ?? '').replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '').toLowerCase() !== 'numeric') return false;
+  // A card-number pattern: a digit class, its {n} / {m,n} quantifiers adding up to 13..23.
+  const pattern = String(attr('pattern') ?? '');
+  if (!pattern.includes('\\d') && !pattern.includes('0-9')) return false;
+  let total = 0;
+  for (const m of pattern.matchAll(/\{(\d{1,4})(?:,(\d{0,4}))?\}/g)) total += m[2] === undefined ? Number(m[1]) : m[2] === '' ? 0 : Number(m[2]);
+  return total >= 13 && total <= 23;
 }

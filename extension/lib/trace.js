@@ -138,8 +138,10 @@ export function heldBytes(capture) {
 }
 
 /**
- * Secret field values (extension/lib/secrets.js: the core's rule) replaced in a capture's DOMSnapshot; the
- * capture as JSON text. A capture object is copied first: the live one is never changed.
+ * Secret fields (extension/lib/secrets.js: the core's rule) emptied of their values in a capture's
+ * DOMSnapshot: the live value (inputValue, a textarea's textValue), the `value` attribute and a
+ * textarea's own text (its default value); the capture as JSON text. A capture object is copied
+ * first: the live one is never changed.
  * @param {string|object} capture
  */
 export function scrubSecrets(capture) {
@@ -156,24 +158,45 @@ export function scrubSecrets(capture) {
     const strings = snapshot?.strings;
     if (!Array.isArray(strings)) return;
     let redacted = -1;
+    /** The string at index i becomes '[redacted]', everywhere it is used (the table is shared: the same text elsewhere in the page is redacted too, which can only hide more). @param {unknown} i */
+    const hide = (i) => {
+      // An empty value hides nothing (and its string is every empty attribute's).
+      if (!Number.isInteger(i) || /** @type {number} */ (i) < 0 || /** @type {number} */ (i) >= strings.length || strings[/** @type {number} */ (i)] === '') return;
+      if (redacted < 0) { redacted = strings.length; strings.push('[redacted]'); }
+      strings[/** @type {number} */ (i)] = '[redacted]';
+    };
     for (const doc of snapshot.documents ?? []) {
       const n = doc.nodes;
-      const iv = n?.inputValue;
-      if (!iv?.index) continue;
-      iv.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => {
-        const attrs = n.attributes?.[node] ?? [];
+      const names = Array.isArray(n?.nodeName) ? n.nodeName : [];
+      const attributes = Array.isArray(n?.attributes) ? n.attributes : [];
+      /** @type {Set<number>} */
+      const secret = new Set();
+      const count = Math.max(names.length, attributes.length);
+      for (let node = 0; node < count; node++) {
+        const attrs = Array.isArray(attributes[node]) ? attributes[node] : [];
         /** @type {Map<string, string>} */
         const byName = new Map();
         for (let a = 0; a + 1 < attrs.length; a += 2) byName.set(String(strings[attrs[a]] ?? '').toLowerCase(), String(strings[attrs[a + 1]] ?? ''));
-        // Only inputs and textareas carry inputValue; without a node name, read it as an input (hides more).
-        const secret = isSecretField(String(strings[n.nodeName?.[node]] ?? 'INPUT'), (name) => byName.get(name));
-        if (!secret || iv.value[k] < 0) return;
-        if (redacted < 0) { redacted = strings.length; strings.push('[redacted]'); }
-        // The value's own string goes too (the table is shared: if the same text stood elsewhere
-        // in the page it is redacted there as well, which can only hide more).
-        strings[iv.value[k]] = '[redacted]';
-        iv.value[k] = redacted;
-      });
+        // Without a node name, read it as an input (hides more).
+        if (!isSecretField(String(strings[names[node]] ?? 'INPUT'), (name) => byName.get(name))) continue;
+        secret.add(node);
+        for (let a = 0; a + 1 < attrs.length; a += 2) if (String(strings[attrs[a]] ?? '').toLowerCase() === 'value') hide(attrs[a + 1]);
+      }
+      if (!secret.size) continue;
+      for (const key of ['inputValue', 'textValue']) {
+        const rare = n[key];
+        if (!Array.isArray(rare?.index)) continue;
+        rare.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => {
+          if (!secret.has(node)) return;
+          if (strings[rare.value[k]] === '') return;
+          hide(rare.value[k]);
+          if (redacted >= 0 && rare.value[k] >= 0) rare.value[k] = redacted;
+        });
+      }
+      // A textarea's default value is its own text: the text nodes under a secret field.
+      const parents = Array.isArray(n.parentIndex) ? n.parentIndex : [];
+      const values = Array.isArray(n.nodeValue) ? n.nodeValue : [];
+      parents.forEach((/** @type {number} */ p, /** @type {number} */ node) => { if (secret.has(p)) hide(values[node]); });
     }
   };
   scrub(cap.snapshot);

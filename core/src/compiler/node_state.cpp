@@ -46,6 +46,89 @@ std::string option_text(const Dom& dom, int o) {
   return out;
 }
 
+// What a field's name, id or aria-label says it holds, as words: lower case, split at every
+// character that is not a letter or digit and where a lower-case letter meets an upper-case one
+// ("creditCardNumber", "card_number", "Card number" all read "-credit-card-number-" or
+// "-card-number-"), each word between dashes.
+std::string field_words(std::string_view s) {
+  std::string out = "-";
+  char prev = 0;
+  for (const char c : s) {
+    const bool up = c >= 'A' && c <= 'Z', low = c >= 'a' && c <= 'z', digit = c >= '0' && c <= '9';
+    if (!up && !low && !digit) {
+      if (out.back() != '-') out.push_back('-');
+    } else {
+      if (up && prev >= 'a' && prev <= 'z' && out.back() != '-') out.push_back('-');
+      out.push_back(up ? static_cast<char>(c - 'A' + 'a') : c);
+    }
+    prev = c;
+  }
+  if (out.back() != '-') out.push_back('-');
+  return out;
+}
+
+bool has_word_run(std::string_view words, std::initializer_list<std::string_view> firsts,
+                  std::initializer_list<std::string_view> seconds, bool second_optional) {
+  // "-first-second-" or "-firstsecond-" (a digit may end the run: cvv2), anywhere in words.
+  for (const std::string_view a : firsts) {
+    for (std::size_t at = words.find(a); at != std::string_view::npos; at = words.find(a, at + 1)) {
+      if (at == 0 || words[at - 1] != '-') continue;
+      std::size_t p = at + a.size();
+      auto ends = [&](std::size_t q) {
+        while (q < words.size() && words[q] >= '0' && words[q] <= '9') ++q;
+        return q < words.size() && words[q] == '-';
+      };
+      if (second_optional && ends(p)) return true;
+      for (const std::string_view b : seconds) {
+        for (const std::size_t q : {p, p + 1}) {
+          if (q == p + 1 && (p >= words.size() || words[p] != '-')) continue;
+          if (words.compare(q, b.size(), b) == 0 && ends(q + b.size())) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// A card number or a card's security code, by the words of its name, id or aria-label.
+bool says_card_secret(std::string_view text) {
+  const std::string w = field_words(text);
+  return has_word_run(w, {"card", "cc", "creditcard", "credit-card"}, {"number", "num", "no", "nr"}, false) ||
+         has_word_run(w, {"creditcard", "credit-card"}, {}, true) ||
+         has_word_run(w, {"cvc", "cvv", "csc", "cvn", "cvd"}, {}, true) ||
+         has_word_run(w, {"security", "verification"}, {"code", "number", "value"}, false);
+}
+
+// A pattern that takes a card number: digits, its fixed-count quantifiers ({16}, {4}x4,
+// {13,19}) adding up to 13..23 characters (the digits and the spaces between their groups).
+bool card_number_pattern(std::string_view p) {
+  if (p.find("\\d") == std::string_view::npos && p.find("0-9") == std::string_view::npos) return false;
+  // Each "{a}" or "{a,b}" (1-4 digits each; "{a,}" counts nothing) adds a or b.
+  long total = 0;
+  const auto digits = [&](std::size_t& j, long& n) {
+    const std::size_t from = j;
+    n = 0;
+    while (j < p.size() && j - from < 4 && p[j] >= '0' && p[j] <= '9') n = n * 10 + (p[j++] - '0');
+    return j - from;
+  };
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] != '{') continue;
+    std::size_t j = i + 1;
+    long a = 0, b = 0;
+    if (digits(j, a) == 0) continue;
+    long add = a;
+    if (j < p.size() && p[j] == ',') {
+      ++j;
+      add = digits(j, b) ? b : 0;
+    }
+    if (j < p.size() && p[j] == '}') {
+      total += add;
+      i = j;
+    }
+  }
+  return total >= 13 && total <= 23;
+}
+
 }  // namespace
 
 // The one rule for secret fields, shared with the extension (extension/lib/secrets.js) and
@@ -53,6 +136,11 @@ std::string option_text(const Dom& dom, int o) {
 bool is_secret_field(const Dom& dom, int i) {
   if (!dom.is_element(i)) return false;
   if (dom.tag(i) == "input" && lower(collapse_ws(dom.attr(i, "type"))) == "password") return true;
+  // A field that was a password field and was switched to another type (a show-password button,
+  // whatever its name): the page watcher marks it (extension/lib/page-scripts.js).
+  bool marked = false;
+  dom.attr(i, kWasPasswordAttr, &marked);
+  if (marked) return true;
   // autocomplete is a token list ("section-x billing cc-number"): any cc-* token, a one-time code,
   // or a password (a password field a show-password button switched to type=text keeps it).
   const std::string ac = lower(dom.attr(i, "autocomplete"));
@@ -61,14 +149,17 @@ bool is_secret_field(const Dom& dom, int i) {
     if (tok.rfind("cc-", 0) == 0 || tok == "one-time-code" || tok == "current-password" || tok == "new-password") return true;
     rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
   }
-  // ... and without autocomplete, an input's name or id still says what it holds.
+  // ... and without autocomplete, an input's name, id or aria-label still says what it holds.
   if (dom.tag(i) != "input") return false;
   for (const std::string_view a : {"name", "id"}) {
     const std::string v = lower(dom.attr(i, a));
     for (const char* word : {"password", "passwd", "passcode", "pwd"})
       if (v.find(word) != std::string::npos) return true;
   }
-  return false;
+  for (const std::string_view a : {"name", "id", "aria-label"})
+    if (says_card_secret(dom.attr(i, a))) return true;
+  // A numeric field whose pattern takes a card number.
+  return lower(collapse_ws(dom.attr(i, "inputmode"))) == "numeric" && card_number_pattern(dom.attr(i, "pattern"));
 }
 
 std::string field_value(const Dom& dom, int i, std::string_view role) {

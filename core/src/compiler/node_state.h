@@ -9,7 +9,14 @@
 
 namespace athena::compiler {
 
-/// Password fields and autocomplete cc-* / one-time-code fields: their values never leave the compiler.
+/// The attribute the page watcher (extension/lib/page-scripts.js) sets on a field the page
+/// switched from type=password to another type: it stays a secret whatever it is now.
+inline constexpr std::string_view kWasPasswordAttr = "data-athena-was-password";
+
+/// Secret fields (tests/support/secret-fields.json): password fields, also switched to text;
+/// autocomplete cc-* / one-time-code / *-password; inputs whose name or id says password, or
+/// whose name, id or aria-label says card number or security code; numeric inputs whose pattern
+/// takes a card number. Their values never leave the compiler.
 bool is_secret_field(const Dom& dom, int i);
 
 /// The value an agent may see: input/textarea text, the selected option(s) of a select, a
