@@ -71,10 +71,13 @@ export function checkArguments(t, args) {
   if (!typeOk('object', args)) return `${name}: arguments must be an object`;
   const a = /** @type {Record<string, unknown>} */ (args);
   const schema = inputSchema(t);
-  for (const r of schema.required ?? []) if (!(r in a)) return `${name}: missing required argument '${r}'`;
+  // Own keys only, on both sides: 'constructor' or '__proto__' is no argument, however every
+  // object inherits it (the bridge's schema is a map and refuses them as unknown).
+  const has = (/** @type {object} */ o, /** @type {string} */ k) => Object.prototype.hasOwnProperty.call(o, k);
+  for (const r of schema.required ?? []) if (!has(a, r)) return `${name}: missing required argument '${r}'`;
   // Keys in the order the bridge reports them (its JSON objects are sorted by key).
   for (const key of Object.keys(a).sort()) {
-    const p = schema.properties[key];
+    const p = has(schema.properties, key) ? schema.properties[key] : undefined;
     if (!p) return `${name}: unknown argument '${key}' (known: ${Object.keys(schema.properties).sort().join(', ')})`;
     const v = a[key];
     if (!typeOk(p.type, v)) return `${name}: argument '${key}' must be ${p.type}`;

@@ -48,6 +48,8 @@ function badCalls() {
     const valid = Object.fromEntries(t.required.map((k) => [k, sample(schema.properties[k])]));
     for (const k of t.required) { const a = { ...valid }; delete a[k]; calls.push([t, a]); }
     calls.push([t, { ...valid, bogus: 1 }]);
+    // Names every object inherits are no argument either (as the bridge, whose schema is a map).
+    for (const k of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) calls.push([t, { ...valid, ...JSON.parse(`{${JSON.stringify(k)}: 1}`) }]);
     for (const [k, p] of Object.entries(schema.properties)) {
       calls.push([t, { ...valid, [k]: wrongValue[p.type] }]);
       if (p.enum) calls.push([t, { ...valid, [k]: 'sideways' }]);
