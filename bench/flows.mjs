@@ -9,7 +9,7 @@
 //
 //   node bench/flows.mjs [runs=3] [--agents athena,playwright,devtools,agent-browser] [--flows docs,create-user]
 //                        [--out bench/flows-results.md]
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSites } from '../tests/sites/serve.mjs';
@@ -28,6 +28,8 @@ const flowsArg = process.argv.indexOf('--flows');
 const FLOW_NAMES = flowsArg > 0 ? new Set(process.argv[flowsArg + 1].split(',')) : null;
 const outArg = process.argv.indexOf('--out');
 const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'bench/flows-results.md');
+// ATHENA_BENCH_DUMP=FILE appends every step's replies to FILE (to read what each agent was shown).
+const DUMP = process.env.ATHENA_BENCH_DUMP;
 const chosenFlows = (sites) => flows(sites).filter((f) => !FLOW_NAMES || FLOW_NAMES.has(f.name));
 // tokensPerFlowVsLeanestPeer: no single flow may cost Athena more than half of its leanest peer's.
 export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, tokensPerFlowVsLeanestPeer: 2, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
@@ -56,6 +58,7 @@ async function runAgent(key, sites, chain) {
           cell.ok.push(r.ok);
           cell.calls.push(r.calls);
           if (r.tools) cell.tools.push(r.tools.join(', '));
+          if (DUMP) appendFileSync(DUMP, `\n=== ${key} ${f.name} ${describe(s)}\n${r.texts.join('\n--- next call ---\n')}\n`);
           if (!r.ok) cell.errors.push(r.error);
         }
         if (agent.checkFidelity) (fidelity[f.name] ??= []).push(await agent.checkFidelity());
