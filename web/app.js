@@ -53,10 +53,10 @@ function showPack(pre, pack) {
   for (const piece of pack.text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
     const line = piece.replace(/\n$/, '');
     const tag = /^<(\/?)(removed|invalid)/.exec(line);
-    if (tag) section = tag[1] ? '' : 'invalid';
+    if (tag) section = tag[1] || line.endsWith('/>') ? '' : 'invalid';  // <invalid … count="N"/> lists none
     const span = document.createElement('span');
     const ref = /^ *(c\d+p\d+f\d+e\d+)/.exec(line)?.[1];  // lines are indented by outline depth
-    if ((ref && bad.has(ref)) || (section === 'invalid' && ref)) span.className = 'invalid';
+    if ((ref && bad.has(ref)) || (section === 'invalid' && ref) || (tag && !tag[1] && line.endsWith('/>'))) span.className = 'invalid';
     else if (ref && added.has(ref)) span.className = 'added';
     span.textContent = piece;
     pre.append(span);

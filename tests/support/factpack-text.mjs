@@ -443,7 +443,9 @@ export class AgentView {
     this.version = 0;
     this.url = '';
     this.title = '';
-    /** Open overlays, innermost last. @type {{type: string, name?: string}[]} */
+    /** Open overlays, innermost last, with the refs the agent was shown in each (its opening
+     *  pack, and later additions to a region it opened): a closed overlay's invalidation counts
+     *  them, it does not list them. @type {{type: string, name?: string, regions: Set<string>, refs: Set<string>}[]} */
     this.overlays = [];
     this.initialized = false;
     /** The last FactPack applied. @type {FactPack | null} */
@@ -490,6 +492,14 @@ export class AgentView {
       problems.push(`a ${fp.type} before any full FactPack`);
     }
     for (const inv of fp.invalid) {
+      if (inv.count !== undefined && !inv.refs.length && inv.cause === 'overlay_closed') {
+        // The refs of the innermost open overlay go, all of them the agent holds.
+        const top = this.overlays.at(-1);
+        const held = top ? [...top.refs].filter((r) => this.elements.has(r)) : [];
+        if (held.length !== inv.count) problems.push(`<invalid cause="overlay_closed" count="${inv.count}"/>: the agent holds ${held.length} refs of ${top ? 'the open overlay' : 'no open overlay'}`);
+        for (const r of held) this.elements.delete(r);
+        continue;
+      }
       if (inv.count !== undefined && !inv.refs.length) {
         if (fp.type === 'full') continue;  // already dropped above
         // A navigated or detached document in a delta: drop the refs of that frame (the one whose
@@ -513,10 +523,12 @@ export class AgentView {
         this.elements.set(e.ref, e);
       }
     }
+    const top = fp.type === 'overlay_opened' ? null : this.overlays.at(-1);
     for (const a of fp.added) {
       for (const e of a.elements) {
         if (this.elements.has(e.ref)) problems.push(`${e.ref} added twice`);
         this.elements.set(e.ref, e);
+        if (top && top.regions.has(elementRegionKey(e) ?? '')) top.refs.add(e.ref);
       }
     }
     for (const m of fp.modified) {
@@ -526,7 +538,10 @@ export class AgentView {
     }
     if (fp.type === 'full') this.gaps = [...fp.gaps];
     else this.gaps.push(...fp.gaps);
-    if (fp.type === 'overlay_opened' && fp.overlay) this.overlays.push(fp.overlay);
+    if (fp.type === 'overlay_opened' && fp.overlay) {
+      const refs = new Set([...fp.regions.flatMap((r) => r.elements), ...fp.added.flatMap((a) => a.elements)].map((e) => e.ref));
+      this.overlays.push({ ...fp.overlay, regions: new Set(fp.regions.map(regionKey)), refs });
+    }
     if (fp.type === 'overlay_closed') this.overlays.pop();
     return problems;
   }

@@ -31,7 +31,8 @@ inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-ancho
 
 // Delta reliability: ONE rule (docs/design.md, "The reliability rule"). A delta is unreliable, and a full snapshot is sent,
 // when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified
-// and both counts taken in the context being diffed (base page or top overlay).
+// and both counts taken in the context being diffed (base page or top overlay). Pure growth (only
+// additions) is always a delta: every ref the agent holds is unchanged.
 // Contexts smaller than kMinNodesForRatio never fall back on this rule. Revealed text lines
 // (Category::kText) are left out of both counts: a tab switch swapping a few paragraphs on a small
 // page is exactly what a delta is for, and text has no refs an agent acts on by mistake.

@@ -78,10 +78,12 @@ bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) ==
 
 // Elements whose words a field's description carries (aria-describedby, and aria-errormessage of
 // an invalid field) when they are short enough to be one: they are not lines of their own.
-std::vector<char> description_targets(const Dom& dom, const Visibility& vis) {
+std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control) {
   std::vector<char> out(dom.nodes.size(), 0);
   for (const int i : dom.order) {
     if (!dom.is_element(i) || !(dom.has_attr(i, "aria-describedby") || dom.has_attr(i, "aria-errormessage"))) continue;
+    // Only a control's line shows its description (desc=…): a dialog's or a section's stays text.
+    if (!control[static_cast<std::size_t>(i)]) continue;
     for (const std::string_view a : {"aria-errormessage", "aria-describedby"})
       for (const int ref : dom.idrefs(i, a))
         if (ref != i && subtree_text(dom, vis, ref).size() <= limits::kMaxNameChars) out[static_cast<std::size_t>(ref)] = 1;
@@ -103,6 +105,36 @@ std::string described_by(const Dom& dom, const Visibility& vis, int i, bool inva
     }
   }
   return out;
+}
+
+/// The one control inside element i (pre-order), or -1 when it holds none or more than one.
+int sole_control(const Dom& dom, int i, const std::vector<char>& control) {
+  int found = -1;
+  const int depth0 = dom.nodes[static_cast<std::size_t>(i)].depth;
+  int c = dom.nodes[static_cast<std::size_t>(i)].first_child;
+  while (c >= 0) {
+    const Node& node = dom.nodes[static_cast<std::size_t>(c)];
+    if (dom.is_element(c) && control[static_cast<std::size_t>(c)]) {
+      if (found >= 0) return -1;
+      found = c;
+    }
+    if (node.first_child >= 0 && !control[static_cast<std::size_t>(c)]) {
+      c = node.first_child;
+      continue;
+    }
+    int m = c;
+    c = -1;
+    while (m >= 0 && m != i) {
+      const Node& mn = dom.nodes[static_cast<std::size_t>(m)];
+      if (mn.next >= 0) {
+        c = mn.next;
+        break;
+      }
+      m = mn.parent;
+      if (m >= 0 && dom.nodes[static_cast<std::size_t>(m)].depth <= depth0) break;
+    }
+  }
+  return found;
 }
 
 /// Says something: a letter or a digit, not only separators and symbols ("|", "»", "·", "—", "→").
@@ -249,7 +281,12 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       has_inter_desc[static_cast<std::size_t>(p)] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
-  const std::vector<char> described = description_targets(dom, vis);
+  std::vector<char> control(n, 0);
+  for (const int i : dom.order)
+    if (dom.is_element(i))
+      control[static_cast<std::size_t>(i)] = (base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable)) &&
+                                              !is_container_role(role[static_cast<std::size_t>(i)]);
+  const std::vector<char> described = description_targets(dom, vis, control);
   // Controls and headings are their own lines: a text block does not repeat their words.
   // A link inside a paragraph is part of the sentence ("While the Language Reference describes …"):
   // its words stay in the text, unless the text is nothing but links (a list item that only
@@ -353,6 +390,18 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     } else if (r == "heading") {
       cat = Category::kHeading;
       emit = true;
+      // A heading that only wraps one control of the same words (an accordion's <h3><button>)
+      // is that control's line: it still heads what follows.
+      if (has_inter_desc[u]) {
+        const int c = sole_control(dom, i, control);
+        if (c >= 0) {
+          const std::string words = accessible_name(dom, vis, i, r);
+          if (!is_blank(words) && words == accessible_name(dom, vis, c, role[static_cast<std::size_t>(c)])) {
+            heading = cut(words, limits::kMaxNameChars);
+            continue;
+          }
+        }
+      }
     } else if (!covered[u] && !in_text[u] && !in_live[u] && (is_row(dom, i, r) || is_text_block(dom, i))) {
       // Text the agent reads, wherever it is: visibility decides, not the viewport.
       cat = Category::kText;

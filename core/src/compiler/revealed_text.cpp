@@ -11,6 +11,27 @@ bool breaks_words(std::string_view t) {
          t == "table" || t == "figcaption";
 }
 
+// Chrome joins plain inline boxes into one run of words (accname.cpp's rule too).
+bool plain_inline(const Dom& dom, int c) {
+  const std::string_view d = dom.style(c, kDisplay);
+  return d.empty() || d == "inline" || d == "contents";
+}
+
+bool has_text_child(const Dom& dom, int i) {
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
+  return false;
+}
+
+/// Words in an inline piece: its own text, or its children's (one level down is enough for
+/// `<span><b>1</b></span>`; the walk stays bounded on page-controlled nesting).
+bool inline_words(const Dom& dom, int i) {
+  if (has_text_child(dom, i)) return true;
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    if (dom.is_element(c) && has_text_child(dom, c)) return true;
+  return false;
+}
+
 }  // namespace
 
 bool is_container_role(std::string_view role) { return role == "tabpanel" || role == "dialog" || role == "alertdialog"; }
@@ -27,9 +48,18 @@ bool is_text_block(const Dom& dom, int i) {
   if (t == "p" || t == "li" || t == "dd" || t == "dt" || t == "blockquote" || t == "pre" || t == "figcaption" ||
       t == "td" || t == "th")
     return true;
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
-    if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
-  return false;
+  if (has_text_child(dom, i)) return true;
+  // A line made of inline pieces (`<strong>1</strong><span> item</span><span> left</span>`) is one
+  // block of words, not a line per piece: the pieces' parent is the block when every child is
+  // a plain inline box and two or more of them hold words.
+  int with_words = 0;
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
+    if (!dom.is_element(c)) continue;
+    if (dom.tag(c) == "br" || dom.tag(c) == "wbr") continue;
+    if (!plain_inline(dom, c)) return false;
+    if (inline_words(dom, c)) ++with_words;
+  }
+  return with_words >= 2;
 }
 
 std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<char>& opaque, std::size_t max_bytes) {

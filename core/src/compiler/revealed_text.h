@@ -17,8 +17,10 @@ namespace athena::compiler {
 /// (a tab panel with tabindex=0) is still a container, not a control hiding its text.
 bool is_container_role(std::string_view role);
 
-/// Paragraph-like: p, li, dd, dt, blockquote, pre, figcaption, td, th, or any element with a
-/// non-blank text child of its own; never a label or legend (their words are a control's name).
+/// Paragraph-like: p, li, dd, dt, blockquote, pre, figcaption, td, th, any element with a
+/// non-blank text child of its own, or one whose children are all plain inline boxes, two or
+/// more of them with words (a line of styled pieces); never a label or legend (their words are
+/// a control's name).
 bool is_text_block(const Dom& dom, int i);
 
 /// A list or table (ul, ol, dl, menu, table): inside a text block, it still has lines of its own.

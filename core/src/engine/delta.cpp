@@ -29,7 +29,7 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   std::vector<RefId> after;
   // Revealed text stays out of the reliability rule (limits.h): a tab switch swapping three
   // paragraphs on a small page is a plain delta, and no ref an agent acts on is at stake.
-  std::size_t text_before = 0, text_after = 0, text_changed = 0;
+  std::size_t text_before = 0, text_after = 0, text_changed = 0, text_added = 0;
   each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
     before.emplace_back(e.ref, &e);
     text_before += e.element.category == Category::kText;
@@ -47,6 +47,7 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     if (it == before.end() || it->first != e.ref) {
       out.pack.added.push_back(e.element);
       text_changed += text;
+      text_added += text;
     } else if (it->second->content != e.content) {
       out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
       text_changed += text;
@@ -59,6 +60,9 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   });
   // The one reliability rule (limits.h, docs/design.md "The reliability rule"), revealed text left out of it.
   const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size() - text_changed;
+  // Pure growth (a first todo brings its list and footer) cannot mislead: every ref the agent
+  // holds is still what it was, and the delta lists exactly what is new.
+  if (changed == out.pack.added.size() - text_added) return true;
   const std::size_t denom = std::max(n_before, n_after);
   if (denom < limits::kMinNodesForRatio) return true;
   return !(static_cast<double>(changed) / static_cast<double>(denom) > config_.max_change_ratio);

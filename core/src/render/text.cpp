@@ -12,7 +12,6 @@
 //   <modified>
 //   c0p1f0e3 checkbox "Buy milk": checked=false -> checked
 //   </modified>
-//   <summary added="1" modified="1" removed="1"/>
 //   </delta>
 //
 // Lines are indented by outline depth (lists, tables, rows, trees, menus: one space a level).
@@ -161,7 +160,7 @@ void region_open(std::string& out, const RegionBlock& b) {
 }
 
 struct Totals {
-  std::size_t elements = 0, shown = 0, unchanged_regions = 0;
+  std::size_t elements = 0, shown = 0, unchanged_regions = 0, in_unchanged = 0;
 };
 
 void regions(std::string& out, const FactPack& p, const std::vector<render::Shown>& shown, const RenderOptions& o, Totals& t) {
@@ -172,6 +171,7 @@ void regions(std::string& out, const FactPack& p, const std::vector<render::Show
       region_open(out, b);
       out += " unchanged=\"true\" count=\"" + std::to_string(b.elements.size()) + "\"/>\n";
       ++t.unchanged_regions;
+      t.in_unchanged += b.elements.size();
       continue;
     }
     region_open(out, b);
@@ -227,13 +227,13 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   std::size_t text_shown = 0;
   std::map<std::string, std::vector<const Invalidation*>> by_cause;
   for (const Invalidation& inv : p.invalidated) by_cause[inv.cause].push_back(&inv);
-  std::size_t removed_total = 0;
   for (const auto& [cause, list] : by_cause) {
-    removed_total += list.size();
-    // A replaced document or a detached frame takes all its refs along: one line says it.
-    // (Refs inside regions rendered unchanged="true" are rebound and stay valid.)
-    if (cause == "navigated" || cause == "detached") {
-      out += "<invalid cause=\"" + cause + "\" count=\"" + std::to_string(list.size()) + "\"/>\n";
+    // A replaced document or a detached frame takes all its refs along, and a closed overlay
+    // the refs inside it: one line says it. A full says nothing of them at all: it replaces
+    // what the agent holds (refs inside regions rendered unchanged="true" are rebound and stay valid).
+    if (cause == "navigated" || cause == "detached" || cause == "overlay_closed") {
+      if (p.type != PackType::kFull)
+        out += "<invalid cause=\"" + cause + "\" count=\"" + std::to_string(list.size()) + "\"/>\n";
       continue;
     }
     const bool plain = cause == "removed";
@@ -334,17 +334,14 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     out += "</modified>\n";
   }
 
-  // One-line count summary.
-  out += "<summary";
-  if (p.type == PackType::kFull || !p.regions.empty()) {
-    out += " elements=\"" + std::to_string(t.elements) + "\"";
-    if (t.shown + 0 != t.elements) out += " shown=\"" + std::to_string(t.shown) + "\"";
+  // A count summary only where the lines above do not show everything: a trimmed baseline (its
+  // gap lines say where the rest is; this says how much of the page that is). Lists count
+  // themselves, and a capped list says what it left out.
+  if (t.elements - t.in_unchanged != t.shown) {
+    out += "<summary elements=\"" + std::to_string(t.elements) + "\" shown=\"" + std::to_string(t.shown) + "\"";
     if (t.unchanged_regions) out += " unchanged_regions=\"" + std::to_string(t.unchanged_regions) + "\"";
+    out += "/>\n";
   }
-  if (!p.added.empty()) out += " added=\"" + std::to_string(p.added.size()) + "\"";
-  if (!p.modified.empty()) out += " modified=\"" + std::to_string(p.modified.size()) + "\"";
-  if (removed_total) out += " removed=\"" + std::to_string(removed_total) + "\"";
-  out += "/>\n";
   out += "</";
   out += pack_type_name(p.type);
   out += ">\n";

@@ -1,5 +1,5 @@
 // The one reliability rule (limits.h, docs/design.md "The reliability rule"), at its edges: a delta is unreliable when
-// changed / max(before, after) > max_change_ratio, never for contexts under kMinNodesForRatio.
+// changed / max(before, after) > max_change_ratio, never for contexts under kMinNodesForRatio nor for pure growth.
 #include <catch2/catch.hpp>
 
 #include "athena/limits.h"
@@ -36,9 +36,16 @@ TEST_CASE("reliability rule at its edges", "[engine][reliability]") {
     CHECK(p.type == PackType::kFull);
     CHECK(p.reason == "unreliable_delta");
   }
-  SECTION("the denominator is max(before, after): 10 added to 10 is 50%") {
-    CHECK(run(page(10), page(10, 0, 10)).reason == "unreliable_delta");
-    CHECK(run(page(12), page(12, 0, 8)).type == PackType::kDelta);  // 8 / 20 = 40%
+  SECTION("the denominator is max(before, after): 2 renamed and 10 added to 10 is 60%") {
+    CHECK(run(page(10), page(10, 2, 10)).reason == "unreliable_delta");
+    CHECK(run(page(12), page(12, 1, 7)).reason == "unreliable_delta");  // 8 / max(12, 19) = 42%
+    CHECK(run(page(13), page(13, 1, 7)).type == PackType::kDelta);         // 8 / max(13, 20) = 40%
+  }
+  SECTION("pure growth is always a delta: 10 added to 10, nothing the agent holds changed") {
+    FactPack p = run(page(10), page(10, 0, 10));
+    CHECK(p.type == PackType::kDelta);
+    CHECK(p.added.size() == 10);
+    CHECK(p.invalidated.empty());
   }
   SECTION("removals count: 8 of 20 removed is a delta, 9 is not") {
     CHECK(run(page(20), page(12)).type == PackType::kDelta);

@@ -38,10 +38,10 @@ TEST_CASE("no_change is one short line", "[render]") {
   p.version = 6;
   CHECK(render_text(p) == "<no_change v=\"6\"/>\n");
   p.warnings.push_back("page still changing after 2000 ms");
-  CHECK(render_text(p) == "<no_change v=\"6\">\n<warning>page still changing after 2000 ms</warning>\n<summary/>\n</no_change>\n");
+  CHECK(render_text(p) == "<no_change v=\"6\">\n<warning>page still changing after 2000 ms</warning>\n</no_change>\n");
 }
 
-TEST_CASE("a delta: removed first, then added by region, modified old -> new, one summary line", "[render]") {
+TEST_CASE("a delta: removed first, then added by region, modified old -> new, and no count of what it lists", "[render]") {
   FactPack p;
   p.type = PackType::kDelta;
   p.version = 5;
@@ -59,7 +59,6 @@ TEST_CASE("a delta: removed first, then added by region, modified old -> new, on
         "<removed>\nc0p1f0e7 button \"Undo\"\n</removed>\n"
         "<added region=\"main\">\nc0p1f0e9 button \"Delete\"\n</added>\n"
         "<modified>\nc0p1f0e3 checkbox \"Buy milk\": checked=false -> checked\n</modified>\n"
-        "<summary added=\"1\" modified=\"1\" removed=\"1\"/>\n"
         "</delta>\n");
 }
 
@@ -69,7 +68,7 @@ TEST_CASE("names are quoted with escapes: control characters never break a line"
   p.added.push_back(el(1, "button", "Say \"hi\"\nback\\slash", Region::kPage));
   const std::string t = render_text(p);
   CHECK(t.find("c0p1f0e1 button \"Say \\\"hi\\\" back\\\\slash\"\n") != std::string::npos);
-  CHECK(count(t, "\n") == 6);  // 6 lines: the name kept its line
+  CHECK(count(t, "\n") == 5);  // <delta>, <added>, the line, </added>, </delta>: the name kept its line
 }
 
 TEST_CASE("a redacted value says so and nothing else", "[render][redaction]") {
@@ -100,7 +99,7 @@ TEST_CASE("delta caps per category, with the count of what was left out", "[rend
   // Each count names the find call that lists the rest, from the last line shown of its kind.
   CHECK(t.find("... 7 more added interactive (find region=main after=c0p1f0e24)\n") != std::string::npos);
   CHECK(t.find("... 2 more added heading (find role=heading region=main after=c0p1f0e1009)\n</added>") != std::string::npos);
-  CHECK(t.find("<summary added=\"" + std::to_string(p.added.size()) + "\"/>") != std::string::npos);
+  CHECK(t.find("<summary") == std::string::npos);  // the lists and their "more" lines say it all
   RenderOptions no_caps;
   no_caps.caps = false;
   CHECK(count(render_text(p, no_caps), " button \"B\"") == limits::kDeltaCapPerCategory + extra);
@@ -123,7 +122,7 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
   CHECK(t.find("<region name=\"nav\" unchanged=\"true\" count=\"73\"/>\n") != std::string::npos);
   CHECK(count(t, " link \"Item ") == 0);
   CHECK(t.find("c0p1f0e200 button \"Buy\"") != std::string::npos);
-  CHECK(t.find("unchanged_regions=\"1\"") != std::string::npos);
+  CHECK(t.find("<summary") == std::string::npos);  // nothing trimmed: the region line carries its count
   SECTION("an unchanged region of an iframe names its frame") {
     p.regions[0].frame_ref = "f2";
     CHECK(render_text(p).find("<region name=\"nav\" frame=\"f2\" unchanged=\"true\" count=\"73\"/>") != std::string::npos);
@@ -146,14 +145,27 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
   }
 }
 
-TEST_CASE("a navigation invalidates a document's refs in one line", "[render]") {
+TEST_CASE("a navigation invalidates a document's refs in one line, and a full says nothing of them", "[render]") {
   FactPack p = full_with(3);
   p.reason = "navigation";
   for (int i = 0; i < 400; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "navigated", "link", "x"});
   p.invalidated.push_back({"c0p1f1e9", "detached", "button", "Pay"});
+  // A full replaces what the agent holds: counting the refs it replaced would only cost tokens.
+  CHECK(render_text(p).find("<invalid") == std::string::npos);
+  p.type = PackType::kDelta;  // a frame navigated or went in a delta: one line per cause
+  p.regions.clear();
   const std::string t = render_text(p);
   CHECK(t.find("<invalid cause=\"detached\" count=\"1\"/>\n<invalid cause=\"navigated\" count=\"400\"/>\n") != std::string::npos);
-  CHECK(t.find("removed=\"401\"") != std::string::npos);
+}
+
+TEST_CASE("a closed overlay's refs are counted in one line, not listed", "[render]") {
+  FactPack p;
+  p.type = PackType::kOverlayClosed;
+  p.version = 9;
+  p.overlay = {OverlayType::kModal, "Added to cart", 1};
+  for (int i = 30; i < 36; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "overlay_closed", "button", "B"});
+  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"modal\" name=\"Added to cart\">\n"
+                          "<invalid cause=\"overlay_closed\" count=\"6\"/>\n</overlay_closed>\n");
 }
 
 TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]") {
@@ -169,7 +181,7 @@ TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]")
   CHECK(render_text(p) ==
         "<overlay_opened v=\"4\" overlay=\"modal\" name=\"Added to cart\" depth=\"2\">\n"
         "<region name=\"dialog\" label=\"Added to cart\">\nc0p1f0e11 button \"Checkout\"\n</region>\n"
-        "<summary elements=\"1\"/>\n</overlay_opened>\n");
+        "</overlay_opened>\n");
 }
 
 TEST_CASE("a stale agent version: what changed before the action comes first, nested", "[render]") {
