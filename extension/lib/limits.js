@@ -99,6 +99,18 @@ export const LIMITS = Object.freeze({
   nativeChunkBytes: 1_000_000,
   /** Largest message reassembled from chunks. */
   nativeMaxMessageBytes: 64 * 1024 * 1024,
+  /**
+   * The longest a call may run: the deadline athena-bridge sends with each call (`deadline_ms`,
+   * its own less a margin) is honoured up to this, and a call without one gets this. It is what
+   * the bridge ever sends (bridge/src/limits.h kMaxCallDeadlineMs less kDeadlineMarginMs).
+   */
+  callDeadlineMaxMs: 298_000,
+  /**
+   * At its deadline a call is cancelled (the tab stops waiting and reports what was done); if it
+   * has still not answered this much later, the extension answers `deadline` itself. Less than
+   * the bridge's margin (kDeadlineMarginMs, 2 s), so the agent gets the extension's answer.
+   */
+  callDeadlineGraceMs: 1_500,
   /** Agent sessions open at once. */
   maxSessions: 16,
   /** Tabs one session may control at once. */

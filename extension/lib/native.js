@@ -21,9 +21,20 @@ export const HOST_NAME = 'com.athena_delta.bridge';
  *   extensionVersion?: string,
  *   setTimer?: (f: () => void, ms: number) => any,
  *   clearTimer?: (t: any) => void,
+ *   setCallTimer?: (f: () => void, ms: number) => any,
+ *   clearCallTimer?: (t: any) => void,
  * }} NativeOptions
  * @typedef {{connected: boolean, bridge: string | null, error: string | null, attempts: number, nextRetryMs: number | null}} NativeStatus
  */
+
+/**
+ * How long a call may run: the bridge's deadline_ms, bounded by LIMITS.callDeadlineMaxMs (which
+ * a call without a valid one gets).
+ * @param {unknown} asked
+ */
+export function callDeadlineMs(asked) {
+  return typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? Math.min(asked, LIMITS.callDeadlineMaxMs) : LIMITS.callDeadlineMaxMs;
+}
 
 /** Delay before reconnect attempt n (0-based): start * 2^n, capped. @param {number} attempt */
 export function backoffMs(attempt) {
@@ -222,23 +233,58 @@ export class NativeClient {
   #abandonCalls() {
     const ids = [...this.#inflight.keys()];
     this.#inflight.clear();
-    for (const id of ids) this.#o.onCancel?.(id);
+    for (const id of ids) { this.#stopTimers(id); this.#o.onCancel?.(id); }
   }
 
-  /** @param {any} m */
+  /** Deadline timers of the calls under way, by id. @type {Map<any, any[]>} */
+  #timers = new Map();
+
+  /** @param {any} id */
+  #stopTimers(id) {
+    for (const timer of this.#timers.get(id) ?? []) (this.#o.clearCallTimer ?? clearTimeout)(timer);
+    this.#timers.delete(id);
+  }
+
+  /**
+   * A call runs until its deadline (callDeadlineMs of the bridge's deadline_ms): then it is
+   * cancelled as the agent would cancel it (the tab stops waiting and answers what was done);
+   * one that has still not answered LIMITS.callDeadlineGraceMs later is answered `deadline` here,
+   * before the bridge gives up on it, and its late answer is dropped.
+   * @param {any} m
+   */
   async #call(m) {
     const generation = this.#generation;
     this.#inflight.set(m.id, generation);
+    const ms = callDeadlineMs(m.deadline_ms);
+    const set = this.#o.setCallTimer ?? setTimeout;
+    const timers = [set(() => {
+      if (!this.#current(m.id, generation)) return;
+      this.#o.onCancel?.(m.id);
+      timers.push(set(() => this.#answer(m.id, generation, {
+        ok: false, error: { code: 'deadline', message: `${m.tool} ran past its deadline of ${ms} ms and did not stop when told to; the page may still be busy: take a snapshot to see where it stands` },
+      }), LIMITS.callDeadlineGraceMs));
+    }, ms)];
+    this.#timers.set(m.id, timers);
     let reply;
     try {
-      const r = await this.#o.onCall({ id: m.id, session: m.session, tool: m.tool, args: m.args ?? {}, deadline_ms: m.deadline_ms });
-      reply = { type: 'result', id: m.id, ...r };
+      reply = await this.#o.onCall({ id: m.id, session: m.session, tool: m.tool, args: m.args ?? {}, deadline_ms: ms });
     } catch (e) {
-      reply = { type: 'result', id: m.id, ok: false, error: { code: 'internal', message: String(e instanceof Error ? e.message : e) } };
+      reply = { ok: false, error: { code: 'internal', message: String(e instanceof Error ? e.message : e) } };
     }
-    if (this.#inflight.get(m.id) !== generation || generation !== this.#generation) return;  // abandoned
-    this.#inflight.delete(m.id);
-    this.#post(reply);
+    this.#answer(m.id, generation, reply);
+  }
+
+  /** Whether call id of that port generation is still waiting for its answer. @param {any} id @param {number} generation */
+  #current(id, generation) {
+    return this.#inflight.get(id) === generation && generation === this.#generation;
+  }
+
+  /** Posts a call's one answer; later ones (and those of abandoned calls) are dropped. @param {any} id @param {number} generation @param {any} r */
+  #answer(id, generation, r) {
+    if (!this.#current(id, generation)) return;
+    this.#inflight.delete(id);
+    this.#stopTimers(id);
+    this.#post({ type: 'result', id, ...r });
   }
 
   /** Progress of a long call. @param {any} id @param {string} message @param {number} progress @param {number} [total] */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backoffMs, ChunkAssembler, NativeClient, toWire } from '../lib/native.js';
+import { backoffMs, callDeadlineMs, ChunkAssembler, NativeClient, toWire } from '../lib/native.js';
 import { LIMITS, PROTOCOL_VERSION } from '../lib/limits.js';
 import { until } from '../../tests/support/wait.mjs';
 
@@ -151,4 +151,81 @@ test('incoming chunked calls are reassembled and dispatched', async () => {
   ports[0].host({ type: 'chunk', id: 9, seq: 0, total: 2, data: text.slice(0, half) });
   await until('the reassembled call reaching onCall', () => calls.length > 0);
   assert.equal(calls[0].args.text.length, 50);
+});
+
+/** Call timers run by hand, apart from the reconnect timers. */
+function callTimers() {
+  const pending = [];
+  return {
+    pending,
+    setCallTimer: (f, ms) => { const t = { f, ms, live: true }; pending.push(t); return t; },
+    clearCallTimer: (t) => { t.live = false; },
+    /** Fires the oldest live timer; its delay. */
+    fire() { const t = pending.find((x) => x.live); t.live = false; t.f(); return t.ms; },
+    live() { return pending.filter((x) => x.live).map((x) => x.ms); },
+  };
+}
+
+test('the bridge\'s deadline is honoured: at deadline_ms the call is cancelled and answers what was done', async () => {
+  const ports = [];
+  const timers = callTimers();
+  const cancelled = [];
+  /** @type {(v: any) => void} */
+  let finish = () => {};
+  const c = new NativeClient({
+    connect: () => { const p = fakePort(); ports.push(p); return p; },
+    onCall: () => new Promise((r) => { finish = r; }),
+    // The tab stops waiting when told to, and answers with what was done.
+    onCancel: (id) => { cancelled.push(id); finish({ ok: true, text: '<delta v="4">…</delta>' }); },
+    setCallTimer: timers.setCallTimer, clearCallTimer: timers.clearCallTimer,
+  });
+  c.start();
+  const p = ports[0];
+  p.host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
+  p.host({ type: 'call', id: 'm1', session: 'a', tool: 'wait_for', args: { text: 'never' }, deadline_ms: 58_000 });
+  assert.deepEqual(timers.live(), [58_000], 'one timer, at the deadline the bridge sent');
+  assert.deepEqual(cancelled, []);
+  assert.equal(timers.fire(), 58_000);
+  assert.deepEqual(cancelled, ['m1'], 'at its deadline the call is cancelled');
+  await until('the call\'s answer posted', () => p.posted.some((m) => m.type === 'result'));
+  assert.deepEqual(p.posted.filter((m) => m.type === 'result'), [{ type: 'result', id: 'm1', ok: true, text: '<delta v="4">…</delta>' }]);
+  assert.deepEqual(timers.live(), [], 'answered: no timer left');
+});
+
+test('a call that does not stop when cancelled is answered `deadline` before the bridge gives up; its late answer is dropped', async () => {
+  const ports = [];
+  const timers = callTimers();
+  /** @type {(v: any) => void} */
+  let finish = () => {};
+  const c = new NativeClient({
+    connect: () => { const p = fakePort(); ports.push(p); return p; },
+    onCall: () => new Promise((r) => { finish = r; }),
+    onCancel: () => {},
+    setCallTimer: timers.setCallTimer, clearCallTimer: timers.clearCallTimer,
+  });
+  c.start();
+  const p = ports[0];
+  p.host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '1' });
+  p.host({ type: 'call', id: 'm2', session: 'a', tool: 'click', args: {}, deadline_ms: 10 ** 9 });
+  assert.deepEqual(timers.live(), [LIMITS.callDeadlineMaxMs], 'a deadline past the limit is bounded by it');
+  timers.fire();
+  assert.deepEqual(timers.live(), [LIMITS.callDeadlineGraceMs]);
+  assert.ok(LIMITS.callDeadlineGraceMs < 2_000, 'within the bridge\'s margin (bridge/src/limits.h kDeadlineMarginMs)');
+  timers.fire();
+  const results = () => p.posted.filter((m) => m.type === 'result');
+  assert.equal(results().length, 1);
+  assert.equal(results()[0].id, 'm2');
+  assert.equal(results()[0].ok, false);
+  assert.equal(results()[0].error.code, 'deadline');
+  finish({ ok: true, text: 'late' });
+  await new Promise((r) => setImmediate(r));  // one event-loop turn: the late answer's promise has settled
+  assert.equal(results().length, 1, 'the late answer is dropped');
+});
+
+test('a call without a valid deadline gets the limit', () => {
+  assert.equal(callDeadlineMs(undefined), LIMITS.callDeadlineMaxMs);
+  assert.equal(callDeadlineMs(-5), LIMITS.callDeadlineMaxMs);
+  assert.equal(callDeadlineMs(Number.NaN), LIMITS.callDeadlineMaxMs);
+  assert.equal(callDeadlineMs('58000'), LIMITS.callDeadlineMaxMs);
+  assert.equal(callDeadlineMs(1234), 1234);
 });
