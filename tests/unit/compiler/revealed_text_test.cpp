@@ -319,3 +319,54 @@ TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line 
   CHECK(got == std::vector<std::string>{"columnheader Name", "row Ada Lovelace | London", " button Edit", "row Alan Turing | London",
                                         " button Edit"});
 }
+
+TEST_CASE("text blocks: a line of inline pieces is one block, a line of block pieces is not", "[compiler][text]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int footer = b.el(0, body, "footer", {}, {0, 0, 800, 100});
+  // TodoMVC's counter: <span><strong>1</strong><span> item</span><span> left</span></span>.
+  const int count = b.el(0, footer, "span", {}, {0, 0, 200, 20});
+  b.style(0, count, "display", "inline");
+  for (const char* piece : {"1", " item", " left"}) {
+    const int s = b.el(0, count, piece[0] == '1' ? "strong" : "span", {}, {0, 0, 40, 20});
+    b.style(0, s, "display", "inline");
+    b.text(0, s, piece);
+  }
+  // Two cards side by side: each its own line, never joined into one.
+  const int cards = b.el(0, footer, "div", {}, {0, 40, 800, 40});
+  for (const char* title : {"Billing", "Shipping"}) {
+    const int c = b.el(0, cards, "div", {}, {0, 40, 300, 40});
+    b.style(0, c, "display", "block");
+    b.text(0, c, title);
+  }
+  CHECK(texts(compile_ok(b)) == std::vector<std::string>{"1 item left", "Billing", "Shipping"});
+}
+
+TEST_CASE("headings: one that only wraps a control of the same words is that control's line", "[compiler][text]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+  b.text(0, b.el(0, b.el(0, main, "h3"), "button", {{"aria-expanded", "false"}}), "How do I return an item?");
+  // A heading whose link says something else keeps its line.
+  const int h = b.el(0, main, "h2");
+  b.text(0, h, "Orders ");
+  b.text(0, b.el(0, h, "a", {{"href", "#all"}}), "see all");
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> lines;
+  for (const ReadableNode& n : s.nodes) lines.push_back(n.role + " " + n.name);
+  CHECK(lines == std::vector<std::string>{"button How do I return an item?", "heading Orders see all", "link see all"});
+}
+
+TEST_CASE("descriptions: a dialog's aria-describedby text stays a line, a field's is its desc", "[compiler][text]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int d = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "Delete files?"}, {"aria-describedby", "why"}}, {100, 100, 300, 200});
+  b.text(0, b.el(0, d, "p", {{"id", "why"}}, {100, 120, 300, 20}), "This will delete 12 files.");
+  b.el(0, d, "input", {{"aria-label", "Type DELETE"}, {"aria-describedby", "hint"}}, {100, 150, 200, 20});
+  b.text(0, b.el(0, d, "p", {{"id", "hint"}}, {100, 170, 300, 20}), "Capital letters.");
+  const Snapshot s = compile_ok(b);
+  CHECK(texts(s) == std::vector<std::string>{"This will delete 12 files."});
+  const ReadableNode* field = by_name(s, "Type DELETE");
+  REQUIRE(field);
+  CHECK(field->description == "Capital letters.");
+}
