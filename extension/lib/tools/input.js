@@ -38,7 +38,8 @@ function refOf(ctx, t, backendNodeId, frameId, name) {
  * @param {ToolContext} ctx @param {TabState} t @param {any} target @param {import('../actionability.js').CheckOptions} o
  */
 async function ready(ctx, t, target, o) {
-  if (ctx.driver.actionability === false) return o.visible === false ? null : ctx.driver.point(t, target);
+  // Off: what the tools did before looking (click and hover pressed at the box's centre).
+  if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
   return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
 }
 
