@@ -243,10 +243,16 @@ function emptyPack(type, attrs) {
   return fp;
 }
 
-/** A removed / invalidated line `ref [role "name"]`. @param {string} line @returns {RefLine | null} */
+/** A removed / invalidated line `ref [role "name"]`, or a range of text refs `c0p1f0e7..12`. @param {string} line @returns {RefLine | RefLine[] | null} */
 function parseRefLine(line) {
   const m = /^(c\d+p\d+f\d+e\d+)(?: (\S*) (?="))?/.exec(line);
   if (!m) return null;
+  const range = /^(c\d+p\d+f\d+e)(\d+)\.\.(\d+)$/.exec(line);
+  if (range) {  // `c0p1f0e2748..2761`: every ref from the first number to the last
+    const [, prefix, from, to] = range;
+    if (Number(to) <= Number(from)) throw new FactPackParseError(`a ref range must rise: ${line}`);
+    return Array.from({ length: Number(to) - Number(from) + 1 }, (_, k) => ({ ref: `${prefix}${Number(from) + k}` }));
+  }
   if (m[2] === undefined) return { ref: m[1] };
   const [name] = readQuoted(line, m[0].length);
   return { ref: m[1], role: m[2], name };
@@ -306,7 +312,7 @@ function parseBlock(lines, i) {
       } else if (block.kind === 'removed' || block.kind === 'invalid') {
         const r = parseRefLine(line);
         if (!r) throw new FactPackParseError(`not a ref line in <${block.kind}>: ${line}`);
-        block.target.refs.push(r);
+        block.target.refs.push(...[r].flat());
       } else {
         const e = parseElementLine(body);
         if (!e) throw new FactPackParseError(`not an element line in <${block.kind}>: ${line}`);

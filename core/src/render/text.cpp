@@ -238,14 +238,27 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     }
     const bool plain = cause == "removed";
     out += plain ? "<removed>\n" : "<invalid cause=\"" + cause + "\">\n";
+    // A control that went keeps its role and name; a text line that went is its ref alone (the
+    // agent was shown its words and acts on none of them), and a run of those with consecutive
+    // numbers is one range line (`c0p1f0e2748..2761`: a sort that replaced 30 rows is a line or two).
+    std::vector<const Invalidation*> named;
+    std::vector<std::pair<std::string, long long>> bare;  // (ref prefix up to 'e', number)
+    for (const Invalidation* inv : list) {
+      const std::size_t e = inv->ref.rfind('e');
+      long long num = -1;
+      if (invalidation_category(*inv) == Category::kText && e != std::string::npos && e + 1 < inv->ref.size()) {
+        num = 0;
+        for (std::size_t k = e + 1; k < inv->ref.size() && num >= 0; ++k)
+          num = inv->ref[k] >= '0' && inv->ref[k] <= '9' && num < 1'000'000'000'000LL ? num * 10 + (inv->ref[k] - '0') : -1;
+      }
+      if (num >= 0) bare.emplace_back(inv->ref.substr(0, e + 1), num);
+      else named.push_back(inv);
+    }
     Hidden h{};
-    capped<Invalidation>(out, list, invalidation_category, o.caps,
+    capped<Invalidation>(out, named, invalidation_category, o.caps,
                          [](std::string& s, const Invalidation& inv) {
                            s += inv.ref;
-                           // A text line that went is its ref alone: the agent was shown its words
-                           // and acts on none of them (a sort that replaced 30 rows costs 30 refs).
-                           const bool text = invalidation_category(inv) == Category::kText;
-                           if (!text && (!inv.role.empty() || !inv.name.empty())) {
+                           if (invalidation_category(inv) != Category::kText && (!inv.role.empty() || !inv.name.empty())) {
                              s.push_back(' ');
                              render::role_word(s, inv.role);
                              s.push_back(' ');
@@ -254,6 +267,21 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                            s.push_back('\n');
                          },
                          h, text_shown);
+    std::sort(bare.begin(), bare.end());
+    for (std::size_t k = 0; k < bare.size();) {
+      std::size_t end = k + 1;
+      while (end < bare.size() && bare[end].first == bare[k].first && bare[end].second == bare[end - 1].second + 1) ++end;
+      if (o.caps && text_shown >= cap_of(Category::kText)) {  // a range line counts as one text line
+        h[static_cast<std::size_t>(Category::kText)] += end - k;
+        k = end;
+        continue;
+      }
+      ++text_shown;
+      out += bare[k].first + std::to_string(bare[k].second);
+      if (end - k >= 2) out += ".." + std::to_string(bare[end - 1].second);
+      out.push_back('\n');
+      k = end;
+    }
     more_lines(out, h, "refs of");
     out += plain ? "</removed>\n" : "</invalid>\n";
   }

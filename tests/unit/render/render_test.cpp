@@ -205,3 +205,28 @@ TEST_CASE("rendering is deterministic and JSON is valid UTF-8 even from bad byte
   CHECK(render_json(p) == render_json(p));
   CHECK_NOTHROW(nlohmann::json::parse(render_json(p)));
 }
+
+TEST_CASE("removed text refs: consecutive ones are one range line, controls keep their names", "[render]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 7;
+  p.invalidated.push_back({"c0p1f0e41", "removed", "generic", ""});
+  for (int i : {48, 49, 50, 51, 53, 54, 60}) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "removed", "row", "Ada | 3"});
+  p.invalidated.push_back({"c0p1f1e49", "removed", "text", "In a frame"});  // another frame: its own run
+  CHECK(render_text(p) ==
+        "<delta v=\"7\">\n<removed>\n"
+        "c0p1f0e41 generic \"\"\n"
+        "c0p1f0e48..51\nc0p1f0e53..54\nc0p1f0e60\nc0p1f1e49\n"
+        "</removed>\n</delta>\n");
+}
+
+TEST_CASE("removed text refs: range lines count against the text bound like lines", "[render][limits]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  // Every other ref: no two consecutive, so each is its own line.
+  const std::size_t n = limits::kMaxTextLinesPerPack + 5;
+  for (std::size_t i = 0; i < n; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(2 * i + 1), "removed", "text", "x"});
+  const std::string t = render_text(p);
+  CHECK(count(t, "\nc0p1f0e") == limits::kMaxTextLinesPerPack);
+  CHECK(t.find("... 5 more refs of text (snapshot shows the page now)\n") != std::string::npos);
+}
