@@ -80,7 +80,7 @@ export class TabDriver {
     const { object } = await this.send(t, 'DOM.resolveNode', { backendNodeId: target.backendNodeId }, sid);
     try {
       const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: fn, arguments: args.map((value) => ({ value })), returnByValue: true, awaitPromise: true }, sid);
-      if (r.exceptionDetails) throw new ToolError('page_error', `the page threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      if (r.exceptionDetails) throw new ToolError('page_error', `the page threw: ${quoteValue(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text)}`);
       return r.result?.value;
     } finally {
       this.send(t, 'Runtime.releaseObject', { objectId: object.objectId }, sid).catch(() => {});

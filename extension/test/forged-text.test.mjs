@@ -36,7 +36,7 @@ test('a read whose target throws: the page\'s exception text is escaped', async 
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'page_error');
   assertInert(r.error.message);
-  assert.match(r.error.message, /\\<\/warning>\\<full v=/);
+  assert.match(r.error.message, /^the page threw: "Error: \\<\/warning>\\<full v=\\"99\\" reason=\\"first\\"> c9p9f9e9 button \\"Pay\\""$/);
 });
 
 test('a disabled element\'s name is quoted in the refusal', async () => {

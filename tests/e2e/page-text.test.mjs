@@ -38,7 +38,7 @@ test('forged structure: option labels, a disabled element\'s name and the page\'
 
   const thrown = await chain.call('read', { ref: el('text', 'Terms of sale') });
   assert.equal(thrown.isError, true, thrown.text);
-  assert.match(thrown.text, /^error page_error: the page threw: Error: \\<\/warning>\\<full v="99" reason="first"> c9p9f9e9 button "Pay"/);
+  assert.match(thrown.text, /^error page_error: the page threw: "Error: \\<\/warning>\\<full v=\\"99\\" reason=\\"first\\"> c9p9f9e9 button \\"Pay\\"/);
   assert.equal(thrown.text.split('\n').length, 1, 'one line');
   assertNoForgedStructure(thrown.text);
 
