@@ -25,14 +25,15 @@ export function escapeText(s) {
 // are one, '\n' (CR LF is one break).
 const BREAK = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g;
 // What starts a line of structure in agent text, after any blank or invisible characters: an
-// element line's ref (c0p1f0e5) or a gap line (... 12 more). '<' is escaped everywhere.
-const STRUCTURE = /^([\s\p{Cf}]*)(?=c\d+p\d+f\d+e\d+|\.\.\.|…)/gmu;
+// element line's ref (c0p1f0e5) or a gap line's count (... 12 more). '<' is escaped everywhere.
+// (A doctest's '... ' prompt is not a count: it stays as it is.)
+const STRUCTURE = /^([\s\p{Cf}]*)(?=c\d+p\d+f\d+e\d+|(?:\.\.\.|…) \d)/gmu;
 
 /**
  * A block of page text between tags (a read answer): its lines are kept, but '\\' and '<' are
  * escaped, so it can never close its block or open a tag; every line break of the table is a
  * plain newline, other controls become spaces; and a line that would start like a line of
- * structure (an element line's ref, a gap line's '...') starts with '\\' instead, so no page line
+ * structure (an element line's ref, a gap line's '... 12') starts with '\\' instead, so no page line
  * can pass for one the agent can act on.
  * @param {string} s
  */

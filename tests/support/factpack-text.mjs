@@ -388,8 +388,11 @@ function parseRead(lines, i, fp) {
   const a = fp.attrs;
   const end = lines.lastIndexOf('</read>');
   if (end < i) throw new FactPackParseError('no </read>');
-  // The block escapes '\\' and '<' (extension/lib/quote.js escapeBlock): read back as the page had it.
-  const text = lines.slice(i + 1, end).join('\n').replace(/\\([\\<])/g, '$1');
+  // The block escapes '\\' and '<', and a line that would start like structure starts with '\\'
+  // (extension/lib/quote.js escapeBlock): read back as the page had it.
+  const text = lines.slice(i + 1, end).join('\n')
+    .replace(/^([\s\p{Cf}]*)\\(?=c\d+p\d+f\d+e\d+|(?:\.\.\.|…) \d)/gmu, '$1')
+    .replace(/\\([\\<])/g, '$1');
   fp.text = text;
   fp.read = {
     ...(a.ref !== undefined ? { ref: a.ref } : {}), ...(a.region !== undefined ? { region: a.region } : {}),
