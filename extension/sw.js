@@ -28,7 +28,7 @@ const native = new NativeClient({
   onCall: (call) => dispatch({ session: call.session, tool: call.tool, args: call.args, id: call.id }),
   onSessionOpen: (session, client) => { try { agent.openSession(session, client); } catch (e) { console.warn(`[athena] ${e}`); } },
   onSessionClose: (session) => { agent.closeSession(session); },
-  onCancel: (id) => agent.cancel(id),
+  onCancel: (id, why) => agent.cancel(id, why),
   onStatus: (s) => { nativeStatus = s; },
 });
 

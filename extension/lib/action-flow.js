@@ -139,6 +139,7 @@ export class ActionFlow {
     t.opened = [];
     t.callId = args[CALL_ID] ?? null;
     t.cancelled = false;
+    t.cancelWhy = null;
     /** @type {string[]} */
     const notes = [];
     if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }

@@ -178,9 +178,17 @@ export class Agent {
     await this.#save();
   }
 
-  /** The agent cancelled a call (wire `cancel`): stop waiting; what was done is reported. @param {any} id */
-  cancel(id) {
-    for (const t of this.tabs.values()) if (id !== null && id !== undefined && t.callId === id) t.cancelled = true;
+  /**
+   * The agent cancelled a call (wire `cancel`), or it reached its deadline (`why` says so): stop
+   * waiting; what was done is reported.
+   * @param {any} id @param {string} [why]
+   */
+  cancel(id, why) {
+    for (const t of this.tabs.values()) {
+      if (id === null || id === undefined || t.callId !== id) continue;
+      t.cancelled = true;
+      t.cancelWhy = why ?? null;
+    }
   }
 
   /** @param {number} tabId */

@@ -16,7 +16,7 @@ export const HOST_NAME = 'com.athena_delta.bridge';
  *   onCall: (call: {id: any, session: string, tool: string, args: any, deadline_ms?: number}) => Promise<any>,
  *   onSessionOpen?: (session: string, client: string) => void,
  *   onSessionClose?: (session: string) => void,
- *   onCancel?: (id: any) => void,
+ *   onCancel?: (id: any, why?: string) => void,
  *   onStatus?: (status: NativeStatus) => void,
  *   extensionVersion?: string,
  *   setTimer?: (f: () => void, ms: number) => any,
@@ -259,7 +259,7 @@ export class NativeClient {
     const set = this.#o.setCallTimer ?? setTimeout;
     const timers = [set(() => {
       if (!this.#current(m.id, generation)) return;
-      this.#o.onCancel?.(m.id);
+      this.#o.onCancel?.(m.id, `the call reached its deadline (${ms} ms)`);
       timers.push(set(() => this.#answer(m.id, generation, {
         ok: false, error: { code: 'deadline', message: `${m.tool} ran past its deadline of ${ms} ms and did not stop when told to; the page may still be busy: take a snapshot to see where it stands` },
       }), LIMITS.callDeadlineGraceMs));

@@ -72,7 +72,7 @@ export async function stabilize(t, io, o = {}) {
   let capped = false;
   for (;;) {
     if (t.dialog || t.dead) return warnings;
-    if (t.cancelled) { warnings.push('the agent cancelled the call: stopped waiting for the page to settle'); return warnings; }
+    if (t.cancelled) { warnings.push(`${t.cancelWhy ?? 'the agent cancelled the call'}: stopped waiting for the page to settle`); return warnings; }
     const left = end - now();
     if (left <= 0) { capped = true; break; }
     try {

@@ -66,6 +66,8 @@ export class TabState {
     /** Id of the call acting on this tab, and whether the agent cancelled it. @type {any} */
     this.callId = null;
     this.cancelled = false;
+    /** Why it was cancelled when not by the agent (the call's deadline). @type {string | null} */
+    this.cancelWhy = null;
     /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
     this.withheldOwners = new Set();
     /** @type {Set<string>} ids of the frames the policy withheld (last capture) */

@@ -107,6 +107,9 @@ test('cancel marks only the tab acting for that call id', async () => {
   assert.deepEqual([t5.cancelled, t6.cancelled], [false, true]);
   agent.cancel(undefined);
   assert.equal(t5.cancelled, false);
+  assert.equal(t6.cancelWhy, null, 'the agent\'s own cancel needs no reason');
+  agent.cancel(41, 'the call reached its deadline (58000 ms)');
+  assert.deepEqual([t5.cancelled, t5.cancelWhy], [true, 'the call reached its deadline (58000 ms)'], 'a deadline says so');
 });
 
 // find and read: the answers are FactPack text (find: element lines, paging by `after`), errors are tool errors.

@@ -176,7 +176,7 @@ test('the bridge\'s deadline is honoured: at deadline_ms the call is cancelled a
     connect: () => { const p = fakePort(); ports.push(p); return p; },
     onCall: () => new Promise((r) => { finish = r; }),
     // The tab stops waiting when told to, and answers with what was done.
-    onCancel: (id) => { cancelled.push(id); finish({ ok: true, text: '<delta v="4">…</delta>' }); },
+    onCancel: (id, why) => { cancelled.push([id, why]); finish({ ok: true, text: '<delta v="4">…</delta>' }); },
     setCallTimer: timers.setCallTimer, clearCallTimer: timers.clearCallTimer,
   });
   c.start();
@@ -186,7 +186,7 @@ test('the bridge\'s deadline is honoured: at deadline_ms the call is cancelled a
   assert.deepEqual(timers.live(), [58_000], 'one timer, at the deadline the bridge sent');
   assert.deepEqual(cancelled, []);
   assert.equal(timers.fire(), 58_000);
-  assert.deepEqual(cancelled, ['m1'], 'at its deadline the call is cancelled');
+  assert.deepEqual(cancelled, [['m1', 'the call reached its deadline (58000 ms)']], 'at its deadline the call is cancelled, and the tab is told why');
   await until('the call\'s answer posted', () => p.posted.some((m) => m.type === 'result'));
   assert.deepEqual(p.posted.filter((m) => m.type === 'result'), [{ type: 'result', id: 'm1', ok: true, text: '<delta v="4">…</delta>' }]);
   assert.deepEqual(timers.live(), [], 'answered: no timer left');

@@ -161,6 +161,8 @@ test('a dialog or a cancel ends the wait early', async () => {
   const [w2, ms2] = await settle(busy, { hooks: [[200, (t) => { t.cancelled = true; }]] });
   assert.ok(ms2 < 400, `${ms2} ms`);
   assert.match(w2.join('\n'), /cancelled the call/);
+  const [w3] = await settle(busy, { hooks: [[200, (t) => { t.cancelled = true; t.cancelWhy = 'the call reached its deadline (58000 ms)'; }]] });
+  assert.deepEqual(w3, ['the call reached its deadline (58000 ms): stopped waiting for the page to settle'], 'a deadline is not said to be the agent\'s cancel');
 });
 
 test('the tab dying mid-wait rejects with why', async () => {

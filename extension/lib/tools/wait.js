@@ -35,7 +35,7 @@ export const waitFor = defineTool({
           met = await refState(ctx, t, target, args.state ?? 'visible');
         }
         if (met) return;
-        if (t.cancelled) { t.waitNote = `wait_for: cancelled by the agent while waiting for ${condition}`; return; }
+        if (t.cancelled) { t.waitNote = `wait_for: ${t.cancelWhy ? `stopped (${t.cancelWhy})` : 'cancelled by the agent'} while waiting for ${condition}`; return; }
         if (Date.now() >= end) { t.waitNote = `wait_for: gave up waiting for ${condition} after ${ms} ms`; return; }
         await sleep(LIMITS.waitForPollMs);
       }
