@@ -16,7 +16,8 @@
 // <region …> (also unchanged="true" count="N"/>), <added region= label=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
-// (depth), plus the find and read tool answers.
+// (depth), ending `(N more links)` when lines under them are collapsed (a gap with find after=REF),
+// ref ranges `c0p1f0e7..12` in <removed>, plus the find and read tool answers.
 
 /**
  * @typedef {{
@@ -24,8 +25,8 @@
  *   level?: number, flags: string[], tri: Record<string, string>,
  *   value?: string, valueRedacted?: boolean, href?: string, desc?: string,
  *   region?: string, label?: string, frame?: string, depth?: number, cut?: boolean,
- *   line?: string
- * }} TextElement  one element line; flags: disabled focused required invalid readonly selected;
+ *   line?: string, under?: Gap
+ * }} TextElement  one element line (`line`: without its `(N more …)` end, which is `under`); flags: disabled focused required invalid readonly selected;
  *   cut: a text line trimmed to its first words (` cut` at the end; read shows it whole);
  *   tri: checked / expanded / pressed -> "true" | "false" | "mixed"
  * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
@@ -135,10 +136,14 @@ function parseWords(s, e) {
 export function parseElementLine(line) {
   const m = /^(c\d+p\d+f\d+e\d+) (\S+) (?=")/.exec(line);
   if (!m) return null;
-  const [name, end] = readQuoted(line, m[0].length);
+  // `… (61 more links)` at the end: lines collapsed under this one (find after=its ref lists them).
+  const under = / \((\d+) more(?: ([\w-]+))?\)$/.exec(line);
+  const own = under ? line.slice(0, under.index) : line;
+  const [name, end] = readQuoted(own, m[0].length);
   /** @type {TextElement} */
-  const e = { ref: m[1], role: m[2], name, flags: [], tri: {}, line };
-  parseWords(line.slice(end), e);
+  const e = { ref: m[1], role: m[2], name, flags: [], tri: {}, line: own };
+  parseWords(own.slice(end), e);
+  if (under) e.under = { count: Number(under[1]), what: under[2] ?? '', samples: [], find: { after: m[1] }, line: under[0].trim() };
   return e;
 }
 
@@ -321,6 +326,11 @@ function parseBlock(lines, i) {
         if (block.kind === 'added') { e.region = block.target.region ?? 'page'; if (block.target.label !== undefined) e.label = block.target.label; }
         block.target.elements.push(e);
         fp.elements.push(e);
+        if (e.under) {
+          const gap = { ...e.under, depth: (depth ?? 0) + 1 };
+          block.target.gaps?.push(gap);
+          fp.gaps.push(gap);
+        }
       }
       continue;
     }
@@ -542,7 +552,8 @@ export class AgentView {
     }
     for (const m of fp.modified) {
       const held = this.elements.get(m.ref);
-      if (!held) problems.push(`modified ${m.ref}, which the agent does not hold`);
+      // On a trimmed page a change can name a line a gap hid: the modified line shows it as it is now.
+      if (!held && !this.gaps.length) problems.push(`modified ${m.ref}, which the agent does not hold`);
       this.elements.set(m.ref, applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m));
     }
     if (fp.type === 'full') this.gaps = [...fp.gaps];

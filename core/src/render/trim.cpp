@@ -55,23 +55,24 @@ void excerpt_line(std::string& out, const Element& e) {
   out += " cut\n";
 }
 
-/// The gap line for the hidden run [from, to) (all of one kind of Shown). Under the line just
-/// before, one outline level up, it names what the run holds and lists it from there:
-/// `... 71 more links (find after=c0p1f0e15)`. A repeat says so: `... 13 more repeated from
+/// The gap for the hidden run [from, to) (all of one kind of Shown). Under the line just
+/// before, one outline level up, it ends that line with what the run holds: `(71 more links)`
+/// (`find after=` that line's ref lists them). A repeat says so: `... 13 more repeated from
 /// above (find region=nav after=c0p1f0e421)`. Otherwise it names the run's first
 /// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=c0p1f0e20)`.
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
               const Element* before, int base, bool repeat) {
   const Element& first = b.elements[from];
-  std::size_t indent = indent_of(first, base);  // the run's shallowest line's
-  for (std::size_t i = from + 1; i < to && indent > 0; ++i) indent = std::min(indent, indent_of(b.elements[i], base));
-  out.append(indent, ' ');
-  out += "... " + std::to_string(to - from) + " more";
   // Under the line before only when all it hides sits under that line (a head-and-tail cut
   // through a table hides rows too: that is a run "here").
   bool under = !repeat && before && from > 0 && before == &b.elements[from - 1];
   for (std::size_t i = from; under && i < to; ++i) under = b.elements[i].depth > before->depth;
   if (under) {
+    // The end of that line says it: `… href="functions.html" (61 more links)`. Its children follow
+    // it in document order, so `find after=` its ref lists them (docs/factpack-format.md). When
+    // only measured (`out` empty) the line break it moves counts once more: never an underestimate.
+    if (!out.empty() && out.back() == '\n') out.pop_back();
+    out += " (" + std::to_string(to - from) + " more";
     bool same_role = true;
     for (std::size_t i = from; i < to && same_role; ++i) same_role = b.elements[i].role == first.role;
     if (same_role && !first.role.empty()) {
@@ -79,10 +80,13 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
       role_word(out, first.role);
       if (to - from > 1 && first.role != "text") out.push_back('s');
     }
-    // Its children follow the line it sits under in document order: find lists them from there.
-    out += " (find after=" + before->ref + ")\n";
+    out += ")\n";
     return;
   }
+  std::size_t indent = indent_of(first, base);  // the run's shallowest line's
+  for (std::size_t i = from + 1; i < to && indent > 0; ++i) indent = std::min(indent, indent_of(b.elements[i], base));
+  out.append(indent, ' ');
+  out += "... " + std::to_string(to - from) + " more";
   if (repeat) {
     // What it repeats was just shown: its count and where to list it are enough.
     out += " repeated from above (find";

@@ -15,7 +15,7 @@ export const find = defineTool({
   description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
     role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
-    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: continue after it'), limit: arg('integer'),
+    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: what follows it (a line\'s "(N more …)" too)'), limit: arg('integer'),
   },
   async handler(ctx, session, args) {
     const t = await ctx.tabFor(session, args);
