@@ -16,9 +16,30 @@ export const DEFAULT_POLICY = Object.freeze({ allow: [], block: [], allowNewTabs
 /** Hosts of the Chrome Web Store: never touched, whatever the lists say. */
 const WEB_STORE_HOSTS = new Set(['chromewebstore.google.com', 'chrome.google.com']);
 
-/** A URL's host as lists compare it: lower case, without a trailing dot. @param {string} host */
+/**
+ * A host as lists compare it: one spelling per address, so that no other spelling of a blocked
+ * site gets through. The WHATWG URL parser does most of it (what Chrome itself navigates to):
+ * IPv4 in decimal, octal, hex or short forms ("2130706433", "0177.1", "0x7f.0.0.1" are
+ * 127.0.0.1), IPv6 compressed and lower-cased ("[0:0::0001]" is "[::1]"), case, IDNA. Added
+ * here: trailing dots removed ("bank.test." is bank.test, "127.0.0.1." is 127.0.0.1), and an
+ * IPv4-mapped IPv6 address is its IPv4 address ("[::ffff:127.0.0.1]", "[::ffff:7f00:1]" are
+ * 127.0.0.1), since Chrome connects to the IPv4 host for it. A bare IPv6 address gets its
+ * brackets. What the parser refuses is kept lower-cased (it names no host Chrome can reach).
+ * @param {string} host
+ */
 export function siteHost(host) {
-  return host.toLowerCase().replace(/\.+$/, '');
+  const strip = (/** @type {string} */ h) => h.toLowerCase().replace(/\.+$/, '');
+  let h = strip(String(host));
+  if (h.includes(':') && !h.startsWith('[')) h = `[${h}]`;
+  try { h = strip(new URL(`http://${h}/`).hostname); } catch { /* not a host: compared as given */ }
+  // The parser writes a mapped address one way: [::ffff:7f00:1].
+  const mapped = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(h);
+  if (mapped) {
+    const hi = parseInt(mapped[1], 16);
+    const lo = parseInt(mapped[2], 16);
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return h;
 }
 
 /**
@@ -30,7 +51,9 @@ export function siteHost(host) {
 export function parseSiteEntry(entry) {
   const s = String(entry).trim();
   if (!s) return { error: 'empty entry' };
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(s) ? s : `https://${s}`;
+  // A bare IPv6 address ("::ffff:127.0.0.1") is a host too: bracketed as a URL needs it.
+  const bare = /^[0-9a-f:.]+$/i.test(s) && (s.match(/:/g) ?? []).length >= 2 ? `[${s}]` : s;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(bare) ? bare : `https://${bare}`;
   let u;
   try { u = new URL(withScheme); } catch { return { error: `"${s}" is not a valid site (expected e.g. example.com)` }; }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return { error: `"${s}": only http and https sites can be listed` };

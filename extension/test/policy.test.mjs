@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkUrl, normalizePolicy, parseSiteEntry } from '../lib/policy.js';
+import { checkUrl, normalizePolicy, parseSiteEntry, siteHost } from '../lib/policy.js';
 
 test('list entries are parsed as the sites (hosts) they name', () => {
   assert.deepEqual(parseSiteEntry('https://Example.com/'), { host: 'example.com' });
@@ -44,6 +44,30 @@ test('lists name sites: matched by host, any scheme and port, subdomains include
   assert.equal(r.ok === false && r.code, 'blocked_origin');
   const both = normalizePolicy({ allow: ['x.test'], block: ['https://x.test'] }).policy;
   assert.equal(checkUrl(both, 'https://x.test/').ok, false, 'the block-list wins');
+});
+
+test('an address is matched in every spelling: IPv4 forms, IPv4-mapped and other IPv6 forms, trailing dots, case', () => {
+  const { policy, errors } = normalizePolicy({ block: ['127.0.0.1', '::1', '[::ffff:10.0.0.1]', 'http://[FE80:0:0:0:0:0:0:1]:8080'] });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(policy.block, ['127.0.0.1', '[::1]', '10.0.0.1', '[fe80::1]']);
+  for (const u of [
+    'http://127.0.0.1/', 'http://127.0.0.1./', 'http://127.0.0.1../', 'http://2130706433/', 'http://0x7f000001/', 'http://017700000001/',
+    'http://0177.0.0.1/', 'http://0x7f.0.0.1/', 'http://127.1/', 'http://0x7F.1:8080/x',
+    'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::FFFF:7F00:0001]/', 'http://[0:0:0:0:0:ffff:127.0.0.1]:9/',
+    'http://[0000:0000:0000:0000:0000:ffff:7f00:0001]/',
+    'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[0000::0001]:8080/',
+    'http://10.0.0.1/', 'http://167772161/', 'http://[::ffff:a00:1]/',
+    'http://[fe80::1]/', 'http://[FE80:0000::0:1]/',
+  ]) assert.equal(checkUrl(policy, u).ok === false && checkUrl(policy, u).code, 'blocked_origin', u);
+  for (const u of ['http://127.0.0.2/', 'http://[::2]/', 'http://[::ffff:127.0.0.2]/', 'http://10.0.0.10/'])
+    assert.equal(checkUrl(policy, u).ok, true, u);
+  // An allow-list holds the same way: a listed address in another spelling is still that address.
+  const allow = normalizePolicy({ allow: ['[::ffff:127.0.0.1]'] }).policy;
+  assert.deepEqual(allow.allow, ['127.0.0.1']);
+  assert.equal(checkUrl(allow, 'http://0x7f.1/').ok, true);
+  assert.equal(checkUrl(allow, 'http://127.0.0.2/').ok, false);
+  assert.equal(siteHost('[0:0::0001]'), '[::1]');
+  assert.equal(siteHost('BANK.test..'), 'bank.test');
 });
 
 test('browser pages, other extensions and the Web Store are never touched', () => {
