@@ -13,7 +13,7 @@
 //
 // Grammar handled: <full|delta|no_change|overlay_opened|overlay_closed v="…" …>, nested
 // <before_action>, <warning>, <removed>, <invalid cause="…" count="N"/>, <invalid cause="…"> blocks,
-// <region …> (also unchanged="true" count="N"/>), <added region= label=>, <modified> lines
+// <region …> (also unchanged="true" count="N"/>), <added region= label= after=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
 // (depth), ending `(N more links)` when lines under them are collapsed (a gap with find after=REF),
@@ -35,7 +35,7 @@
  * @typedef {{name: string, label?: string, frame?: string, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, refs: RefLine[], gaps: Gap[]}} Invalid
- * @typedef {{region?: string, label?: string, elements: TextElement[]}} Added
+ * @typedef {{region?: string, label?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
  * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[]}} Modified
  * @typedef {{
  *   type: string, version: number, attrs: Record<string, string>,
@@ -374,6 +374,7 @@ function parseBlock(lines, i) {
       const ad = { elements: [] };
       if (a.region !== undefined) ad.region = a.region;
       if (a.label !== undefined) ad.label = a.label;
+      if (a.after !== undefined) ad.after = a.after;
       fp.added.push(ad);
       block = { kind: 'added', target: Object.assign(ad, { gaps: [] }) };
       continue;

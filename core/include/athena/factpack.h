@@ -31,6 +31,9 @@ struct Element {
   /// Outline depth (ReadableNode::depth): where it sits, shown as indentation. Presentation only:
   /// not part of what a delta compares.
   int depth = 0;
+  /// In a delta's added list: the ref of the line it follows in the page, within its region and
+  /// frame (empty: it opens its region). Consecutive additions share their first one's. Presentation only.
+  std::string after;
 };
 
 /// A ref the agent must stop using, and why.

@@ -41,17 +41,29 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   const std::size_t n_before = before.size() - text_before, n_after = after.size() - text_after;
   std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::sort(after.begin(), after.end());
+  // Where an addition sits: after the line before it in the page (same region and frame), or,
+  // in a run of additions, after the line before the run's first.
+  const ViewEntry* prev = nullptr;
+  bool prev_added = false;
+  std::string run_after;
   each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
     auto it = std::lower_bound(before.begin(), before.end(), e.ref, [](const auto& a, RefId r) { return a.first < r; });
     const bool text = e.element.category == Category::kText;
-    if (it == before.end() || it->first != e.ref) {
+    const bool added = it == before.end() || it->first != e.ref;
+    const bool same_place = prev && prev->frame_index == e.frame_index && prev->element.region == e.element.region &&
+                            prev->element.region_label == e.element.region_label;
+    if (added) {
+      if (!prev_added || !same_place) run_after = same_place ? prev->element.ref : std::string();
       out.pack.added.push_back(e.element);
+      out.pack.added.back().after = run_after;
       text_changed += text;
       text_added += text;
     } else if (it->second->content != e.content) {
       out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
       text_changed += text;
     }
+    prev_added = added;
+    prev = &e;
   });
   each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
     if (std::binary_search(after.begin(), after.end(), e.ref)) return;

@@ -45,6 +45,7 @@ json element_json(const Element& e) {
   if (e.overlay >= 0) j["overlay"] = e.overlay;
   if (e.in_viewport) j["in_viewport"] = true;
   if (e.depth > 0) j["depth"] = e.depth;
+  if (!e.after.empty()) j["after"] = e.after;
   json s = state_json(e.state);
   if (!s.empty()) j["state"] = std::move(s);
   return j;

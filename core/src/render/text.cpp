@@ -307,8 +307,9 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   if (!p.added.empty()) {
     std::vector<std::pair<std::string, std::vector<const Element*>>> groups;
     for (const Element& e : p.added) {
+      // A group per place: region, label, and the line its run follows (`after=`).
       std::string key = region_name(e.region);
-      if (!e.region_label.empty()) key += "\t" + e.region_label;
+      key += "\t" + e.region_label + "\t" + e.after;
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
       if (it == groups.end()) {
         groups.emplace_back(key, std::vector<const Element*>{});
@@ -324,6 +325,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
         out.push_back('"');
       }
       if (!list.front()->region_label.empty()) attr(out, "label", list.front()->region_label);
+      if (!list.front()->after.empty()) out += " after=\"" + list.front()->after + "\"";
       out += ">\n";
       Hidden h{};
       std::array<const Element*, kCategoryCount> last{};  // the last line shown, per category

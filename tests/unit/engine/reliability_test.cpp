@@ -83,3 +83,19 @@ TEST_CASE("reliability rule at its edges", "[engine][reliability]") {
     CHECK(h.act(full.version, s1, &s0).type == PackType::kNoChange);
   }
 }
+
+TEST_CASE("an added element says where it sits: after the line before its run", "[engine][outline]") {
+  Harness h;
+  const Snapshot before = page(10), after = page(10, 0, 2);
+  FactPack full = h.snap(before);
+  std::string last;  // the ref of "B9", the last line before the two new buttons
+  for (const RegionBlock& b : full.regions)
+    for (const Element& e : b.elements)
+      if (e.name == "B9") last = e.ref;
+  REQUIRE(!last.empty());
+  const FactPack p = h.act(full.version, after, &before);
+  REQUIRE(p.type == PackType::kDelta);
+  REQUIRE(p.added.size() == 2);
+  CHECK(p.added[0].after == last);
+  CHECK(p.added[1].after == last);  // one run: both follow B9
+}

@@ -230,3 +230,19 @@ TEST_CASE("removed text refs: range lines count against the text bound like line
   CHECK(count(t, "\nc0p1f0e") == limits::kMaxTextLinesPerPack);
   CHECK(t.find("... 5 more refs of text (snapshot shows the page now)\n") != std::string::npos);
 }
+
+TEST_CASE("added: each run says which line it follows, and runs in different places are separate groups", "[render]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 8;
+  Element a = el(20, "row", "Ada | 3"), b = el(21, "row", "Bob | 4"), c = el(30, "button", "Load more");
+  a.category = b.category = Category::kText;
+  a.after = b.after = "c0p1f0e7";  // one run after the header row
+  c.after = "c0p1f0e19";
+  p.added = {a, b, c};
+  CHECK(render_text(p) ==
+        "<delta v=\"8\">\n"
+        "<added region=\"main\" after=\"c0p1f0e7\">\nc0p1f0e20 row \"Ada | 3\"\nc0p1f0e21 row \"Bob | 4\"\n</added>\n"
+        "<added region=\"main\" after=\"c0p1f0e19\">\nc0p1f0e30 button \"Load more\"\n</added>\n"
+        "</delta>\n");
+}
