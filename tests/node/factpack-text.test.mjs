@@ -212,6 +212,9 @@ test('modified lines: names with ": " and "-> ", several changes, state from (no
   assert.equal(canonicalLine(v.elements.get('c0p1f0e5')), 'c0p1f0e5 status "Saved: a -> b, c" desc="d\\"q"');
   assert.deepEqual(parseModifiedLine('c0p1f0e9 link "x": moved').segments, [{ what: 'moved', before: '', after: '' }]);
   assert.deepEqual(parseModifiedLine('c0p1f0e9 tab "x": role button -> tab').segments, [{ what: 'role', before: 'button', after: 'tab' }]);
+  // A line that moved in the outline: the agent's copy moves with it.
+  v.apply('<delta v="4">\n<modified>\nc0p1f0e5 status "Saved: a -> b, c": depth 0 -> 2\n</modified>\n</delta>\n');
+  assert.equal(v.elements.get('c0p1f0e5').depth, 2);
 });
 
 test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {

@@ -16,6 +16,7 @@ std::string canonical_element(const Element& e) {
                       static_cast<int>(s.checked), static_cast<int>(s.expanded), static_cast<int>(s.pressed)};
   for (int b : bits) out += static_cast<char>('0' + b);
   out += '|' + s.value;
+  out += '|' + std::to_string(e.depth);  // where it sits in the outline: structure is part of what the agent holds
   return out;
 }
 

@@ -212,8 +212,8 @@ export function parseModifiedLine(line) {
     const sides = splitTop(seg, ' -> ');
     if (sides.length !== 2) throw new FactPackParseError(`a change is "before -> after": ${JSON.stringify(seg)} in ${line}`);
     const [b, a] = sides;
-    const km = /^(role|name|desc|href) (.*)$/s.exec(b);
-    if (km && (km[1] === 'role' || km[2].startsWith('"'))) segments.push({ what: km[1], before: km[2], after: a });
+    const km = /^(role|name|desc|href|depth) (.*)$/s.exec(b);
+    if (km && (km[1] === 'role' || km[1] === 'depth' || km[2].startsWith('"'))) segments.push({ what: km[1], before: km[2], after: a });
     else segments.push({ what: 'state', before: b, after: a });
   }
   return { ref: m[1], role: m[2], name, change, segments };
@@ -432,7 +432,9 @@ function applyModified(held, m) {
   /** @type {TextElement} */
   const e = { ...held, flags: [...(held.flags ?? [])], tri: { ...(held.tri ?? {}) }, ref: m.ref, role: m.role, name: m.name };
   for (const s of m.segments) {
-    if (s.what === 'desc' || s.what === 'href') {
+    if (s.what === 'depth') {  // the line moved in the outline
+      if (Number(s.after) > 0) e.depth = Number(s.after); else delete e.depth;
+    } else if (s.what === 'desc' || s.what === 'href') {
       const [v] = readQuoted(s.after, 0);
       if (v) e[s.what] = v; else delete e[s.what];
     } else if (s.what === 'state') {

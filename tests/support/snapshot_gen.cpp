@@ -40,6 +40,8 @@ const char* const kNames[] = {"Save", "Delete", "Edit", "Open", "Item A", "Item 
 // exercise the matcher the way repeated table cells do.
 const char* const kTexts[] = {"Ships in 2 days.", "This will delete 12 files.", "Weight 2 kg.", "Returns are free.",
                               "Great grinder.", "Too loud."};
+// Table rows (a `row` line: cells joined by " | "), with repeats as a sorted grid has them.
+const char* const kRows[] = {"Ada | Admin | 3", "Bob | Viewer | 4", "Ada | Admin | 3", "Cy | Editor | 12", "Dee | Billing | 0"};
 const Region kRegions[] = {Region::kHeader, Region::kNav, Region::kMain, Region::kMain, Region::kMain, Region::kFooter, Region::kAside};
 }  // namespace
 
@@ -68,6 +70,8 @@ SnapshotGen::El SnapshotGen::random_element(std::size_t frame, int overlay) {
     case 4: e.role = "heading"; e.category = Category::kHeading; e.level = 2; break;
     default: e.role = "status"; e.category = Category::kStatus; break;
   }
+  // Nested lists, a row's controls, a <details>' content: lines one or two levels down.
+  e.depth = rng_.chance(30) ? 1 + static_cast<int>(rng_.below(2)) : 0;
   return e;
 }
 
@@ -78,7 +82,12 @@ SnapshotGen::El SnapshotGen::text_element(std::size_t frame, int overlay) {
   e.href.clear();
   e.state = NodeState{};
   e.level = 0;
-  e.name = kTexts[rng_.below(std::size(kTexts))];
+  if (rng_.chance(30)) {
+    e.role = "row";
+    e.name = kRows[rng_.below(std::size(kRows))];
+  } else {
+    e.name = kTexts[rng_.below(std::size(kTexts))];
+  }
   return e;
 }
 
@@ -283,6 +292,7 @@ Snapshot SnapshotGen::build() const {
     n.region = e.region;
     n.region_label = e.label;
     n.overlay = e.overlay;
+    n.depth = e.depth;
     n.in_viewport = true;
     s.nodes.push_back(std::move(n));
   }

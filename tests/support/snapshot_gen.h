@@ -68,6 +68,7 @@ class SnapshotGen {
     int level = 0;
     std::size_t frame = 0;  // index into frames_
     int overlay = -1;       // index into overlays_
+    int depth = 0;          // outline depth (ReadableNode::depth): presentation, kept for life
   };
   struct Fr {
     std::string id, loader, url;

@@ -28,8 +28,8 @@ struct Element {
   std::string region_label;
   int overlay = -1;         // -1 = base page, else depth index in the overlay stack
   bool in_viewport = false;
-  /// Outline depth (ReadableNode::depth): where it sits, shown as indentation. Presentation only:
-  /// not part of what a delta compares.
+  /// Outline depth (ReadableNode::depth): where it sits, shown as indentation. Part of what a
+  /// delta compares: a line that moves in the outline is modified (`depth 1 -> 2`).
   int depth = 0;
   /// In a delta's added list: the ref of the line it follows in the page, within its region and
   /// frame (empty: it opens its region). Consecutive additions share their first one's. Presentation only.

@@ -1,6 +1,6 @@
-// The agent's view as data: every element the agent holds, keyed by ref. The engine keeps one
-// View per version (history), one for the latest capture, and one for what was last delivered;
-// every FactPack is the difference between two Views, which is what makes deltas checkable.
+// The agent's view as data: every element the agent holds, keyed by ref. The engine keeps two
+// Views, one for the latest capture and one for what was last delivered (older versions are not
+// kept); every FactPack is the difference between two Views, which is what makes deltas checkable.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +59,7 @@ std::uint64_t content_hash_of(const Node& n) {
   h.num(static_cast<std::uint64_t>(n.category)).num(static_cast<std::uint64_t>(n.level));
   h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(n.overlay + 1));
   h.num(state_bits(n.state)).str(n.state.value);
+  h.num(static_cast<std::uint64_t>(n.depth));  // where it sits: a line that moves in the outline changed
   return h.digest();
 }
 inline std::uint64_t element_hash(const Element& element) { return content_hash_of(element); }

@@ -147,6 +147,10 @@ std::string change_words(const Modified& m) {
     auto trim = [](std::string s) { return s.empty() ? std::string("(none)") : s.substr(1); };
     out += trim(wa) + " -> " + trim(wb);
   }
+  if (a.depth != b.depth) {
+    sep();
+    out += "depth " + std::to_string(a.depth) + " -> " + std::to_string(b.depth);
+  }
   if (out.empty()) out = "moved";  // region or overlay changed only
   return out;
 }
