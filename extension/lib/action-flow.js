@@ -8,7 +8,7 @@ import { quoteValue } from './quote.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
 
-/** @typedef {import('./tab-state.js').TabState} TabState */
+/** @typedef {import('./tab-session.js').TabSession} TabSession */
 /**
  * @typedef {{ok: boolean, text?: string, factpack?: any, version?: number, image?: {mime: string, data: string},
  *           error?: {code: string, message: string}}} Reply  ok true: text (+ factpack, version); ok false: error
@@ -18,14 +18,14 @@ import { ToolError } from './tab-state.js';
  * @typedef {{
  *   engine: () => Promise<any>,
  *   engineIfLoaded: () => any,
- *   capture: (t: TabState) => Promise<{capture: any, warnings: string[], timings?: Record<string, number>}>,
- *   stabilize: (t: TabState, o?: {navigation?: boolean}) => Promise<string[]>,
- *   watch: (t: TabState) => Promise<void>,
- *   attach: (t: TabState) => Promise<void>,
+ *   capture: (t: TabSession) => Promise<{capture: any, warnings: string[], timings?: Record<string, number>}>,
+ *   stabilize: (t: TabSession, o?: {navigation?: boolean}) => Promise<string[]>,
+ *   watch: (t: TabSession) => Promise<void>,
+ *   attach: (t: TabSession) => Promise<void>,
  *   tab: (tabId: number) => Promise<{url?: string, pendingUrl?: string} | null>,
  *   pageAllowed: (url: string) => {ok: true} | {ok: false, code: string, message: string},
- *   openedNotes: (t: TabState) => Promise<string[]>,
- *   send: (t: TabState, method: string, params?: any) => Promise<any>,
+ *   openedNotes: (t: TabSession) => Promise<string[]>,
+ *   send: (t: TabSession, method: string, params?: any) => Promise<any>,
  *   sleep: (ms: number) => Promise<void>,
  * }} FlowIO
  */
@@ -52,7 +52,7 @@ export class ActionFlow {
     this.timings = [];
   }
 
-  /** Runs fn, adding its duration to phase of tab t's current call. @template R @param {TabState} t @param {string} phase @param {() => R} fn @returns {R} */
+  /** Runs fn, adding its duration to phase of tab t's current call. @template R @param {TabSession} t @param {string} phase @param {() => R} fn @returns {R} */
   #timed(t, phase, fn) {
     const t0 = now();
     const add = () => { t.phases[phase] = (t.phases[phase] ?? 0) + (now() - t0); };
@@ -62,7 +62,7 @@ export class ActionFlow {
     return r;
   }
 
-  /** A capture, timed, its CDP calls summed by method. @param {TabState} t */
+  /** A capture, timed, its CDP calls summed by method. @param {TabSession} t */
   async #capture(t) {
     t.captures++;
     const r = await this.#timed(t, 'capture', () => this.io.capture(t));
@@ -74,12 +74,12 @@ export class ActionFlow {
     return r;
   }
 
-  /** A full snapshot taken because the engine holds nothing for this tab. @param {TabState} t @param {string} kind @param {string[]} warnings */
+  /** A full snapshot taken because the engine holds nothing for this tab. @param {TabSession} t @param {string} kind @param {string[]} warnings */
   async baseline(t, kind, warnings) {
     const engine = await this.io.engine();
     const cap = await this.#capture(t);
     // A navigation's capture follows its stabilization: the page as of that mark.
-    t.captureMark = NAVIGATIONS.has(kind) ? t.settledMark : null;
+    t.markCapture(NAVIGATIONS.has(kind) ? t.settledMark : null);
     const pack = this.#timed(t, 'engine', () => {
       engine.openPage(t.key);
       return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
@@ -90,7 +90,7 @@ export class ActionFlow {
 
   /**
    * The action flow (docs/design.md): pre-validate, resolve, act, stabilize, FactPack.
-   * @param {TabState} t @param {string} kind @param {any} args
+   * @param {TabSession} t @param {string} kind @param {any} args
    * @param {((target: any) => Promise<void>) | null} act null: no action (snapshot)
    * @param {{ref?: boolean}} [o]
    * @returns {Promise<Reply>}
@@ -114,15 +114,13 @@ export class ActionFlow {
   /**
    * Runs fn after every call queued before on this tab (actions, reads, screenshots): one
    * capture/engine sequence at a time per tab.
-   * @template R @param {TabState} t @param {() => Promise<R>} fn @returns {Promise<R>}
+   * @template R @param {TabSession} t @param {() => Promise<R>} fn @returns {Promise<R>}
    */
   queued(t, fn) {
-    const run = t.queue.then(fn);
-    t.queue = run.catch(() => {});
-    return run;
+    return t.run(() => fn());
   }
 
-  /** @param {TabState} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
+  /** @param {TabSession} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
   async runNow(t, kind, args, act, o) {
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
     if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} (${quoteValue(t.dialog.message)}): answer it with dialog {accept, text?} first`);
@@ -166,9 +164,9 @@ export class ActionFlow {
     // that has not changed since the last capture (same document, no mutation, input, scroll or
     // resize seen, no out-of-process frame it cannot see into) is not captured again.
     if (act) await this.#timed(t, 'act', () => this.io.watch(t));
-    const unchanged = !!act && t.watchMark !== null && t.watchMark === t.captureMark && t.lastCapture !== null && t.oopifs.size === 0;
-    t.captureMark = null;
-    const before = unchanged ? { capture: t.lastCapture } : await this.#capture(t);
+    const reused = act ? t.reusableCapture() : null;
+    t.markCapture(null);
+    const before = reused ? { capture: reused } : await this.#capture(t);
     const pre = this.#timed(t, 'engine', () => engine.beginAction(t.key, before.capture, agentVersion));
     if (pre.freshness === 'stale_no_history') {
       return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
@@ -187,7 +185,7 @@ export class ActionFlow {
         const acting = act(target);
         const first = await this.#timed(t, 'act', () => t.race(acting.then(() => 'done'), { dialog: 'dialog' }));
         if (first === 'dialog') {
-          t.held = { kind, acting: acting.catch(() => {}), notes };
+          t.hold({ kind, acting: acting.catch(() => {}), notes });
           return this.dialogReply(t);
         }
       }
@@ -199,15 +197,15 @@ export class ActionFlow {
     return this.finish(t, kind, notes, []);
   }
 
-  /** After acting: stabilize, capture, FactPack. @param {TabState} t @param {string} kind @param {string[]} notes @param {string[]} extra */
+  /** After acting: stabilize, capture, FactPack. @param {TabSession} t @param {string} kind @param {string[]} notes @param {string[]} extra */
   async finish(t, kind, notes, extra) {
     const engine = await this.io.engine();
     try {
       const warnings = await this.#timed(t, 'stabilize', () => this.io.stabilize(t));
-      if (t.dialog) { t.held = { kind, acting: Promise.resolve(), notes }; return this.dialogReply(t); }
+      if (t.dialog) { t.hold({ kind, acting: Promise.resolve(), notes }); return this.dialogReply(t); }
       const mark = t.settledMark;
       const after = await this.#capture(t);
-      t.captureMark = mark;
+      t.markCapture(mark);
       const opened = await this.io.openedNotes(t);
       const pack = this.#timed(t, 'engine', () => engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...opened] }));
       return reply(pack);
@@ -217,7 +215,7 @@ export class ActionFlow {
     }
   }
 
-  /** The page is blocked by a JS dialog: tell the agent. @param {TabState} t @returns {Reply} */
+  /** The page is blocked by a JS dialog: tell the agent. @param {TabSession} t @returns {Reply} */
   dialogReply(t) {
     const d = t.dialog ?? { type: 'alert', message: '' };
     return {
@@ -229,23 +227,22 @@ export class ActionFlow {
     };
   }
 
-  /** @param {TabState} t @returns {number} 0 before the first FactPack of the tab */
+  /** @param {TabSession} t @returns {number} 0 before the first FactPack of the tab */
   deliveredVersion(t) {
     const engine = this.io.engineIfLoaded();
     if (!engine || !t.hasBaseline) return 0;
     try { return engine.stats(t.key).deliveredVersion; } catch { return 0; }
   }
 
-  /** dialog {accept, text?}: answers the JS dialog open in tab t. @param {TabState} t @param {any} args */
+  /** dialog {accept, text?}: answers the JS dialog open in tab t. @param {TabSession} t @param {any} args */
   async answerDialog(t, args) {
     if (!t.dialog) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
     if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
     const d = t.dialog;
     await this.io.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
-    t.dialog = null;
+    t.answered();
     const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;
-    const held = t.held;
-    t.held = null;
+    const held = t.answering();
     const engine = await this.io.engine();
     if (held) {
       await Promise.race([held.acting, this.io.sleep(LIMITS.stabilizeCapMs)]);

@@ -14,7 +14,7 @@ import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
 import { ToolError } from './tab-state.js';
 
-/** @typedef {import('./tab-state.js').TabState} TabState */
+/** @typedef {import('./tab-session.js').TabSession} TabSession */
 /** @typedef {import('./tab-driver.js').TabDriver} TabDriver */
 /**
  * What the agent was shown of a node, when it holds a ref for it (the engine's view).
@@ -150,14 +150,14 @@ export class Actionability {
     this.driver = driver;
   }
 
-  /** @param {TabState} t @param {string} method @param {any} [params] @param {string} [sid] */
+  /** @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sid] */
   send(t, method, params, sid) { return this.driver.send(t, method, params, sid); }
 
   /**
    * Checks `target` and answers the point to press, in main-viewport CSS px; throws a ToolError
    * naming what is wrong (and presses nothing) otherwise. Its time is the call's `actionable`
    * phase (ActionFlow.timings; bench/actionability.mjs reads it).
-   * @param {TabState} t @param {any} target @param {CheckOptions} o
+   * @param {TabSession} t @param {any} target @param {CheckOptions} o
    * @returns {Promise<{x: number, y: number} | null>} null when `o.visible` is false
    */
   async check(t, target, o) {
@@ -167,7 +167,7 @@ export class Actionability {
     }
   }
 
-  /** @param {TabState} t @param {any} target @param {CheckOptions} o */
+  /** @param {TabSession} t @param {any} target @param {CheckOptions} o */
   async #check(t, target, o) {
     const sid = this.driver.sessionOf(t, target.frameId);
     if (o.visible !== false) await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
@@ -222,7 +222,7 @@ export class Actionability {
    * What receives the pointer at (x, y), main-viewport CSS px: the node and its frame, following
    * out-of-process frames into their own sessions; `withheld` names the host when the point
    * lies in a frame the policy withholds (not followed). A hit on `target` itself answers at once.
-   * @param {TabState} t @param {number} x @param {number} y @param {any} [target] @returns {Promise<Hit>}
+   * @param {TabSession} t @param {number} x @param {number} y @param {any} [target] @returns {Promise<Hit>}
    */
   async hitAt(t, x, y, target) {
     /** @type {string | undefined} */
@@ -260,10 +260,10 @@ export class Actionability {
   /**
    * The out-of-process frame whose owner element is `backendNodeId` in session `sid`, if any.
    * Asked only when the hit is not the target itself.
-   * @param {TabState} t @param {number} backendNodeId @param {string | undefined} sid
+   * @param {TabSession} t @param {number} backendNodeId @param {string | undefined} sid
    */
   async #oopifOwnedBy(t, backendNodeId, sid) {
-    for (const o of t.oopifs.values()) {
+    for (const o of t.frameSessions()) {
       if (o.sessionId === sid) continue;
       try {
         const owner = await this.send(t, 'DOM.getFrameOwner', { frameId: o.frameId }, sid);
@@ -278,7 +278,7 @@ export class Actionability {
   /**
    * The host of an out-of-process frame, from its own session (a withheld frame is left out of
    * the capture): only to name it in the error, as the capture's warning already does.
-   * @param {TabState} t @param {{frameId: string, sessionId: string}} o
+   * @param {TabSession} t @param {{frameId: string, sessionId: string}} o
    */
   async #oopifHost(t, o) {
     try {
@@ -290,7 +290,7 @@ export class Actionability {
     }
   }
 
-  /** The host of a frame of the last capture (for messages; '' when unknown). @param {TabState} t @param {string} frameId */
+  /** The host of a frame of the last capture (for messages; '' when unknown). @param {TabSession} t @param {string} frameId */
   #frameHost(t, frameId) {
     const cap = t.lastCapture;
     /** @type {(tree: any) => string} */
@@ -306,7 +306,7 @@ export class Actionability {
 
   /**
    * Does the press on `hit` reach the target? Only a hit in the target's own frame can.
-   * @param {TabState} t @param {any} target @param {any} hit
+   * @param {TabSession} t @param {any} target @param {any} hit
    */
   async #receives(t, target, hit) {
     if (hit.backendNodeId === target.backendNodeId && hit.frameId === target.frameId) return true;
@@ -327,7 +327,7 @@ export class Actionability {
    * What covers the point, worded for the agent: `button "Accept all cookies" (c0p1f0e9)` (the
    * ref and the engine's role and name when the agent holds a ref for it), `a frame from
    * bank.test` for a withheld frame, null when nothing is there.
-   * @param {TabState} t @param {Hit} hit @param {CheckOptions} o @returns {Promise<{text: string, blocked: boolean} | null>}
+   * @param {TabSession} t @param {Hit} hit @param {CheckOptions} o @returns {Promise<{text: string, blocked: boolean} | null>}
    */
   async #cover(t, hit, o) {
     if (hit.none) return null;
@@ -359,7 +359,7 @@ export class Actionability {
 
   /**
    * Runs fn with remote objects for the nodes, released after.
-   * @template R @param {TabState} t @param {string | undefined} sid @param {number[]} nodes
+   * @template R @param {TabSession} t @param {string | undefined} sid @param {number[]} nodes
    * @param {(ids: string[]) => Promise<R>} fn @returns {Promise<R>}
    */
   async #withObjects(t, sid, nodes, fn) {

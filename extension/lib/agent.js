@@ -8,7 +8,8 @@ import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
-import { TabState, ToolError } from './tab-state.js';
+import { ToolError } from './tab-state.js';
+import { TabSession } from './tab-session.js';
 import { stabilize, watch } from './stabilize.js';
 import { WATCHER_JS } from './page-scripts.js';
 import { ActionFlow, CALL_ID } from './action-flow.js';
@@ -44,7 +45,7 @@ export class Agent {
     this.tabMap = new TabMap();
     /** What the core was fed, per agent tab, for the playground (lib/trace.js). */
     this.traces = new TraceLog();
-    /** @type {Map<number, TabState>} */
+    /** @type {Map<number, TabSession>} */
     this.tabs = new Map();
     /** session -> {client, current: tabId | null} @type {Map<string, {client: string, current: number | null}>} */
     this.sessions = new Map();
@@ -59,7 +60,7 @@ export class Agent {
      */
     this.watchKey = `__athena${Math.random().toString(36).slice(2, 12)}`;
     /** Frame sessions, element geometry and calls on live nodes, over CDP. */
-    this.driver = new TabDriver((t, method, params, sessionId) => this.send(t, method, params, sessionId));
+    this.driver = new TabDriver((t, method, params, sessionId) => t.send(method, params, sessionId));
     /** The action flow: the only caller of the engine's begin/finish/abort. */
     this.flow = new ActionFlow({
       engine: () => this.loadEngine(),
@@ -67,11 +68,11 @@ export class Agent {
       capture: (t) => this.captureTab(t),
       stabilize: (t, so) => stabilize(t, this.#settleIO(t), so),
       watch: (t) => watch(t, this.#settleIO(t)),
-      attach: (t) => this.attach(t),
+      attach: (t) => t.attach(),
       tab: (tabId) => this.chrome.tabs.get(tabId).catch(() => null),
       pageAllowed: (url) => checkUrl(this.policy, url),
       openedNotes: (t) => this.#openedNotes(t),
-      send: (t, method, params) => this.send(t, method, params),
+      send: (t, method, params) => t.send(method, params),
       sleep,
     });
     this.restored = this.#restore();
@@ -101,7 +102,7 @@ export class Agent {
       this.tabMap.renumberAll('the extension was restarted by the browser (service worker stopped); its state was rebuilt');
       for (const [id, s] of Object.entries(st.sessions ?? {})) this.sessions.set(id, { client: s.client, current: s.current ?? null });
       for (const r of this.tabMap.byTab.values()) {
-        const t = new TabState(r.tabId, r.key, r.session);
+        const t = this.#tab(r.tabId, r.key, r.session);
         t.fullReason = `${r.reason}: tab ${r.formerly} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`;
         this.tabs.set(r.tabId, t);
       }
@@ -114,11 +115,16 @@ export class Agent {
     await this.chrome.storage.session.set({ athenaState: { tabMap: this.tabMap.toJSON(), sessions, shared: [...this.shared], stopped: this.stopped } }).catch(() => {});
   }
 
+  /** A TabSession of this browser. @param {number} tabId @param {PageKey} key @param {string} session */
+  #tab(tabId, key, session) {
+    return new TabSession(tabId, key, session, { debugger: this.chrome.debugger, policy: () => this.policy, watcherSource: () => this.watcherSource });
+  }
+
   /** @param {any} raw policy from storage */
   setPolicy(raw) {
     this.policy = normalizePolicy(raw).policy;
     // Captures taken under the old policy are not reused (extension/lib/action-flow.js).
-    for (const t of this.tabs.values()) t.captureMark = null;
+    for (const t of this.tabs.values()) t.forgetCapture();
   }
 
   /** The one engine of this browser, created once even when the first calls come together. */
@@ -171,7 +177,7 @@ export class Agent {
       if (!tab) { this.tabs.delete(tabId); this.tabMap.remove(tabId); continue; }
       const former = tabName(t.key);
       const r = this.tabMap.add(tabId, t.key.context, t.session, { formerly: former, reason: 'the user stopped and resumed the agent' });
-      const fresh = new TabState(tabId, r.key, t.session);
+      const fresh = this.#tab(tabId, r.key, t.session);
       fresh.fullReason = `the user stopped the agent and resumed it: tab ${former} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`;
       this.tabs.set(tabId, fresh);
     }
@@ -184,11 +190,7 @@ export class Agent {
    * @param {any} id @param {string} [why]
    */
   cancel(id, why) {
-    for (const t of this.tabs.values()) {
-      if (id === null || id === undefined || t.callId !== id) continue;
-      t.cancelled = true;
-      t.cancelWhy = why ?? null;
-    }
+    for (const t of this.tabs.values()) t.cancel(id, why ?? null);
   }
 
   /** @param {number} tabId */
@@ -218,13 +220,10 @@ export class Agent {
   async release(tabId, why, o = { detach: true }) {
     const t = this.tabs.get(tabId);
     if (t) {
-      if (why) t.dead = why;
-      for (const w of [...t.deathWaiters]) w(new ToolError(why?.code ?? 'tab_released', why?.message ?? 'the agent released this tab'));
-      t.deathWaiters.clear();
+      t.kill(why);
       if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* already gone */ }
       t.hasBaseline = false;
-      if (o.detach && t.attached) { t.attached = false; await this.chrome.debugger.detach({ tabId }).catch(() => {}); }
-      t.attached = false;
+      await t.detach(o);
     }
     if (!why) { this.tabs.delete(tabId); this.tabMap.remove(tabId); }
     await this.#save();
@@ -236,39 +235,13 @@ export class Agent {
     const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
     if (!t || t.dead) return;
     const sid = source.sessionId;
-    const now = Date.now();
+    // What the tab keeps (requests, dialogs, loading, frames) is the TabSession's own.
+    t.onEvent(method, params, sid);
     switch (method) {
-      // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
-      // Requests are known by id alone: an out-of-process iframe's document request starts in the
-      // page's session and finishes in the frame's own.
-      case 'Network.requestWillBeSent': if (!t.withheldFrames.has(params.frameId)) t.inflight.set(String(params.requestId), now); break;
-      case 'Network.loadingFinished': case 'Network.loadingFailed': t.inflight.delete(String(params.requestId)); break;
-      case 'Page.javascriptDialogOpening':
-        // A dialog raised by a frame the policy withholds keeps its text to itself.
-        t.dialog = checkFrameUrl(this.policy, params.url).ok
-          ? { type: params.type, message: params.message, defaultPrompt: params.defaultPrompt, url: params.url }
-          : { type: params.type, message: `[withheld: raised by ${hostOf(String(params.url))}, which the user's policy does not let the agent see]`, defaultPrompt: '', url: '' };
-        for (const w of [...t.dialogWaiters]) w(t.dialog);
-        t.dialogWaiters.clear();
-        break;
-      case 'Page.javascriptDialogClosed': t.dialog = null; break;
-      case 'Page.frameStartedLoading': if (!sid && (!t.mainFrameId || params.frameId === t.mainFrameId)) t.loading = true; break;
-      case 'Page.frameStoppedLoading': if (!sid && (!t.mainFrameId || params.frameId === t.mainFrameId)) t.loading = false; break;
-      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) t.mainFrameId = params.frame.id; break;
-      case 'Target.attachedToTarget':
-        if (params.targetInfo?.type === 'iframe') {
-          t.oopifs.set(params.sessionId, { frameId: params.targetInfo.targetId, sessionId: params.sessionId });
-          this.#setupChild(t, params.sessionId);
-        }
-        break;
-      case 'Target.detachedFromTarget': t.oopifs.delete(params.sessionId); break;
       case 'Inspector.targetCrashed':
         if (!sid) {
-          t.crashed = true;
-          for (const w of [...t.deathWaiters]) w(new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`));
-          t.deathWaiters.clear();
           if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* gone */ }
-          t.hasBaseline = false;
+          t.crash(`the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`);
           // A new page index: refs from before the crash can never alias elements after it.
           const former = tabName(t.key);
           t.key = this.tabMap.add(t.tabId, t.key.context, t.session, { formerly: former, reason: 'renderer crashed' }).key;
@@ -324,52 +297,20 @@ export class Agent {
       return;
     }
     const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
-    this.tabs.set(tab.id, new TabState(tab.id, r.key, opener.session));
+    this.tabs.set(tab.id, this.#tab(tab.id, r.key, opener.session));
     // A tab opened by script often has no URL yet: it is checked again when the action answers.
     opener.opened.push({ tabId: tab.id, text: `tab ${tabName(r.key)}${tab.pendingUrl || tab.url ? ` (${tab.pendingUrl || tab.url})` : ''}` });
     this.#save();
   }
 
   // ------------------------------------------------------------------ CDP
-  /** @param {TabState} t @param {string} method @param {any} [params] @param {string} [sessionId] */
-  async send(t, method, params = {}, sessionId = undefined) {
-    if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
-    const target = sessionId ? { tabId: t.tabId, sessionId } : { tabId: t.tabId };
-    let timer;
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs); });
-    try {
-      return await t.race(Promise.race([this.chrome.debugger.sendCommand(target, method, params), timeout]));
-    } finally { clearTimeout(timer); }
-  }
+  /** One CDP command on tab t (its TabSession's). @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sessionId] */
+  send(t, method, params = {}, sessionId = undefined) { return t.send(method, params, sessionId); }
 
-  /** @param {TabState} t @param {string} sessionId */
-  async #setupChild(t, sessionId) {
-    /** @type {Array<[string, any]>} */
-    const setup = [['Page.enable', {}], ['Network.enable', {}], this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
-    for (const [m, p] of setup) {
-      await this.send(t, m, p, sessionId).catch(() => {});
-    }
-  }
+  /** @param {TabSession} t */
+  attach(t) { return t.attach(); }
 
-  /** Attach on demand; "already attached" after a worker restart means it is still ours. @param {TabState} t */
-  async attach(t) {
-    if (t.attached) return;
-    let reattached = false;
-    try {
-      await this.chrome.debugger.attach({ tabId: t.tabId }, '1.3');
-    } catch (e) {
-      if (!/already attached/i.test(msg(e))) throw new ToolError('attach_failed', `cannot control tab ${tabName(t.key)}: ${msg(e)}`);
-      reattached = true;
-    }
-    t.attached = true;
-    await this.send(t, 'Page.enable');
-    await this.send(t, 'Network.enable');
-    await this.send(t, ...this.#watcher());
-    if (reattached) await this.send(t, 'Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
-    await this.send(t, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
-  }
-
-  /** One capture of tab t, retried when a navigation races it (actions, read and screenshot use it). @param {TabState} t */
+  /** One capture of tab t, retried when a navigation races it (actions, read and screenshot use it). @param {TabSession} t */
   async captureTab(t) {
     let last;
     for (let i = 0; i < LIMITS.captureAttempts; i++) {
@@ -398,19 +339,10 @@ export class Agent {
     throw new ToolError('capture_failed', `could not capture tab ${tabName(t.key)} after ${LIMITS.captureAttempts} attempts: ${msg(last)}`);
   }
 
-  /**
-   * The page-side watcher of stabilization, in every document of the tab from its start (and in
-   * the one already there).
-   * @returns {[string, any]}
-   */
-  #watcher() {
-    return ['Page.addScriptToEvaluateOnNewDocument', { source: this.watcherSource, runImmediately: true }];
-  }
-
-  /** The watcher's source under this worker's key (what #watcher registers). */
+  /** The watcher's source under this worker's key (what each TabSession registers). */
   get watcherSource() { return WATCHER_JS(this.watchKey); }
 
-  /** Stabilization's view of tab t (extension/lib/stabilize.js). @param {TabState} t */
+  /** Stabilization's view of tab t (extension/lib/stabilize.js). @param {TabSession} t */
   #settleIO(t) {
     return { send: (/** @type {string} */ method, /** @type {any} */ params) => this.send(t, method, params), now: Date.now, sleep, key: this.watchKey };
   }
@@ -452,7 +384,7 @@ export class Agent {
    * The tab a call acts on: args.tab, else the ref's tab, else the session's current tab; with
    * create, a new tab when the session has none.
    * @param {string} session @param {any} args @param {{create?: boolean}} [o]
-   * @returns {Promise<TabState>}
+   * @returns {Promise<TabSession>}
    */
   async tabFor(session, args, o = {}) {
     const s = this.sessions.get(session);
@@ -493,14 +425,14 @@ export class Agent {
     if (this.tabMap.ofSession(session).length >= LIMITS.maxTabsPerSession) throw new ToolError('too_many_tabs', `an agent may control at most ${LIMITS.maxTabsPerSession} tabs: close some with tabs close`);
     const tab = await this.chrome.tabs.get(tabId);
     const r = this.tabMap.add(tabId, contextOf(tab), session);
-    const t = new TabState(tabId, r.key, session);
+    const t = this.#tab(tabId, r.key, session);
     this.tabs.set(tabId, t);
     await this.#save();
     return t;
   }
 
   // ------------------------------------------------------------------ what an action opened
-  /** @param {TabState} t */
+  /** @param {TabSession} t */
   async #openedNotes(t) {
     const out = [];
     const opened = t.opened;

@@ -11,7 +11,7 @@ import { LIMITS } from './limits.js';
 import { BEGIN_JS, SETTLE_JS } from './page-scripts.js';
 import { ToolError } from './tab-state.js';
 
-/** @typedef {import('./tab-state.js').TabState} TabState */
+/** @typedef {import('./tab-session.js').TabSession} TabSession */
 /**
  * The tab's CDP session, the clock, and the watcher's name in the page.
  * @typedef {{send: (method: string, params?: any) => Promise<any>, now: () => number, sleep: (ms: number) => Promise<void>, key: string}} SettleIO
@@ -20,19 +20,17 @@ import { ToolError } from './tab-state.js';
 /**
  * Called just before an action: from now on the page's watcher follows what the action sets
  * going, and requests that start count as the action's.
- * @param {TabState} t @param {SettleIO} io
+ * @param {TabSession} t @param {SettleIO} io
  */
 export async function watch(t, io) {
-  t.watchSince = io.now();
-  t.inflight.clear();
-  t.watchMark = null;
+  t.watched(io.now());
   // A page without the watcher (it could not be installed) is judged by its DOM alone.
   const r = await io.send('Runtime.evaluate', { expression: BEGIN_JS(io.key), returnByValue: true }).catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; return null; });
   const mark = r?.result?.value;
-  if (typeof mark === 'string' && mark) t.watchMark = mark;
+  if (typeof mark === 'string' && mark) t.watchMarked(mark);
 }
 
-/** Requests the action started that are still in flight (long polls and streams aside). @param {TabState} t @param {number} at */
+/** Requests the action started that are still in flight (long polls and streams aside). @param {TabSession} t @param {number} at */
 export function actionRequests(t, at) {
   let n = 0;
   for (const started of t.inflight.values()) if (started >= t.watchSince && at - started < LIMITS.longRequestMs) n++;
@@ -45,7 +43,7 @@ export function actionRequests(t, at) {
  * change for LIMITS.settleQuietMs), and no request of the action in flight; the whole capped at
  * LIMITS.stabilizeCapMs. A JS dialog, the tab's death or the agent's cancel end it early. What was
  * not reached, and work the page scheduled for later, is said as a warning.
- * @param {TabState} t @param {SettleIO} io @param {{navigation?: boolean}} [o]
+ * @param {TabSession} t @param {SettleIO} io @param {{navigation?: boolean}} [o]
  * @returns {Promise<string[]>} warnings
  */
 export async function stabilize(t, io, o = {}) {
@@ -54,7 +52,7 @@ export async function stabilize(t, io, o = {}) {
   const warnings = [];
   const start = now();
   const end = start + LIMITS.stabilizeCapMs;
-  t.settledMark = null;
+  t.settled(null);
   const loaded = async () => {
     const capEnd = now() + LIMITS.navigationCapMs;
     while (t.loading && now() < capEnd && !t.dialog && !t.dead) await sleep(LIMITS.settleTickMs);
@@ -82,7 +80,7 @@ export async function stabilize(t, io, o = {}) {
       );
       if (!r) return warnings; // a dialog opened
       last = r.result?.value ?? null;
-      t.settledMark = typeof last?.mark === 'string' && last.mark ? last.mark : null;
+      t.settled(typeof last?.mark === 'string' && last.mark ? last.mark : null);
     } catch (e) {
       if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
       // The document was replaced mid-wait (a navigation the action started): wait for the new

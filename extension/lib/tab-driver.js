@@ -5,8 +5,8 @@
 import { quoteValue } from './quote.js';
 import { ToolError } from './tab-state.js';
 
-/** @typedef {import('./tab-state.js').TabState} TabState */
-/** @typedef {(t: TabState, method: string, params?: any, sessionId?: string) => Promise<any>} Send */
+/** @typedef {import('./tab-session.js').TabSession} TabSession */
+/** @typedef {(t: TabSession, method: string, params?: any, sessionId?: string) => Promise<any>} Send */
 
 export class TabDriver {
   /** @param {Send} send */
@@ -16,7 +16,7 @@ export class TabDriver {
     this.actionability = true;
   }
 
-  /** OOPIF session holding a frame (undefined: the page's own session). @param {TabState} t @param {string} frameId */
+  /** OOPIF session holding a frame (undefined: the page's own session). @param {TabSession} t @param {string} frameId */
   sessionOf(t, frameId) {
     const cap = t.lastCapture;
     if (!cap) return undefined;
@@ -24,7 +24,7 @@ export class TabDriver {
     const has = (tree, id) => !!tree && (tree.frame?.id === id || (tree.childFrames ?? []).some((c) => has(c, id)));
     for (const o of cap.oopifs ?? []) {
       if (has(o.frameTree, frameId)) {
-        const s = [...t.oopifs.values()].find((x) => x.frameId === o.frameId);
+        const s = t.frameSessions().find((x) => x.frameId === o.frameId);
         if (s) return s.sessionId;
       }
     }
@@ -33,13 +33,13 @@ export class TabDriver {
 
   /**
    * Offset of a session's frame in the main viewport (nested out-of-process iframes add up).
-   * @param {TabState} t @param {string | undefined} sid @param {number} [depth] @returns {Promise<{x: number, y: number}>}
+   * @param {TabSession} t @param {string | undefined} sid @param {number} [depth] @returns {Promise<{x: number, y: number}>}
    */
   async offsetOf(t, sid, depth = 0) {
     if (!sid || depth > 8) return { x: 0, y: 0 };
-    const o = t.oopifs.get(sid);
+    const o = t.frameSession(sid);
     if (!o) return { x: 0, y: 0 };
-    for (const parent of [undefined, ...[...t.oopifs.keys()].filter((k) => k !== sid)]) {
+    for (const parent of [undefined, ...t.frameSessions().map((x) => x.sessionId).filter((k) => k !== sid)]) {
       try {
         const owner = await this.send(t, 'DOM.getFrameOwner', { frameId: o.frameId }, parent);
         const box = await this.send(t, 'DOM.getBoxModel', { backendNodeId: owner.backendNodeId }, parent);
@@ -55,7 +55,7 @@ export class TabDriver {
   /**
    * The element's real viewport position (scrolled into view first, unless `o.scroll` is false),
    * in main-frame CSS px: its centre and its box.
-   * @param {TabState} t @param {any} target @param {{scroll?: boolean}} [o]
+   * @param {TabSession} t @param {any} target @param {{scroll?: boolean}} [o]
    */
   async point(t, target, o = {}) {
     const sid = this.sessionOf(t, target.frameId);
@@ -74,7 +74,7 @@ export class TabDriver {
     return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
   }
 
-  /** Runtime.callFunctionOn on the live node. @param {TabState} t @param {any} target @param {string} fn @param {any[]} [args] */
+  /** Runtime.callFunctionOn on the live node. @param {TabSession} t @param {any} target @param {string} fn @param {any[]} [args] */
   async callOn(t, target, fn, args = []) {
     const sid = this.sessionOf(t, target.frameId);
     const { object } = await this.send(t, 'DOM.resolveNode', { backendNodeId: target.backendNodeId }, sid);

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActionFlow, CALL_ID } from '../lib/action-flow.js';
-import { TabState } from '../lib/tab-state.js';
+import { TabSession } from '../lib/tab-session.js';
 import { strictEngine } from './fake-page.mjs';
 
 function setup(o = {}) {
@@ -14,10 +14,10 @@ function setup(o = {}) {
   const io = {
     engine: async () => engine,
     engineIfLoaded: () => engine,
-    capture: async (t) => { log.push('capture'); const capture = { v: 1, n: log.length }; t.lastCapture = capture; return { capture, warnings: [] }; },
-    stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); t.settledMark = io.page; return o.stabilizeWarnings ?? []; },
+    capture: async (t) => { log.push('capture'); const capture = { v: 1, n: log.length }; t.captured(capture); return { capture, warnings: [] }; },
+    stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); t.settled(io.page); return o.stabilizeWarnings ?? []; },
     attach: async () => { log.push('attach'); },
-    watch: async (t) => { log.push('watch'); t.watchMark = io.page; },
+    watch: async (t) => { log.push('watch'); t.watched(0); if (io.page) t.watchMarked(io.page); },
     /** The page's change mark as its watcher would give it. */
     page: 'doc1:0',
     tab: async () => ({ url: o.url ?? 'https://a.test/' }),
@@ -27,7 +27,7 @@ function setup(o = {}) {
     sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 5))),
   };
   const flow = new ActionFlow(io);
-  const t = new TabState(5, { context: 0, page: 1 }, 'a');
+  const t = new TabSession(5, { context: 0, page: 1 }, 'a');
   return { flow, engine, io, log, t };
 }
 
@@ -97,8 +97,7 @@ test('a JS dialog holds the action; answering it finishes the action with a note
   /** @type {() => void} */
   let release = () => {};
   const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {
-    t.dialog = { type: 'confirm', message: 'Really delete?' };
-    for (const w of [...t.dialogWaiters]) w(t.dialog);
+    t.dialogOpened({ type: 'confirm', message: 'Really delete?' });
     await new Promise((res) => { release = res; });
   }, { ref: true });
   assert.match(r.text, /^<dialog tab="c0p1" type="confirm" message="Really delete\?"/);
@@ -143,11 +142,11 @@ test('an action on a page unchanged since the last capture reuses it instead of 
   await act();
   assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
   // An out-of-process frame, whose changes the page's watcher cannot see: always captured.
-  t.oopifs.set('s1', { frameId: 'F1', sessionId: 's1' });
+  t.onEvent('Target.attachedToTarget', { sessionId: 's1', targetInfo: { type: 'iframe', targetId: 'F1' } });
   log.length = 0;
   await act();
   assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
-  t.oopifs.clear();
+  t.onEvent('Target.detachedFromTarget', { sessionId: 's1' });
   // A snapshot's capture carries no mark: the next action captures.
   await flow.run(t, 'snapshot', {}, null);
   log.length = 0;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { Actionability, COVER_FN, DESCRIBE_FN, RECEIVES_FN, SCROLL_TO_FN, STATE_FN, pointsIn } from '../lib/actionability.js';
 import { LIMITS } from '../lib/limits.js';
 import { TabDriver } from '../lib/tab-driver.js';
-import { TabState } from '../lib/tab-state.js';
+import { TabSession } from '../lib/tab-session.js';
 import { FILL_FN } from '../lib/tools/input.js';
 import { setup } from './fake-page.mjs';
 
@@ -24,9 +24,9 @@ const BOX = { x: 100, y: 200, width: 80, height: 20 };
  * "Accept all cookies" (ref c0p1f0e9 when `refs` is on).
  */
 function page(o = {}) {
-  const t = new TabState(5, { context: 0, page: 1 }, 'a');
+  const t = new TabSession(5, { context: 0, page: 1 }, 'a');
   t.phases = {};
-  t.lastCapture = { frameTree: { frame: { id: 'MAIN', url: 'https://shop.test/' }, childFrames: [{ frame: { id: 'EVIL', url: 'https://ads.blocked.test/frame' } }] } };
+  t.captured({ frameTree: { frame: { id: 'MAIN', url: 'https://shop.test/' }, childFrames: [{ frame: { id: 'EVIL', url: 'https://ads.blocked.test/frame' } }] } });
   const calls = [];
   const state = { scrolled: [], ...o.state };
   const send = async (_t, method, params = {}, sid) => {
@@ -134,7 +134,7 @@ test('a transparent iframe from a withheld site over the button: refused as the 
   const { check, t } = page({ hit: () => ({ backendNodeId: 50, frameId: 'MAIN' }), owners: { EVIL: { sid: undefined, node: 50, session: 'S9', url: 'https://ads.blocked.test/frame' } } });
   t.withheldOwners = new Set([50]);
   t.withheldFrames = new Set(['EVIL']);
-  t.oopifs.set('S9', { frameId: 'EVIL', sessionId: 'S9' });
+  t.frameAttached('S9', 'EVIL');
   await assert.rejects(check(), (e) => {
     assert.equal(e.code, 'blocked_origin');
     assert.match(e.message, /^a frame from ads\.blocked\.test that the user's policy withholds is over c0p1f0e4 button "Place order": a press there would land in a frame the user's policy withholds, so nothing was pressed/);
@@ -162,8 +162,8 @@ test('a target in an out-of-process frame: the hit test follows the frame into i
     boxOf: (bn, sid) => (bn === 11 ? { x: 100, y: 50, width: 300, height: 200 } : sid === 'S1' ? { x: 5, y: 5, width: 40, height: 10 } : undefined),
     hit: (x, y, sid) => (sid === 'S1' ? { backendNodeId: 99, frameId: 'F1' } : { backendNodeId: 11, frameId: 'MAIN' }),
   });
-  t.oopifs.set('S1', { frameId: 'F1', sessionId: 'S1' });
-  t.lastCapture.oopifs = [{ frameId: 'F1', frameTree: { frame: { id: 'F1', url: 'https://pay.test/' } } }];
+  t.frameAttached('S1', 'F1');
+  t.captured({ ...t.lastCapture, oopifs: [{ frameId: 'F1', frameTree: { frame: { id: 'F1', url: 'https://pay.test/' } } }] });
   assert.deepEqual(await check(target), { x: 125, y: 60 });
   const inFrame = calls.find((c) => c.method === 'DOM.getNodeForLocation' && c.sid === 'S1');
   assert.deepEqual([inFrame.params.x, inFrame.params.y], [25, 10], 'the point in the frame\'s own coordinates');

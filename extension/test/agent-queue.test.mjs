@@ -84,28 +84,26 @@ test('Stop -> Resume: a tab closed while stopped stays gone; one lost before the
 
 test('waiters do not pile up: after many commands and actions a tab holds none', async () => {
   const { agent, engine, tab, name } = await setup();
-  const count = (/** @type {any} */ w) => w.size ?? w.length;
-  const t = tab();
-  for (let i = 0; i < 200; i++) await agent.send(t, 'Runtime.evaluate', { expression: '1' });
-  assert.equal(count(t.deathWaiters), 0);
+    const t = tab();
+  for (let i = 0; i < 200; i++) await t.send('Runtime.evaluate', { expression: '1' });
+  assert.equal(t.waiters.death, 0);
   for (let i = 0; i < 3; i++) {
     const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
     assert.equal(r.ok, true, JSON.stringify(r));
   }
-  assert.equal(count(t.deathWaiters), 0);
-  assert.equal(count(t.dialogWaiters), 0);
+  assert.deepEqual(t.waiters, { death: 0, dialog: 0 });
   // While commands are in flight they are there, and the tab's death still rejects them.
-  const pending = agent.send(t, 'Runtime.evaluate', { expression: '1' });
-  assert.equal(count(t.deathWaiters), 1);
+  const pending = t.send('Runtime.evaluate', { expression: '1' });
+  assert.equal(t.waiters.death, 1);
   await pending;
-  assert.equal(count(t.deathWaiters), 0);
+  assert.equal(t.waiters.death, 0);
   const hung = pageChrome();
   hung.debugger.sendCommand = () => new Promise(() => {});
   const h = new Agent({ chrome: hung, athena: Promise.resolve({ createEngine: () => strictEngine() }) });
   await h.restored;
   const ht = /** @type {any} */ (h.tabs.get(5));
-  const waiting = h.send(ht, 'Runtime.evaluate', {});
+  const waiting = ht.send('Runtime.evaluate', {});
   h.onTabRemoved(5);
   await assert.rejects(waiting, { code: 'tab_closed' });
-  assert.equal(count(ht.deathWaiters), 0);
+  assert.equal(ht.waiters.death, 0);
 });

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stabilize, watch } from '../lib/stabilize.js';
-import { TabState, ToolError } from '../lib/tab-state.js';
+import { ToolError } from '../lib/tab-state.js';
+import { TabSession } from '../lib/tab-session.js';
 import { LIMITS } from '../lib/limits.js';
 
 /** Virtual time: sleep(ms) wakes when run() advances the clock to it; nothing really waits. */
@@ -57,7 +58,7 @@ function page(clock, { domMs = LIMITS.settleQuietMs, value = null, values = [], 
   };
 }
 
-const tab = () => new TabState(5, { context: 0, page: 1 }, 's');
+const tab = () => new TabSession(5, { context: 0, page: 1 }, 's');
 
 /** Runs stabilize on a fresh tab: [warnings, virtual ms it took, CDP methods sent]. */
 async function settle(setup = () => {}, { hooks = [], dom = {}, navigation = false } = {}) {
@@ -155,7 +156,7 @@ test('a page that never finishes loading: capped at navigationCapMs, said', asyn
 
 test('a dialog or a cancel ends the wait early', async () => {
   const busy = (t) => { t.inflight.set('/forever', 0); };
-  const [w1, ms1] = await settle(busy, { hooks: [[200, (t) => { t.dialog = { type: 'alert', message: 'x' }; }]] });
+  const [w1, ms1] = await settle(busy, { hooks: [[200, (t) => { t.dialogOpened({ type: 'alert', message: 'x' }); }]] });
   assert.ok(ms1 < 400, `${ms1} ms`);
   assert.deepEqual(w1, []);
   const [w2, ms2] = await settle(busy, { hooks: [[200, (t) => { t.cancelled = true; }]] });
@@ -170,8 +171,7 @@ test('the tab dying mid-wait rejects with why', async () => {
   const t = tab();
   const p = page(clock, { domMs: 1000 });
   const run = clock.run(stabilize(t, { send: p.send, now: clock.now, sleep: clock.sleep, key: 'k' }), [[300, () => {
-    t.dead = { code: 'tab_closed', message: 'tab c0p1 was closed' };
-    for (const w of [...t.deathWaiters]) w(new ToolError('tab_closed', 'tab c0p1 was closed'));
+    t.kill({ code: 'tab_closed', message: 'tab c0p1 was closed' });
   }]]);
   await assert.rejects(run, (e) => e instanceof ToolError && e.code === 'tab_closed');
 });

@@ -4,16 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TabDriver } from '../lib/tab-driver.js';
-import { TabState } from '../lib/tab-state.js';
+import { TabSession } from '../lib/tab-session.js';
 
 const quad = (x, y, w, h) => [x, y, x + w, y, x + w, y + h, x, y + h];
 
 /** A page with an out-of-process iframe F1 (session S1) at (100, 50), itself holding F2 (session S2) at (10, 20). */
 function nested() {
-  const t = new TabState(5, { context: 0, page: 1 }, 'a');
-  t.oopifs.set('S1', { frameId: 'F1', sessionId: 'S1' });
-  t.oopifs.set('S2', { frameId: 'F2', sessionId: 'S2' });
-  t.lastCapture = { oopifs: [{ frameId: 'F1', frameTree: { frame: { id: 'F1' } } }, { frameId: 'F2', frameTree: { frame: { id: 'F2' }, childFrames: [{ frame: { id: 'F2a' } }] } }] };
+  const t = new TabSession(5, { context: 0, page: 1 }, 'a');
+  t.frameAttached('S1', 'F1');
+  t.frameAttached('S2', 'F2');
+  t.captured({ oopifs: [{ frameId: 'F1', frameTree: { frame: { id: 'F1' } } }, { frameId: 'F2', frameTree: { frame: { id: 'F2' }, childFrames: [{ frame: { id: 'F2a' } }] } }] });
   const calls = [];
   const owners = { F1: { session: undefined, node: 11, at: [100, 50] }, F2: { session: 'S1', node: 22, at: [10, 20] } };
   const send = async (_t, method, params, sid) => {

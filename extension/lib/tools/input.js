@@ -12,12 +12,12 @@ import { ToolError } from '../tab-state.js';
 import { quoteValue } from '../quote.js';
 import { arg, defineTool, msg, oneOf, ref, str, strings } from './define.js';
 
-/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-state.js').TabState} TabState */
+/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
 /**
  * The ref the agent holds for a node, with the engine's role and name (what the agent was shown),
  * found among the elements whose name contains `name`: for naming what covers a target.
- * @param {ToolContext} ctx @param {TabState} t @param {number} backendNodeId @param {string} frameId @param {string} name
+ * @param {ToolContext} ctx @param {TabSession} t @param {number} backendNodeId @param {string} frameId @param {string} name
  */
 function refOf(ctx, t, backendNodeId, frameId, name) {
   const engine = ctx.engine;
@@ -35,7 +35,7 @@ function refOf(ctx, t, backendNodeId, frameId, name) {
  * Looks before acting on a ref (extension/lib/actionability.js): the point to press, or a
  * ToolError that says what is in the way. `ctx.driver.actionability` is turned off only by
  * bench/actionability.mjs, to measure what the checks cost.
- * @param {ToolContext} ctx @param {TabState} t @param {any} target @param {import('../actionability.js').CheckOptions} o
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {import('../actionability.js').CheckOptions} o
  */
 async function ready(ctx, t, target, o) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).

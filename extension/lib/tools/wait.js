@@ -45,7 +45,7 @@ export const waitFor = defineTool({
 
 /**
  * Whether the live node behind target is in state (a node gone from the page is detached).
- * @param {import('./define.js').ToolContext} ctx @param {import('../tab-state.js').TabState} t @param {any} target @param {string} state
+ * @param {import('./define.js').ToolContext} ctx @param {import('../tab-session.js').TabSession} t @param {any} target @param {string} state
  */
 async function refState(ctx, t, target, state) {
   let v;

@@ -1,0 +1,358 @@
+// One controlled tab (docs/design.md, "The extension's shape"): its queue, its CDP sessions and
+// send, its capture, its watcher marks and its modal state (a JavaScript dialog or a beforeunload
+// prompt) are private fields, changed only through the methods below. The agent
+// (extension/lib/agent.js) creates one per tab and routes Chrome's events for the tab to
+// `onEvent`; the dispatcher runs every tool call on a tab through `run`, so calls on one tab run
+// one at a time, in order, by construction. Chrome's debugger and the user's policy are injected,
+// so Node tests drive a TabSession with a fake CDP (extension/test/tab-session.test.mjs).
+import { LIMITS } from './limits.js';
+import { checkFrameUrl } from './policy.js';
+import { tabName } from './tabs.js';
+import { ToolError } from './tab-state.js';
+
+/** @typedef {import('./tabs.js').PageKey} PageKey */
+/**
+ * What a TabSession reaches the browser through.
+ * @typedef {{
+ *   debugger: {attach: (t: {tabId: number}, v: string) => Promise<any>, detach: (t: {tabId: number}) => Promise<any>,
+ *              sendCommand: (t: {tabId: number, sessionId?: string}, method: string, params?: any) => Promise<any>},
+ *   policy: () => import('./policy.js').Policy,
+ *   watcherSource: () => string,
+ * }} SessionIO
+ */
+/** @typedef {{type: string, message: string, defaultPrompt?: string, url?: string}} Dialog */
+/** The action a dialog interrupted, finished when the agent answers it. @typedef {{kind: string, acting: Promise<any>, notes: string[]}} Held */
+
+/** The host of a URL, for messages (the URL itself when it has none). @param {string} url */
+export const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
+const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
+
+export class TabSession {
+  /** Calls on this tab, one at a time: each starts when the one before has ended. @type {Promise<any>} */
+  #queue = Promise.resolve();
+  /** Calls waiting in the queue or running. */
+  #calls = 0;
+  /** @type {SessionIO | null} */
+  #io;
+  /** Out-of-process iframes, by their flattened CDP session. @type {Map<string, {frameId: string, sessionId: string}>} */
+  #oopifs = new Map();
+  /** The latest capture (frame trees locate out-of-process frames), and the page's change mark it is known to show. @type {any} */
+  #lastCapture = null;
+  /** @type {string | null} */
+  #captureMark = null;
+  /** The page watcher's marks (extension/lib/page-scripts.js): when the current action began, when the last stabilization ended. @type {string | null} */
+  #watchMark = null;
+  /** @type {string | null} */
+  #settledMark = null;
+  /** The JavaScript dialog open in the page. @type {Dialog | null} */
+  #dialog = null;
+  /** The action that dialog interrupted. @type {Held | null} */
+  #held = null;
+  /** Waits in progress for a dialog and for the tab's death (each dropped when its race settles). @type {Set<(d: any) => void>} */
+  #dialogWaiters = new Set();
+  /** @type {Set<(e: ToolError) => void>} */
+  #deathWaiters = new Set();
+  /** Why the agent lost this tab (debugger detached, closed, stopped). @type {{code: string, message: string} | null} */
+  #dead = null;
+
+  /** @param {number} tabId @param {PageKey} key @param {string} session @param {SessionIO | null} io null: no browser (tests of the flow alone) */
+  constructor(tabId, key, session, io = null) {
+    this.tabId = tabId;
+    /** The tab's page key (`c{context}p{page}` of refs); a new page index after a crash. */
+    this.key = key;
+    this.session = session;
+    this.#io = io;
+    this.attached = false;
+    this.hasBaseline = false;
+    /** @type {Map<string, number>} requestId -> start time */
+    this.inflight = new Map();
+    /** When the current action began (requests started since are the action's). */
+    this.watchSince = 0;
+    this.loading = false;
+    this.crashed = false;
+    this.mainFrameId = '';
+    /** Why the next FactPack is a full one (e.g. the service worker restarted). @type {string | null} */
+    this.fullReason = null;
+    /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
+    this.withheldOwners = new Set();
+    /** @type {Set<string>} ids of the frames the policy withheld (last capture) */
+    this.withheldFrames = new Set();
+    // The current call (begun by `beginCall`): read by stabilization, wait_for and the timings.
+    /** An action is running on this tab (what it opens is the agent's). */
+    this.acting = false;
+    /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
+    this.opened = [];
+    /** wait_for gave up: said in its FactPack. @type {string | null} */
+    this.waitNote = null;
+    /** Id of the call acting on this tab, and whether it was cancelled (and why, when not by the agent). @type {any} */
+    this.callId = null;
+    this.cancelled = false;
+    /** @type {string | null} */
+    this.cancelWhy = null;
+    /** Milliseconds per phase of the current call, and per CDP method of its captures (ActionFlow.timings). @type {Record<string, number>} */
+    this.phases = {};
+    /** @type {Record<string, number>} */
+    this.cdp = {};
+    /** Captures the current call took. */
+    this.captures = 0;
+  }
+
+  get name() { return tabName(this.key); }
+
+  // ------------------------------------------------------------------ the queue
+  /**
+   * Runs fn after every call queued before on this tab. Every tool call on a tab comes through
+   * here (the dispatcher, extension/lib/agent.js): one capture/engine sequence at a time.
+   * `fn` gets how long it waited.
+   * @template R @param {(waitedMs: number) => Promise<R>} fn @returns {Promise<R>}
+   */
+  run(fn) {
+    const queued = performance.now();
+    this.#calls++;
+    const run = this.#queue.then(() => fn(performance.now() - queued)).finally(() => { this.#calls--; });
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Calls waiting in the queue or running. */
+  get calls() { return this.#calls; }
+
+  /** A call begins on this tab: its id (cancel finds it by it), no cancel yet, nothing opened. @param {any} id */
+  beginCall(id) {
+    this.callId = id ?? null;
+    this.cancelled = false;
+    this.cancelWhy = null;
+    this.opened = [];
+  }
+
+  /** The agent cancelled the call (or it reached its deadline: `why`). @param {any} id @param {string | null} [why] @returns {boolean} whether it was this tab's */
+  cancel(id, why = null) {
+    if (id === null || id === undefined || this.callId !== id) return false;
+    this.cancelled = true;
+    this.cancelWhy = why;
+    return true;
+  }
+
+  // ------------------------------------------------------------------ life and death
+  get dead() { return this.#dead; }
+
+  /** The agent lost this tab: every wait in progress rejects with why. @param {{code: string, message: string} | null} why null: released quietly */
+  kill(why) {
+    if (why) this.#dead = why;
+    const e = new ToolError(why?.code ?? 'tab_released', why?.message ?? 'the agent released this tab');
+    for (const w of [...this.#deathWaiters]) w(e);
+    this.#deathWaiters.clear();
+  }
+
+  /** The renderer crashed: waits in progress reject, the page starts over. @param {string} message */
+  crash(message) {
+    this.crashed = true;
+    for (const w of [...this.#deathWaiters]) w(new ToolError('renderer_crashed', message));
+    this.#deathWaiters.clear();
+    this.hasBaseline = false;
+  }
+
+  /** Waits in progress, by kind (none stay behind once their race settled). */
+  get waiters() { return { death: this.#deathWaiters.size, dialog: this.#dialogWaiters.size }; }
+
+  /**
+   * `p` raced against the tab's death (rejects with why) and, when `o` has `dialog`, a JS dialog
+   * opening (resolves to `o.dialog`). Its waiters are dropped as soon as the race settles, so a
+   * tab holds only those of the waits in progress, however long the session (issue 18).
+   * @template T, D @param {Promise<T>} p @param {{dialog?: D}} [o] @returns {Promise<T | D>}
+   */
+  async race(p, o = {}) {
+    if (this.#dead) throw new ToolError(this.#dead.code, this.#dead.message);
+    /** @type {(e: ToolError) => void} */
+    let onDeath = () => {};
+    /** @type {(d: any) => void} */
+    let onDialog = () => {};
+    /** @type {Promise<any>[]} */
+    const racers = [p, new Promise((_, reject) => { onDeath = reject; this.#deathWaiters.add(onDeath); })];
+    if ('dialog' in o) {
+      racers.push(this.#dialog ? Promise.resolve(o.dialog) : new Promise((resolve) => { onDialog = () => resolve(o.dialog); this.#dialogWaiters.add(onDialog); }));
+    }
+    try {
+      return await Promise.race(racers);
+    } finally {
+      this.#deathWaiters.delete(onDeath);
+      this.#dialogWaiters.delete(onDialog);
+    }
+  }
+
+  // ------------------------------------------------------------------ CDP
+  /** @returns {SessionIO} */
+  #browser() {
+    if (!this.#io) throw new ToolError('internal', `tab ${this.name} has no browser`);
+    return this.#io;
+  }
+
+  /** One CDP command on the tab (or one of its frames' sessions), bounded and raced against its death. @param {string} method @param {any} [params] @param {string} [sessionId] */
+  async send(method, params = {}, sessionId = undefined) {
+    if (this.#dead) throw new ToolError(this.#dead.code, this.#dead.message);
+    const target = sessionId ? { tabId: this.tabId, sessionId } : { tabId: this.tabId };
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs); });
+    try {
+      return await this.race(Promise.race([this.#browser().debugger.sendCommand(target, method, params), timeout]));
+    } finally { clearTimeout(timer); }
+  }
+
+  /** Attach on demand; "already attached" after a worker restart means it is still ours. */
+  async attach() {
+    if (this.attached) return;
+    let reattached = false;
+    try {
+      await this.#browser().debugger.attach({ tabId: this.tabId }, '1.3');
+    } catch (e) {
+      if (!/already attached/i.test(msg(e))) throw new ToolError('attach_failed', `cannot control tab ${this.name}: ${msg(e)}`);
+      reattached = true;
+    }
+    this.attached = true;
+    await this.send('Page.enable');
+    await this.send('Network.enable');
+    await this.send(...this.#watcher());
+    if (reattached) await this.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+    await this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+  }
+
+  /** Lets the debugger go (unless Chrome already took it). @param {{detach?: boolean}} [o] */
+  async detach(o = { detach: true }) {
+    const was = this.attached;
+    this.attached = false;
+    if (o.detach && was && this.#io) await this.#io.debugger.detach({ tabId: this.tabId }).catch(() => {});
+  }
+
+  /**
+   * The page-side watcher of stabilization, in every document of the tab from its start (and in
+   * the one already there).
+   * @returns {[string, any]}
+   */
+  #watcher() {
+    return ['Page.addScriptToEvaluateOnNewDocument', { source: this.#browser().watcherSource(), runImmediately: true }];
+  }
+
+  /** An out-of-process iframe attached: its session gets the same setup as the page's. @param {string} sessionId */
+  async #setupChild(sessionId) {
+    /** @type {Array<[string, any]>} */
+    const setup = [['Page.enable', {}], ['Network.enable', {}], this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    for (const [m, p] of setup) await this.send(m, p, sessionId).catch(() => {});
+  }
+
+  /** The out-of-process iframes' sessions. */
+  frameSessions() { return [...this.#oopifs.values()]; }
+  /** The same, by session (a copy). */
+  get oopifs() { return new Map(this.#oopifs); }
+  /** @param {string} sessionId */
+  frameSession(sessionId) { return this.#oopifs.get(sessionId); }
+  /** An out-of-process iframe's session attached (Target.attachedToTarget). @param {string} sessionId @param {string} frameId */
+  frameAttached(sessionId, frameId) { this.#oopifs.set(sessionId, { frameId, sessionId }); }
+
+  /**
+   * What Chrome says about this tab (chrome.debugger.onEvent), kept here. Crashes are the
+   * agent's (a new page index), and the core's own events go to the engine there.
+   * @param {string} method @param {any} params @param {string | undefined} sid the frame session it came from
+   */
+  onEvent(method, params, sid) {
+    const now = Date.now();
+    switch (method) {
+      // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
+      // Requests are known by id alone: an out-of-process iframe's document request starts in the
+      // page's session and finishes in the frame's own.
+      case 'Network.requestWillBeSent': if (!this.withheldFrames.has(params.frameId)) this.inflight.set(String(params.requestId), now); break;
+      case 'Network.loadingFinished': case 'Network.loadingFailed': this.inflight.delete(String(params.requestId)); break;
+      case 'Page.javascriptDialogOpening': {
+        // A dialog raised by a frame the policy withholds keeps its text to itself.
+        const policy = this.#io?.policy();
+        this.dialogOpened(!policy || checkFrameUrl(policy, params.url).ok
+          ? { type: params.type, message: params.message, defaultPrompt: params.defaultPrompt, url: params.url }
+          : { type: params.type, message: `[withheld: raised by ${hostOf(String(params.url))}, which the user's policy does not let the agent see]`, defaultPrompt: '', url: '' });
+        break;
+      }
+      case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
+      case 'Page.frameStartedLoading': if (!sid && (!this.mainFrameId || params.frameId === this.mainFrameId)) this.loading = true; break;
+      case 'Page.frameStoppedLoading': if (!sid && (!this.mainFrameId || params.frameId === this.mainFrameId)) this.loading = false; break;
+      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) this.mainFrameId = params.frame.id; break;
+      case 'Target.attachedToTarget':
+        if (params.targetInfo?.type === 'iframe') {
+          this.frameAttached(params.sessionId, params.targetInfo.targetId);
+          if (this.#io) this.#setupChild(params.sessionId);
+        }
+        break;
+      case 'Target.detachedFromTarget': this.#oopifs.delete(params.sessionId); break;
+      default: break;
+    }
+  }
+
+  // ------------------------------------------------------------------ capture
+  /** The latest capture (any call's: actions, read and screenshot). */
+  get lastCapture() { return this.#lastCapture; }
+  /** The agent's capture of this tab (agent.js captureTab) was taken. */
+  set lastCapture(cap) { this.captured(cap); }
+
+  /** A capture of this tab was taken: the latest from now on, showing the page as of no known mark. @param {any} cap */
+  captured(cap) {
+    this.#lastCapture = cap;
+    this.#captureMark = null;
+  }
+
+  /** The latest capture shows the page as of the watcher's `mark` (null: unknown, never reused). @param {string | null} mark */
+  markCapture(mark) { this.#captureMark = mark; }
+
+  /** Captures taken under an old policy are not reused. */
+  forgetCapture() { this.#captureMark = null; }
+
+  /**
+   * The capture an action may begin on without capturing again (docs/design.md, "Capture"): the
+   * page's watcher saw no change since it was taken (same document, no mutation, input, scroll or
+   * resize), and no out-of-process frame (whose changes the watcher cannot see) is there.
+   * @returns {any} the capture, or null
+   */
+  reusableCapture() {
+    const cap = this.#lastCapture;
+    if (!cap || this.#watchMark === null || this.#watchMark !== this.#captureMark || this.#oopifs.size > 0) return null;
+    return cap;
+  }
+
+  // ------------------------------------------------------------------ the page watcher's marks
+  /** An action begins: requests from now on are its own. @param {number} at */
+  watched(at) {
+    this.watchSince = at;
+    this.inflight.clear();
+    this.#watchMark = null;
+  }
+
+  /** The page's watcher began following the action at this mark. @param {string} mark */
+  watchMarked(mark) { this.#watchMark = mark; }
+
+  /** Stabilization ended (or began: null) at the watcher's `mark`. @param {string | null} mark */
+  settled(mark) { this.#settledMark = mark; }
+  get settledMark() { return this.#settledMark; }
+
+  // ------------------------------------------------------------------ modal state
+  /** The JavaScript dialog open in the page, if any (a copy). @returns {Dialog | null} */
+  get dialog() { return this.#dialog ? { ...this.#dialog } : null; }
+
+  /** A dialog opened: waits racing one end. @param {Dialog} d */
+  dialogOpened(d) {
+    this.#dialog = d;
+    for (const w of [...this.#dialogWaiters]) w(d);
+    this.#dialogWaiters.clear();
+  }
+
+  /** The dialog closed. */
+  dialogClosed() { this.#dialog = null; }
+
+  /** An action was interrupted by the open dialog: it is finished when the agent answers. @param {Held} h */
+  hold(h) { this.#held = h; }
+
+  /** The agent answers the open dialog: the action it held (null: none), no longer held. */
+  answering() {
+    const h = this.#held;
+    this.#held = null;
+    return h;
+  }
+
+  /** The agent's answer was taken by the page. */
+  answered() { this.#dialog = null; }
+}
