@@ -28,12 +28,13 @@ const BENCHES = [
   { name: 'flows', cmd: ['node', rel('bench/flows.mjs')], out: 'bench/flows-results.md' },
   { name: 'latency', cmd: ['node', rel('bench/latency.mjs')], out: 'bench/latency-results.md' },
   { name: 'hostile', cmd: ['node', rel('bench/hostile.mjs')], out: 'bench/hostile-results.md' },
+  { name: 'actionability', cmd: ['node', rel('bench/actionability.mjs')], out: 'bench/actionability-results.md' },
 ];
 // Written from a test run (ATHENA_WRITE_AGREEMENT, see corpus_agreement_test.cpp), not re-run here.
 // compile-agreement: a test run (ATHENA_WRITE_AGREEMENT); hostile-before-after: node bench/hostile.mjs --before OLD;
-// attacks: every attack of issue 17, before and after, kept by hand from the named tests' runs;
+// attacks, attacks-29: the attacks the end-to-end tests replay, before and after, kept by hand from the named tests' runs;
 // fuzz-results: ./athena fuzz [--runs N | SECONDS].
-const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/fuzz-results.md'];
+const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/fuzz-results.md'];
 
 const ran = [];
 for (const b of BENCHES) {
