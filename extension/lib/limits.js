@@ -11,6 +11,8 @@ export const LIMITS = Object.freeze({
   settleTimerMaxMs: 1_000,
   /** Longer ones, up to this long, are reported as work scheduled for later (not waited for). */
   settleLaterMaxMs: 10_000,
+  /** The browser's validation message kept on a field it refused (page-scripts.js; the core cuts a description at kMaxNameChars anyway). */
+  invalidMessageMaxChars: 200,
   /** Timers set this long after the action began are no longer the action's. */
   settleTrackWindowMs: 2_000,
   /** One callback scheduled more often than this in one action is a loop: no longer waited for. */

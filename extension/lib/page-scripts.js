@@ -2,7 +2,7 @@
 // strings, one place, so what reaches the page is easy to review. Password and payment values
 // are redacted here, before anything leaves the page.
 
-import { isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
+import { INVALID_MARK_ATTR, isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
 import { LIMITS } from './limits.js';
 
 /**
@@ -36,7 +36,9 @@ import { LIMITS } from './limits.js';
  * input and change events, scrolls, resizes): `mark()` tells the extension whether the page can
  * differ from its last capture (a different mark) or not, and an action on an unchanged page
  * reuses that capture instead of taking a new one before it acts.
- * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string}} cfg
+ * And it marks a field the browser's own validation refused (secrets.js INVALID_MARK_ATTR, with
+ * the browser's message, cut at cfg.invalidMessageMax), until the field is valid again.
+ * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string, invalidMark: string, invalidMessageMax: number}} cfg
  */
 function pageWatcher(key, cfg) {
   const g = /** @type {any} */ (globalThis);
@@ -77,6 +79,17 @@ function pageWatcher(key, cfg) {
   let changes = 0;
   const changed = () => { changes++; };
   for (const type of ['input', 'change', 'scroll']) document.addEventListener(type, changed, { capture: true, passive: true });
+  // A field the browser refused on submit (`invalid` does not bubble: a capturing listener sees it).
+  const removeAttr = Elem.prototype.removeAttribute;
+  document.addEventListener('invalid', (/** @type {Event} */ ev) => {
+    const el = /** @type {any} */ (ev.target);
+    if (el instanceof Elem) apply(setAttr, el, [cfg.invalidMark, String(el.validationMessage ?? '').slice(0, cfg.invalidMessageMax)]);
+  }, { capture: true });
+  const revalidate = (/** @type {Event} */ ev) => {
+    const el = /** @type {any} */ (ev.target);
+    if (el instanceof Elem && apply(getAttr, el, [cfg.invalidMark]) !== null && el.validity?.valid) apply(removeAttr, el, [cfg.invalidMark]);
+  };
+  for (const type of ['input', 'change']) document.addEventListener(type, revalidate, { capture: true, passive: true });
   g.addEventListener('resize', changed, { passive: true });
   const st = {
     on: false, since: 0, lastChange: 0, mutations: 0,
@@ -239,6 +252,7 @@ function pageWatcher(key, cfg) {
 export const WATCHER_JS = (key) => `(${pageWatcher})(${JSON.stringify(key)}, ${JSON.stringify({
   trackMaxMs: LIMITS.settleTimerMaxMs, windowMs: LIMITS.settleTrackWindowMs, repeats: LIMITS.settleTimerRepeats,
   animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs, wasPassword: WAS_PASSWORD_ATTR,
+  invalidMark: INVALID_MARK_ATTR, invalidMessageMax: LIMITS.invalidMessageMaxChars,
 })})`;
 
 /** Expression: the watcher (and those of same-origin iframes) starts watching an action. @param {string} key */

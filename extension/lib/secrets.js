@@ -9,6 +9,14 @@
 export const WAS_PASSWORD_ATTR = 'data-athena-was-password';
 
 /**
+ * The attribute the page watcher sets on a field the browser's own validation refused (the
+ * `invalid` event of a submit, `required`, `type=email`, `pattern`…), holding the browser's
+ * message, and takes off once the field is valid again: `:invalid` is not in the captured DOM.
+ * The core reads the same name (node_state.h kInvalidMarkAttr).
+ */
+export const INVALID_MARK_ATTR = 'data-athena-invalid';
+
+/**
  * Whether an element's value is a secret that must never leave the page: a password input (its
  * type, trimmed, in any case), or one the page switched from password to another type (marked
  * data-athena-was-password); an autocomplete token cc-*, one-time-code, current-password or

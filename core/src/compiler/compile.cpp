@@ -454,7 +454,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const std::string_view desc = dom.attr(i, "aria-description", &has);
     const std::string title = collapse_ws(dom.attr(i, "title"));
     const std::string by = rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
+    const std::string refused = rn.state.invalid ? collapse_ws(dom.attr(i, kInvalidMarkAttr)) : std::string();
     if (!by.empty() && by != rn.name) rn.description = cut(by, limits::kMaxNameChars);
+    else if (!refused.empty()) rn.description = cut(refused, limits::kMaxNameChars);  // the browser's own message
     else if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
     else if (!title.empty() && title != rn.name) rn.description = cut(title, limits::kMaxNameChars);
     else if (!is_blank(dom.attr(i, "placeholder")) && (t == "input" || t == "textarea")) {

@@ -257,7 +257,7 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   s.required = ((t == "input" || t == "select" || t == "textarea") && dom.has_attr(i, "required")) ||
                attr_true(dom, i, "aria-required");
   const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
-  s.invalid = !inv.empty() && inv != "false" && inv != "undefined";
+  s.invalid = (!inv.empty() && inv != "false" && inv != "undefined") || dom.has_attr(i, kInvalidMarkAttr);
   s.readonly = ((t == "input" || t == "textarea") && dom.has_attr(i, "readonly")) || attr_true(dom, i, "aria-readonly");
   // DOMSnapshot carries no focus; a capture cannot tell (see bench/compile-agreement.md).
   s.focused = false;

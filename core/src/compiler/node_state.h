@@ -13,6 +13,12 @@ namespace athena::compiler {
 /// switched from type=password to another type: it stays a secret whatever it is now.
 inline constexpr std::string_view kWasPasswordAttr = "data-athena-was-password";
 
+/// The attribute the page watcher sets on a field the browser's own validation refused (a
+/// submit's `invalid` event), holding the browser's message, until the field is valid again:
+/// the captured DOM has no `:invalid`. The field is `invalid` and, lacking a message of its own,
+/// that message is its description.
+inline constexpr std::string_view kInvalidMarkAttr = "data-athena-invalid";
+
 /// Secret fields (tests/support/secret-fields.json): password fields, also switched to text;
 /// autocomplete cc-* / one-time-code / *-password; inputs whose name or id says password, or
 /// whose name, id or aria-label says card number or security code; numeric inputs whose pattern

@@ -370,3 +370,28 @@ TEST_CASE("descriptions: a dialog's aria-describedby text stays a line, a field'
   REQUIRE(field);
   CHECK(field->description == "Capital letters.");
 }
+
+TEST_CASE("a field the browser's own validation refused is invalid, with the browser's message", "[compiler][text]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int form = b.el(0, body, "form", {}, {0, 0, 600, 200});
+  // Marked by the page watcher (extension/lib/page-scripts.js) on the submit's `invalid` event.
+  b.el(0, form, "input", {{"type", "email"}, {"required", ""}, {"aria-label", "Email"}, {"data-athena-invalid", "Please fill out this field."}}, {0, 10, 200, 20});
+  // A page's own message, tied by aria-describedby, comes first.
+  b.el(0, form, "input", {{"aria-label", "Name"}, {"aria-describedby", "name-err"}, {"data-athena-invalid", "Please fill out this field."}}, {0, 40, 200, 20});
+  b.text(0, b.el(0, form, "p", {{"id", "name-err"}}, {0, 60, 300, 20}), "Enter your full name");
+  b.el(0, form, "input", {{"aria-label", "Phone"}}, {0, 90, 200, 20});
+  const Snapshot s = compile_ok(b);
+  const ReadableNode* email = by_name(s, "Email");
+  const ReadableNode* name = by_name(s, "Name");
+  const ReadableNode* phone = by_name(s, "Phone");
+  REQUIRE(email);
+  REQUIRE(name);
+  REQUIRE(phone);
+  CHECK(email->state.invalid);
+  CHECK(email->description == "Please fill out this field.");
+  CHECK(name->state.invalid);
+  CHECK(name->description == "Enter your full name");
+  CHECK_FALSE(phone->state.invalid);
+  CHECK(phone->description.empty());
+}
