@@ -32,7 +32,8 @@ struct Element {
   /// delta compares: a line that moves in the outline is modified (`depth 1 -> 2`).
   int depth = 0;
   /// In a delta's added list: the ref of the line it follows in the page, within its region and
-  /// frame (empty: it opens its region). Consecutive additions share their first one's. Presentation only.
+  /// frame (empty: it opens its region, or it is a status, alert or validation message, whose place
+  /// says nothing). Consecutive additions share their first one's. Presentation only.
   std::string after;
 };
 

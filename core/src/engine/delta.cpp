@@ -52,10 +52,14 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     const bool added = it == before.end() || it->first != e.ref;
     const bool same_place = prev && prev->frame_index == e.frame_index && prev->element.region == e.element.region &&
                             prev->element.region_label == e.element.region_label;
+    // A status, alert or validation message is an announcement: where it sits says nothing, and
+    // naming a line for it would cost more than the message (it is placed by its region alone).
+    const Category cat = e.element.category;
+    const bool announcement = cat == Category::kStatus || cat == Category::kAlert || cat == Category::kValidation;
     if (added) {
       if (!prev_added || !same_place) run_after = same_place ? prev->element.ref : std::string();
       out.pack.added.push_back(e.element);
-      out.pack.added.back().after = run_after;
+      out.pack.added.back().after = announcement ? std::string() : run_after;
       text_changed += text;
       text_added += text;
     } else if (it->second->content != e.content) {
