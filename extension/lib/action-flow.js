@@ -96,34 +96,22 @@ export class ActionFlow {
    * @returns {Promise<Reply>}
    */
   async run(t, kind, args, act, o = {}) {
-    const called = now();
-    return this.queued(t, async () => {
-      t.acting = true;
-      t.phases = { queue: now() - called };
-      t.cdp = {};
-      t.captures = 0;
-      const start = now();
-      try { return await this.runNow(t, kind, args, act, o); } finally {
-        t.acting = false;
-        this.timings.push({ tool: kind, ms: now() - start + t.phases.queue, phases: t.phases, cdp: t.cdp, captures: t.captures });
-        if (this.timings.length > LIMITS.timingsKept) this.timings.shift();
-      }
-    });
-  }
-
-  /**
-   * Runs fn after every call queued before on this tab (actions, reads, screenshots): one
-   * capture/engine sequence at a time per tab.
-   * @template R @param {TabSession} t @param {() => Promise<R>} fn @returns {Promise<R>}
-   */
-  queued(t, fn) {
-    return t.run(() => fn());
+    // Called in the tab's queue (the dispatcher's, agent.js): nothing else runs on t meanwhile.
+    t.acting = true;
+    t.phases = { queue: t.waitedMs };
+    t.cdp = {};
+    t.captures = 0;
+    const start = now();
+    try { return await this.runNow(t, kind, args, act, o); } finally {
+      t.acting = false;
+      this.timings.push({ tool: kind, ms: now() - start + t.phases.queue, phases: t.phases, cdp: t.cdp, captures: t.captures });
+      if (this.timings.length > LIMITS.timingsKept) this.timings.shift();
+    }
   }
 
   /** @param {TabSession} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
   async runNow(t, kind, args, act, o) {
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
-    if (t.dialog && kind !== 'dialog') throw new ToolError('dialog_open', `a JavaScript ${t.dialog.type} is open in ${tabName(t.key)} (${quoteValue(t.dialog.message)}): answer it with dialog {accept, text?} first`);
     if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
     const tab = await this.io.tab(t.tabId);
     if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
@@ -234,11 +222,15 @@ export class ActionFlow {
     try { return engine.stats(t.key).deliveredVersion; } catch { return 0; }
   }
 
-  /** dialog {accept, text?}: answers the JS dialog open in tab t. @param {TabSession} t @param {any} args */
+  /**
+   * dialog {accept, text?}: answers the JS dialog open in tab t, in its queue (the dispatcher
+   * checked that one is open).
+   * @param {TabSession} t @param {any} args
+   */
   async answerDialog(t, args) {
-    if (!t.dialog) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
-    if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
     const d = t.dialog;
+    if (!d) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
+    if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
     await this.io.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
     t.answered();
     const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;

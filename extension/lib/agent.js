@@ -29,6 +29,11 @@ const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); }
  * @typedef {{ok: boolean, text?: string, factpack?: any, version?: number, image?: {mime: string, data: string},
  *           error?: {code: string, message: string}}} Reply  ok true: text (+ factpack, version); ok false: error
  */
+/**
+ * What a tool acts through besides its tab (extension/lib/tools/define.js): the action flow, the
+ * frame driver, the engine, the policy, and the session's tabs; never the agent itself.
+ * @typedef {ReturnType<Agent['context']>} ToolContext
+ */
 
 export class Agent {
   /**
@@ -369,7 +374,21 @@ export class Agent {
       if (wrong) throw new ToolError('bad_arguments', wrong);
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
-      return await decl.handler(this, session, { ...args, [CALL_ID]: call.id ?? null });
+      const ctx = this.context(session);
+      decl.precheck?.(args, ctx);
+      const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
+      const full = { ...args, [CALL_ID]: call.id ?? null };
+      if (!t) return await decl.handler(/** @type {any} */ (null), full, ctx);
+      // Every call on a tab runs in its queue, one at a time, and an open dialog is checked here
+      // only: each tool declares whether it blocks the tool or is what the tool answers.
+      return await t.run(async () => {
+        if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
+        const rule = typeof decl.dialog === 'function' ? decl.dialog(args) : decl.dialog;
+        const d = t.dialog;
+        if (d && rule === 'blocks') throw new ToolError('dialog_open', `a JavaScript ${d.type} is open in ${tabName(t.key)} (${quoteValue(d.message)}): answer it with dialog {accept, text?} first`);
+        if (!d && rule === 'answers') throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
+        return decl.handler(t, full, ctx);
+      });
     } catch (e) {
       // Every message passes the last guard of the quoting rule (quote.js safeMessage): one line,
       // no '<' unescaped, whatever page text a path put in it.
@@ -377,6 +396,63 @@ export class Agent {
       if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
       return { ok: false, error: { code: 'internal', message: safeMessage(msg(e)) } };
     }
+  }
+
+  /**
+   * The narrow context a tool of `session` acts through (tools/define.js ToolContext).
+   * @param {string} session
+   */
+  context(session) {
+    const agent = this;
+    return {
+      session,
+      get policy() { return agent.policy; },
+      flow: this.flow,
+      driver: this.driver,
+      loadEngine: () => this.loadEngine(),
+      /** The engine when loaded, else null. */
+      get engine() { return agent.engine; },
+      /** @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sessionId] */
+      send: (t, method, params = {}, sessionId = undefined) => t.send(method, params, sessionId),
+      /** @param {TabSession} t */
+      attach: (t) => t.attach(),
+      /** @param {TabSession} t */
+      captureTab: (t) => this.captureTab(t),
+      /** @param {TabSession} t */
+      reload: (t) => this.chrome.tabs.reload(t.tabId),
+      // The session's tabs (the tabs tool).
+      /** @param {any} args */
+      tabFor: (args) => this.tabFor(session, args),
+      ownTabs: () => this.tabMap.ofSession(session),
+      /** Tabs the user shared that no agent controls yet. @returns {number[]} */
+      sharedTabs: () => [...this.shared].filter((id) => !this.tabs.has(id)),
+      /** @param {number} tabId */
+      chromeTab: (tabId) => this.chrome.tabs.get(tabId).catch(() => null),
+      currentTabId: () => this.sessions.get(session)?.current ?? null,
+      /** A new tab, the session's current one. */
+      openTab: async () => {
+        const tab = await this.chrome.tabs.create({ url: 'about:blank', active: true });
+        return this.#makeCurrent(session, await this.adopt(session, tab.id));
+      },
+      /** @param {number} tabId */
+      adoptShared: async (tabId) => this.#makeCurrent(session, await this.adopt(session, tabId)),
+      /** @param {TabSession} t */
+      activate: async (t) => { await this.chrome.tabs.update(t.tabId, { active: true }).catch(() => {}); },
+      /** Released and closed (in its queue: nothing runs on it meanwhile). @param {TabSession} t */
+      close: async (t) => {
+        await this.release(t.tabId, null);
+        await this.chrome.tabs.remove(t.tabId).catch(() => {});
+        const s = this.sessions.get(session);
+        if (s && s.current === t.tabId) s.current = null;
+      },
+    };
+  }
+
+  /** @param {string} session @param {TabSession} t */
+  #makeCurrent(session, t) {
+    const s = this.sessions.get(session);
+    if (s) s.current = t.tabId;
+    return t;
   }
 
   // ------------------------------------------------------------------ tabs

@@ -95,6 +95,8 @@ export class TabSession {
     this.cdp = {};
     /** Captures the current call took. */
     this.captures = 0;
+    /** How long the current call waited in the queue. */
+    this.waitedMs = 0;
   }
 
   get name() { return tabName(this.key); }
@@ -109,7 +111,10 @@ export class TabSession {
   run(fn) {
     const queued = performance.now();
     this.#calls++;
-    const run = this.#queue.then(() => fn(performance.now() - queued)).finally(() => { this.#calls--; });
+    const run = this.#queue.then(() => {
+      this.waitedMs = performance.now() - queued;
+      return fn(this.waitedMs);
+    }).finally(() => { this.#calls--; });
     this.#queue = run.catch(() => {});
     return run;
   }

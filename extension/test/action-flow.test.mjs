@@ -115,10 +115,10 @@ test('a JS dialog holds the action; answering it finishes the action with a note
 });
 
 test('calls on one tab run one at a time, in order', async () => {
-  const { flow, t } = setup();
+  const { t } = setup();
   const order = [];
-  const slow = flow.queued(t, async () => { order.push('slow:start'); await new Promise((r) => setTimeout(r, 20)); order.push('slow:end'); });
-  const fast = flow.queued(t, async () => { order.push('fast'); });
+  const slow = t.run(async () => { order.push('slow:start'); await new Promise((r) => setTimeout(r, 20)); order.push('slow:end'); });
+  const fast = t.run(async () => { order.push('fast'); });
   await Promise.all([slow, fast]);
   assert.deepEqual(order, ['slow:start', 'slow:end', 'fast']);
 });

@@ -7,15 +7,27 @@ import { ToolError } from '../tab-state.js';
 
 /** @typedef {{type: string, description?: string, enum?: string[], items?: {type: string}}} ArgSchema */
 /**
- * What a handler acts through: the agent (extension/lib/agent.js) with its tabs, sessions, policy,
- * CDP transport, action flow and frame driver.
- * @typedef {import('../agent.js').Agent} ToolContext
+ * What a handler acts through besides its tab: the narrow context the dispatcher gives it
+ * (extension/lib/agent.js `#context`), never the agent itself.
+ * @typedef {import('../agent.js').ToolContext} ToolContext
  * @typedef {import('../agent.js').Reply} Reply
- * @typedef {(ctx: ToolContext, session: string, args: any) => Promise<Reply>} Handler
+ * @typedef {import('../tab-session.js').TabSession} TabSession
+ * @typedef {(t: TabSession, args: any, ctx: ToolContext) => Promise<Reply>} Handler
+ */
+/**
+ * Which tab a call runs on, found by the dispatcher before the handler runs: 'current' (args.tab,
+ * else the ref's tab, else the session's current tab), 'create' (the same, a new tab when the
+ * session has none), or a function (the tabs tool: null runs on no tab).
+ * @typedef {'current' | 'create' | ((args: any, ctx: ToolContext) => Promise<TabSession | null>)} TabRule
+ * What an open JavaScript dialog means for the call: it 'blocks' it (dialog_open), the call
+ * 'answers' it (no_dialog without one), or the call 'ignores' it. A function of the arguments
+ * when it depends on them.
+ * @typedef {'blocks' | 'answers' | 'ignores'} DialogRule
  */
 /**
  * @typedef {{name: string, description: string, args: Record<string, ArgSchema>, required: string[],
- *            mutating: boolean, factpack: boolean, handler: Handler}} ToolDecl
+ *            mutating: boolean, factpack: boolean, tab: TabRule, dialog: DialogRule | ((args: any) => DialogRule),
+ *            precheck: ((args: any, ctx: ToolContext) => void) | null, handler: Handler}} ToolDecl
  */
 
 /** @param {string} type @param {string} [description] @returns {ArgSchema} */
@@ -28,14 +40,18 @@ export const ref = () => arg('string', 'element ref, e.g. c0p1f0e12');
 
 /**
  * One tool. `mutating` tools take the agent's `version`; `factpack` tools answer with a FactPack.
+ * The dispatcher finds its tab (`tab`, default 'current'), runs `precheck` (checks that need no
+ * tab) first, then the handler in the tab's queue after checking `dialog` (default 'blocks').
  * @param {{name: string, description: string, args?: Record<string, ArgSchema>, required?: string[],
- *          mutating?: boolean, factpack?: boolean, handler: Handler}} d
+ *          mutating?: boolean, factpack?: boolean, tab?: TabRule, dialog?: DialogRule | ((args: any) => DialogRule),
+ *          precheck?: (args: any, ctx: ToolContext) => void, handler: Handler}} d
  * @returns {ToolDecl}
  */
 export function defineTool(d) {
   return Object.freeze({
     name: d.name, description: d.description, args: d.args ?? {}, required: d.required ?? [],
-    mutating: !!d.mutating, factpack: !!d.factpack, handler: d.handler,
+    mutating: !!d.mutating, factpack: !!d.factpack, tab: d.tab ?? 'current', dialog: d.dialog ?? 'blocks',
+    precheck: d.precheck ?? null, handler: d.handler,
   });
 }
 

@@ -82,6 +82,11 @@ export const FILL_FN = `function (append, text) {
 }`;
 
 
+/** The key events of press's `keys`, or bad_arguments. @param {any} args */
+function keysOf(args) {
+  try { return keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
+}
+
 /** click or hover: the mouse moves to the element's visible point (and clicks it). @param {'click' | 'hover'} name */
 function pointerTool(name) {
   return defineTool({
@@ -89,8 +94,7 @@ function pointerTool(name) {
     description: name === 'click' ? 'Click an element. Returns what changed.' : 'Move the mouse over an element.',
     args: { ref: ref() },
     required: ['ref'], mutating: true, factpack: true,
-    async handler(ctx, session, args) {
-      const t = await ctx.tabFor(session, args);
+    async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, async (target) => {
         const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind: name, enabled: name === 'click' }));
         await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
@@ -113,11 +117,13 @@ export const type = defineTool({
     clear: arg('boolean', 'replace the value (the default)'), submit: arg('boolean', 'press Enter after'),
   },
   required: ['ref', 'text'], mutating: true, factpack: true,
-  async handler(ctx, session, args) {
+  precheck(args) {
     const text = str(args, 'text', true, true);
     if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
     if (args.append && args.clear) throw new ToolError('bad_arguments', 'type: append and clear contradict each other (replacing is the default)');
-    const t = await ctx.tabFor(session, args);
+  },
+  async handler(t, args, ctx) {
+    const text = str(args, 'text', true, true);
     return ctx.flow.run(t, 'type', args, async (target) => {
       await ready(ctx, t, target, { kind: 'type', enabled: true, editable: true });
       const sid = ctx.driver.sessionOf(t, target.frameId);
@@ -138,10 +144,9 @@ export const press = defineTool({
   description: 'Press keys, e.g. Enter, Escape, Control+A (on ref: focused first).',
   args: { keys: arg('string'), ref: ref() },
   required: ['keys'], mutating: true, factpack: true,
-  async handler(ctx, session, args) {
-    let events;
-    try { events = keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
-    const t = await ctx.tabFor(session, args);
+  precheck(args) { keysOf(args); },
+  async handler(t, args, ctx) {
+    const events = keysOf(args);
     return ctx.flow.run(t, 'press', args, async (target) => {
       if (target) {
         await ready(ctx, t, target, { kind: 'press', enabled: true });
@@ -157,10 +162,9 @@ export const select = defineTool({
   description: 'Choose options of a select.',
   args: { ref: ref(), values: strings() },
   required: ['ref', 'values'], mutating: true, factpack: true,
-  async handler(ctx, session, args) {
+  async handler(t, args, ctx) {
     // Types are checked against the declaration before any handler runs (agent.js, checkArguments).
     const values = /** @type {string[]} */ (args.values);
-    const t = await ctx.tabFor(session, args);
     return ctx.flow.run(t, 'select', args, async (target) => {
       await ready(ctx, t, target, { kind: 'select', enabled: true });
       const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
@@ -175,10 +179,11 @@ export const scroll = defineTool({
   description: 'Scroll the page or an element.',
   args: { ref: ref(), direction: oneOf(['up', 'down', 'left', 'right']), amount: arg('number', 'pixels') },
   mutating: true, factpack: true,
-  async handler(ctx, session, args) {
-    const dir = args.direction ?? (args.ref ? null : 'down');
+  precheck(args) {
     if (args.amount !== undefined && !(args.amount > 0 && args.amount <= LIMITS.scrollMaxPx)) throw new ToolError('bad_arguments', `scroll: amount is CSS pixels, 1..${LIMITS.scrollMaxPx}`);
-    const t = await ctx.tabFor(session, args);
+  },
+  async handler(t, args, ctx) {
+    const dir = args.direction ?? (args.ref ? null : 'down');
     return ctx.flow.run(t, 'scroll', args, async (target) => {
       if (target) await ctx.driver.callOn(t, target, SCROLL_FN, [dir, args.amount ?? null, LIMITS.scrollViewportShare]);
       else await ctx.send(t, 'Runtime.evaluate', { expression: `(${SCROLL_FN}).call(null, ${JSON.stringify(dir)}, ${JSON.stringify(args.amount ?? null)}, ${LIMITS.scrollViewportShare})` });
@@ -191,8 +196,10 @@ export const dialog = defineTool({
   description: 'Answer an alert/confirm/prompt.',
   args: { accept: arg('boolean'), text: arg('string') },
   required: ['accept'], mutating: true, factpack: true,
-  async handler(ctx, session, args) {
-    return ctx.flow.answerDialog(await ctx.tabFor(session, args), args);
+  // The one tool an open dialog does not block: it answers it (in the tab's queue like any other).
+  dialog: 'answers',
+  async handler(t, args, ctx) {
+    return ctx.flow.answerDialog(t, args);
   },
 });
 
@@ -201,7 +208,7 @@ export const upload = defineTool({
   description: 'Set files on a file input.',
   args: { ref: ref(), files: strings() },
   required: ['ref', 'files'], mutating: true, factpack: true,
-  async handler(ctx, session, args) {
+  precheck(args, ctx) {
     const files = /** @type {string[]} */ (args.files);
     if (files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => !f.startsWith('/')))
       throw new ToolError('bad_arguments', `upload: files is a list of 1..${LIMITS.uploadMaxFiles} absolute paths on this computer`);
@@ -211,7 +218,9 @@ export const upload = defineTool({
       const ok = checkUpload(ctx.policy, f);
       if (!ok.ok) throw new ToolError(ok.code, ok.message);
     }
-    const t = await ctx.tabFor(session, args);
+  },
+  async handler(t, args, ctx) {
+    const files = /** @type {string[]} */ (args.files);
     return ctx.flow.run(t, 'upload', args, async (target) => {
       // No pointer: file inputs are usually hidden behind a styled label. Attached and enabled.
       await ready(ctx, t, target, { kind: 'upload', enabled: true, visible: false });

@@ -9,12 +9,16 @@ export const navigate = defineTool({
   description: 'Open a URL in the agent\'s tab. Returns a full FactPack.',
   args: { url: arg('string') },
   required: ['url'], mutating: true, factpack: true,
-  async handler(ctx, session, args) {
+  // A new tab when the agent has none, but only for a URL it may open.
+  tab: 'create',
+  precheck(args, ctx) {
     const url = str(args, 'url', true);
     if (url.length > LIMITS.urlMaxChars) throw new ToolError('bad_arguments', `navigate: url longer than ${LIMITS.urlMaxChars} characters`);
     const ok = checkUrl(ctx.policy, url);
     if (!ok.ok) throw new ToolError(ok.code, ok.message);
-    const t = await ctx.tabFor(session, args, { create: true });
+  },
+  async handler(t, args, ctx) {
+    const url = str(args, 'url', true);
     return ctx.flow.run(t, 'navigate', args, async () => {
       const r = await ctx.send(t, 'Page.navigate', { url });
       if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
@@ -28,8 +32,7 @@ function historyTool(name) {
     name,
     description: name === 'back' ? 'Go back in history.' : 'Go forward in history.',
     mutating: true, factpack: true,
-    async handler(ctx, session, args) {
-      const t = await ctx.tabFor(session, args);
+    async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, async () => {
         const h = await ctx.send(t, 'Page.getNavigationHistory');
         const i = h.currentIndex + (name === 'back' ? -1 : 1);
@@ -49,9 +52,8 @@ export const reload = defineTool({
   name: 'reload',
   description: 'Reload the page.',
   mutating: true, factpack: true,
-  async handler(ctx, session, args) {
-    const t = await ctx.tabFor(session, args);
-    return ctx.flow.run(t, 'reload', args, async () => { t.crashed = false; await ctx.chrome.tabs.reload(t.tabId); });
+  async handler(t, args, ctx) {
+    return ctx.flow.run(t, 'reload', args, async () => { t.crashed = false; await ctx.reload(t); });
   },
 });
 
@@ -59,8 +61,7 @@ export const snapshot = defineTool({
   name: 'snapshot',
   description: 'Full FactPack of the page now, every region shown (recovers a lost context).',
   factpack: true,
-  async handler(ctx, session, args) {
-    const t = await ctx.tabFor(session, args);
+  async handler(t, args, ctx) {
     return ctx.flow.run(t, 'snapshot', args, null);
   },
 });

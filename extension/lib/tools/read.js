@@ -17,8 +17,9 @@ export const find = defineTool({
     role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
     frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: what follows it (a line\'s "(N more …)" too)'), limit: arg('integer'),
   },
-  async handler(ctx, session, args) {
-    const t = await ctx.tabFor(session, args);
+  // It reads the engine, not the page: an open dialog is no obstacle.
+  dialog: 'ignores',
+  async handler(t, args, ctx) {
     if (!t.hasBaseline) return ctx.flow.run(t, 'snapshot', args, null);
     const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
     if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
@@ -46,10 +47,9 @@ export const read = defineTool({
   name: 'read',
   description: 'Text of an element or region.',
   args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string') },
-  async handler(ctx, session, args) {
-    const t = await ctx.tabFor(session, args);
-    // In the tab's queue: a capture never races an action.
-    return ctx.flow.queued(t, () => readText(ctx, t, args));
+  // In the tab's queue (the dispatcher's): a capture never races an action.
+  async handler(t, args, ctx) {
+    return readText(ctx, t, args);
   },
 });
 
@@ -57,10 +57,11 @@ export const screenshot = defineTool({
   name: 'screenshot',
   description: 'PNG of the page or an element.',
   args: { ref: ref() },
-  async handler(ctx, session, args) {
+  precheck(args, ctx) {
     if (!ctx.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
-    const t = await ctx.tabFor(session, args);
-    return ctx.flow.queued(t, () => shoot(ctx, t, args));
+  },
+  async handler(t, args, ctx) {
+    return shoot(ctx, t, args);
   },
 });
 

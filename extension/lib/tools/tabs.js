@@ -10,55 +10,72 @@ export const tabs = defineTool({
   description: 'List, open, select or close tabs.',
   args: { action: oneOf(['list', 'new', 'select', 'close']), url: arg('string') },
   required: ['action'],
-  async handler(ctx, session, args) {
-    const s = ctx.sessions.get(session);
+  // The tab the call is about, whose queue runs it (list is about none).
+  tab: tabOf,
+  // Selecting a tab shows it (a snapshot), which its open dialog blocks; closing one does not.
+  dialog: (args) => (args.action === 'select' ? 'blocks' : 'ignores'),
+  async handler(t, args, ctx) {
     switch (args.action ?? 'list') {
       case 'list': {
         const lines = [];
-        for (const r of ctx.tabMap.ofSession(session)) {
-          const tab = await ctx.chrome.tabs.get(r.tabId).catch(() => null);
+        for (const r of ctx.ownTabs()) {
+          const tab = await ctx.chromeTab(r.tabId);
           if (!tab) continue;
-          lines.push(`  <tab id="${tabName(r.key)}"${s?.current === r.tabId ? ' current="true"' : ''} url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
+          lines.push(`  <tab id="${tabName(r.key)}"${ctx.currentTabId() === r.tabId ? ' current="true"' : ''} url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
         }
-        for (const id of ctx.shared) if (!ctx.tabs.has(id)) {
-          const tab = await ctx.chrome.tabs.get(id).catch(() => null);
+        for (const id of ctx.sharedTabs()) {
+          const tab = await ctx.chromeTab(id);
           if (tab) lines.push(`  <tab id="shared-${id}" shared_by_user="true" url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
         }
         return { ok: true, text: `<tabs count="${lines.length}">\n${lines.join('\n')}\n</tabs>` };
       }
       case 'new': {
-        if (!ctx.policy.allowNewTabs) throw new ToolError('new_tabs_disabled', 'the user does not allow the agent to open new tabs (extension options)');
+        // The tab was opened by tabOf; the URL it goes to was checked there.
         const url = args.url ?? 'about:blank';
-        const ok = checkUrl(ctx.policy, url);
-        if (!ok.ok) throw new ToolError(ok.code, ok.message);
-        const tab = await ctx.chrome.tabs.create({ url: 'about:blank', active: true });
-        const t = await ctx.adopt(session, tab.id);
-        if (s) s.current = t.tabId;
-        return ctx.flow.run(t, 'navigate', args, async () => { await ctx.send(t, 'Page.navigate', { url }); });
+        return ctx.flow.run(tab(t), 'navigate', args, async () => { await ctx.send(tab(t), 'Page.navigate', { url }); });
       }
       case 'select': {
-        const name = str(args, 'tab', true);
-        const shared = /^shared-(\d+)$/.exec(name);
-        if (shared) {
-          const id = Number(shared[1]);
-          if (!ctx.shared.has(id) || ctx.tabs.has(id)) throw new ToolError('unknown_tab', `${name} is not a tab the user shared (or another agent took it): use tabs list`);
-          const t = await ctx.adopt(session, id);
-          if (s) s.current = t.tabId;
-          return ctx.flow.run(t, 'snapshot', {}, null);
-        }
-        const t = await ctx.tabFor(session, { tab: name });
-        await ctx.chrome.tabs.update(t.tabId, { active: true }).catch(() => {});
-        return ctx.flow.run(t, 'snapshot', { tab: args.tab }, null);
+        if (/^shared-\d+$/.test(args.tab)) return ctx.flow.run(tab(t), 'snapshot', {}, null);
+        await ctx.activate(tab(t));
+        return ctx.flow.run(tab(t), 'snapshot', { tab: args.tab }, null);
       }
       case 'close': {
-        const t = await ctx.tabFor(session, { tab: str(args, 'tab', true) });
-        const name = tabName(t.key);
-        await ctx.release(t.tabId, null);
-        await ctx.chrome.tabs.remove(t.tabId).catch(() => {});
-        if (s && s.current === t.tabId) s.current = null;
+        const name = tabName(tab(t).key);
+        await ctx.close(tab(t));
         return { ok: true, text: `<tabs closed="${name}"/>` };
       }
       default: throw new ToolError('bad_arguments', 'tabs: action is list, new, select or close');
     }
   },
 });
+
+/** @param {import('../tab-session.js').TabSession | null} t */
+const tab = (t) => { if (!t) throw new ToolError('internal', 'tabs: no tab'); return t; };
+
+/**
+ * The tab a tabs call is about: none for list, the new one for new (opened only when the user
+ * allows new tabs and the URL), the named one for select and close (a tab the user shared is
+ * adopted when selected).
+ * @param {any} args @param {import('./define.js').ToolContext} ctx
+ */
+async function tabOf(args, ctx) {
+  switch (args.action ?? 'list') {
+    case 'list': return null;
+    case 'new': {
+      if (!ctx.policy.allowNewTabs) throw new ToolError('new_tabs_disabled', 'the user does not allow the agent to open new tabs (extension options)');
+      const ok = checkUrl(ctx.policy, args.url ?? 'about:blank');
+      if (!ok.ok) throw new ToolError(ok.code, ok.message);
+      return ctx.openTab();
+    }
+    case 'select': {
+      const name = str(args, 'tab', true);
+      const shared = /^shared-(\d+)$/.exec(name);
+      if (!shared) return ctx.tabFor({ tab: name });
+      const id = Number(shared[1]);
+      if (!ctx.sharedTabs().includes(id)) throw new ToolError('unknown_tab', `${name} is not a tab the user shared (or another agent took it): use tabs list`);
+      return ctx.adoptShared(id);
+    }
+    case 'close': return ctx.tabFor({ tab: str(args, 'tab', true) });
+    default: throw new ToolError('bad_arguments', 'tabs: action is list, new, select or close');
+  }
+}

@@ -13,14 +13,17 @@ export const waitFor = defineTool({
   description: 'Wait until text appears or goes, a ref reaches a state, or time passes.',
   args: { text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(), state: oneOf(STATES), ms: arg('integer') },
   mutating: true, factpack: true,
-  async handler(ctx, session, args) {
+  precheck(args) {
     const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
     if (!(typeof ms === 'number' && ms >= 0 && ms <= LIMITS.waitForMaxMs)) throw new ToolError('bad_arguments', `wait_for: ms is 0..${LIMITS.waitForMaxMs}`);
     if (args.state !== undefined && !STATES.includes(args.state)) throw new ToolError('bad_arguments', `wait_for: state is one of ${STATES.join(', ')}`);
     if (args.state !== undefined && typeof args.ref !== 'string') throw new ToolError('bad_arguments', 'wait_for: state needs a ref');
     const text = args.text ?? args.gone;
     if (text !== undefined && typeof text !== 'string') throw new ToolError('bad_arguments', 'wait_for: text/gone must be a string');
-    const t = await ctx.tabFor(session, args);
+  },
+  async handler(t, args, ctx) {
+    const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
+    const text = args.text ?? args.gone;
     const condition = args.text !== undefined ? `text ${JSON.stringify(args.text)} to appear` : args.gone !== undefined ? `text ${JSON.stringify(args.gone)} to disappear` : args.ref ? `${args.ref} to be ${args.state ?? 'visible'}` : null;
     return ctx.flow.run(t, 'wait_for', { version: args.version, ref: args.ref, [CALL_ID]: args[CALL_ID] }, async (target) => {
       const end = Date.now() + ms;
