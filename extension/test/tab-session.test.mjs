@@ -1,0 +1,62 @@
+// One TabSession per tab (extension/lib/tab-session.js), through the agent's dispatcher with a fake
+// CDP page and a fake engine that keeps the core's call-order rules (fake-page.mjs): every tool
+// runs in the tab's queue, the dialog tool and tabs close included, and a dialog closed by the page
+// or the user leaves no held action behind. Findings of issue 29, each failing before its fix.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './fake-page.mjs';
+import { until } from '../../tests/support/wait.mjs';
+
+/** A promise and its resolver. */
+function gate() {
+  /** @type {(v?: any) => void} */
+  let open = () => {};
+  const p = new Promise((r) => { open = r; });
+  return { p, open };
+}
+
+/** The engine calls made since `from` (an index into engine.calls). @param {any} engine @param {number} from */
+const since = (engine, from) => engine.calls.slice(from);
+
+test('a dialog answer runs in the tab\'s queue: a click sent with it waits for the held action to finish', async () => {
+  /** @type {any} */
+  let agent;
+  const answered = gate();
+  const settle = gate();
+  let afterAnswer = false;
+  let gated = false;
+  const s = await setup({
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
+      // The click's press raises a confirm; the press returns once the agent answered it.
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mousePressed' && !afterAnswer) {
+        agent.onDebuggerEvent({ tabId: 5 }, 'Page.javascriptDialogOpening', { type: 'confirm', message: 'Delete?', url: 'https://a.test/' });
+        return answered.p.then(() => ({}));
+      }
+      if (method === 'Page.handleJavaScriptDialog') { afterAnswer = true; answered.open(); return {}; }
+      // The held click's settle wait after the answer is held until the second click was sent.
+      if (method === 'Runtime.evaluate' && params.awaitPromise && afterAnswer && !gated) {
+        gated = true;
+        return settle.p.then(() => ({ result: { value: { quiet: true, ms: 0, mutations: 0 } } }));
+      }
+      return undefined;
+    },
+  });
+  agent = s.agent;
+  const { engine, name, tab } = s;
+  const ref = `${name()}f0e1`;
+  const held = await agent.dispatch({ session: 'a', tool: 'click', args: { ref, version: engine.delivered } });
+  assert.match(held.text, /^<dialog tab="c0p\d+" type="confirm" message="Delete\?"/);
+  const from = engine.calls.length;
+  const answer = agent.dispatch({ session: 'a', tool: 'dialog', args: { accept: true } });
+  let done = false;
+  const second = agent.dispatch({ session: 'a', tool: 'click', args: { ref } }).then((r) => { done = true; return r; });
+  // Either the second click waits behind the answer (two calls on the tab), or it ran past it.
+  await until('the second click queued behind the answer, begun or answered', () => tab().calls >= 2 || done || since(engine, from).includes('beginAction'));
+  settle.open();
+  const [a, b] = await Promise.all([answer, second]);
+  assert.equal(a.ok, true, JSON.stringify(a));
+  assert.match(a.text, /^<delta /);
+  assert.equal(b.ok, true, JSON.stringify(b));
+  assert.match(b.text, /^<delta /);
+  assert.deepEqual(since(engine, from), ['finishAction', 'beginAction', 'resolve', 'finishAction'], 'the held click finishes before the next one begins');
+});
