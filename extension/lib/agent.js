@@ -379,6 +379,8 @@ export class Agent {
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
       const full = { ...args, [CALL_ID]: call.id ?? null };
       if (!t) return await decl.handler(/** @type {any} */ (null), full, ctx);
+      const ends = decl.ends?.(args);
+      if (ends) t.stop(ends);
       // Every call on a tab runs in its queue, one at a time, and an open dialog is checked here
       // only: each tool declares whether it blocks the tool or is what the tool answers.
       return await t.run(async () => {

@@ -138,6 +138,13 @@ export class TabSession {
     return true;
   }
 
+  /** The action running on this tab (if any) stops waiting, as a cancel does: `why` says so. @param {string} why */
+  stop(why) {
+    if (!this.acting) return;
+    this.cancelled = true;
+    this.cancelWhy = why;
+  }
+
   // ------------------------------------------------------------------ life and death
   get dead() { return this.#dead; }
 

@@ -60,3 +60,50 @@ test('a dialog answer runs in the tab\'s queue: a click sent with it waits for t
   assert.match(b.text, /^<delta /);
   assert.deepEqual(since(engine, from), ['finishAction', 'beginAction', 'resolve', 'finishAction'], 'the held click finishes before the next one begins');
 });
+
+test('tabs close runs in the tab\'s queue: the click running on it finishes with its FactPack first', async () => {
+  const pressed = gate();
+  const s = await setup({
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mousePressed') return pressed.p.then(() => ({}));
+      return undefined;
+    },
+  });
+  const { agent, engine, name, tab, chrome } = s;
+  const t = tab();
+  const from = engine.calls.length;
+  const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  await until('the click pressing', () => chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent' && c.params.type === 'mousePressed'));
+  let closed = false;
+  const close = agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'close', tab: name() } }).then((r) => { closed = true; return r; });
+  await until('tabs close queued behind the click, or done', () => t.calls >= 2 || closed);
+  pressed.open();
+  const [c, x] = await Promise.all([click, close]);
+  assert.equal(c.ok, true, JSON.stringify(c));
+  assert.match(c.text, /^<delta /);
+  assert.equal(x.ok, true, JSON.stringify(x));
+  assert.match(x.text, /^<tabs closed="c0p\d+"\/>$/);
+  assert.deepEqual(since(engine, from), ['beginAction', 'resolve', 'finishAction', 'closePage']);
+});
+
+test('tabs close stops a wait_for running on the tab: it answers what it waited for, then the tab is closed', async () => {
+  const s = await setup({
+    // The text waited for never shows.
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => (method === 'Runtime.evaluate' && /innerText/.test(params.expression) ? { result: { value: false } } : undefined),
+  });
+  const { agent, engine, name, tab } = s;
+  /** @type {string[]} */
+  const warnings = [];
+  const finish = engine.finishAction;
+  engine.finishAction = (/** @type {any} */ key, /** @type {any} */ cap, /** @type {any} */ info) => { warnings.push(...info.warnings); return finish(key, cap, info); };
+  const from = engine.calls.length;
+  const wait = agent.dispatch({ session: 'a', tool: 'wait_for', args: { text: 'never there', ms: 30000 } });
+  await until('the wait_for under way', () => tab().acting);
+  const close = agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'close', tab: name() } });
+  const [w, x] = await Promise.all([wait, close]);
+  assert.equal(w.ok, true, JSON.stringify(w));
+  assert.match(w.text, /^<delta /);
+  assert.match(warnings.join('\n'), /wait_for: stopped \(the agent closed this tab\) while waiting for text "never there" to appear/);
+  assert.match(x.text, /^<tabs closed="c0p\d+"\/>$/);
+  assert.deepEqual(since(engine, from), ['beginAction', 'finishAction', 'closePage']);
+});

@@ -27,7 +27,7 @@ import { ToolError } from '../tab-state.js';
 /**
  * @typedef {{name: string, description: string, args: Record<string, ArgSchema>, required: string[],
  *            mutating: boolean, factpack: boolean, tab: TabRule, dialog: DialogRule | ((args: any) => DialogRule),
- *            precheck: ((args: any, ctx: ToolContext) => void) | null, handler: Handler}} ToolDecl
+ *            precheck: ((args: any, ctx: ToolContext) => void) | null, ends: ((args: any) => string | null) | null, handler: Handler}} ToolDecl
  */
 
 /** @param {string} type @param {string} [description] @returns {ArgSchema} */
@@ -42,16 +42,18 @@ export const ref = () => arg('string', 'element ref, e.g. c0p1f0e12');
  * One tool. `mutating` tools take the agent's `version`; `factpack` tools answer with a FactPack.
  * The dispatcher finds its tab (`tab`, default 'current'), runs `precheck` (checks that need no
  * tab) first, then the handler in the tab's queue after checking `dialog` (default 'blocks').
+ * `ends` says why a call stops the one running on its tab before waiting its turn (tabs close:
+ * the running call stops waiting and answers what it did), or null.
  * @param {{name: string, description: string, args?: Record<string, ArgSchema>, required?: string[],
  *          mutating?: boolean, factpack?: boolean, tab?: TabRule, dialog?: DialogRule | ((args: any) => DialogRule),
- *          precheck?: (args: any, ctx: ToolContext) => void, handler: Handler}} d
+ *          precheck?: (args: any, ctx: ToolContext) => void, ends?: (args: any) => string | null, handler: Handler}} d
  * @returns {ToolDecl}
  */
 export function defineTool(d) {
   return Object.freeze({
     name: d.name, description: d.description, args: d.args ?? {}, required: d.required ?? [],
     mutating: !!d.mutating, factpack: !!d.factpack, tab: d.tab ?? 'current', dialog: d.dialog ?? 'blocks',
-    precheck: d.precheck ?? null, handler: d.handler,
+    precheck: d.precheck ?? null, ends: d.ends ?? null, handler: d.handler,
   });
 }
 

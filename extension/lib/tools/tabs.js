@@ -14,6 +14,8 @@ export const tabs = defineTool({
   tab: tabOf,
   // Selecting a tab shows it (a snapshot), which its open dialog blocks; closing one does not.
   dialog: (args) => (args.action === 'select' ? 'blocks' : 'ignores'),
+  // Closing a tab stops what runs on it (a wait_for, a settle wait), which then answers first.
+  ends: (args) => (args.action === 'close' ? 'the agent closed this tab' : null),
   async handler(t, args, ctx) {
     switch (args.action ?? 'list') {
       case 'list': {
