@@ -129,6 +129,7 @@ export class ActionFlow {
     /** @type {string[]} */
     const notes = [];
     if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
+    notes.push(...t.takeNotes());
 
     // Navigations and snapshots are baselines: a full FactPack.
     if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
@@ -203,6 +204,21 @@ export class ActionFlow {
     }
   }
 
+  /**
+   * Ends the action a dialog held when the page or the user closed that dialog (not the agent):
+   * the engine's action is aborted (no version of it is delivered), and the tab's next FactPack
+   * says so; what the action changed shows there, as a change from the agent's version. Called in
+   * the tab's queue before every call (agent.js dispatch).
+   * @param {TabSession} t
+   */
+  endOrphan(t) {
+    const o = t.takeOrphan();
+    if (!o) return;
+    const engine = this.io.engineIfLoaded();
+    if (engine && t.hasBaseline) try { engine.abortAction(t.key); } catch { /* not in an action */ }
+    t.note(`the ${o.dialog.type} ${quoteValue(o.dialog.message)} that held your ${o.held.kind} was closed by the page or the user, not by a dialog answer: that ${o.held.kind} ended there, and what it changed is in this FactPack`);
+  }
+
   /** The page is blocked by a JS dialog: tell the agent. @param {TabSession} t @returns {Reply} */
   dialogReply(t) {
     const d = t.dialog ?? { type: 'alert', message: '' };
@@ -231,21 +247,29 @@ export class ActionFlow {
     const d = t.dialog;
     if (!d) throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
     if (typeof args.accept !== 'boolean') throw new ToolError('bad_arguments', 'dialog: accept must be true or false');
-    await this.io.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
+    // The held action is taken before answering: the page's 'dialog closed' may come before the
+    // answer's reply, and must not be taken for the page closing it by itself.
+    const held = t.answering();
+    try {
+      await this.io.send(t, 'Page.handleJavaScriptDialog', { accept: args.accept, ...(typeof args.text === 'string' ? { promptText: args.text } : {}) });
+    } catch (e) {
+      if (held && t.dialog) t.hold(held);
+      throw e;
+    }
     t.answered();
     const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;
-    const held = t.answering();
     const engine = await this.io.engine();
     if (held) {
       await Promise.race([held.acting, this.io.sleep(LIMITS.stabilizeCapMs)]);
       return this.finish(t, held.kind, held.notes, [note]);
     }
-    if (!t.hasBaseline) return reply(await this.baseline(t, 'dialog', [note]));
+    const notes = t.takeNotes();
+    if (!t.hasBaseline) return reply(await this.baseline(t, 'dialog', [...notes, note]));
     // A dialog the page opened by itself: the drift shows up in this result.
     const warnings = await this.io.stabilize(t);
     const cap = await this.io.capture(t);
     engine.beginAction(t.key, cap.capture, null);
-    return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [note, ...warnings] }));
+    return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [...notes, note, ...warnings] }));
   }
 }
 

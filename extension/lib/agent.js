@@ -385,6 +385,7 @@ export class Agent {
       // only: each tool declares whether it blocks the tool or is what the tool answers.
       return await t.run(async () => {
         if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
+        this.flow.endOrphan(t);
         const rule = typeof decl.dialog === 'function' ? decl.dialog(args) : decl.dialog;
         const d = t.dialog;
         if (d && rule === 'blocks') throw new ToolError('dialog_open', `a JavaScript ${d.type} is open in ${tabName(t.key)} (${quoteValue(d.message)}): answer it with dialog {accept, text?} first`);

@@ -48,6 +48,10 @@ export class TabSession {
   #dialog = null;
   /** The action that dialog interrupted. @type {Held | null} */
   #held = null;
+  /** A held action whose dialog the page or the user closed: the next call on the tab ends it. @type {{held: Held, dialog: Dialog} | null} */
+  #orphan = null;
+  /** What the next FactPack of the tab says first. @type {string[]} */
+  #notes = [];
   /** Waits in progress for a dialog and for the tab's death (each dropped when its race settles). @type {Set<(d: any) => void>} */
   #dialogWaiters = new Set();
   /** @type {Set<(e: ToolError) => void>} */
@@ -352,8 +356,16 @@ export class TabSession {
     this.#dialogWaiters.clear();
   }
 
-  /** The dialog closed. */
-  dialogClosed() { this.#dialog = null; }
+  /**
+   * The dialog closed. When the agent answered it, `answering` took the held action first; closed
+   * by the page or the user, the action it held is orphaned: the next call on the tab ends it
+   * (ActionFlow.endOrphan), so no held action outlives its dialog.
+   */
+  dialogClosed() {
+    if (this.#held && this.#dialog) this.#orphan = { held: this.#held, dialog: this.#dialog };
+    this.#held = null;
+    this.#dialog = null;
+  }
 
   /** An action was interrupted by the open dialog: it is finished when the agent answers. @param {Held} h */
   hold(h) { this.#held = h; }
@@ -367,4 +379,21 @@ export class TabSession {
 
   /** The agent's answer was taken by the page. */
   answered() { this.#dialog = null; }
+
+  /** A held action whose dialog closed without the agent's answer, once. */
+  takeOrphan() {
+    const o = this.#orphan;
+    this.#orphan = null;
+    return o;
+  }
+
+  /** Said first in the tab's next FactPack. @param {string} s */
+  note(s) { this.#notes.push(s); }
+
+  /** What the next FactPack says first, once. */
+  takeNotes() {
+    const n = this.#notes;
+    this.#notes = [];
+    return n;
+  }
 }

@@ -107,3 +107,42 @@ test('tabs close stops a wait_for running on the tab: it answers what it waited 
   assert.match(x.text, /^<tabs closed="c0p\d+"\/>$/);
   assert.deepEqual(since(engine, from), ['beginAction', 'finishAction', 'closePage']);
 });
+
+test('a dialog the page or the user closed ends the action it held: the next dialog the agent answers works', async () => {
+  /** @type {any} */
+  let agent;
+  const closed = gate();
+  let first = true;
+  const s = await setup({
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
+      // The first click's press raises an alert that the user closes (not the agent).
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mousePressed' && first) {
+        first = false;
+        agent.onDebuggerEvent({ tabId: 5 }, 'Page.javascriptDialogOpening', { type: 'alert', message: 'Saved', url: 'https://a.test/' });
+        return closed.p.then(() => ({}));
+      }
+      return undefined;
+    },
+  });
+  agent = s.agent;
+  const { engine, name } = s;
+  const ref = `${name()}f0e1`;
+  /** @type {string[]} */
+  const warnings = [];
+  const finish = engine.finishAction;
+  engine.finishAction = (/** @type {any} */ key, /** @type {any} */ cap, /** @type {any} */ info) => { warnings.push(...info.warnings); return finish(key, cap, info); };
+  const held = await agent.dispatch({ session: 'a', tool: 'click', args: { ref, version: engine.delivered } });
+  assert.match(held.text, /^<dialog tab="c0p\d+" type="alert" message="Saved"/);
+  agent.onDebuggerEvent({ tabId: 5 }, 'Page.javascriptDialogClosed', { result: true });
+  closed.open();
+  const from = engine.calls.length;
+  const next = await agent.dispatch({ session: 'a', tool: 'click', args: { ref } });
+  assert.equal(next.ok, true, JSON.stringify(next));
+  // The page raises a confirm by itself; the agent answers it.
+  agent.onDebuggerEvent({ tabId: 5 }, 'Page.javascriptDialogOpening', { type: 'confirm', message: 'Leave?', url: 'https://a.test/' });
+  const answered = await agent.dispatch({ session: 'a', tool: 'dialog', args: { accept: false } });
+  assert.equal(answered.ok, true, JSON.stringify(answered));
+  assert.match(answered.text, /^<delta /);
+  assert.match(warnings.join('\n'), /the alert "Saved" that held your click was closed by the page or the user, not by a dialog answer/);
+  assert.deepEqual(since(engine, from), ['abortAction', 'beginAction', 'resolve', 'finishAction', 'beginAction', 'finishAction'], 'the held click aborted first, then two whole actions');
+});
