@@ -208,6 +208,8 @@ export interface FindTextQuery {
   frame?: string;
   /** Cursor: a ref of this page; results start after it in document order (pass the previous `next`). */
   after?: string;
+  /** A ref: only the lines under it in the outline (what "(N more …)" at the end of its line holds). */
+  within?: string;
   /** 1..limits.maxFindLimit, default limits.defaultFindLimit (50). */
   limit?: number;
 }

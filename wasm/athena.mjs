@@ -217,7 +217,7 @@ export class Engine {
 
   /**
    * find with paging, answered in the FactPack element grammar:
-   * query { role?, name?, region?, frame?, after?, limit? } -> { text, total, shown, next, version }
+   * query { role?, name?, region?, frame?, after?, within?, limit? } -> { text, total, shown, next, version }
    * (next: the ref to pass as `after` for the following page, null when none). A region, role or
    * frame the page does not have, or an `after` that is not one of its refs, is an AthenaError
    * (no_such_region, invalid_argument) whose message names what exists.
@@ -226,18 +226,18 @@ export class Engine {
   findText(key, query = {}) {
     const [c, p] = this.#key(key, 'findText');
     if (query === null || typeof query !== 'object' || Array.isArray(query))
-      throw new AthenaError('invalid_argument', `findText: query must be an object {role?, name?, region?, frame?, after?, limit?}, got ${describe(query)}`);
-    const s = (/** @type {'role' | 'name' | 'region' | 'frame' | 'after'} */ name) => {
+      throw new AthenaError('invalid_argument', `findText: query must be an object {role?, name?, region?, frame?, after?, within?, limit?}, got ${describe(query)}`);
+    const s = (/** @type {'role' | 'name' | 'region' | 'frame' | 'after' | 'within'} */ name) => {
       const v = query[name] ?? '';
       if (typeof v !== 'string') throw new AthenaError('invalid_argument', `findText: query.${name} must be a string, got ${describe(v)}`);
       if (v.length > 4096) throw new AthenaError('input_too_large', `findText: query.${name} is over 4096 characters`);
       return wellFormed(v);
     };
-    const role = s('role'), name = s('name'), region = s('region'), frame = s('frame'), after = s('after');
+    const role = s('role'), name = s('name'), region = s('region'), frame = s('frame'), after = s('after'), within = s('within');
     const limit = query.limit ?? this.#limits.defaultFindLimit;
     if (!Number.isInteger(limit) || limit < 1 || limit > this.#limits.maxFindLimit)
       throw new AthenaError('invalid_argument', `findText: query.limit must be an integer from 1 to ${this.#limits.maxFindLimit}, got ${String(limit)}`);
-    return JSON.parse(unwrap(this.#call((h) => h.findText(c, p, role, name, region, frame, after, limit))).json);
+    return JSON.parse(unwrap(this.#call((h) => h.findText(c, p, role, name, region, frame, after, within, limit))).json);
   }
 
   /** Sizes of the page's bounded state (limits.h). @param {PageKey} key */

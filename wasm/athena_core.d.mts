@@ -26,7 +26,7 @@ export interface RawEngine {
   finishAction(c: number, p: number, ptr: number, len: number, infoJson: string): RawReply;
   abortAction(c: number, p: number): RawReply;
   find(c: number, p: number, role: string, name: string, region: string, limit: number): RawReply;
-  findText(c: number, p: number, role: string, name: string, region: string, frame: string, after: string, limit: number): RawReply;
+  findText(c: number, p: number, role: string, name: string, region: string, frame: string, after: string, within: string, limit: number): RawReply;
   stats(c: number, p: number): RawReply;
   /** Embind: frees the C++ object. */
   delete(): void;

@@ -262,7 +262,7 @@ class EngineBinding {
 
   /// find with paging, rendered: json = {text, total, shown, next (null when none), version}.
   Reply find_text(double context, double page, const std::string& role, const std::string& name, const std::string& region,
-                  const std::string& frame, const std::string& after, double limit) {
+                  const std::string& frame, const std::string& after, const std::string& within, double limit) {
     return guard("findText", [&] {
       auto key = page_key(context, page);
       if (!key) return error_reply(key.error());
@@ -274,6 +274,7 @@ class EngineBinding {
       q.region = region;
       q.frame = frame;
       q.after = after;
+      q.within = within;
       q.limit = static_cast<std::size_t>(limit);
       auto found = engine_.find_paged(*key, q);
       if (!found) return error_reply(found.error());

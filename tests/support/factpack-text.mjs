@@ -16,7 +16,7 @@
 // <region …> (also unchanged="true" count="N"/>), <added region= label= after=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
-// (depth), ending `(N more links)` when lines under them are collapsed (a gap with find after=REF),
+// (depth), ending `(N more links)` when lines under them are collapsed (a gap with find within=REF),
 // ref ranges `c0p1f0e7..12` in <removed>, plus the find and read tool answers.
 
 /**
@@ -136,14 +136,14 @@ function parseWords(s, e) {
 export function parseElementLine(line) {
   const m = /^(c\d+p\d+f\d+e\d+) (\S+) (?=")/.exec(line);
   if (!m) return null;
-  // `… (61 more links)` at the end: lines collapsed under this one (find after=its ref lists them).
+  // `… (61 more links)` at the end: lines collapsed under this one (find within=its ref lists them).
   const under = / \((\d+) more(?: ([\w-]+))?\)$/.exec(line);
   const own = under ? line.slice(0, under.index) : line;
   const [name, end] = readQuoted(own, m[0].length);
   /** @type {TextElement} */
   const e = { ref: m[1], role: m[2], name, flags: [], tri: {}, line: own };
   parseWords(own.slice(end), e);
-  if (under) e.under = { count: Number(under[1]), what: under[2] ?? '', samples: [], find: { after: m[1] }, line: under[0].trim() };
+  if (under) e.under = { count: Number(under[1]), what: under[2] ?? '', samples: [], find: { within: m[1] }, line: under[0].trim() };
   return e;
 }
 

@@ -70,3 +70,9 @@ test('createEngine({tokenBudget}) sets how much of a long page a baseline shows'
   assert.ok(small.gaps > 0);
   assert.throws(() => athena.createEngine({ tokenBudget: 0 }), (e) => e instanceof AthenaError && e.code === 'invalid_argument');
 });
+
+test('findText passes within= through: a ref the page does not have is the core\'s error naming it', () => {
+  const { engine } = page();
+  assert.throws(() => engine.findText(KEY, { within: 'c0p1f0e99999' }), (e) => e instanceof AthenaError && e.code === 'invalid_argument' && /within="c0p1f0e99999" is not a ref/.test(e.message));
+  assert.throws(() => engine.findText(KEY, { within: 7 }), /query\.within must be a string/);
+});

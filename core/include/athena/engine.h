@@ -113,6 +113,7 @@ struct FindQuery {
   std::string region;  // region name ("main") or region label ("Primary", case-insensitive), or empty
   std::string frame;   // "f2": only that frame's elements, or empty
   std::string after;   // a ref: the page starts after it in document order (the cursor), or empty
+  std::string within;  // a ref: only the lines under it in the outline (what "(N more …)" at its end holds), or empty
   std::size_t limit = limits::kDefaultFindLimit;
 };
 

@@ -88,9 +88,29 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
                         "use a ref from it, or the next of the previous find");
     start = static_cast<std::size_t>(it - view.entries.begin()) + 1;
   }
+  // within=REF: the lines that follow REF one level or more below it, in its frame, region and
+  // context, up to the first that is not (a collapsed group, listed whole and paged like any other).
+  std::size_t lo = 0, hi = view.entries.size();
+  if (!q.within.empty()) {
+    auto it = std::find_if(view.entries.begin(), view.entries.end(), [&](const ViewEntry& e) { return e.element.ref == q.within; });
+    if (it == view.entries.end())
+      return make_error(ErrorCode::kInvalidArgument,
+                        "find: within=\"" + q.within + "\" is not a ref of this page's latest FactPack; "
+                        "use the ref of a line that ends with \"(N more …)\"");
+    const ViewEntry& top = *it;
+    lo = static_cast<std::size_t>(it - view.entries.begin()) + 1;
+    hi = lo;
+    while (hi < view.entries.size()) {
+      const ViewEntry& e = view.entries[hi];
+      if (e.element.depth <= top.element.depth || e.frame_index != top.frame_index || e.element.region != top.element.region ||
+          e.element.region_label != top.element.region_label || e.element.overlay != top.element.overlay)
+        break;
+      ++hi;
+    }
+  }
   FindResult r;
   r.version = view.version;
-  for (std::size_t i = 0; i < view.entries.size(); ++i) {
+  for (std::size_t i = lo; i < hi; ++i) {
     const ViewEntry& e = view.entries[i];
     if (!q.role.empty() && e.element.role != q.role) continue;
     if (!region.empty() && !region_matches(e.element, region)) continue;

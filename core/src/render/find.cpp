@@ -35,6 +35,7 @@ std::string render_find(const FindResult& r, const FindQuery& q) {
     hint_value(out, "name", q.name);
     hint_value(out, "region", q.region);
     hint_value(out, "frame", q.frame);
+    hint_value(out, "within", q.within);
     out += " after=" + r.next + "\n";
   }
   out += "</find>\n";

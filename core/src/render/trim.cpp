@@ -57,7 +57,7 @@ void excerpt_line(std::string& out, const Element& e) {
 
 /// The gap for the hidden run [from, to) (all of one kind of Shown). Under the line just
 /// before, one outline level up, it ends that line with what the run holds: `(71 more links)`
-/// (`find after=` that line's ref lists them). A repeat says so: `... 13 more repeated from
+/// (`find within=` that line's ref lists them). A repeat says so: `... 13 more repeated from
 /// above (find region=nav after=c0p1f0e421)`. Otherwise it names the run's first
 /// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=c0p1f0e20)`.
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
@@ -68,8 +68,8 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
   bool under = !repeat && before && from > 0 && before == &b.elements[from - 1];
   for (std::size_t i = from; under && i < to; ++i) under = b.elements[i].depth > before->depth;
   if (under) {
-    // The end of that line says it: `… href="functions.html" (61 more links)`. Its children follow
-    // it in document order, so `find after=` its ref lists them (docs/factpack-format.md). When
+    // The end of that line says it: `… href="functions.html" (61 more links)`, and `find within=`
+    // its ref lists them (engine/find_query.cpp, docs/factpack-format.md). When
     // only measured (`out` empty) the line break it moves counts once more: never an underestimate.
     if (!out.empty() && out.back() == '\n') out.pop_back();
     out += " (" + std::to_string(to - from) + " more";

@@ -15,7 +15,8 @@ export const find = defineTool({
   description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
     role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
-    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: what follows it (a line\'s "(N more …)" too)'), limit: arg('integer'),
+    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: continue after it'),
+    within: arg('string', 'ref: the lines under it (its "(N more …)")'), limit: arg('integer'),
   },
   // It reads the engine, not the page: an open dialog is no obstacle.
   dialog: 'ignores',
@@ -23,11 +24,12 @@ export const find = defineTool({
     if (!t.hasBaseline) return ctx.flow.run(t, 'snapshot', args, null);
     const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
     if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
-    /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string}} */
+    /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string, within?: string}} */
     const q = { limit };
-    for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after'])) if (args[k] !== undefined) q[k] = str(args, k, true);
+    for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
     if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
     if (q.after !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
+    if (q.within !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like c0p1f0e20), got ${JSON.stringify(q.within)}`);
     const engine = await ctx.loadEngine();
     /** @type {{text: string, version: number}} */
     let r;

@@ -165,3 +165,56 @@ TEST_CASE("find: the call a gap line names lists exactly the elements it left ou
   CHECK(gap.find("more here: \"" + r.elements.front().name + "\"") != std::string::npos);
   CHECK(gap.find("\"" + r.elements.back().name + "\" (find") != std::string::npos);
 }
+
+TEST_CASE("find: within=REF lists exactly the lines under it, paged, and what a collapsed line's count says", "[engine][find][outline]") {
+  // A manual's index: 6 chapters, each with 40 entries one level down (a few with sub-entries).
+  PageBuilder b;
+  int id = 1000;
+  for (int c = 0; c < 6; ++c) {
+    b.el(id++, "link", "Chapter " + std::to_string(c), Region::kMain);
+    for (int k = 0; k < 40; ++k) {
+      b.el(id++, "link", "Entry " + std::to_string(c) + "." + std::to_string(k), Region::kMain);
+      b.last().depth = 1;
+      if (k == 3) {
+        b.el(id++, "link", "Sub " + std::to_string(c) + ".3.0", Region::kMain);
+        b.last().depth = 2;
+      }
+    }
+  }
+  Engine engine;
+  const PageKey key{0, 1};
+  REQUIRE(engine.open_page(key));
+  auto full = engine.snapshot_from(key, b.build());
+  REQUIRE(full);
+  RenderOptions o;
+  o.token_budget = 400;  // room for the chapters, not their entries
+  const std::string t = render_text(*full, o);
+  std::string ref2;
+  for (const Element& e : full->regions[0].elements)
+    if (e.name == "Chapter 2") ref2 = e.ref;
+  REQUIRE(!ref2.empty());
+  REQUIRE(t.find(ref2 + " link \"Chapter 2\" href=\"/Chapter 2\" (41 more links)\n") != std::string::npos);
+  FindQuery q;
+  q.within = ref2;
+  q.limit = 30;
+  auto page1 = engine.find_paged(key, q);
+  REQUIRE(page1);
+  CHECK(page1->total == 41);
+  REQUIRE(page1->elements.size() == 30);
+  CHECK(page1->elements.front().name == "Entry 2.0");
+  CHECK(page1->elements[4].name == "Sub 2.3.0");
+  // The answer's last line names the call for the rest, within= kept.
+  CHECK(render_find(*page1, q).find("... 11 more: find within=" + ref2 + " after=" + page1->next + "\n") != std::string::npos);
+  q.after = page1->next;
+  auto page2 = engine.find_paged(key, q);
+  REQUIRE(page2);
+  REQUIRE(page2->elements.size() == 11);
+  CHECK(page2->elements.back().name == "Entry 2.39");  // never Chapter 3 or its entries
+  CHECK(page2->next.empty());
+  // A ref the page does not have is an error naming the call that works.
+  q.within = "c0p1f0e99999";
+  q.after.clear();
+  auto bad = engine.find_paged(key, q);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message.find("within=\"c0p1f0e99999\" is not a ref") != std::string::npos);
+}
