@@ -37,9 +37,11 @@ std::string resolve_upload_files(json& call) {
     if (!f.is_string()) continue;  // the extension refuses the shape with its own message
     const std::string given = f.get<std::string>();
     if (given.empty() || given[0] != '/' || given.find('\0') != std::string::npos) continue;
+    // A path that does not resolve (missing, unreadable) goes on as given: refusing it here would
+    // tell the agent which files exist outside the folders the user allowed (or with uploads off).
+    // The extension judges it like any other path (a `..` in it is refused there).
     char* real = ::realpath(given.c_str(), nullptr);
-    if (!real)
-      return "upload: " + given + ": " + std::strerror(errno) + " (give an existing file inside a folder the user allowed for uploads)";
+    if (!real) continue;
     f = std::string(real);
     std::free(real);
   }

@@ -6,6 +6,7 @@
 import { capture, CORE_EVENTS, withholdFrames } from './capture.js';
 import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
+import { blockedPageError } from './page-gate.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
 import { TraceLog } from './trace.js';
 import { ToolError } from './tab-state.js';
@@ -295,7 +296,9 @@ export class Agent {
     // tab as opener too) are never taken over.
     if (!opener || opener.dead || !opener.acting) return;
     const url = tab.pendingUrl || tab.url;
-    if (url && !checkUrl(this.policy, url).ok) { opener.opened.push({ text: `a tab the agent may not control (${url})` }); return; }
+    // Not adopted, and nothing of it named but the policy's reason (not its URL nor its title).
+    const why = url ? checkUrl(this.policy, url) : null;
+    if (why && !why.ok) { opener.opened.push({ text: `a tab the agent may not control (${why.message})` }); return; }
     if (!this.policy.allowNewTabs) { opener.opened.push({ text: 'a new tab (not controlled: the user does not allow the agent new tabs)' }); return; }
     if (this.tabMap.ofSession(opener.session).length >= LIMITS.maxTabsPerSession) {
       opener.opened.push({ text: `a new tab (not controlled: this agent already controls ${LIMITS.maxTabsPerSession} tabs; close some with tabs close)` });
@@ -326,7 +329,8 @@ export class Agent {
         const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);
         if (w.page !== null) {
           const why = checkUrl(this.policy, w.page);
-          throw new ToolError(why.ok ? 'blocked_origin' : why.code, `tab ${tabName(t.key)} is now at ${quoteValue(w.page.slice(0, LIMITS.urlMaxChars))}: ${why.ok ? 'the agent may not act there' : why.message}. Nothing of that page is shown; use back, or navigate elsewhere`);
+          // Named by the policy's reason (its host), never by the page's URL, title or text.
+          throw blockedPageError(t, why.ok ? { ok: false, code: 'blocked_origin', message: 'a frame the agent may not see' } : why);
         }
         t.withheldOwners = w.owners;
         t.withheldFrames = w.frames;
@@ -520,9 +524,10 @@ export class Agent {
       // Where the new tab is now: one that went to a page the user does not allow is let go.
       const tab = o.tabId === undefined ? null : await this.chrome.tabs.get(o.tabId).catch(() => null);
       const url = tab ? tab.pendingUrl || tab.url : '';
-      if (o.tabId !== undefined && url && !checkUrl(this.policy, url).ok) {
+      const why = o.tabId !== undefined && url ? checkUrl(this.policy, url) : null;
+      if (o.tabId !== undefined && why && !why.ok) {
         await this.release(o.tabId, null);
-        out.push(`this action opened a tab the agent may not control (${url})`);
+        out.push(`this action opened a tab the agent may not control (${why.message})`);
       } else {
         out.push(`this action opened ${o.text}: use tabs select to act there`);
       }

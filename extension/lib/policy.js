@@ -96,18 +96,19 @@ export function parseFolderEntry(entry) {
 
 /**
  * May the agent upload this file? Only files inside a folder the user listed (none by default).
- * `path` is what the native host resolved (absolute, symlinks followed); a path that is not in
- * that form is refused, never normalised here.
+ * `path` is what the native host resolved (absolute, symlinks followed) when the file exists,
+ * else the path as given; a path that is not in plain form is refused, never normalised here.
+ * No answer tells whether a file exists or where a link leads: with no folder allowed every path
+ * gets the same words, and a path outside the folders is not named.
  * @param {Policy} policy @param {string} path
  * @returns {{ok: true} | {ok: false, code: string, message: string}}
  */
 export function checkUpload(policy, path) {
-  if (typeof path !== 'string' || !isPlainAbsolute(path)) return { ok: false, code: 'upload_refused', message: `upload: ${JSON.stringify(String(path).slice(0, 300))} is not a plain absolute path to a file` };
   if (policy.uploadFolders.length === 0)
     return { ok: false, code: 'upload_refused', message: 'upload: the user allows no folder for uploads (they can add one in the extension\'s options)' };
-  const inside = policy.uploadFolders.some((f) => f === '/' || path.startsWith(`${f}/`));
+  const inside = typeof path === 'string' && isPlainAbsolute(path) && policy.uploadFolders.some((f) => f === '/' || path.startsWith(`${f}/`));
   if (!inside)
-    return { ok: false, code: 'upload_refused', message: `upload: ${path} is not inside a folder the user allows for uploads (${policy.uploadFolders.join(', ')}); they can add one in the extension's options` };
+    return { ok: false, code: 'upload_refused', message: `upload: a file given is not inside a folder the user allows for uploads (${policy.uploadFolders.join(', ')}), or its path is not plain (no "." or ".."); they can add a folder in the extension's options` };
   return { ok: true };
 }
 

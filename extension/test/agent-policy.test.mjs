@@ -27,7 +27,9 @@ test('a click that lands on a blocked site: blocked_origin, the action aborted, 
   const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref, version: engine.delivered } });
   assert.equal(r.ok, false);
   assert.equal(r.error.code, 'blocked_origin');
-  assert.match(r.error.message, /www\.bank\.test\/account.*block-list.*back/);
+  // Named by the policy and the site's host, never by the page's path, title or text.
+  assert.match(r.error.message, /policy.*www\.bank\.test is on the user's block-list.*back/);
+  assert.doesNotMatch(r.error.message, /account/);
   assert.deepEqual(engine.calls, ['beginAction', 'resolve', 'abortAction']);
   // The tab stays unusable there: a snapshot compiles nothing either.
   const snap = await agent.dispatch({ session: 'a', tool: 'snapshot' });
@@ -121,4 +123,127 @@ test(`a tab the page opens is not adopted beyond ${LIMITS.maxTabsPerSession} tab
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(agent.status().tabs.length, before, 'no tab adopted');
   assert.ok(!agent.tabs.has(900) && !agent.tabs.has(901));
+});
+
+test('a tab its own page took to a blocked site after the action answered: read (region, ref), screenshot, wait_for and tabs list show nothing of it', async () => {
+  const SECRET = 'Balance 1,234 on account 5678';
+  const { chrome, agent, name } = await setup({
+    ...block(),
+    answer: (method, params) => {
+      // What the page would answer, were it asked: the blocked page's text.
+      if (method === 'Runtime.evaluate' && /querySelector|innerText/.test(params.expression)) return { result: { value: /querySelector/.test(params.expression) ? { text: SECRET, length: SECRET.length, url: chrome.pageUrl } : { has: true, url: chrome.pageUrl } } };
+      if (method === 'Runtime.callFunctionOn') return { result: { value: { text: SECRET, length: SECRET.length } } };
+      return undefined;
+    },
+  });
+  const ref = `${name()}f0e1`;
+  // The page's script, after the last action answered, went to the blocked site.
+  chrome.pageUrl = 'https://bank.test/statement?acct=5678';
+  const tabsGet = chrome.tabs.get;
+  chrome.tabs.get = async (id) => (id === 5 ? { id: 5, url: chrome.pageUrl, title: SECRET } : tabsGet(id));
+  const leaks = (/** @type {any} */ r) => JSON.stringify(r).match(/Balance|5678|statement/);
+  for (const args of [{ region: 'main' }, {}, { ref }]) {
+    const r = await agent.dispatch({ session: 'a', tool: 'read', args });
+    assert.equal(r.error?.code, 'blocked_origin', `read ${JSON.stringify(args)}: ${JSON.stringify(r)}`);
+    assert.match(r.error.message, /policy.*bank\.test is on the user's block-list/);
+    assert.equal(leaks(r), null);
+  }
+  chrome.sent.length = 0;
+  const shot = await agent.dispatch({ session: 'a', tool: 'screenshot' });
+  assert.equal(shot.error?.code, 'blocked_origin', JSON.stringify(shot).slice(0, 300));
+  assert.ok(!chrome.sent.some((c) => c.method === 'Page.captureScreenshot'), 'no picture taken');
+  const list = await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'list' } });
+  assert.equal(list.ok, true);
+  assert.equal(leaks(list), null, list.text);
+  assert.match(list.text, /url="" title="" withheld="a site the user's policy does not let the agent see"/);
+  const wait = await agent.dispatch({ session: 'a', tool: 'wait_for', args: { text: 'Balance', ms: 50 } });
+  assert.equal(wait.error?.code, 'blocked_origin');
+  assert.equal(leaks(wait), null);
+  // Back on an allowed page, read works again.
+  chrome.pageUrl = 'https://a.test/';
+  assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'main' } })).ok, true);
+});
+
+test('a tab the page opens onto a blocked site is not adopted, and neither its URL nor its title is shown', async () => {
+  let agentRef;
+  let later = null;
+  const { agent, name, engine, chrome } = await setup({
+    ...block(),
+    answer: (method, params) => {
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') {
+        // One popup named at once, one opened blank and sent to the blocked site by script.
+        agentRef.onTabCreated({ id: 901, openerTabId: 5, pendingUrl: 'https://bank.test/private?acct=5678' });
+        agentRef.onTabCreated({ id: 902, openerTabId: 5 });
+        later = 902;
+      }
+      return undefined;
+    },
+  });
+  agentRef = agent;
+  // What the action's FactPack says (the fake engine drops its warnings): recorded here.
+  let said = '';
+  const finish = engine.finishAction;
+  engine.finishAction = (key, capture, info) => { said = info.warnings.join('\n'); return finish(key, capture, info); };
+  const tabsGet = chrome.tabs.get;
+  chrome.tabs.get = async (id) => (id === later ? { id, url: 'https://www.bank.test/transfer?to=5678', title: 'Transfer to 5678' } : tabsGet(id));
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.ok(!agent.tabs.has(901) && !agent.tabs.has(902), 'neither tab is controlled');
+  assert.equal(agent.status().tabs.length, 1);
+  assert.doesNotMatch(said, /private|transfer|5678/i);
+  assert.match(said, /a tab the agent may not control \(bank\.test is on the user's block-list/);
+  assert.match(said, /this action opened a tab the agent may not control \(www\.bank\.test is on the user's block-list/);
+});
+
+test('screenshot of an allowed page paints the boxes of the frames the policy withholds', async () => {
+  const OWNER = 7;
+  const { chrome, agent } = await setup({
+    ...block(),
+    answer: (method, params, sid) => {
+      if (sid === 'S2' && method === 'Page.getFrameTree') return { frameTree: { frame: { id: 'F2', url: 'https://bank.test/widget' } } };
+      if (method === 'DOM.getFrameOwner') return { backendNodeId: OWNER };
+      if (method === 'DOM.getBoxModel' && params.backendNodeId === OWNER) return { model: { border: [100, 50, 300, 50, 300, 150, 100, 150] } };
+      return undefined;
+    },
+  });
+  agent.onDebuggerEvent({ tabId: 5 }, 'Target.attachedToTarget', { sessionId: 'S2', targetInfo: { type: 'iframe', targetId: 'F2' } });
+  // The service worker's canvas, recorded: the picture is 2 device pixels per CSS pixel (800 CSS px wide).
+  const painted = [];
+  const g = /** @type {any} */ (globalThis);
+  const saved = { OffscreenCanvas: g.OffscreenCanvas, createImageBitmap: g.createImageBitmap };
+  g.createImageBitmap = async () => ({ width: 1600, height: 1200 });
+  g.OffscreenCanvas = class {
+    getContext() { return { drawImage() {}, set fillStyle(v) { painted.push(['fill', v]); }, fillRect: (...a) => painted.push(a) }; }
+    async convertToBlob() { return new Blob([new Uint8Array([1, 2, 3])]); }
+  };
+  try {
+    const shot = await agent.dispatch({ session: 'a', tool: 'screenshot' });
+    assert.equal(shot.ok, true, JSON.stringify(shot));
+    assert.deepEqual(painted.filter((p) => p[0] !== 'fill'), [[200, 100, 400, 200], [200, 100, 400, 200]]);
+    assert.equal(shot.image.data, btoa(String.fromCharCode(1, 2, 3)), 'the painted picture, not the raw one');
+    assert.match(shot.text, /withheld_frames_blanked="1"/);
+    // The frame itself is never photographed.
+    const ref = await agent.dispatch({ session: 'a', tool: 'screenshot', args: { ref: `${agent.status().tabs[0].tab}f0e1` } });
+    assert.equal(ref.error?.code, 'blocked_origin');
+    // Without a canvas to paint with, no picture leaves the extension.
+    g.OffscreenCanvas = undefined;
+    const none = await agent.dispatch({ session: 'a', tool: 'screenshot' });
+    assert.equal(none.error?.code, 'screenshot_refused');
+  } finally {
+    g.OffscreenCanvas = saved.OffscreenCanvas;
+    g.createImageBitmap = saved.createImageBitmap;
+  }
+  assert.ok(chrome.sent.some((c) => c.method === 'Page.captureScreenshot'));
+});
+
+test('upload with uploads off: the same refusal whatever the path, existing or not', async () => {
+  const { agent, name, chrome } = await setup();
+  const answers = new Set();
+  // athena-bridge passes an existing file resolved and a missing one as given.
+  for (const f of ['/home/u/.ssh/id_rsa', '/home/u/no-such-file', '/home/u/x/../no-such-file', '/etc//shadow']) {
+    const r = await agent.dispatch({ session: 'a', tool: 'upload', args: { ref: `${name()}f0e1`, files: [f], version: 1 } });
+    answers.add(JSON.stringify(r));
+  }
+  assert.deepEqual([...answers], [JSON.stringify({ ok: false, error: { code: 'upload_refused', message: "upload: the user allows no folder for uploads (they can add one in the extension's options)" } })]);
+  assert.ok(!chrome.sent.some((c) => c.method === 'DOM.setFileInputFiles'));
 });

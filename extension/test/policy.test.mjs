@@ -97,6 +97,20 @@ test('upload folders: absolute plain paths only; files must be strictly inside o
   assert.match(checkUpload(normalizePolicy({}).policy, '/tmp/a').message, /allows no folder/);
 });
 
+test('upload refusals never tell which files exist: one answer with uploads off, the path never named', async () => {
+  const { checkUpload } = await import('../lib/policy.js');
+  // athena-bridge passes a path it could not resolve (a missing file) as given, an existing one
+  // resolved: with uploads off, both get the very same answer, whatever their form.
+  const off = normalizePolicy({}).policy;
+  const answers = new Set(['/home/u/.ssh/id_rsa', '/home/u/nope', '/home/u/x/../nope', '/etc//passwd', 'rel'].map((p) => JSON.stringify(checkUpload(off, p))));
+  assert.equal(answers.size, 1, [...answers].join('\n'));
+  // With a folder allowed, a file outside it is refused without its (resolved) path being named.
+  const on = normalizePolicy({ uploadFolders: ['/home/u/up'] }).policy;
+  const outside = ['/home/u/.ssh/id_rsa', '/home/u/nope', '/home/u/up/../nope'].map((p) => checkUpload(on, p));
+  assert.equal(new Set(outside.map((r) => JSON.stringify(r))).size, 1);
+  assert.doesNotMatch(outside[0].ok === false ? outside[0].message : '', /ssh|nope/);
+});
+
 test('frames: embedder-made documents follow the page; http(s) frames and blob origins are judged; others withheld', async () => {
   const { checkFrameUrl } = await import('../lib/policy.js');
   const { policy } = normalizePolicy({ block: ['bank.test'] });

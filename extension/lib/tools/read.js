@@ -3,6 +3,8 @@
 // disturbs an action in flight, nor puts the agent's version out of date.
 import { LIMITS } from '../limits.js';
 import { READ_FN, REGION_SELECTORS } from '../page-scripts.js';
+import { blankRects, blockedPageError, pageGate, withheldBoxes } from '../page-gate.js';
+import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
@@ -70,6 +72,9 @@ export const screenshot = defineTool({
 /** read: text of a ref or a region. @param {ToolContext} ctx @param {TabState} t @param {any} args */
 async function readText(ctx, t, args) {
   await ctx.attach(t);
+  // A tab on a site the policy does not allow shows nothing, however it got there; checked again
+  // once read, in case the page went there meanwhile.
+  await pageGate(ctx, t);
   if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
   if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
   /** @type {{text: string, length: number}} */
@@ -85,26 +90,48 @@ async function readText(ctx, t, args) {
     r = await readRegion(ctx, t, region, frame);
     what = `region=${quoteValue(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
   }
+  await pageGate(ctx, t);
   const cut = r.length > r.text.length;
   // The page's text keeps its lines, escaped so that it can never close <read> or open a tag.
   return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${escapeBlock(r.text)}\n</read>` };
 }
 
-/** screenshot: the page or a ref's box. @param {ToolContext} ctx @param {TabState} t @param {any} args */
+/**
+ * screenshot: the page or a ref's box. A page the policy does not allow is refused (checked
+ * before and after the picture); in an allowed page, the boxes of the frames the policy withholds
+ * (as a fresh capture names them) are painted grey before the image leaves the extension
+ * (page-gate.js blankRects), measured before and after the picture so a frame moved meanwhile is
+ * blanked where it was and where it is. A ref that is such a frame is refused.
+ * @param {ToolContext} ctx @param {TabState} t @param {any} args
+ */
 async function shoot(ctx, t, args) {
   await ctx.attach(t);
+  await pageGate(ctx, t);
   /** @type {any} */
   const params = { format: 'png' };
+  const m = await ctx.send(t, 'Page.getLayoutMetrics');
+  const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
+  let origin = { x: 0, y: 0 };
+  let cssWidth = vv.clientWidth ?? m.cssLayoutViewport?.clientWidth ?? 0;
   if (args.ref) {
     const target = await resolveNow(ctx, t, args.ref);
+    if (t.withheldOwners.has(target.backendNodeId)) throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: no screenshot of it is taken`);
     const p = await ctx.driver.point(t, target);
-    const m = await ctx.send(t, 'Page.getLayoutMetrics');
-    const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
     params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
+    origin = { x: p.box.x, y: p.box.y };
+    cssWidth = params.clip.width;
+  } else {
+    // A fresh capture: which frames are withheld now (a page not allowed is refused by it).
+    await ctx.captureTab(t);
   }
+  const before = await withheldBoxes(ctx, t);
   const r = await ctx.send(t, 'Page.captureScreenshot', params);
-  const bytes = Math.floor((r.data.length * 3) / 4);
-  return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"/>`, image: { mime: 'image/png', data: r.data } };
+  await pageGate(ctx, t);
+  const boxes = [...before, ...(before.length ? await withheldBoxes(ctx, t) : [])];
+  const data = boxes.length ? await blankRects(r.data, boxes.map((b) => ({ ...b, x: b.x - origin.x, y: b.y - origin.y })), cssWidth) : r.data;
+  const bytes = Math.floor((data.length * 3) / 4);
+  const blanked = boxes.length ? ` withheld_frames_blanked="${t.withheldOwners.size}"` : '';
+  return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"${blanked}/>`, image: { mime: 'image/png', data } };
 }
 
 /**
@@ -151,8 +178,13 @@ async function readRegion(ctx, t, region, frame) {
     }
   }
   if (!isName) throw new ToolError('no_such_region', `read: no region ${quoteValue(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
-  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return (${READ_FN}).call(el, ${LIMITS.readMaxChars}); })()`, returnByValue: true });
+  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return { ...(${READ_FN}).call(el, ${LIMITS.readMaxChars}), url: document.URL }; })()`, returnByValue: true });
   const r = ev.result?.value;
+  // The document that answered is judged itself: the page may have navigated since the gate.
+  if (r && typeof r.url === 'string') {
+    const why = checkUrl(ctx.policy, r.url);
+    if (!why.ok) throw blockedPageError(t, why);
+  }
   if (!r) throw new ToolError('no_such_region', `read: the page has no ${quoteValue(region)} region`);
   return r;
 }

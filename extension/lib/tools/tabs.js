@@ -1,4 +1,5 @@
 // tabs: the agent's tabs (list, new, select, close) and the tabs the user shared with it.
+import { listedTab } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { quoteValue } from '../quote.js';
 import { ToolError } from '../tab-state.js';
@@ -19,15 +20,21 @@ export const tabs = defineTool({
   async handler(t, args, ctx) {
     switch (args.action ?? 'list') {
       case 'list': {
+        // A tab on a site the policy does not allow shows neither its URL nor its title.
+        /** @param {any} tab */
+        const shown = (tab) => {
+          const v = listedTab(ctx.policy, tab);
+          return 'withheld' in v ? ` url="" title="" withheld=${quoteValue(v.withheld)}` : ` url=${quoteValue(v.url)} title=${quoteValue(v.title)}`;
+        };
         const lines = [];
         for (const r of ctx.ownTabs()) {
           const tab = await ctx.chromeTab(r.tabId);
           if (!tab) continue;
-          lines.push(`  <tab id="${tabName(r.key)}"${ctx.currentTabId() === r.tabId ? ' current="true"' : ''} url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
+          lines.push(`  <tab id="${tabName(r.key)}"${ctx.currentTabId() === r.tabId ? ' current="true"' : ''}${shown(tab)}/>`);
         }
         for (const id of ctx.sharedTabs()) {
           const tab = await ctx.chromeTab(id);
-          if (tab) lines.push(`  <tab id="shared-${id}" shared_by_user="true" url=${quoteValue(tab.url ?? '')} title=${quoteValue(tab.title ?? '')}/>`);
+          if (tab) lines.push(`  <tab id="shared-${id}" shared_by_user="true"${shown(tab)}/>`);
         }
         return { ok: true, text: `<tabs count="${lines.length}">\n${lines.join('\n')}\n</tabs>` };
       }

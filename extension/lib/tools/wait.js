@@ -3,6 +3,7 @@
 import { CALL_ID } from '../action-flow.js';
 import { LIMITS } from '../limits.js';
 import { STATE_FN } from '../page-scripts.js';
+import { checkUrl } from '../policy.js';
 import { ToolError } from '../tab-state.js';
 import { arg, defineTool, oneOf, ref, sleep } from './define.js';
 
@@ -31,8 +32,11 @@ export const waitFor = defineTool({
       for (;;) {
         let met = false;
         if (text !== undefined) {
-          const r = await ctx.send(t, 'Runtime.evaluate', { expression: `(document.body ? document.body.innerText : '').includes(${JSON.stringify(text)})`, returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
-          const has = !!r?.result?.value;
+          const r = await ctx.send(t, 'Runtime.evaluate', { expression: `({ has: (document.body ? document.body.innerText : '').includes(${JSON.stringify(text)}), url: document.URL })`, returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
+          // A page the policy does not allow answers nothing, not even by when the wait ends:
+          // the capture after the wait refuses it (agent.js captureTab).
+          if (typeof r?.result?.value?.url === 'string' && !checkUrl(ctx.policy, r.result.value.url).ok) return;
+          const has = !!r?.result?.value?.has;
           met = args.text !== undefined ? has : !has;
         } else {
           met = await refState(ctx, t, target, args.state ?? 'visible');
