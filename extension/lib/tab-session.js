@@ -27,6 +27,30 @@ import { ToolError } from './tab-state.js';
 export const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
 
+/**
+ * The origin a frame's document runs in (null when unknown or opaque): CDP's securityOrigin,
+ * which an about:blank or srcdoc frame inherits from its parent, else its URL's.
+ * @param {any} frame
+ */
+function originOf(frame) {
+  const o = frame?.securityOrigin;
+  if (typeof o === 'string' && o) return o === 'null' || o === '://' ? null : o;
+  try { const u = new URL(String(frame?.url ?? '')); return u.origin === 'null' ? null : u.origin; } catch { return null; }
+}
+
+/**
+ * Whether the page's watcher reaches every frame of an in-process frame tree: it walks only
+ * same-origin frames (extension/lib/page-scripts.js, `all`), so every frame must have the top
+ * frame's origin.
+ * @param {any} tree a capture's frameTree
+ */
+export function watchedTree(tree) {
+  const top = originOf(tree?.frame);
+  /** @param {any} node @returns {boolean} */
+  const same = (node) => (node.childFrames ?? []).every((/** @type {any} */ c) => originOf(c.frame) === top && same(c));
+  return top !== null && same(tree);
+}
+
 export class TabSession {
   /** Calls on this tab, one at a time: each starts when the one before has ended. @type {Promise<any>} */
   #queue = Promise.resolve();
@@ -321,12 +345,15 @@ export class TabSession {
   /**
    * The capture an action may begin on without capturing again (docs/design.md, "Capture"): the
    * page's watcher saw no change since it was taken (same document, no mutation, input, scroll or
-   * resize), and no out-of-process frame (whose changes the watcher cannot see) is there.
+   * resize), and every frame is one the watcher sees into: no out-of-process frame, and no
+   * in-process frame of another origin (a same-site cross-origin iframe shares the page's process
+   * but not its watcher, whose marks cover only the documents it can reach).
    * @returns {any} the capture, or null
    */
   reusableCapture() {
     const cap = this.#lastCapture;
     if (!cap || this.#watchMark === null || this.#watchMark !== this.#captureMark || this.#oopifs.size > 0) return null;
+    if (cap.frameTree && !watchedTree(cap.frameTree)) return null;
     return cap;
   }
 

@@ -14,7 +14,9 @@ function setup(o = {}) {
   const io = {
     engine: async () => engine,
     engineIfLoaded: () => engine,
-    capture: async (t) => { log.push('capture'); const capture = { v: 1, n: log.length }; t.captured(capture); return { capture, warnings: [] }; },
+    capture: async (t) => { log.push('capture'); const capture = { v: 1, n: log.length, ...(io.frames ? { frameTree: io.frames } : {}) }; t.captured(capture); return { capture, warnings: [] }; },
+    /** The page's frame tree as a capture gives it (none: left out). @type {any} */
+    frames: null,
     stabilize: async (t, so) => { log.push(so?.navigation ? 'stabilize:navigation' : 'stabilize'); t.settled(io.page); return o.stabilizeWarnings ?? []; },
     attach: async () => { log.push('attach'); },
     watch: async (t) => { log.push('watch'); t.watched(0); if (io.page) t.watchMarked(io.page); },
@@ -158,4 +160,30 @@ test('an action on a page unchanged since the last capture reuses it instead of 
   log.length = 0;
   await act();
   assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture']);
+});
+
+test('a page with a same-site cross-origin iframe (in-process, out of its watcher\'s reach) is captured before every action', async () => {
+  const { flow, engine, io, log, t } = setup();
+  const frame = (id, url, securityOrigin, childFrames = []) => ({ frame: { id, url, securityOrigin }, childFrames });
+  const act = () => flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {}, { ref: true });
+  // Same-origin frames and an about:blank one (its origin inherited) are the watcher's: reused.
+  io.frames = frame('MAIN', 'https://shop.a.test/', 'https://shop.a.test', [frame('F1', 'https://shop.a.test/cart', 'https://shop.a.test'), frame('F2', 'about:blank', 'https://shop.a.test')]);
+  await flow.run(t, 'navigate', { url: 'https://shop.a.test/' }, async () => {});
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'stabilize', 'capture'], 'every frame watched: the capture is reused');
+  // A frame of pay.a.test (same site, another origin) in the page's process: captured again.
+  io.frames = frame('MAIN', 'https://shop.a.test/', 'https://shop.a.test', [frame('F3', 'https://pay.a.test/widget', 'https://pay.a.test')]);
+  await flow.run(t, 'navigate', { url: 'https://shop.a.test/' }, async () => {});
+  log.length = 0;
+  await act();
+  assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture'], 'a frame the watcher cannot see: captured before acting');
+  // The same under a same-origin frame, and a sandboxed (opaque) frame: captured too.
+  for (const child of [frame('F4', 'https://shop.a.test/x', 'https://shop.a.test', [frame('F5', 'https://pay.a.test/', 'https://pay.a.test')]), frame('F6', 'https://shop.a.test/s', 'null')]) {
+    io.frames = frame('MAIN', 'https://shop.a.test/', 'https://shop.a.test', [child]);
+    await flow.run(t, 'navigate', { url: 'https://shop.a.test/' }, async () => {});
+    log.length = 0;
+    await act();
+    assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture'], JSON.stringify(child));
+  }
 });
