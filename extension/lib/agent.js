@@ -1,8 +1,10 @@
-// The agent's side of the extension: sessions and the tabs each controls, the user's policy and
-// stop/resume, Chrome's events, the CDP transport, capture and stabilization. The tools themselves
-// are declared with their handlers in extension/lib/tools/*.js (gathered by tool-contract.js); each
-// mutating one goes through the action flow (extension/lib/action-flow.js, docs/design.md). One
-// wasm engine per browser; chrome is injected (the service worker passes the real one).
+// The agent's side of the extension: sessions and the tabs each controls (one TabSession per tab,
+// extension/lib/tab-session.js, which owns the tab's queue, CDP, capture marks and dialogs), the
+// user's policy and stop/resume, Chrome's events, and the dispatcher, which runs every call on a
+// tab in that tab's queue (docs/design.md, "The extension's shape"). The tools are declared with
+// their handlers in extension/lib/tools/*.js (gathered by tool-contract.js); each mutating one goes
+// through the action flow (extension/lib/action-flow.js). One wasm engine per browser; chrome is
+// injected (the service worker passes the real one).
 import { capture, CORE_EVENTS, withholdFrames } from './capture.js';
 import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
