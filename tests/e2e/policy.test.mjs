@@ -2,7 +2,10 @@
 // -> extension -> Chromium), wherever the page goes: a server redirect or a link to a blocked
 // site gives blocked_origin and nothing of that page; a blocked site's iframe is left out of an
 // allowed page; a popup to a blocked site is not adopted; uploads come only from the folders the
-// user allowed, symlinks resolved by the native host.
+// user allowed, symlinks resolved by the native host, and no refusal tells which files exist. A
+// page that goes to a blocked site on its own, after the action answered, shows nothing of it to
+// any tool; a popup sent there by script is not adopted nor named; screenshot paints the blocked
+// frame of an allowed page; every spelling of a blocked address is that address.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -72,20 +75,27 @@ test('uploads: a file in an allowed folder is set; outside it, or through a syml
   assert.equal(nav.isError, false, nav.text);
   const input = nav.fp.elements.find((e) => e.name === 'Attachment');
   assert.ok(input, nav.text);
-  const none = await chain.call('upload', { ref: input.ref, files: [path.join(folder, 'cv.txt')] });
-  assert.equal(none.isError, true);
-  assert.match(none.text, /allows no folder/);
+  // With uploads off, one answer whatever the path: an existing file, a missing one, a path
+  // with "..", a link: nothing tells which files exist.
+  const off = new Set();
+  for (const f of [path.join(folder, 'cv.txt'), outside, path.join(folder, 'nope.txt'), path.join(folder, '..', 'nope.txt'), path.join(folder, 'innocent.txt')]) {
+    const r = await chain.call('upload', { ref: input.ref, files: [f] });
+    assert.equal(r.isError, true, r.text);
+    off.add(r.text);
+  }
+  assert.deepEqual([...off], ["error upload_refused: upload: the user allows no folder for uploads (they can add one in the extension's options)"]);
 
   await setPolicy({ uploadFolders: [folder] });
-  for (const f of [outside, path.join(folder, 'innocent.txt'), path.join(folder, '..', 'secret.txt')]) {
+  // Outside the folder, existing or not, through a link or "..": the same refusal, no path named.
+  const outsideAnswers = new Set();
+  for (const f of [outside, path.join(folder, 'innocent.txt'), path.join(folder, '..', 'secret.txt'), path.join(chain.tmp, 'nope.txt'), path.join(folder, '..', 'nope.txt')]) {
     const r = await chain.call('upload', { ref: input.ref, files: [f] });
     assert.equal(r.isError, true, `${f}: ${r.text}`);
     assert.match(r.text, /not inside a folder the user allows/);
-    assert.match(r.text, new RegExp(outside.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the message names the real file');
+    assert.doesNotMatch(r.text, /secret|nope|innocent/, 'no path is named');
+    outsideAnswers.add(r.text);
   }
-  const missing = await chain.call('upload', { ref: input.ref, files: [path.join(folder, 'nope.txt')] });
-  assert.equal(missing.isError, true);
-  assert.match(missing.text, /No such file/);
+  assert.equal(outsideAnswers.size, 1, [...outsideAnswers].join('\n'));
   const ok = await chain.call('upload', { ref: input.ref, files: [path.join(folder, 'cv.txt')] });
   assert.equal(ok.isError, false, ok.text);
   assert.match(ok.text, /Picked cv\.txt/);
@@ -105,4 +115,117 @@ test('secrets: wait_for cannot be used as an oracle for a password or card value
   const shot = await chain.client.callTool({ name: 'screenshot', arguments: {} });
   const words = shot.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
   assert.doesNotMatch(words, /hunter2-secret|4111111111111111/);
+});
+
+const selfNavPage = () => sites.url(`/sites/self-nav.html?other=${encodeURIComponent(sites.otherOrigin)}`);
+const NOTHING_OF_IT = /Sign in|Username|login\.html|acct|5678/;
+
+test('a page that goes to a blocked site on its own after the action answered: read, screenshot, tabs list and the other tools show nothing of it', async () => {
+  await setPolicy({ block: [otherHost()] });
+  const nav = await chain.call('navigate', { url: selfNavPage() });
+  assert.equal(nav.isError, false, nav.text);
+  const later = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Open report');
+  const heading = nav.fp.elements.find((e) => e.role === 'heading');
+  assert.ok(later && heading, nav.text);
+  const click = await chain.call('click', { ref: later.ref, version: nav.fp.version });
+  assert.equal(click.isError, false, `the click answers before the page leaves: ${click.text}`);
+  // The page's own timer takes the tab to the blocked site: wait for the tab to be there.
+  const page = chain.context.pages().find((p) => p.url().includes('/sites/self-nav.html'));
+  assert.ok(page, 'the tab of the fixture');
+  await page.waitForURL(/\/sites\/login\.html/);
+  const calls = [
+    ['read', { region: 'main' }], ['read', {}], ['read', { ref: heading.ref }], ['screenshot', {}],
+    ['wait_for', { text: 'Sign in', ms: 200 }], ['snapshot', {}], ['find', { role: 'textbox' }],
+  ];
+  for (const [tool, args] of calls) {
+    const r = await chain.call(tool, args);
+    const what = `${tool} ${JSON.stringify(args)}`;
+    if (tool === 'find') {
+      // find reads what the agent was shown before (the allowed page), never the page now.
+      assert.doesNotMatch(r.text, NOTHING_OF_IT, `${what}: ${r.text}`);
+      continue;
+    }
+    assert.equal(r.isError, true, `${what}: ${r.text}`);
+    assert.match(r.text, /^error blocked_origin: .*localhost is on the user's block-list/, `${what}: ${r.text}`);
+    assert.doesNotMatch(r.text, NOTHING_OF_IT, what);
+    assert.ok(!r.raw.content.some((c) => c.type === 'image'), `${what}: no picture`);
+  }
+  const list = await chain.call('tabs', { action: 'list' });
+  assert.equal(list.isError, false, list.text);
+  assert.doesNotMatch(list.text, NOTHING_OF_IT);
+  assert.match(list.text, /current="true" url="" title="" withheld="a site the user's policy does not let the agent see"/);
+  const back = await chain.call('back', {});
+  assert.equal(back.isError, false, back.text);
+  assert.match(back.text, /^<full [^>]*url="[^"]*\/sites\/self-nav\.html/, 'back on the allowed page: a full FactPack of it');
+});
+
+test('a popup the page opens blank and sends to a blocked site: not adopted, neither its URL nor its title shown', async () => {
+  await setPolicy({ block: [otherHost()] });
+  // A fresh tab for it: the page of the test before is left behind.
+  const fresh = await chain.call('tabs', { action: 'new', url: `${selfNavPage()}&popup=1` });
+  assert.equal(fresh.isError, false, fresh.text);
+  const nav = await chain.call('snapshot', {});
+  assert.equal(nav.isError, false, nav.text);
+  const popup = nav.fp.elements.find((e) => e.role === 'button' && /new tab/.test(e.name));
+  assert.ok(popup, nav.text);
+  const before = await chain.call('tabs', { action: 'list' });
+  const opened = await chain.call('click', { ref: popup.ref, version: nav.fp.version });
+  assert.equal(opened.isError, false, opened.text);
+  assert.match(opened.text, /a tab the agent may not control \(localhost is on the user's block-list/);
+  assert.doesNotMatch(opened.text, NOTHING_OF_IT);
+  const after = await chain.call('tabs', { action: 'list' });
+  assert.equal(after.text.match(/<tab /g)?.length, before.text.match(/<tab /g)?.length, after.text);
+  assert.doesNotMatch(after.text, NOTHING_OF_IT);
+  for (const p of chain.context.pages()) if (p.url().includes('/sites/login.html')) await p.close();
+});
+
+test('screenshot of an allowed page: the blocked site\'s frame is painted over, the rest is the page', async () => {
+  await setPolicy({ block: [otherHost()] });
+  const nav = await chain.call('navigate', { url: policyPage() });
+  assert.equal(nav.isError, false, nav.text);
+  const shot = await chain.call('screenshot', {});
+  assert.equal(shot.isError, false, shot.text);
+  assert.match(shot.text, /withheld_frames_blanked="1"/);
+  const png = shot.raw.content.find((c) => c.type === 'image')?.data;
+  assert.ok(png, 'a picture');
+  const page = chain.context.pages().find((p) => p.url().includes('/sites/policy.html'));
+  const box = await page.locator('#cross').boundingBox();
+  const width = await page.evaluate(() => window.innerWidth);
+  // Decoded by the browser, in a page of its own (not the agent's).
+  const viewer = await chain.context.newPage();
+  try {
+    const px = await viewer.evaluate(async ({ png, box, width }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${png}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width; c.height = img.height;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const s = img.width / width;
+      const at = (x, y) => [...g.getImageData(Math.floor(x * s), Math.floor(y * s), 1, 1).data.slice(0, 3)];
+      const inside = [[0.5, 0.5], [0.1, 0.1], [0.9, 0.1], [0.1, 0.9], [0.9, 0.9]].map(([fx, fy]) => at(box.x + box.width * fx, box.y + box.height * fy));
+      return { inside, outside: at(2, 2) };
+    }, { png, box, width });
+    for (const p of px.inside) assert.deepEqual(p, [128, 128, 128], 'the blocked frame is grey');
+    assert.notDeepEqual(px.outside, [128, 128, 128], 'the page around it is shown');
+  } finally {
+    await viewer.close();
+  }
+});
+
+test('every spelling of a blocked address is that address: IPv4 forms, IPv4-mapped IPv6, trailing dot', async () => {
+  const port = new URL(sites.origin).port;
+  await setPolicy({ block: ['[::ffff:127.0.0.1]'] });
+  for (const host of ['127.0.0.1', '127.0.0.1.', '0x7f.1', '2130706433', '0177.0.0.1', '[::ffff:7f00:1]', '[0:0:0:0:0:ffff:127.0.0.1]']) {
+    const r = await chain.call('navigate', { url: `http://${host}:${port}/sites/login.html` });
+    assert.equal(r.isError, true, `${host}: ${r.text}`);
+    assert.match(r.text, /^error blocked_origin: 127\.0\.0\.1 is on the user's block-list/, host);
+  }
+  // And where a redirect leads, however it spells the address.
+  const r = await chain.call('navigate', { url: sites.otherUrl(`/redirect?to=${encodeURIComponent(`http://0x7f.1:${port}/sites/login.html`)}`) });
+  assert.equal(r.isError, true, r.text);
+  assert.match(r.text, /blocked_origin: .*127\.0\.0\.1 is on the user's block-list/);
+  assert.doesNotMatch(r.text, NOTHING_OF_IT);
+  await setPolicy({});
 });
