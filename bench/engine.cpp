@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
   for (const Row& r : rows) md << "| " << r.what << " | " << fmt(median(r.ms)) << " | " << r.pack << " |\n";
   md << "\nMemory held for one page of 10,000 elements: " << fmt(heap_after - heap_before, "%.1f")
      << " MiB in use (allocator's bytes in use: live capture + delivered view + registry of " << big_stats.registry
-     << " refs; the " << big_stats.history << " kept versions are hashes only; bench inputs excluded). "
+     << " refs; no older versions are kept; bench inputs excluded). "
      << "RSS grew " << fmt(rss_after - rss_before, "%.1f")
      << " MiB over the same steps, which also counts what the allocator keeps for reuse.\n\n";
 
@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
     FactPack first = *engine.snapshot_from(key, gen.build());
     std::uint64_t v = first.version;
     md << "### 10,000-step session (each step: 2 random mutations, begin_action + finish_action; ~60-120 elements, 2 iframes)\n\n"
-       << "| step | RSS MiB | registry refs | tombstones | history | retired docs | version | ms/step (since previous row) |\n"
-       << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+       << "| step | RSS MiB | registry refs | tombstones | retired docs | version | ms/step (since previous row) |\n"
+       << "|---:|---:|---:|---:|---:|---:|---:|\n";
     auto t0 = Clock::now();
     for (int step = 1; step <= 10000; ++step) {
       const Snapshot before = gen.build();
@@ -208,11 +208,10 @@ int main(int argc, char** argv) {
         t0 = Clock::now();
         PageStats s = *engine.stats(key);
         md << "| " << step << " | " << fmt(rss_mib(), "%.1f") << " | " << s.registry << " | " << s.tombstones << " | "
-           << s.history << " | " << s.retired_documents << " | " << s.version << " | " << fmt(per, "%.3f") << " |\n";
+           << s.retired_documents << " | " << s.version << " | " << fmt(per, "%.3f") << " |\n";
       }
     }
-    md << "\nBounds (limits.h): tombstones <= " << limits::kMaxRemovedTombstones << ", history <= Config::history ("
-       << limits::kDefaultHistory << "), retired documents <= " << limits::kMaxRetiredDocuments
+    md << "\nBounds (limits.h): tombstones <= " << limits::kMaxRemovedTombstones << ", retired documents <= " << limits::kMaxRetiredDocuments
        << "; the registry holds live refs + tombstones only.\n\n";
   }
 

@@ -56,8 +56,6 @@ export declare function loadAthena(moduleOptions?: ModuleOptions): Promise<Athen
 /** Bounds from core/include/athena/limits.h. */
 export interface Limits {
   readonly maxInputBytes: number;
-  readonly maxHistory: number;
-  readonly defaultHistory: number;
   readonly defaultMaxChangeRatio: number;
   readonly maxPages: number;
   readonly defaultFindLimit: number;
@@ -66,12 +64,11 @@ export interface Limits {
   readonly maxTokenBudget: number;
 }
 
+/** Any other key is refused (invalid_argument). No version history is configured or kept: see Freshness. */
 export interface EngineConfig {
-  /** Snapshot versions kept per page, 1..limits.maxHistory (default limits.defaultHistory). */
-  history?: number;
   /** The one reliability rule: a delta changing more than this share is sent as a full snapshot. (0, 1]. */
   maxChangeRatio?: number;
-  /** Cross-baseline region dedup (seeds/003). Default true. */
+  /** A region identical to the previous baseline's renders as one unchanged line (docs/design.md, "Trimming and dedup across baselines"). Default true. */
   dedupRegions?: boolean;
   /** Estimated tokens a baseline may take before its largest regions are trimmed, 1..limits.maxTokenBudget (default limits.defaultTokenBudget). */
   tokenBudget?: number;
@@ -233,7 +230,6 @@ export interface PageStats {
   deliveredElements: number;
   registry: number;
   tombstones: number;
-  history: number;
   frames: number;
   retiredDocuments: number;
   overlayDepth: number;

@@ -46,6 +46,8 @@ export class AthenaError extends Error {
 const encoder = new TextEncoder();
 const describe = (/** @type {unknown} */ v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const isIndex = (/** @type {any} */ v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
+/** The settings createEngine accepts (athena::Config in core/include/athena/engine.h). */
+const CONFIG_KEYS = ['maxChangeRatio', 'dedupRegions', 'tokenBudget'];
 
 /**
  * Loads and instantiates the wasm module. `moduleOptions` go to the Emscripten factory
@@ -78,25 +80,28 @@ export class Athena {
   }
 
   /**
-   * A new engine (one per browser). config: { history?, maxChangeRatio?, dedupRegions?, tokenBudget? }.
+   * A new engine (one per browser). config: { maxChangeRatio?, dedupRegions?, tokenBudget? }; any
+   * other key is refused, so a setting the core does not have is never silently ignored.
    * @param {import('./athena.js').EngineConfig} [config]
    */
   createEngine(config = {}) {
     if (config === null || typeof config !== 'object' || Array.isArray(config))
       throw new AthenaError('invalid_argument', `createEngine: config must be an object, got ${describe(config)}`);
-    const history = config.history ?? this.limits.defaultHistory;
+    const unknown = Object.keys(config).filter((k) => !CONFIG_KEYS.includes(k));
+    if (unknown.length)
+      throw new AthenaError('invalid_argument', `createEngine: config.${unknown[0]} is not a setting of the core; settings: ${CONFIG_KEYS.join(', ')}`);
     const ratio = config.maxChangeRatio ?? this.limits.defaultMaxChangeRatio;
     const dedup = config.dedupRegions ?? true;
-    if (typeof history !== 'number' || typeof ratio !== 'number')
-      throw new AthenaError('invalid_argument', 'createEngine: config.history and config.maxChangeRatio must be numbers');
+    if (typeof ratio !== 'number')
+      throw new AthenaError('invalid_argument', 'createEngine: config.maxChangeRatio must be a number');
     if (typeof dedup !== 'boolean')
       throw new AthenaError('invalid_argument', 'createEngine: config.dedupRegions must be true or false');
     const budget = config.tokenBudget ?? this.limits.defaultTokenBudget;
     if (!Number.isInteger(budget) || budget < 1 || budget > this.limits.maxTokenBudget)
       throw new AthenaError('invalid_argument', `createEngine: config.tokenBudget must be an integer from 1 to ${this.limits.maxTokenBudget}, got ${String(budget)}`);
-    const check = call(this.#state, () => this.#raw.Engine.validateConfig(history, ratio));
+    const check = call(this.#state, () => this.#raw.Engine.validateConfig(ratio));
     unwrap(check);
-    const handle = call(this.#state, () => new this.#raw.Engine(history, ratio, dedup, budget));
+    const handle = call(this.#state, () => new this.#raw.Engine(ratio, dedup, budget));
     return new Engine(this.#raw, handle, this.#state, this.limits);
   }
 }

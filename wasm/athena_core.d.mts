@@ -37,8 +37,8 @@ export interface RawModule {
   limits(): string;
   errorCodes(): string;
   Engine: {
-    new (history: number, maxChangeRatio: number, dedupRegions: boolean, tokenBudget: number): RawEngine;
-    validateConfig(history: number, maxChangeRatio: number): RawReply;
+    new (maxChangeRatio: number, dedupRegions: boolean, tokenBudget: number): RawEngine;
+    validateConfig(maxChangeRatio: number): RawReply;
   };
   HEAPU8: Uint8Array;
   _malloc(bytes: number): number;

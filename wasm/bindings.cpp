@@ -114,16 +114,12 @@ class HeapInput {
 // One Engine per browser. Methods mirror engine.h one for one.
 class EngineBinding {
  public:
-  EngineBinding(double history, double max_change_ratio, bool dedup_regions, double token_budget)
-      : engine_(make_config(history, max_change_ratio, dedup_regions, token_budget)) {}
+  EngineBinding(double max_change_ratio, bool dedup_regions, double token_budget)
+      : engine_(make_config(max_change_ratio, dedup_regions, token_budget)) {}
 
   /// "" when the configuration is usable, else why not (the wrapper checks before constructing).
-  static Reply validate_config(double history, double max_change_ratio) {
+  static Reply validate_config(double max_change_ratio) {
     return guard("validateConfig", [&] {
-      if (!(std::isfinite(history) && history >= 1 && history <= static_cast<double>(limits::kMaxHistory) &&
-            std::floor(history) == history))
-        return error_reply(ErrorCode::kInvalidArgument, "config.history must be an integer from 1 to " +
-                                                          std::to_string(limits::kMaxHistory) + " (limits::kMaxHistory)");
       if (!(std::isfinite(max_change_ratio) && max_change_ratio > 0 && max_change_ratio <= 1))
         return error_reply(ErrorCode::kInvalidArgument, "config.maxChangeRatio must be a number in (0, 1]");
       return ok_reply();
@@ -299,7 +295,6 @@ class EngineBinding {
                 {"deliveredElements", s->delivered_elements},
                 {"registry", s->registry},
                 {"tombstones", s->tombstones},
-                {"history", s->history},
                 {"frames", s->frames},
                 {"retiredDocuments", s->retired_documents},
                 {"overlayDepth", s->overlay_depth}};
@@ -309,12 +304,10 @@ class EngineBinding {
 
  private:
   // Out-of-range values are clamped here only as a last defence: the wrapper refuses them first.
-  static Config make_config(double history, double ratio, bool dedup, double token_budget) {
+  static Config make_config(double ratio, bool dedup, double token_budget) {
     Config c;
     if (std::isfinite(token_budget) && token_budget >= 1 && token_budget <= static_cast<double>(limits::kMaxBaselineTokenBudget))
       c.token_budget = static_cast<std::size_t>(token_budget);
-    if (std::isfinite(history) && history >= 1 && history <= static_cast<double>(limits::kMaxHistory))
-      c.history = static_cast<std::size_t>(history);
     if (std::isfinite(ratio) && ratio > 0 && ratio <= 1) c.max_change_ratio = ratio;
     c.dedup_regions = dedup;
     return c;
@@ -335,8 +328,6 @@ std::string core_version() { return kVersion; }
 // it documents; from limits.h so nothing is written twice.
 std::string limits_json() {
   return json{{"maxInputBytes", limits::kMaxInputBytes},
-              {"maxHistory", limits::kMaxHistory},
-              {"defaultHistory", limits::kDefaultHistory},
               {"defaultMaxChangeRatio", limits::kDefaultMaxChangeRatio},
               {"maxPages", limits::kMaxPages},
               {"defaultFindLimit", limits::kDefaultFindLimit},
@@ -366,7 +357,7 @@ EMSCRIPTEN_BINDINGS(athena_core) {
   function("limits", &athena::wasm::limits_json);
   function("errorCodes", &athena::wasm::error_codes_json);
   class_<EngineBinding>("Engine")
-      .constructor<double, double, bool, double>()
+      .constructor<double, bool, double>()
       .class_function("validateConfig", &EngineBinding::validate_config)
       .function("openPage", &EngineBinding::open_page)
       .function("closePage", &EngineBinding::close_page)

@@ -59,7 +59,7 @@ test('athena.d.ts type-checks on its own and with a program using the API', () =
 import { loadAthena, AthenaError, type FactPackResult, type Target, type ErrorCode } from './athena.js';
 async function main(bytes: Uint8Array, capture: string): Promise<string> {
   const athena = await loadAthena({ wasmBinary: bytes });
-  const engine = athena.createEngine({ history: 3 });
+  const engine = athena.createEngine({ maxChangeRatio: 0.4 });
   const key = { context: 0, page: 1 };
   engine.openPage(key);
   const full: FactPackResult = engine.snapshot(key, capture);

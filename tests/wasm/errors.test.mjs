@@ -127,9 +127,11 @@ test('bad page keys, options and versions', () => {
     refused(() => e.beginAction(KEY, c0, v), 'invalid_argument', /agentVersion must be a non-negative integer/);
   for (const q of [null, 'button', { role: 1 }, { limit: 0 }, { limit: 1.5 }, { limit: 1e9 }, { name: 'x'.repeat(5000) }])
     refused(() => e.find(KEY, q), /x{5000}/.test(JSON.stringify(q)) ? 'input_too_large' : 'invalid_argument');
-  for (const c of [null, 'x', { history: 0 }, { history: 17 }, { history: 2.5 }, { maxChangeRatio: 0 }, { maxChangeRatio: 1.5 },
-    { maxChangeRatio: 'a' }, { dedupRegions: 1 }])
+  for (const c of [null, 'x', { maxChangeRatio: 0 }, { maxChangeRatio: 1.5 }, { maxChangeRatio: 'a' }, { dedupRegions: 1 }])
     refused(() => athena.createEngine(c), 'invalid_argument', /config/);
+  // A setting the core does not have is refused, not ignored (no version history is kept to size).
+  refused(() => athena.createEngine({ history: 3 }), 'invalid_argument',
+    /^createEngine: config\.history is not a setting of the core; settings: maxChangeRatio, dedupRegions, tokenBudget$/);
   e.closePage(KEY);
   assert.deepEqual(session(e), reference);
 });

@@ -49,8 +49,9 @@
 
 namespace athena {
 
+// No history of versions is configured or kept: the engine reconciles only from the view it last
+// delivered (docs/design.md, "Versions and stale agents").
 struct Config {
-  std::size_t history = limits::kDefaultHistory;
   double max_change_ratio = limits::kDefaultMaxChangeRatio;  // the one reliability rule
   bool dedup_regions = true;   // docs/design.md, "Trimming and dedup across baselines"
   std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // RenderOptions::token_budget for the facades that render
@@ -101,7 +102,6 @@ struct PageStats {
   std::size_t delivered_elements = 0; // elements the agent holds
   std::size_t registry = 0;           // refs tracked (live + tombstones)
   std::size_t tombstones = 0;         // <= limits::kMaxRemovedTombstones
-  std::size_t history = 0;            // versions kept besides the current, <= Config::history
   std::size_t frames = 0;
   std::size_t retired_documents = 0;  // <= limits::kMaxRetiredDocuments
   std::size_t overlay_depth = 0;

@@ -30,7 +30,9 @@ enum class ErrorCode {
   kRefRemoved,         // element removed (in version N)
   kDocumentReplaced,   // the frame navigated; all refs of the old document are dead
   kIdentityChanged,    // the node now is something else (was button "Save", now button "Delete")
-  kStaleVersion,       // agent's version is too old to reconcile: action not executed
+  kStaleVersion,       // named only: the engine never returns it. An agent version other than the last
+                       // delivered one is answered by begin_action with a full snapshot (reason
+                       // "stale_version", Freshness::kStaleNoHistory), not with an error (engine.h)
   // Arguments (every entry point) and queries (find).
   kInvalidArgument,    // an argument of the wrong shape or range (page key, version, action info, config), or a
                        // query naming what the page does not have (role, frame, cursor ref)

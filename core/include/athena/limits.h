@@ -21,9 +21,8 @@ inline constexpr int kMaxOutlineDepth = 12;                   // nesting levels 
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
 
-// History and registries (memory stays flat over long sessions).
-inline constexpr std::size_t kDefaultHistory = 3;             // snapshot versions kept per page (docs/design.md, "Versions and stale agents")
-inline constexpr std::size_t kMaxHistory = 16;
+// Registries (memory stays flat over long sessions). No older versions are kept: only the
+// delivered view (docs/design.md, "Versions and stale agents").
 inline constexpr std::size_t kMaxRemovedTombstones = 4'096;   // refs remembered as "removed in vN" per page
 inline constexpr std::size_t kMaxPages = 256;                 // pages per engine
 inline constexpr std::size_t kMaxRetiredDocuments = 1'024;    // (frame, loader) pairs remembered as navigated/detached per page

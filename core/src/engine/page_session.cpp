@@ -42,7 +42,7 @@ std::string scope_of(const Snapshot& s, const ReadableNode& n) {
 }  // namespace
 
 PageSession::PageSession(PageKey key, const Config& config)
-    : key_(key), config_(config), versions_(config.history) {}
+    : key_(key), config_(config) {}
 
 Binding PageSession::binding_of(const ReadableNode& node) {
   return Binding{node.frame_id, node.loader_id, node.backend_node_id, tracker_.frame_index(node.frame_id)};
@@ -478,7 +478,6 @@ PageStats PageSession::stats() const {
   s.delivered_elements = delivered_ ? delivered_->entries.size() : 0;
   s.registry = registry_.size();
   s.tombstones = registry_.tombstones();
-  s.history = versions_.history_size();
   s.frames = tracker_.frame_count();
   s.retired_documents = tracker_.retired_count();
   s.overlay_depth = delivered_ ? delivered_->stack.size() : 0;

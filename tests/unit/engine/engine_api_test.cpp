@@ -53,7 +53,6 @@ TEST_CASE("Engine: pages, find, stats", "[engine][api]") {
     CHECK(s.delivered_elements == 5);
     CHECK(s.registry == 5);
     CHECK(s.tombstones == 0);
-    CHECK(s.history == 0);
     CHECK(s.frames == 1);
   }
 }

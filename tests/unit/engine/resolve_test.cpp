@@ -98,7 +98,7 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
 
 TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, changes no version",
           "[engine][resolve]") {
-  Harness h;  // history 3
+  Harness h;
   auto s0 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").build();
   FactPack full = h.snap(s0);
   const std::string save = ref_of(full, "button", "Save"), help = ref_of(full, "link", "Help");

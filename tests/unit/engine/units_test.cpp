@@ -120,7 +120,7 @@ TEST_CASE("SnapshotVersionManager, and the version check before an action", "[en
     return v;
   };
   SECTION("a changed view is a new version") {
-    engine::SnapshotVersionManager m(3);
+    engine::SnapshotVersionManager m;
     CHECK(m.capture_if_changed(view(1)).first->version == 1);
     auto [e, is_new] = m.capture_if_changed(view(2));
     CHECK(is_new);
@@ -129,7 +129,7 @@ TEST_CASE("SnapshotVersionManager, and the version check before an action", "[en
     CHECK(m.current()->version == 2);
   }
   SECTION("an unchanged view is no new version (peek)") {
-    engine::SnapshotVersionManager m(3);
+    engine::SnapshotVersionManager m;
     m.capture_if_changed(view(7));
     CHECK_FALSE(m.peek(7));
     CHECK(m.peek(8));
@@ -138,19 +138,16 @@ TEST_CASE("SnapshotVersionManager, and the version check before an action", "[en
     CHECK(e->version == 1);
     CHECK(m.current_version() == 1);
   }
-  SECTION("Maintains history up to limit") {
-    engine::SnapshotVersionManager m(3);
+  SECTION("a view equal to an older one is still a new version (versions never go back)") {
+    engine::SnapshotVersionManager m;
+    CHECK(m.current() == nullptr);
     for (std::uint64_t i = 1; i <= 10; ++i) m.capture_if_changed(view(i));
-    CHECK(m.history_size() == 3);
-    CHECK(m.get(10) != nullptr);
-    CHECK(m.get(7) != nullptr);
-    CHECK(m.get(6) == nullptr);
-    engine::SnapshotVersionManager big(1000);  // clamped to limits::kMaxHistory
-    for (std::uint64_t i = 1; i <= 100; ++i) big.capture_if_changed(view(i));
-    CHECK(big.history_size() == limits::kMaxHistory);
+    auto [e, is_new] = m.capture_if_changed(view(3));
+    CHECK(is_new);
+    CHECK(e->version == 11);
   }
   SECTION("begin_action acts on the delivered version (reporting drift first) and refuses any other") {
-    Harness h;  // history 3
+    Harness h;
     auto a = PageBuilder().el(1, "button", "A").build();
     FactPack full = h.snap(a);
     // current
@@ -165,7 +162,7 @@ TEST_CASE("SnapshotVersionManager, and the version check before an action", "[en
     REQUIRE(stale.pack);
     CHECK(stale.pack->added.size() == 1);
     REQUIRE(h.engine.abort_action(h.key));
-    // Four more versions committed by failed actions (history 3) and never delivered: the agent
+    // Four more versions committed by failed actions and never delivered: the agent
     // still holds the last delivered version, so it is not stale.
     for (int i = 3; i < 7; ++i) {
       auto s = PageBuilder().el(1, "button", "A").el(i, "button", "B" + std::to_string(i)).build();
