@@ -1,6 +1,6 @@
-// What looking before pressing costs (extension/lib/actionability.js, issue 29): the same actions
-// through the whole real chain (MCP SDK client -> athena-bridge mcp -> native host -> extension ->
-// Chromium), with the checks on and off, interleaved in one run (on/off, then off/on, so drift in
+// What looking before pressing costs (extension/lib/actionability.js; docs/design.md, "Before
+// pressing"): the same actions through the whole real chain (MCP SDK client -> athena-bridge mcp
+// -> native host -> extension -> Chromium), with the checks on and off, interleaved in one run (on/off, then off/on, so drift in
 // a shared machine's load falls on both alike). Off is what the tools did before: click and hover
 // pressed at the box's centre with no hit test, type/select/press acted at once. Per action: the
 // median round trip the MCP client sees, the median time the extension's action flow spent

@@ -1,8 +1,9 @@
-// Capture cost on the same pages, two ways (issue 3's benchmark):
+// Capture cost on the same pages, two ways (does the extension's one-DOMSnapshot capture beat an
+// in-page walk?):
 //   ours: extension/lib/capture.js (one DOMSnapshot with the styles the compiler reads, no rects, frame tree, layout
 //         metrics, issued together) + the wasm core turning it into a full FactPack
 //         (compile + diff + render), as the extension does;
-//   002:  the approach to beat (docs/design.md, "Capture"): a JS traversal in the page (Runtime.evaluate collecting the
+//   walk: the approach to beat (docs/design.md, "Capture"): a JS traversal in the page (Runtime.evaluate collecting the
 //         interactive elements with role, name and box) + DOM.describeNode per element, in
 //         parallel, for their backendNodeIds.
 // Direct CDP from playwright-core (docs/design.md, "Capture": through chrome.debugger both cost ~3x more, and
@@ -20,7 +21,7 @@ import { median } from './lib/stats.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.argv[2] ?? 5);
 
-// 002's in-page walk: interactive elements with a role, a name and a box.
+// The in-page walk: interactive elements with a role, a name and a box.
 const WALK = `(() => {
   const sel = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[onclick],[contenteditable=true]';
   const els = [];
@@ -36,16 +37,16 @@ const WALK = `(() => {
     for (const host of rootNode.querySelectorAll('*')) if (host.shadowRoot) walk(host.shadowRoot);
   };
   walk(document);
-  window.__athena002 = data;
+  window.__athenaWalk = data;
   return els;
 })()`;
 
-async function approach002(cdp) {
+async function approachWalk(cdp) {
   const t0 = performance.now();
   const { result } = await cdp.send('Runtime.evaluate', { expression: WALK, returnByValue: false });
   const [{ result: props }, { result: data }] = await Promise.all([
     cdp.send('Runtime.getProperties', { objectId: result.objectId, ownProperties: true }),
-    cdp.send('Runtime.evaluate', { expression: 'window.__athena002', returnByValue: true }),
+    cdp.send('Runtime.evaluate', { expression: 'window.__athenaWalk', returnByValue: true }),
   ]);
   const items = props.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId);
   const described = await Promise.all(items.map((p) => cdp.send('DOM.describeNode', { objectId: p.value.objectId })));
@@ -89,13 +90,13 @@ async function main() {
         core.push(performance.now() - t1);
         emitted = pack.factpack.regions.reduce((a, r) => a + r.count, 0);
         engine.dispose();
-        const r = await approach002(cdp);
+        const r = await approachWalk(cdp);
         old.push(r.ms);
         found = r.elements;
       }
       rows.push({ label, ours: median(ours), core: median(core), old: median(old), found, emitted });
       await page.close();
-      console.log(`  ${label}: ours ${median(ours).toFixed(1)} + core ${median(core).toFixed(1)} ms; 002 ${median(old).toFixed(1)} ms`);
+      console.log(`  ${label}: ours ${median(ours).toFixed(1)} + core ${median(core).toFixed(1)} ms; walk ${median(old).toFixed(1)} ms`);
     }
   } finally {
     await browser.close();
@@ -103,8 +104,8 @@ async function main() {
   }
   const md = ['## Capture approaches on the same pages (direct CDP, median of ' + RUNS + ' runs, ms)', '',
     'Ours = `extension/lib/capture.js` (DOMSnapshot + frame tree + layout metrics) then the wasm core (compile + diff + render of a full FactPack).',
-    "002 = a JS traversal in the page (Runtime.evaluate) + DOM.describeNode per element, in parallel (its elements have no accessible names computed the way Chrome does: that is the compiler's job here).", '',
-    '| page | ours: capture | ours: wasm core | ours total | 002: traversal + describeNode | 002 / ours | elements (ours / 002) |', '|---|---|---|---|---|---|---|',
+    "walk = a JS traversal in the page (Runtime.evaluate) + DOM.describeNode per element, in parallel (its elements have no accessible names computed the way Chrome does: that is the compiler's job here).", '',
+    '| page | ours: capture | ours: wasm core | ours total | walk: traversal + describeNode | walk / ours | elements (ours / walk) |', '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.label} | ${r.ours.toFixed(1)} | ${r.core.toFixed(1)} | ${(r.ours + r.core).toFixed(1)} | ${r.old.toFixed(1)} | ${(r.old / (r.ours + r.core)).toFixed(2)}x | ${r.emitted} / ${r.found} |`), ''].join('\n');
   writeFileSync(path.join(root, 'bench/capture-approaches.md'), md);
   console.log(md);

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
      << " build), median of " << runs
      << " runs per step, on the recorded corpus (tests/cases). CDP columns are what the recorder measured for the same step\n"
         "(step.json `timings`): the capture the compiler eats, and a JS traversal in the page + `DOM.describeNode` per element.\n\n"
-        "| case / step | capture KB | DOM nodes | emitted | compile ms | CDP capture ms | 002 approach ms |\n"
+        "| case / step | capture KB | DOM nodes | emitted | compile ms | CDP capture ms | in-page walk ms |\n"
         "|---|---|---|---|---|---|---|\n";
   std::vector<double> all_compile;
   int steps = 0, failed = 0;

@@ -3,7 +3,7 @@
 //   (a) a full snapshot every step (a fresh, untrimmed full snapshot of that state),
 //   (b) our FactPacks, and
 //   (c) the floor: only the changed elements, one line each.
-// Targets (issue 5): in-page action delta <= 3x the floor; no_change <= 30 tokens; a same-site
+// Targets, what a FactPack must stay within: in-page action delta <= 3x the floor; no_change <= 30 tokens; a same-site
 // navigation baseline with dedup <= 40 % of the undeduplicated one. Writes bench/tokens-results.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Look before pressing (issue 29, items 1-3), through the whole chain (MCP SDK client ->
+// Look before pressing (docs/design.md, "Before pressing"), through the whole chain (MCP SDK client ->
 // athena-bridge mcp -> native host -> extension -> Chromium): a button under a fixed cookie banner
 // is not pressed and the error names the banner's button by its ref; a scroll that clears it is
 // used; a transparent iframe from a blocked site laid over a button never gets the click; type

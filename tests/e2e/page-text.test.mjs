@@ -1,5 +1,5 @@
 // Page text through the whole chain (MCP SDK client -> athena-bridge mcp -> native host ->
-// extension -> Chromium), issue 29 items 5 and 6:
+// extension -> Chromium): no page text forges structure, and secrets are known by what they hold:
 //   - forged structure: option labels, an element's name, the page's own exception text and
 //     read bodies (U+2028, NEL, a textarea's raw CR/LF) never give the agent a tag or a line it
 //     could take for an element (tests/sites/forged.html);
