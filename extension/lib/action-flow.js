@@ -122,10 +122,7 @@ export class ActionFlow {
     }
     await this.#timed(t, 'attach', () => this.io.attach(t));
     const engine = await this.io.engine();
-    t.opened = [];
-    t.callId = args[CALL_ID] ?? null;
-    t.cancelled = false;
-    t.cancelWhy = null;
+    t.beginCall(args[CALL_ID]);
     /** @type {string[]} */
     const notes = [];
     if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
