@@ -4,7 +4,7 @@
 // snapshots are gated by the capture itself (agent.js captureTab); these tools read the page
 // without compiling a capture, so they ask where the top frame is, before and after they read.
 // And screenshot's blanking of the frames the policy withholds in an allowed page.
-import { checkUrl } from './policy.js';
+import { checkFrameUrl, checkUrl } from './policy.js';
 import { ToolError } from './tab-state.js';
 import { tabName } from './tabs.js';
 
@@ -20,7 +20,8 @@ export function blockedPageError(t, why) {
 }
 
 /**
- * Throws blockedPageError when tab t's top frame is on a page the policy does not allow.
+ * Throws blockedPageError when tab t's top frame is on a page the policy does not allow; else
+ * answers the frame tree it read.
  * @param {{policy: import('./policy.js').Policy, send(t: any, method: string, params?: any): Promise<any>}} ctx
  * @param {TabState} t attached
  */
@@ -29,6 +30,18 @@ export async function pageGate(ctx, t) {
   const url = String(r?.frameTree?.frame?.url ?? '');
   const why = checkUrl(ctx.policy, url || 'about:blank');
   if (!why.ok) throw blockedPageError(t, why);
+  return r?.frameTree;
+}
+
+/**
+ * Whether every frame of a frame tree (Page.getFrameTree: the frames of the page's own process)
+ * is one the policy lets the agent see. @param {import('./policy.js').Policy} policy @param {any} tree
+ * @returns {boolean}
+ */
+export function framesAllowed(policy, tree) {
+  if (!tree?.frame) return true;
+  if (tree.frame.url !== undefined && !checkFrameUrl(policy, String(tree.frame.url)).ok) return false;
+  return (tree.childFrames ?? []).every((/** @type {any} */ c) => framesAllowed(policy, c));
 }
 
 /**
@@ -52,11 +65,12 @@ export function listedTab(policy, tab) {
  * inside an out-of-process frame) makes the screenshot refused: nothing withheld is ever shown
  * because it could not be located.
  * @param {{send(t: any, method: string, params?: any): Promise<any>}} ctx @param {TabState} t
+ * @param {Set<number>} [owners] the owners to blank (default: the last capture's)
  * @returns {Promise<Array<{x: number, y: number, width: number, height: number}>>}
  */
-export async function withheldBoxes(ctx, t) {
+export async function withheldBoxes(ctx, t, owners = t.withheldOwners) {
   const out = [];
-  for (const backendNodeId of t.withheldOwners) {
+  for (const backendNodeId of owners) {
     let q;
     try {
       q = (await ctx.send(t, 'DOM.getBoxModel', { backendNodeId }))?.model?.border;

@@ -236,6 +236,15 @@ test('screenshot of an allowed page paints the boxes of the frames the policy wi
   assert.ok(chrome.sent.some((c) => c.method === 'Page.captureScreenshot'));
 });
 
+test('screenshot of a page with no frame to withhold takes no capture (a big page\'s capture costs several pictures)', async () => {
+  const { chrome, agent } = await setup(block());
+  chrome.sent.length = 0;
+  const shot = await agent.dispatch({ session: 'a', tool: 'screenshot' });
+  assert.equal(shot.ok, true, JSON.stringify(shot));
+  assert.equal(shot.image.data, 'AAAA', 'the picture as taken');
+  assert.ok(!chrome.sent.some((c) => c.method === 'DOMSnapshot.captureSnapshot'), 'no capture');
+});
+
 test('upload with uploads off: the same refusal whatever the path, existing or not', async () => {
   const { agent, name, chrome } = await setup();
   const answers = new Set();

@@ -3,7 +3,7 @@
 // disturbs an action in flight, nor puts the agent's version out of date.
 import { LIMITS } from '../limits.js';
 import { READ_FN, REGION_SELECTORS } from '../page-scripts.js';
-import { blankRects, blockedPageError, pageGate, withheldBoxes } from '../page-gate.js';
+import { blankRects, blockedPageError, framesAllowed, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
 import { ToolError } from '../tab-state.js';
@@ -106,9 +106,11 @@ async function readText(ctx, t, args) {
  */
 async function shoot(ctx, t, args) {
   await ctx.attach(t);
-  await pageGate(ctx, t);
+  const tree = await pageGate(ctx, t);
   /** @type {any} */
   const params = { format: 'png' };
+  /** The owners of the frames withheld now: none to look for when the page has no frame of another process and none of its own the policy withholds. */
+  let owners = new Set();
   const m = await ctx.send(t, 'Page.getLayoutMetrics');
   const vv = m.cssVisualViewport ?? { pageX: 0, pageY: 0 };
   let origin = { x: 0, y: 0 };
@@ -120,17 +122,21 @@ async function shoot(ctx, t, args) {
     params.clip = { x: p.box.x + vv.pageX, y: p.box.y + vv.pageY, width: Math.max(1, p.box.width), height: Math.max(1, p.box.height), scale: 1 };
     origin = { x: p.box.x, y: p.box.y };
     cssWidth = params.clip.width;
-  } else {
-    // A fresh capture: which frames are withheld now (a page not allowed is refused by it).
+    owners = t.withheldOwners;
+  } else if (t.frameSessions().length > 0 || !framesAllowed(ctx.policy, tree)) {
+    // A fresh capture names the frames withheld now and their owners (a page not allowed is
+    // refused by it). Skipped on a page of one process whose frames are all allowed: a capture of
+    // a big page costs what several pictures do.
     await ctx.captureTab(t);
+    owners = t.withheldOwners;
   }
-  const before = await withheldBoxes(ctx, t);
+  const before = await withheldBoxes(ctx, t, owners);
   const r = await ctx.send(t, 'Page.captureScreenshot', params);
   await pageGate(ctx, t);
-  const boxes = [...before, ...(before.length ? await withheldBoxes(ctx, t) : [])];
+  const boxes = [...before, ...(before.length ? await withheldBoxes(ctx, t, owners) : [])];
   const data = boxes.length ? await blankRects(r.data, boxes.map((b) => ({ ...b, x: b.x - origin.x, y: b.y - origin.y })), cssWidth) : r.data;
   const bytes = Math.floor((data.length * 3) / 4);
-  const blanked = boxes.length ? ` withheld_frames_blanked="${t.withheldOwners.size}"` : '';
+  const blanked = boxes.length ? ` withheld_frames_blanked="${owners.size}"` : '';
   return { ok: true, text: `<screenshot tab="${tabName(t.key)}"${args.ref ? ` ref="${args.ref}"` : ''} format="png" bytes="${bytes}"${blanked}/>`, image: { mime: 'image/png', data } };
 }
 
