@@ -60,6 +60,8 @@ export interface Limits {
   readonly maxPages: number;
   readonly defaultFindLimit: number;
   readonly maxFindLimit: number;
+  /** Characters of a find's role, name or region string (longer: input_too_large). */
+  readonly maxFindQueryChars: number;
   readonly defaultTokenBudget: number;
   readonly maxTokenBudget: number;
 }
@@ -190,7 +192,7 @@ export interface FindQuery {
   name?: string;
   /** Region name. */
   region?: string;
-  /** 1..100000, default 50. */
+  /** 1..limits.maxFindLimit, default limits.defaultFindLimit. */
   limit?: number;
 }
 

@@ -202,7 +202,7 @@ export class Engine {
     unwrap(this.#call((h) => h.abortAction(c, p)));
   }
 
-  /** Elements the agent holds matching { role?, name?, region?, limit? } (limit default 50). @param {PageKey} key @param {import('./athena.js').FindQuery} [query] */
+  /** Elements the agent holds matching { role?, name?, region?, limit? } (limit default limits.defaultFindLimit). @param {PageKey} key @param {import('./athena.js').FindQuery} [query] */
   find(key, query = {}) {
     const [c, p] = this.#key(key, 'find');
     if (query === null || typeof query !== 'object' || Array.isArray(query))
@@ -210,13 +210,13 @@ export class Engine {
     const s = (/** @type {'role' | 'name' | 'region'} */ name) => {
       const v = query[name] ?? '';
       if (typeof v !== 'string') throw new AthenaError('invalid_argument', `find: query.${name} must be a string, got ${describe(v)}`);
-      if (v.length > 4096) throw new AthenaError('input_too_large', `find: query.${name} is over 4096 characters`);
+      if (v.length > this.#limits.maxFindQueryChars) throw new AthenaError('input_too_large', `find: query.${name} is over ${this.#limits.maxFindQueryChars} characters`);
       return wellFormed(v);
     };
     const role = s('role'), name = s('name'), region = s('region');
-    const limit = query.limit ?? 50;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100000)
-      throw new AthenaError('invalid_argument', `find: query.limit must be an integer from 1 to 100000, got ${String(limit)}`);
+    const limit = query.limit ?? this.#limits.defaultFindLimit;
+    if (!Number.isInteger(limit) || limit < 1 || limit > this.#limits.maxFindLimit)
+      throw new AthenaError('invalid_argument', `find: query.limit must be an integer from 1 to ${this.#limits.maxFindLimit}, got ${String(limit)}`);
     return JSON.parse(unwrap(this.#call((h) => h.find(c, p, role, name, region, limit))).json);
   }
 
@@ -235,7 +235,7 @@ export class Engine {
     const s = (/** @type {'role' | 'name' | 'region' | 'frame' | 'after' | 'within'} */ name) => {
       const v = query[name] ?? '';
       if (typeof v !== 'string') throw new AthenaError('invalid_argument', `findText: query.${name} must be a string, got ${describe(v)}`);
-      if (v.length > 4096) throw new AthenaError('input_too_large', `findText: query.${name} is over 4096 characters`);
+      if (v.length > this.#limits.maxFindQueryChars) throw new AthenaError('input_too_large', `findText: query.${name} is over ${this.#limits.maxFindQueryChars} characters`);
       return wellFormed(v);
     };
     const role = s('role'), name = s('name'), region = s('region'), frame = s('frame'), after = s('after'), within = s('within');

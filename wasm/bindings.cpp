@@ -241,8 +241,8 @@ class EngineBinding {
     return guard("find", [&] {
       auto key = page_key(context, page);
       if (!key) return error_reply(key.error());
-      if (!(std::isfinite(limit) && limit >= 1 && limit <= 100000 && std::floor(limit) == limit))
-        return error_reply(ErrorCode::kInvalidArgument, "find: limit must be an integer from 1 to 100000");
+      if (!(std::isfinite(limit) && limit >= 1 && limit <= static_cast<double>(limits::kMaxFindLimit) && std::floor(limit) == limit))
+        return error_reply(ErrorCode::kInvalidArgument, "find: limit must be an integer from 1 to " + std::to_string(limits::kMaxFindLimit));
       FindQuery q;
       q.role = role;
       q.name = name;
@@ -333,7 +333,8 @@ std::string limits_json() {
               {"defaultFindLimit", limits::kDefaultFindLimit},
               {"defaultTokenBudget", limits::kDefaultBaselineTokenBudget},
               {"maxTokenBudget", limits::kMaxBaselineTokenBudget},
-              {"maxFindLimit", limits::kMaxFindLimit}}
+              {"maxFindLimit", limits::kMaxFindLimit},
+              {"maxFindQueryChars", limits::kMaxFindQueryChars}}
       .dump();
 }
 

@@ -127,6 +127,10 @@ test('bad page keys, options and versions', () => {
     refused(() => e.beginAction(KEY, c0, v), 'invalid_argument', /agentVersion must be a non-negative integer/);
   for (const q of [null, 'button', { role: 1 }, { limit: 0 }, { limit: 1.5 }, { limit: 1e9 }, { name: 'x'.repeat(5000) }])
     refused(() => e.find(KEY, q), /x{5000}/.test(JSON.stringify(q)) ? 'input_too_large' : 'invalid_argument');
+  // The bounds are the core's (limits.h), not numbers the wrapper spells again.
+  const { maxFindLimit, maxFindQueryChars } = athena.limits;
+  refused(() => e.find(KEY, { limit: maxFindLimit + 1 }), 'invalid_argument', new RegExp(`^find: query\\.limit must be an integer from 1 to ${maxFindLimit}, got ${maxFindLimit + 1}$`));
+  refused(() => e.find(KEY, { name: 'x'.repeat(maxFindQueryChars + 1) }), 'input_too_large', new RegExp(`^find: query\\.name is over ${maxFindQueryChars} characters$`));
   for (const c of [null, 'x', { maxChangeRatio: 0 }, { maxChangeRatio: 1.5 }, { maxChangeRatio: 'a' }, { dedupRegions: 1 }])
     refused(() => athena.createEngine(c), 'invalid_argument', /config/);
   // A setting the core does not have is refused, not ignored (no version history is kept to size).

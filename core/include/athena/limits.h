@@ -69,5 +69,6 @@ inline constexpr std::size_t kDeltaCapPerCategory = 25;       // added / modifie
 inline constexpr std::size_t kNonInteractiveCap = 10;         // headings, alerts, status lines per delta
 inline constexpr std::size_t kDefaultFindLimit = 50;          // elements per find page
 inline constexpr std::size_t kMaxFindLimit = 100'000;
+inline constexpr std::size_t kMaxFindQueryChars = 4'096;      // a find's role, name or region string (the wasm wrapper refuses longer)
 
 }  // namespace athena::limits
