@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bigCapture } from './capture.mjs';
 import { loadAthena } from './load.mjs';
+import { REF_SOURCE } from '../../extension/lib/ref.js';
 
 const { athena, AthenaError } = await loadAthena();
 const KEY = { context: 0, page: 1 };
@@ -24,7 +25,7 @@ test('findText pages through every match exactly once with after = next', () => 
     const r = engine.findText(KEY, { role: 'link', region: 'main', limit: 40, ...(after ? { after } : {}) });
     assert.deepEqual(Object.keys(r).sort(), ['next', 'shown', 'text', 'total', 'version']);
     assert.equal(r.version, full.version);
-    const lines = r.text.split('\n').filter((l) => /^c\d+p\d+f\d+e\d+ link /.test(l));
+    const lines = r.text.split('\n').filter((l) => new RegExp(`^${REF_SOURCE} link `).test(l));
     assert.equal(lines.length, r.shown);
     seen.push(...lines.map((l) => l.split(' ')[0]));
     assert.match(r.text, new RegExp(`^<find v="${full.version}" total="${r.total}" shown="${r.shown}"`));
@@ -61,7 +62,7 @@ test('createEngine({tokenBudget}) sets how much of a long page a baseline shows'
     engine.openPage(KEY);
     const text = engine.snapshot(KEY, bigCapture(300)).text;
     engine.dispose();
-    return { lines: text.split('\n').filter((l) => /^c\d+p\d+f\d+e\d+ /.test(l)).length, gaps: (text.match(/^\.\.\. \d+ more here: /gm) ?? []).length };
+    return { lines: text.split('\n').filter((l) => new RegExp(`^${REF_SOURCE} `).test(l)).length, gaps: (text.match(/^\.\.\. \d+ more here: /gm) ?? []).length };
   };
   const small = shown({ tokenBudget: 1 }), normal = shown({}), huge = shown({ tokenBudget: athena.limits.maxTokenBudget });
   assert.equal(athena.limits.defaultTokenBudget > 0, true);
