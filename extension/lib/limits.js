@@ -11,6 +11,10 @@ export const LIMITS = Object.freeze({
   settleTimerMaxMs: 1_000,
   /** Longer ones, up to this long, are reported as work scheduled for later (not waited for). */
   settleLaterMaxMs: 10_000,
+  /** The colour painted over a frame the policy withholds in a screenshot (page-gate.js). */
+  screenshotBlankFill: '#808080',
+  /** Bytes turned into a string at once when a screenshot is base64-encoded again (one call's arguments stay bounded). */
+  base64ChunkBytes: 0x8000,
   /** The browser's validation message kept on a field it refused (page-scripts.js; the core cuts a description at kMaxNameChars anyway). */
   invalidMessageMaxChars: 200,
   /** Timers set this long after the action began are no longer the action's. */

@@ -4,6 +4,7 @@
 // snapshots are gated by the capture itself (agent.js captureTab); these tools read the page
 // without compiling a capture, so they ask where the top frame is, before and after they read.
 // And screenshot's blanking of the frames the policy withholds in an allowed page.
+import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl } from './policy.js';
 import { ToolError } from './tab-state.js';
 import { tabName } from './tabs.js';
@@ -108,7 +109,7 @@ export async function blankRects(data, rects, cssWidth) {
   const canvas = new g.OffscreenCanvas(bmp.width, bmp.height);
   const c2d = canvas.getContext('2d');
   c2d.drawImage(bmp, 0, 0);
-  c2d.fillStyle = '#808080';
+  c2d.fillStyle = LIMITS.screenshotBlankFill;
   // Whole device pixels, rounded outwards: no edge of the frame is left.
   for (const r of rects) {
     const x0 = Math.floor(r.x * scale), y0 = Math.floor(r.y * scale);
@@ -117,6 +118,7 @@ export async function blankRects(data, rects, cssWidth) {
   const blob = await canvas.convertToBlob({ type: 'image/png' });
   const out = new Uint8Array(await blob.arrayBuffer());
   let s = '';
-  for (let i = 0; i < out.length; i += 0x8000) s += String.fromCharCode(...out.subarray(i, i + 0x8000));
+  const step = LIMITS.base64ChunkBytes;
+  for (let i = 0; i < out.length; i += step) s += String.fromCharCode(...out.subarray(i, i + step));
   return btoa(s);
 }
