@@ -56,15 +56,8 @@ TEST_CASE("FrameTracker: a frame's navigation or detach invalidates its refs, re
     CHECK(d.invalidated[0].ref == ad);
     CHECK(d.invalidated[0].cause == "detached");
   }
-  SECTION("format_ref and parse_ref agree, and parse_ref refuses every other spelling") {
-    CHECK(engine::format_ref(0, 1, 0, 17) == "c0p1f0e17");
-    engine::ParsedRef p;
-    REQUIRE(engine::parse_ref("c12p3f4e567", p));
-    CHECK((p.context == 12 && p.page == 3 && p.frame == 4 && p.n == 567));
-    for (const char* bad : {"", "c0p1f0", "c0p1f0e", "c0p1f0e1x", "p1c0f0e1", "c00p1f0e1", "c-1p1f0e1", "C0P1F0E1", "c0p1f0e1 ",
-                            "c0p1f0e99999999999999"})
-      CHECK_FALSE(engine::parse_ref(bad, p));
-  }
+  // The ref grammar's cases (format_ref and parse_ref agree, every other spelling is refused) are
+  // rules/ref.json's, run by ref_rule_test.cpp.
   SECTION("RefRegistry keeps at most kMaxRemovedTombstones dead refs and never reuses n") {
     engine::RefRegistry reg;
     std::vector<engine::RefId> ids;
