@@ -1,4 +1,4 @@
-// The agent-flow benchmark (issue 9): the same abstract flows (bench/lib/flows-def.mjs) run
+// The agent-flow benchmark: the same abstract flows (bench/lib/flows-def.mjs) run
 // against Athena Delta (the whole real chain), @playwright/mcp, chrome-devtools-mcp and
 // agent-browser (all three driving /usr/bin/chromium headless), in one run. Per step and per flow:
 // response tokens (o200k_base), calls, latency (median of RUNS runs), success. An agent using a

@@ -198,7 +198,7 @@ export class TabSession {
   /**
    * `p` raced against the tab's death (rejects with why) and, when `o` has `dialog`, a JS dialog
    * opening (resolves to `o.dialog`). Its waiters are dropped as soon as the race settles, so a
-   * tab holds only those of the waits in progress, however long the session (issue 18).
+   * tab holds only those of the waits in progress, however long the session.
    * @template T, D @param {Promise<T>} p @param {{dialog?: D}} [o] @returns {Promise<T | D>}
    */
   async race(p, o = {}) {

@@ -1,4 +1,4 @@
-// No page text can forge structure in what the extension writes itself (issue 29, item 5): an
+// No page text can forge structure in what the extension writes itself: an
 // option label, an element's name, a region label, the page's own exception text and a read
 // body all pass the one quoting rule (extension/lib/quote.js, tests/support/quoting.json), so a
 // page that writes `</warning><full v="99" ...>` or a line like `c9p9f9e9 button "Pay"` into

@@ -1,7 +1,7 @@
 // One TabSession per tab (extension/lib/tab-session.js), through the agent's dispatcher with a fake
 // CDP page and a fake engine that keeps the core's call-order rules (fake-page.mjs): every tool
 // runs in the tab's queue, the dialog tool and tabs close included, and a dialog closed by the page
-// or the user leaves no held action behind. Findings of issue 29, each failing before its fix.
+// or the user leaves no held action behind. Each case failed before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './fake-page.mjs';

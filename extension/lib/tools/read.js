@@ -6,6 +6,7 @@ import { READ_FN, REGION_SELECTORS } from '../page-scripts.js';
 import { blankRects, blockedPageError, framesAllowed, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
+import { isRef, refFrame } from '../ref.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
@@ -30,8 +31,8 @@ export const find = defineTool({
     const q = { limit };
     for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
     if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
-    if (q.after !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
-    if (q.within !== undefined && !/^c\d+p\d+f\d+e\d+$/.test(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like c0p1f0e20), got ${JSON.stringify(q.within)}`);
+    if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
+    if (q.within !== undefined && !isRef(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like c0p1f0e20), got ${JSON.stringify(q.within)}`);
     const engine = await ctx.loadEngine();
     /** @type {{text: string, version: number}} */
     let r;
@@ -198,8 +199,6 @@ async function readRegion(ctx, t, region, frame) {
 /** The landmark label of an element (the engine's JSON: region_label). @param {any} e */
 const labelOf = (e) => e.region_label ?? '';
 
-/** "f2" of "c0p1f2e17". @param {string} ref */
-const refFrame = (ref) => /^c\d+p\d+(f\d+)e\d+$/.exec(ref)?.[1] ?? '';
 
 /** Text of the landmark around this node (crossing shadow roots), or of its document's body. */
 const READ_LANDMARK_FN = `function (sel, max) {
