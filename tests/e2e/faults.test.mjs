@@ -118,6 +118,12 @@ test('a page that mutates forever: every answer comes within the stabilization c
   assert.equal(nav.isError, false, nav.text);
   const go = nav.fp.elements.find((e) => e.name === 'Go');
   assert.ok(go, nav.text);
+  // A hidden tab's timers run at most once a second (Chrome's background throttling): its 40 ms
+  // ticker would leave 100 ms quiet windows and the page would, rightly, settle. In front, it never does.
+  const page = chain.context.pages().find((p) => p.url().includes('/sites/ext/busy.html'));
+  assert.ok(page, 'the agent\'s tab shows busy.html');
+  await page.bringToFront();
+  assert.equal(await page.evaluate(() => document.visibilityState), 'visible');
   const [r, ms] = await within('a click on a page that never settles', timed(() => chain.call('click', { ref: go.ref, version: nav.fp.version })));
   assert.equal(r.isError, false, r.text);
   // The warning is the stabilization cap (extension/lib/limits.js stabilizeCapMs) ending the wait.
