@@ -198,8 +198,15 @@ export class Agent {
    * @param {any} id @param {string} [why]
    */
   cancel(id, why) {
+    // A call still waiting in its tab's queue is marked: it answers `cancelled` when its turn
+    // comes, and does nothing (dispatch). A running one is the tab's to stop.
+    const waiting = this.#waiting.get(id);
+    if (waiting) { waiting.why = why ?? 'the agent cancelled it'; return; }
     for (const t of this.tabs.values()) t.cancel(id, why ?? null);
   }
+
+  /** Calls queued on a tab and not begun, by call id: why they were cancelled meanwhile (null: not). @type {Map<any, {why: string | null}>} */
+  #waiting = new Map();
 
   /** @param {number} tabId */
   async share(tabId) {
@@ -389,7 +396,12 @@ export class Agent {
       if (ends) t.stop(ends);
       // Every call on a tab runs in its queue, one at a time, and an open dialog is checked here
       // only: each tool declares whether it blocks the tool or is what the tool answers.
+      const id = call.id ?? null;
+      const waiting = { why: /** @type {string | null} */ (null) };
+      if (id !== null) this.#waiting.set(id, waiting);
       return await t.run(async () => {
+        if (id !== null) this.#waiting.delete(id);
+        if (waiting.why) throw new ToolError('cancelled', `${tool} did nothing: ${waiting.why} while it waited for the call before it on tab ${tabName(t.key)}`);
         if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
         this.flow.endOrphan(t);
         const rule = typeof decl.dialog === 'function' ? decl.dialog(args) : decl.dialog;

@@ -146,3 +146,29 @@ test('a dialog the page or the user closed ends the action it held: the next dia
   assert.match(warnings.join('\n'), /the alert "Saved" that held your click was closed by the page or the user, not by a dialog answer/);
   assert.deepEqual(since(engine, from), ['abortAction', 'beginAction', 'resolve', 'finishAction', 'beginAction', 'finishAction'], 'the held click aborted first, then two whole actions');
 });
+
+test('a call cancelled while it waits in the tab\'s queue does nothing when its turn comes', async () => {
+  const pressed = gate();
+  let presses = 0;
+  const s = await setup({
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mousePressed') { presses++; if (presses === 1) return pressed.p.then(() => ({})); }
+      return undefined;
+    },
+  });
+  const { agent, engine, name, tab } = s;
+  const ref = `${name()}f0e1`;
+  const from = engine.calls.length;
+  const first = agent.dispatch({ id: 1, session: 'a', tool: 'click', args: { ref, version: engine.delivered } });
+  await until('the first click pressing', () => presses === 1);
+  const second = agent.dispatch({ id: 2, session: 'a', tool: 'click', args: { ref } });
+  await until('the second click queued behind the first', () => tab().calls >= 2);
+  // Its deadline came (the native client cancels it so) while it still waited.
+  agent.cancel(2, 'the call reached its deadline (10 ms)');
+  pressed.open();
+  const [a, b] = await Promise.all([first, second]);
+  assert.equal(a.ok, true, JSON.stringify(a));
+  assert.deepEqual(b, { ok: false, error: { code: 'cancelled', message: `click did nothing: the call reached its deadline (10 ms) while it waited for the call before it on tab ${name()}` } });
+  assert.equal(presses, 1, 'the cancelled click pressed nothing');
+  assert.deepEqual(since(engine, from), ['beginAction', 'resolve', 'finishAction'], 'no action begun for the cancelled call');
+});
