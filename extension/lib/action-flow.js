@@ -254,7 +254,8 @@ export class ActionFlow {
       throw e;
     }
     t.answered();
-    const note = `answered the ${d.type} "${d.message}" with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text "${args.text}"` : ''}`;
+    // The page's message (and the agent's own text) are quoted values: no quote in them ends one.
+    const note = `answered the ${d.type} ${quoteValue(d.message)} with ${args.accept ? 'accept' : 'dismiss'}${typeof args.text === 'string' && d.type === 'prompt' ? ` and text ${quoteValue(args.text)}` : ''}`;
     const engine = await this.io.engine();
     if (held) {
       await Promise.race([held.acting, this.io.sleep(LIMITS.stabilizeCapMs)]);

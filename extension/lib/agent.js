@@ -316,7 +316,7 @@ export class Agent {
     const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
     this.tabs.set(tab.id, this.#tab(tab.id, r.key, opener.session));
     // A tab opened by script often has no URL yet: it is checked again when the action answers.
-    opener.opened.push({ tabId: tab.id, text: `tab ${tabName(r.key)}${tab.pendingUrl || tab.url ? ` (${tab.pendingUrl || tab.url})` : ''}` });
+    opener.opened.push({ tabId: tab.id, text: `tab ${tabName(r.key)}${url ? ` at ${quoteValue(url)}` : ''}` });
     this.#save();
   }
 
