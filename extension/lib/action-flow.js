@@ -55,7 +55,7 @@ export class ActionFlow {
   /** Runs fn, adding its duration to phase of tab t's current call. @template R @param {TabSession} t @param {string} phase @param {() => R} fn @returns {R} */
   #timed(t, phase, fn) {
     const t0 = now();
-    const add = () => { t.phases[phase] = (t.phases[phase] ?? 0) + (now() - t0); };
+    const add = () => t.addPhase(phase, now() - t0);
     const r = fn();
     if (r instanceof Promise) return /** @type {R} */ (/** @type {unknown} */ (r.finally(add)));
     add();
@@ -64,12 +64,12 @@ export class ActionFlow {
 
   /** A capture, timed, its CDP calls summed by method. @param {TabSession} t */
   async #capture(t) {
-    t.captures++;
+    t.countCapture();
     const r = await this.#timed(t, 'capture', () => this.io.capture(t));
     for (const [k, ms] of Object.entries(r.timings ?? {})) {
       if (k === 'total') continue;
       const method = k.replace(/^oopif\d+\./, 'oopif.');
-      t.cdp[method] = (t.cdp[method] ?? 0) + ms;
+      t.addCdp(method, ms);
     }
     return r;
   }
@@ -84,7 +84,7 @@ export class ActionFlow {
       engine.openPage(t.key);
       return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings] });
     });
-    t.hasBaseline = true;
+    t.baselineTaken();
     return pack;
   }
 
@@ -97,14 +97,11 @@ export class ActionFlow {
    */
   async run(t, kind, args, act, o = {}) {
     // Called in the tab's queue (the dispatcher's, agent.js): nothing else runs on t meanwhile.
-    t.acting = true;
-    t.phases = { queue: t.waitedMs };
-    t.cdp = {};
-    t.captures = 0;
+    t.actionStarted();
     const start = now();
     try { return await this.runNow(t, kind, args, act, o); } finally {
-      t.acting = false;
-      this.timings.push({ tool: kind, ms: now() - start + t.phases.queue, phases: t.phases, cdp: t.cdp, captures: t.captures });
+      const spent = t.actionEnded();
+      this.timings.push({ tool: kind, ms: now() - start + (spent.phases.queue ?? 0), ...spent });
       if (this.timings.length > LIMITS.timingsKept) this.timings.shift();
     }
   }
@@ -125,7 +122,8 @@ export class ActionFlow {
     t.beginCall(args[CALL_ID]);
     /** @type {string[]} */
     const notes = [];
-    if (t.fullReason) { notes.push(t.fullReason); t.fullReason = null; }
+    const fullReason = t.takeFullReason();
+    if (fullReason) notes.push(fullReason);
     notes.push(...t.takeNotes());
 
     // Navigations and snapshots are baselines: a full FactPack.
@@ -134,7 +132,7 @@ export class ActionFlow {
         notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
       } else if (act) {
         await this.#timed(t, 'act', () => this.io.watch(t));
-        t.loading = true;
+        t.expectLoad();
         await this.#timed(t, 'act', () => act(null));
       }
       const warnings = NAVIGATIONS.has(kind) ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
@@ -179,7 +177,8 @@ export class ActionFlow {
       engine.abortAction(t.key);
       throw e;
     }
-    if (t.waitNote) { notes.push(t.waitNote); t.waitNote = null; }
+    const waitNote = t.takeWaitNote();
+    if (waitNote) notes.push(waitNote);
     return this.finish(t, kind, notes, []);
   }
 

@@ -163,7 +163,7 @@ export class Actionability {
   async check(t, target, o) {
     const t0 = now();
     try { return await this.#check(t, target, o); } finally {
-      t.phases.actionable = (t.phases.actionable ?? 0) + (now() - t0);
+      t.addPhase('actionable', now() - t0);
     }
   }
 

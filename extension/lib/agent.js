@@ -111,7 +111,7 @@ export class Agent {
       for (const [id, s] of Object.entries(st.sessions ?? {})) this.sessions.set(id, { client: s.client, current: s.current ?? null });
       for (const r of this.tabMap.byTab.values()) {
         const t = this.#tab(r.tabId, r.key, r.session);
-        t.fullReason = `${r.reason}: tab ${r.formerly} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`;
+        t.renumber(r.key, `${r.reason}: tab ${r.formerly} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`);
         this.tabs.set(r.tabId, t);
       }
       await this.#save();
@@ -186,7 +186,7 @@ export class Agent {
       const former = tabName(t.key);
       const r = this.tabMap.add(tabId, t.key.context, t.session, { formerly: former, reason: 'the user stopped and resumed the agent' });
       const fresh = this.#tab(tabId, r.key, t.session);
-      fresh.fullReason = `the user stopped the agent and resumed it: tab ${former} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`;
+      fresh.renumber(r.key, `the user stopped the agent and resumed it: tab ${former} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`);
       this.tabs.set(tabId, fresh);
     }
     await this.#save();
@@ -237,7 +237,7 @@ export class Agent {
     if (t) {
       t.kill(why);
       if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* already gone */ }
-      t.hasBaseline = false;
+      t.baselineDropped();
       await t.detach(o);
     }
     if (!why) { this.tabs.delete(tabId); this.tabMap.remove(tabId); }
@@ -259,8 +259,8 @@ export class Agent {
           t.crash(`the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`);
           // A new page index: refs from before the crash can never alias elements after it.
           const former = tabName(t.key);
-          t.key = this.tabMap.add(t.tabId, t.key.context, t.session, { formerly: former, reason: 'renderer crashed' }).key;
-          t.fullReason = `the page crashed and was reloaded: tab ${former} is now ${tabName(t.key)}, refs from before are invalid`;
+          const key = this.tabMap.add(t.tabId, t.key.context, t.session, { formerly: former, reason: 'renderer crashed' }).key;
+          t.renumber(key, `the page crashed and was reloaded: tab ${former} is now ${tabName(key)}, refs from before are invalid`);
           this.#save();
         }
         break;
@@ -278,7 +278,7 @@ export class Agent {
   onDebuggerDetach(source, reason) {
     const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
     if (!t) return;
-    t.attached = false;
+    t.detach({ detach: false });
     const name = tabName(t.key);
     const why = reason === 'canceled_by_user'
       ? { code: 'debugger_detached', message: `the user closed the debugging bar of tab ${name}: the agent no longer controls it (its state was dropped); ask the user to share it again or open a new tab` }
@@ -307,16 +307,16 @@ export class Agent {
     const url = tab.pendingUrl || tab.url;
     // Not adopted, and nothing of it named but the policy's reason (not its URL nor its title).
     const why = url ? checkUrl(this.policy, url) : null;
-    if (why && !why.ok) { opener.opened.push({ text: `a tab the agent may not control (${why.message})` }); return; }
-    if (!this.policy.allowNewTabs) { opener.opened.push({ text: 'a new tab (not controlled: the user does not allow the agent new tabs)' }); return; }
+    if (why && !why.ok) { opener.openedTab({ text: `a tab the agent may not control (${why.message})` }); return; }
+    if (!this.policy.allowNewTabs) { opener.openedTab({ text: 'a new tab (not controlled: the user does not allow the agent new tabs)' }); return; }
     if (this.tabMap.ofSession(opener.session).length >= LIMITS.maxTabsPerSession) {
-      opener.opened.push({ text: `a new tab (not controlled: this agent already controls ${LIMITS.maxTabsPerSession} tabs; close some with tabs close)` });
+      opener.openedTab({ text: `a new tab (not controlled: this agent already controls ${LIMITS.maxTabsPerSession} tabs; close some with tabs close)` });
       return;
     }
     const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
     this.tabs.set(tab.id, this.#tab(tab.id, r.key, opener.session));
     // A tab opened by script often has no URL yet: it is checked again when the action answers.
-    opener.opened.push({ tabId: tab.id, text: `tab ${tabName(r.key)}${url ? ` at ${quoteValue(url)}` : ''}` });
+    opener.openedTab({ tabId: tab.id, text: `tab ${tabName(r.key)}${url ? ` at ${quoteValue(url)}` : ''}` });
     this.#save();
   }
 
@@ -341,11 +341,8 @@ export class Agent {
           // Named by the policy's reason (its host), never by the page's URL, title or text.
           throw blockedPageError(t, why.ok ? { ok: false, code: 'blocked_origin', message: 'a frame the agent may not see' } : why);
         }
-        t.withheldOwners = w.owners;
-        t.withheldFrames = w.frames;
+        t.captured(r.capture, { owners: w.owners, frames: w.frames });
         const withheld = [...new Set(w.withheld.map(hostOf))].map((h) => `a frame from ${h} was left out: the user's policy does not let the agent see or act there`);
-        t.mainFrameId = r.capture.frameTree?.frame?.id ?? t.mainFrameId;
-        t.lastCapture = r.capture;
         // The object itself goes to the core (packed into its binary form): no JSON.stringify.
         return { capture: r.capture, warnings: [...r.warnings, ...withheld], timings: r.timings };
       } catch (e) {
@@ -532,9 +529,7 @@ export class Agent {
   /** @param {TabSession} t */
   async #openedNotes(t) {
     const out = [];
-    const opened = t.opened;
-    t.opened = [];
-    for (const o of opened) {
+    for (const o of t.takeOpened()) {
       // Where the new tab is now: one that went to a page the user does not allow is let go.
       const tab = o.tabId === undefined ? null : await this.chrome.tabs.get(o.tabId).catch(() => null);
       const url = tab ? tab.pendingUrl || tab.url : '';

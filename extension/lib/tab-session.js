@@ -83,48 +83,140 @@ export class TabSession {
   /** Why the agent lost this tab (debugger detached, closed, stopped). @type {{code: string, message: string} | null} */
   #dead = null;
 
+  /** The tab's page key (`c{context}p{page}` of refs); a new page index after a crash or a restart. @type {PageKey} */
+  #key;
+  /** The debugger is attached (by this worker, or found attached after a restart). */
+  #attached = false;
+  /** The engine holds a page for this tab (a full snapshot was taken). */
+  #hasBaseline = false;
+  /** Why the next FactPack is a full one (the page crashed, the agent was resumed). @type {string | null} */
+  #fullReason = null;
+  /** Requests under way, by id: when each started (stabilization waits for the action's own). @type {Map<string, number>} */
+  #inflight = new Map();
+  /** When the current action began (requests started since are the action's). */
+  #watchSince = 0;
+  /** The top frame is loading. */
+  #loading = false;
+  /** The renderer crashed: only reload or navigate go on. */
+  #crashed = false;
+  #mainFrameId = '';
+  /** backendNodeIds of frame owners whose content the policy withheld (last capture). @type {Set<number>} */
+  #withheldOwners = new Set();
+  /** Ids of the frames the policy withheld (last capture). @type {Set<string>} */
+  #withheldFrames = new Set();
+  // The current call (begun by `beginCall`, timed by `actionStarted`): read by stabilization,
+  // wait_for, the action flow's timings and tabs the action opens.
+  #acting = false;
+  /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
+  #opened = [];
+  /** wait_for gave up: said in its FactPack. @type {string | null} */
+  #waitNote = null;
+  /** @type {any} */
+  #callId = null;
+  #cancelled = false;
+  /** @type {string | null} */
+  #cancelWhy = null;
+  /** Milliseconds per phase of the current call, and per CDP method of its captures. @type {Record<string, number>} */
+  #phases = {};
+  /** @type {Record<string, number>} */
+  #cdp = {};
+  #captures = 0;
+  #waitedMs = 0;
+
   /** @param {number} tabId @param {PageKey} key @param {string} session @param {SessionIO | null} io null: no browser (tests of the flow alone) */
   constructor(tabId, key, session, io = null) {
     this.tabId = tabId;
-    /** The tab's page key (`c{context}p{page}` of refs); a new page index after a crash. */
-    this.key = key;
+    this.#key = key;
     this.session = session;
     this.#io = io;
-    this.attached = false;
-    this.hasBaseline = false;
-    /** @type {Map<string, number>} requestId -> start time */
-    this.inflight = new Map();
-    /** When the current action began (requests started since are the action's). */
-    this.watchSince = 0;
-    this.loading = false;
-    this.crashed = false;
-    this.mainFrameId = '';
-    /** Why the next FactPack is a full one (e.g. the service worker restarted). @type {string | null} */
-    this.fullReason = null;
-    /** @type {Set<number>} backendNodeIds of frame owners whose content the policy withheld (last capture) */
-    this.withheldOwners = new Set();
-    /** @type {Set<string>} ids of the frames the policy withheld (last capture) */
-    this.withheldFrames = new Set();
-    // The current call (begun by `beginCall`): read by stabilization, wait_for and the timings.
-    /** An action is running on this tab (what it opens is the agent's). */
-    this.acting = false;
-    /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
-    this.opened = [];
-    /** wait_for gave up: said in its FactPack. @type {string | null} */
-    this.waitNote = null;
-    /** Id of the call acting on this tab, and whether it was cancelled (and why, when not by the agent). @type {any} */
-    this.callId = null;
-    this.cancelled = false;
-    /** @type {string | null} */
-    this.cancelWhy = null;
-    /** Milliseconds per phase of the current call, and per CDP method of its captures (ActionFlow.timings). @type {Record<string, number>} */
-    this.phases = {};
-    /** @type {Record<string, number>} */
-    this.cdp = {};
-    /** Captures the current call took. */
-    this.captures = 0;
-    /** How long the current call waited in the queue. */
-    this.waitedMs = 0;
+  }
+
+  // ------------------------------------------------------------------ what others read
+  get key() { return this.#key; }
+  get attached() { return this.#attached; }
+  get hasBaseline() { return this.#hasBaseline; }
+  get inflight() { return this.#inflight; }
+  get watchSince() { return this.#watchSince; }
+  get loading() { return this.#loading; }
+  get crashed() { return this.#crashed; }
+  get mainFrameId() { return this.#mainFrameId; }
+  get withheldOwners() { return this.#withheldOwners; }
+  get withheldFrames() { return this.#withheldFrames; }
+  /** An action is running on this tab (what it opens is the agent's). */
+  get acting() { return this.#acting; }
+  get callId() { return this.#callId; }
+  get cancelled() { return this.#cancelled; }
+  get cancelWhy() { return this.#cancelWhy; }
+  /** How long the current call waited in the queue. */
+  get waitedMs() { return this.#waitedMs; }
+
+  // ------------------------------------------------------------------ the page as the engine holds it
+  /** The engine took a full snapshot of this tab. */
+  baselineTaken() { this.#hasBaseline = true; }
+  /** The engine's page for this tab was closed (released, crashed). */
+  baselineDropped() { this.#hasBaseline = false; }
+
+  /**
+   * The tab starts over under a new page index (a crash, a resume): refs from before can never
+   * alias what comes after; `why` opens its next FactPack, which is a full one.
+   * @param {PageKey} key @param {string} why
+   */
+  renumber(key, why) {
+    this.#key = key;
+    this.#fullReason = why;
+  }
+
+  /** Why the next FactPack is a full one, once. */
+  takeFullReason() {
+    const r = this.#fullReason;
+    this.#fullReason = null;
+    return r;
+  }
+
+  /** The agent reloads or navigates the crashed page: it is usable again. */
+  recovered() { this.#crashed = false; }
+
+  /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */
+  expectLoad() { this.#loading = true; }
+
+  // ------------------------------------------------------------------ the current call
+  /** An action starts (ActionFlow.run): nothing timed, nothing captured yet. */
+  actionStarted() {
+    this.#acting = true;
+    this.#phases = { queue: this.#waitedMs };
+    this.#cdp = {};
+    this.#captures = 0;
+  }
+
+  /** The action ended: what it cost (ActionFlow.timings). */
+  actionEnded() {
+    this.#acting = false;
+    return { phases: this.#phases, cdp: this.#cdp, captures: this.#captures };
+  }
+
+  /** ms spent in one phase of the current call. @param {string} phase @param {number} ms */
+  addPhase(phase, ms) { this.#phases[phase] = (this.#phases[phase] ?? 0) + ms; }
+  /** ms one CDP method of a capture took in the current call. @param {string} method @param {number} ms */
+  addCdp(method, ms) { this.#cdp[method] = (this.#cdp[method] ?? 0) + ms; }
+  /** The current call took a capture. */
+  countCapture() { this.#captures++; }
+
+  /** The current action opened a tab (adopted when `tabId` is given). @param {{text: string, tabId?: number}} o */
+  openedTab(o) { this.#opened.push(o); }
+  /** The tabs the current action opened, once. */
+  takeOpened() {
+    const o = this.#opened;
+    this.#opened = [];
+    return o;
+  }
+
+  /** wait_for gave up or was stopped: said in its FactPack. @param {string} note */
+  waitEnded(note) { this.#waitNote = note; }
+  /** That note, once. */
+  takeWaitNote() {
+    const n = this.#waitNote;
+    this.#waitNote = null;
+    return n;
   }
 
   get name() { return tabName(this.key); }
@@ -140,8 +232,8 @@ export class TabSession {
     const queued = performance.now();
     this.#calls++;
     const run = this.#queue.then(() => {
-      this.waitedMs = performance.now() - queued;
-      return fn(this.waitedMs);
+      this.#waitedMs = performance.now() - queued;
+      return fn(this.#waitedMs);
     }).finally(() => { this.#calls--; });
     this.#queue = run.catch(() => {});
     return run;
@@ -152,25 +244,25 @@ export class TabSession {
 
   /** A call begins on this tab: its id (cancel finds it by it), no cancel yet, nothing opened. @param {any} id */
   beginCall(id) {
-    this.callId = id ?? null;
-    this.cancelled = false;
-    this.cancelWhy = null;
-    this.opened = [];
+    this.#callId = id ?? null;
+    this.#cancelled = false;
+    this.#cancelWhy = null;
+    this.#opened = [];
   }
 
   /** The agent cancelled the call (or it reached its deadline: `why`). @param {any} id @param {string | null} [why] @returns {boolean} whether it was this tab's */
   cancel(id, why = null) {
-    if (id === null || id === undefined || this.callId !== id) return false;
-    this.cancelled = true;
-    this.cancelWhy = why;
+    if (id === null || id === undefined || this.#callId !== id) return false;
+    this.#cancelled = true;
+    this.#cancelWhy = why;
     return true;
   }
 
   /** The action running on this tab (if any) stops waiting, as a cancel does: `why` says so. @param {string} why */
   stop(why) {
-    if (!this.acting) return;
-    this.cancelled = true;
-    this.cancelWhy = why;
+    if (!this.#acting) return;
+    this.#cancelled = true;
+    this.#cancelWhy = why;
   }
 
   // ------------------------------------------------------------------ life and death
@@ -186,10 +278,10 @@ export class TabSession {
 
   /** The renderer crashed: waits in progress reject, the page starts over. @param {string} message */
   crash(message) {
-    this.crashed = true;
+    this.#crashed = true;
     for (const w of [...this.#deathWaiters]) w(new ToolError('renderer_crashed', message));
     this.#deathWaiters.clear();
-    this.hasBaseline = false;
+    this.#hasBaseline = false;
   }
 
   /** Waits in progress, by kind (none stay behind once their race settled). */
@@ -240,7 +332,7 @@ export class TabSession {
 
   /** Attach on demand; "already attached" after a worker restart means it is still ours. */
   async attach() {
-    if (this.attached) return;
+    if (this.#attached) return;
     let reattached = false;
     try {
       await this.#browser().debugger.attach({ tabId: this.tabId }, '1.3');
@@ -248,7 +340,7 @@ export class TabSession {
       if (!/already attached/i.test(msg(e))) throw new ToolError('attach_failed', `cannot control tab ${this.name}: ${msg(e)}`);
       reattached = true;
     }
-    this.attached = true;
+    this.#attached = true;
     await this.send('Page.enable');
     await this.send('Network.enable');
     await this.send(...this.#watcher());
@@ -258,8 +350,8 @@ export class TabSession {
 
   /** Lets the debugger go (unless Chrome already took it). @param {{detach?: boolean}} [o] */
   async detach(o = { detach: true }) {
-    const was = this.attached;
-    this.attached = false;
+    const was = this.#attached;
+    this.#attached = false;
     if (o.detach && was && this.#io) await this.#io.debugger.detach({ tabId: this.tabId }).catch(() => {});
   }
 
@@ -299,8 +391,8 @@ export class TabSession {
       // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
       // Requests are known by id alone: an out-of-process iframe's document request starts in the
       // page's session and finishes in the frame's own.
-      case 'Network.requestWillBeSent': if (!this.withheldFrames.has(params.frameId)) this.inflight.set(String(params.requestId), now); break;
-      case 'Network.loadingFinished': case 'Network.loadingFailed': this.inflight.delete(String(params.requestId)); break;
+      case 'Network.requestWillBeSent': if (!this.#withheldFrames.has(params.frameId)) this.#inflight.set(String(params.requestId), now); break;
+      case 'Network.loadingFinished': case 'Network.loadingFailed': this.#inflight.delete(String(params.requestId)); break;
       case 'Page.javascriptDialogOpening': {
         // A dialog raised by a frame the policy withholds keeps its text to itself.
         const policy = this.#io?.policy();
@@ -310,9 +402,9 @@ export class TabSession {
         break;
       }
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
-      case 'Page.frameStartedLoading': if (!sid && (!this.mainFrameId || params.frameId === this.mainFrameId)) this.loading = true; break;
-      case 'Page.frameStoppedLoading': if (!sid && (!this.mainFrameId || params.frameId === this.mainFrameId)) this.loading = false; break;
-      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) this.mainFrameId = params.frame.id; break;
+      case 'Page.frameStartedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = true; break;
+      case 'Page.frameStoppedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = false; break;
+      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) this.#mainFrameId = params.frame.id; break;
       case 'Target.attachedToTarget':
         if (params.targetInfo?.type === 'iframe') {
           this.frameAttached(params.sessionId, params.targetInfo.targetId);
@@ -327,13 +419,19 @@ export class TabSession {
   // ------------------------------------------------------------------ capture
   /** The latest capture (any call's: actions, read and screenshot). */
   get lastCapture() { return this.#lastCapture; }
-  /** The agent's capture of this tab (agent.js captureTab) was taken. */
-  set lastCapture(cap) { this.captured(cap); }
 
-  /** A capture of this tab was taken: the latest from now on, showing the page as of no known mark. @param {any} cap */
-  captured(cap) {
+  /**
+   * A capture of this tab was taken (agent.js captureTab): the latest from now on, showing the
+   * page as of no known mark, with the frames the policy withheld from it and their owners.
+   * @param {any} cap @param {{owners: Set<number>, frames: Set<string>}} [withheld]
+   */
+  captured(cap, withheld = { owners: new Set(), frames: new Set() }) {
     this.#lastCapture = cap;
     this.#captureMark = null;
+    this.#withheldOwners = withheld.owners;
+    this.#withheldFrames = withheld.frames;
+    const main = cap?.frameTree?.frame?.id;
+    if (typeof main === 'string' && main) this.#mainFrameId = main;
   }
 
   /** The latest capture shows the page as of the watcher's `mark` (null: unknown, never reused). @param {string | null} mark */
@@ -360,8 +458,8 @@ export class TabSession {
   // ------------------------------------------------------------------ the page watcher's marks
   /** An action begins: requests from now on are its own. @param {number} at */
   watched(at) {
-    this.watchSince = at;
-    this.inflight.clear();
+    this.#watchSince = at;
+    this.#inflight.clear();
     this.#watchMark = null;
   }
 

@@ -25,7 +25,6 @@ const BOX = { x: 100, y: 200, width: 80, height: 20 };
  */
 function page(o = {}) {
   const t = new TabSession(5, { context: 0, page: 1 }, 'a');
-  t.phases = {};
   t.captured({ frameTree: { frame: { id: 'MAIN', url: 'https://shop.test/' }, childFrames: [{ frame: { id: 'EVIL', url: 'https://ads.blocked.test/frame' } }] } });
   const calls = [];
   const state = { scrolled: [], ...o.state };
@@ -132,8 +131,7 @@ test('hit tests use document coordinates: the viewport point plus the page\'s sc
 
 test('a transparent iframe from a withheld site over the button: refused as the policy\'s, never pressed', async () => {
   const { check, t } = page({ hit: () => ({ backendNodeId: 50, frameId: 'MAIN' }), owners: { EVIL: { sid: undefined, node: 50, session: 'S9', url: 'https://ads.blocked.test/frame' } } });
-  t.withheldOwners = new Set([50]);
-  t.withheldFrames = new Set(['EVIL']);
+  t.captured(t.lastCapture, { owners: new Set([50]), frames: new Set(['EVIL']) });
   t.frameAttached('S9', 'EVIL');
   await assert.rejects(check(), (e) => {
     assert.equal(e.code, 'blocked_origin');
@@ -144,13 +142,13 @@ test('a transparent iframe from a withheld site over the button: refused as the 
 
 test('a withheld frame over half the button, a banner elsewhere: the policy is what the error names', async () => {
   const { check, t } = page({ hit: (x) => (x < 140 ? { backendNodeId: 50, frameId: 'MAIN' } : banner) });
-  t.withheldOwners = new Set([50]);
+  t.captured(t.lastCapture, { owners: new Set([50]), frames: new Set() });
   await assert.rejects(check(), (e) => e.code === 'blocked_origin' && /^a frame that the user's policy withholds is over/.test(e.message));
 });
 
 test('a node in a same-process frame the policy withholds: refused', async () => {
   const { check, t } = page({ hit: () => ({ backendNodeId: 3, frameId: 'EVIL' }) });
-  t.withheldFrames = new Set(['EVIL']);
+  t.captured(t.lastCapture, { owners: new Set(), frames: new Set(['EVIL']) });
   await assert.rejects(check(), (e) => e.code === 'blocked_origin' && /from ads\.blocked\.test/.test(e.message));
 });
 

@@ -102,7 +102,7 @@ test('cancel marks only the tab acting for that call id', async () => {
   const { agent } = make({ tabs: [{ id: 5, url: 'https://a.test/' }, { id: 6, url: 'https://a.test/' }], session });
   await agent.restored;
   const [t5, t6] = [agent.tabs.get(5), agent.tabs.get(6)];
-  t5.callId = 41; t6.callId = 42;
+  t5.beginCall(41); t6.beginCall(42);
   agent.cancel(42);
   assert.deepEqual([t5.cancelled, t6.cancelled], [false, true]);
   agent.cancel(undefined);
@@ -119,7 +119,7 @@ async function withEngine(engine) {
   const chrome = fakeChrome({ tabs: [{ id: 5, url: 'https://a.test/' }], session: oneTab() });
   const agent = new Agent({ chrome, athena: Promise.resolve({ createEngine: () => engine }) });
   await agent.restored;
-  agent.tabs.get(5).hasBaseline = true;
+  agent.tabs.get(5).baselineTaken();
   return { agent, chrome };
 }
 
@@ -175,7 +175,7 @@ test('a request is known by its id alone: an iframe\'s document request starts i
   agent.onDebuggerEvent({ tabId: 5, sessionId: 'S2' }, 'Network.loadingFinished', { requestId: 'L7' });
   assert.equal(t.inflight.size, 0);
   // A frame the policy withholds: its requests never hold an answer.
-  t.withheldFrames = new Set(['F9']);
+  t.captured(null, { owners: new Set(), frames: new Set(['F9']) });
   agent.onDebuggerEvent({ tabId: 5, sessionId: 'S9' }, 'Network.requestWillBeSent', { requestId: 'r1', frameId: 'F9' });
   assert.equal(t.inflight.size, 0);
 });

@@ -100,7 +100,7 @@ test('a request the action started is waited for, then the page settles again', 
 });
 
 test('requests from before the action (a long poll, a slow image) are not waited for', async () => {
-  const [w, ms] = await settle((t) => { t.watchSince = 10; t.inflight.set('/poll', 5); });
+  const [w, ms] = await settle((t) => { t.watched(10); t.inflight.set('/poll', 5); });
   assert.deepEqual(w, []);
   assert.equal(ms, LIMITS.settleQuietMs);
   const [w2, ms2] = await settle(() => {}, { hooks: [[50, (t) => { t.inflight.set('/stream', -LIMITS.longRequestMs); }]] });
@@ -135,7 +135,7 @@ test('a timer longer than the ones waited for is reported as work for later', as
 test('a document replaced mid-wait (the action navigated): the new one is waited for', async () => {
   const [w, ms, sent] = await settle(() => {}, {
     dom: { throws: [new Error('Execution context was destroyed.')] },
-    hooks: [[LIMITS.settleQuietMs, (t) => { t.loading = true; }], [600, (t) => { t.loading = false; }]],
+    hooks: [[LIMITS.settleQuietMs, (t) => { t.onEvent('Page.frameStartedLoading', { frameId: 'M' }); }], [600, (t) => { t.onEvent('Page.frameStoppedLoading', { frameId: 'M' }); }]],
   });
   assert.deepEqual(w, []);
   assert.equal(sent.length, 2);
@@ -143,26 +143,26 @@ test('a document replaced mid-wait (the action navigated): the new one is waited
 });
 
 test('a navigation waits for loading to finish first', async () => {
-  const [w, ms] = await settle((t) => { t.loading = true; }, { navigation: true, hooks: [[1000, (t) => { t.loading = false; }]] });
+  const [w, ms] = await settle((t) => { t.onEvent('Page.frameStartedLoading', { frameId: 'M' }); }, { navigation: true, hooks: [[1000, (t) => { t.onEvent('Page.frameStoppedLoading', { frameId: 'M' }); }]] });
   assert.deepEqual(w, []);
   assert.ok(ms >= 1000 + LIMITS.settleQuietMs && ms <= 1000 + TICK + LIMITS.settleQuietMs, `${ms} ms`);
 });
 
 test('a page that never finishes loading: capped at navigationCapMs, said', async () => {
-  const [w, ms] = await settle((t) => { t.loading = true; }, { navigation: true });
+  const [w, ms] = await settle((t) => { t.onEvent('Page.frameStartedLoading', { frameId: 'M' }); }, { navigation: true });
   assert.ok(ms >= LIMITS.navigationCapMs, `${ms} ms`);
   assert.match(w.join('\n'), /still loading after 15000 ms/);
 });
 
 test('a dialog or a cancel ends the wait early', async () => {
-  const busy = (t) => { t.inflight.set('/forever', 0); };
+  const busy = (t) => { t.beginCall('c'); t.inflight.set('/forever', 0); };
   const [w1, ms1] = await settle(busy, { hooks: [[200, (t) => { t.dialogOpened({ type: 'alert', message: 'x' }); }]] });
   assert.ok(ms1 < 400, `${ms1} ms`);
   assert.deepEqual(w1, []);
-  const [w2, ms2] = await settle(busy, { hooks: [[200, (t) => { t.cancelled = true; }]] });
+  const [w2, ms2] = await settle(busy, { hooks: [[200, (t) => { t.cancel('c'); }]] });
   assert.ok(ms2 < 400, `${ms2} ms`);
   assert.match(w2.join('\n'), /cancelled the call/);
-  const [w3] = await settle(busy, { hooks: [[200, (t) => { t.cancelled = true; t.cancelWhy = 'the call reached its deadline (58000 ms)'; }]] });
+  const [w3] = await settle(busy, { hooks: [[200, (t) => { t.cancel('c', 'the call reached its deadline (58000 ms)'); }]] });
   assert.deepEqual(w3, ['the call reached its deadline (58000 ms): stopped waiting for the page to settle'], 'a deadline is not said to be the agent\'s cancel');
 });
 

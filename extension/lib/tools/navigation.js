@@ -53,7 +53,7 @@ export const reload = defineTool({
   description: 'Reload the page.',
   mutating: true, factpack: true,
   async handler(t, args, ctx) {
-    return ctx.flow.run(t, 'reload', args, async () => { t.crashed = false; await ctx.reload(t); });
+    return ctx.flow.run(t, 'reload', args, async () => { t.recovered(); await ctx.reload(t); });
   },
 });
 
