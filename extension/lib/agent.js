@@ -158,12 +158,23 @@ export class Agent {
 
   /** The agent left: its tabs stay open, its state is dropped. @param {string} session */
   async closeSession(session) {
-    for (const r of this.tabMap.ofSession(session)) await this.release(r.tabId, null);
+    // As tabs close does: what runs on a tab is told to stop waiting and ends first, in the tab's
+    // queue, so no action's engine page is closed under it.
+    for (const r of this.tabMap.ofSession(session)) {
+      const t = this.tabs.get(r.tabId);
+      if (!t || t.dead) { await this.release(r.tabId, null); continue; }
+      t.stop('the agent\'s session ended');
+      await t.run(() => this.release(r.tabId, null));
+    }
     this.sessions.delete(session);
     await this.#save();
   }
 
-  /** The user pressed stop: every tab released, calls refused until resumed. */
+  /**
+   * The user pressed stop: every tab released at once, calls refused until resumed. Unlike tabs
+   * close and a session's end this does not wait for the call running on a tab: its waits reject
+   * with stopped_by_user and it answers that, because the user asked for nothing more to happen.
+   */
   async stop() {
     this.stopped = true;
     // Tabs already lost for another reason (closed, detached) keep that reason: resume revives

@@ -172,3 +172,27 @@ test('a call cancelled while it waits in the tab\'s queue does nothing when its 
   assert.equal(presses, 1, 'the cancelled click pressed nothing');
   assert.deepEqual(since(engine, from), ['beginAction', 'resolve', 'finishAction'], 'no action begun for the cancelled call');
 });
+
+test('a session that ends releases its tab in the tab\'s queue: the click running on it finishes first', async () => {
+  const pressed = gate();
+  const s = await setup({
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mousePressed') return pressed.p.then(() => ({}));
+      return undefined;
+    },
+  });
+  const { agent, engine, name, tab, chrome } = s;
+  const t = tab();
+  const from = engine.calls.length;
+  const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  await until('the click pressing', () => chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent' && c.params.type === 'mousePressed'));
+  let closed = false;
+  const close = agent.closeSession('a').then(() => { closed = true; });
+  await until('the release queued behind the click, or done', () => t.calls >= 2 || closed);
+  pressed.open();
+  const [c] = await Promise.all([click, close]);
+  assert.equal(c.ok, true, JSON.stringify(c));
+  assert.match(c.text, /^<delta /);
+  assert.deepEqual(since(engine, from), ['beginAction', 'resolve', 'finishAction', 'closePage']);
+  assert.equal(agent.tabs.has(5), false);
+});
