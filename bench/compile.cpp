@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
       all_compile.push_back(m);
       md << "| " << c.name << " / " << s.name << " | " << s.capture_json.size() / 1024 << " | " << dom_nodes << " | " << emitted
          << " | " << ms(m) << " | " << opt(timing(step, {"captureSnapshot", "capture"})) << " | "
-         << opt(timing(step, {"describeNode", "approach002", "002", "traversal"})) << " |\n";
+         << opt(timing(step, {"describeNode", "traversal"})) << " |\n";
     }
   }
   md << "\n" << steps << " steps, " << failed << " failed to compile; median of the per-step medians: " << ms(median(all_compile))

@@ -76,7 +76,7 @@ test('Stop -> Resume: a tab closed while stopped stays gone; one lost before the
   assert.equal((await agent.dispatch({ session: 'a', tool: 'snapshot' })).error.code, 'no_tab');
   const b = await setup();
   b.agent.onTabRemoved(5);
-  await new Promise((r) => setTimeout(r, 5));
+  await until('the closed tab released as tab_closed', () => b.agent.status().tabs[0]?.dead === 'tab_closed');
   await b.agent.stop();
   await b.agent.resume();
   assert.equal(b.agent.status().tabs[0].dead, 'tab_closed');

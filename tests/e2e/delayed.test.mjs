@@ -67,7 +67,10 @@ test('a click that changes nothing answers "no change" without waiting for anyth
 
 test('a timer longer than the ones waited for is reported, and what it renders is in the next FactPack', async (t) => {
   const [r, ms] = await clickOnFreshPage('Render in 1500 ms');
-  assert.match(r.text, /scheduled more work 1\d{3} ms from now/);
+  // How much of the 1,500 ms is left when the click answers depends on the machine's load; that
+  // some is left, and said, does not.
+  const left = Number(/scheduled more work (\d+) ms from now/.exec(r.text)?.[1] ?? NaN);
+  assert.ok(left > 0 && left <= 1500, `the pending timer is reported with what is left of it: ${r.text}`);
   assert.doesNotMatch(r.text, /Rendered after 1500 ms/, 'the click waited for a timer it should only report');
   const page = chain.context.pages().find((p) => p.url().endsWith('/sites/delayed.html'));
   await page.waitForFunction(() => document.body.textContent.includes('Rendered after 1500 ms'), null, { timeout: WAIT.stateMs });

@@ -1,5 +1,4 @@
 // Malformed, truncated and hostile captures: a clear error naming the field, never a crash.
-#include <chrono>
 #include <functional>
 
 #include "athena/limits.h"
@@ -120,16 +119,13 @@ TEST_CASE("an iframe document cycle is refused", "[compiler][errors]") {
   CHECK(e.message == "snapshot.documents[1].nodes.contentDocumentIndex.value[0]: document index 0 is not a later document of this snapshot (2 documents) (see docs/capture-format.md; re-capture the page)");
 }
 
-TEST_CASE("a 100 MB capture is refused quickly with kInputTooLarge", "[compiler][errors]") {
+TEST_CASE("a 100 MB capture is refused by its size before it is parsed: kInputTooLarge", "[compiler][errors]") {
+  // Left unterminated: were it parsed first, the answer would be a parse error.
   std::string big = "{\"v\":1,\"styles\":[\"";
   big.append(100u << 20, 'a');
-  big += "\"]}";
-  const auto t0 = std::chrono::steady_clock::now();
   const Error e = compile_err(big);
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   CHECK(e.code == ErrorCode::kInputTooLarge);
-  CHECK(e.message == "capture: 104857621 bytes exceed limits::kMaxInputBytes (67108864); capture a smaller page or frame");
-  CHECK(ms < 50);
+  CHECK(e.message == "capture: 104857618 bytes exceed limits::kMaxInputBytes (67108864); capture a smaller page or frame");
 }
 
 TEST_CASE("too many nodes or frames is kInputTooLarge", "[compiler][errors]") {

@@ -184,7 +184,7 @@ TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]")
         "</overlay_opened>\n");
 }
 
-TEST_CASE("a stale agent version: what changed before the action comes first, nested", "[render]") {
+TEST_CASE("a page that changed between the delivered pack and the action: that change comes first, nested", "[render]") {
   FactPack before;
   before.type = PackType::kDelta;
   before.version = 7;
