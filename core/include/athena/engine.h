@@ -115,9 +115,13 @@ struct FindQuery {
   std::string after;   // a ref: the page starts after it in document order (the cursor), or empty
   std::string within;  // a ref: only the lines under it in the outline (what "(N more …)" at its end holds), or empty
   std::size_t limit = limits::kDefaultFindLimit;
+  /// The page's element lines stop before they pass this many estimated tokens (at least one is
+  /// shown): a find answer is bounded like a FactPack. find_paged() sets it from Config::token_budget.
+  std::size_t token_budget = limits::kDefaultBaselineTokenBudget;
 };
 
-/// One page of find_paged(): the matches after the cursor, at most `limit` of them.
+/// One page of find_paged(): the matches after the cursor, at most `limit` of them and at most
+/// `token_budget` of lines; `next` continues where it stopped.
 struct FindResult {
   std::uint64_t version = 0;    // the delivered version the refs belong to
   std::size_t total = 0;        // matches on the whole page, cursor ignored

@@ -110,6 +110,12 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
   }
   FindResult r;
   r.version = view.version;
+  // The lines of one page stay within the token budget (the answer's head and its "... N more"
+  // line are small and bounded): a page that would pass it ends early, and `next` goes on from there.
+  const std::size_t max_bytes = q.token_budget * limits::kBytesPerToken;
+  std::size_t bytes = 0;
+  bool full = false;
+  std::string line;
   for (std::size_t i = lo; i < hi; ++i) {
     const ViewEntry& e = view.entries[i];
     if (!q.role.empty() && e.element.role != q.role) continue;
@@ -118,8 +124,17 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
     if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
     ++r.total;
     if (i < start) continue;
-    if (r.elements.size() < q.limit) r.elements.push_back(e.element);
-    else ++r.remaining;
+    if (!full && r.elements.size() < q.limit) {
+      line.clear();
+      render::element_line(line, e.element);
+      if (r.elements.empty() || bytes + line.size() <= max_bytes) {
+        bytes += line.size();
+        r.elements.push_back(e.element);
+        continue;
+      }
+      full = true;
+    }
+    ++r.remaining;
   }
   if (r.remaining) r.next = r.elements.back().ref;
   return r;

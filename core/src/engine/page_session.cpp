@@ -467,7 +467,9 @@ std::vector<Element> PageSession::find(const FindQuery& q) const {
 
 Result<FindResult> PageSession::find_paged(const FindQuery& q) const {
   if (!delivered_) return make_error(ErrorCode::kWrongCallOrder, "find: nothing was delivered on this page yet; take a snapshot first");
-  return engine::find_in_view(*delivered_, q);
+  FindQuery bounded = q;
+  bounded.token_budget = config_.token_budget;
+  return engine::find_in_view(*delivered_, bounded);
 }
 
 PageStats PageSession::stats() const {

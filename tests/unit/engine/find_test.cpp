@@ -7,6 +7,7 @@
 
 #include "athena/render.h"
 #include "helpers.h"
+#include "render/lines.h"
 
 using namespace athena;
 using namespace athena::testing;
@@ -217,4 +218,34 @@ TEST_CASE("find: within=REF lists exactly the lines under it, paged, and what a 
   auto bad = engine.find_paged(key, q);
   REQUIRE_FALSE(bad);
   CHECK(bad.error().message.find("within=\"c0p1f0e99999\" is not a ref") != std::string::npos);
+}
+
+TEST_CASE("find: a page of lines stays within the token budget, and the cursor still walks every match once", "[engine][find][budget]") {
+  Config config;
+  config.token_budget = 100;  // 300 bytes of lines: about ten "link \"Row N\"" lines
+  Engine engine(config);
+  const PageKey key{0, 1};
+  PageBuilder b;
+  for (int i = 0; i < 123; ++i) b.el(100 + i, "link", "Row " + std::to_string(i), Region::kMain);
+  REQUIRE(engine.open_page(key));
+  REQUIRE(engine.snapshot_from(key, b.build()));
+  FindQuery q;
+  q.limit = limits::kMaxFindLimit;  // the count does not bound it: the budget does
+  std::vector<std::string> seen;
+  for (int pages = 0; pages < 40; ++pages) {
+    auto r = engine.find_paged(key, q);
+    REQUIRE(r);
+    std::string lines;
+    for (const Element& e : r->elements) {
+      render::element_line(lines, e);
+      seen.push_back(e.name);
+    }
+    CHECK(lines.size() <= config.token_budget * limits::kBytesPerToken);
+    CHECK(seen.size() + r->remaining == 123);
+    if (r->next.empty()) break;
+    CHECK(r->elements.size() < 20);
+    q.after = r->next;
+  }
+  REQUIRE(seen.size() == 123);
+  for (int i = 0; i < 123; ++i) CHECK(seen[static_cast<std::size_t>(i)] == "Row " + std::to_string(i));
 }
