@@ -306,7 +306,7 @@ export class Agent {
     this.shared.delete(tabId);
     const t = this.tabs.get(tabId);
     if (!t) return;
-    this.release(tabId, { code: 'tab_closed', message: `tab ${tabName(t.key)} was closed: its state was dropped; use tabs list to see the others` }, { detach: false });
+    this.release(tabId, { code: 'tab_closed', message: `tab ${tabName(t.key)} was closed: its state was dropped; navigate to a URL to go on in a new tab, or use tabs list to see the others` }, { detach: false });
   }
 
   /** chrome.tabs.onCreated: a controlled tab opened a new tab or popup. @param {any} tab */
@@ -380,6 +380,8 @@ export class Agent {
    * @returns {Promise<Reply>}
    */
   async dispatch(call) {
+    /** @type {TabSession | null} */
+    let callTab = null;
     try {
       await this.restored;
       if (!call || typeof call !== 'object') throw new ToolError('bad_call', 'a call is {session, tool, args}');
@@ -398,6 +400,7 @@ export class Agent {
       const ctx = this.context(session);
       decl.precheck?.(args, ctx);
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
+      callTab = t;
       const full = { ...args, [CALL_ID]: call.id ?? null };
       if (!t) return await decl.handler(/** @type {any} */ (null), full, ctx);
       const ends = decl.ends?.(args);
@@ -422,6 +425,9 @@ export class Agent {
       // Every message passes the last guard of the quoting rule (quote.js safeMessage): one line,
       // no '<' unescaped, whatever page text a path put in it.
       if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: safeMessage(e.message) } };
+      // The engine forgot a page under a call because its tab went away meanwhile (closed, the
+      // debugger detached): the agent is told that, not the core's own wording.
+      if (e && typeof e === 'object' && 'code' in e && e.code === 'unknown_page' && callTab?.dead) return { ok: false, error: { code: callTab.dead.code, message: safeMessage(callTab.dead.message) } };
       if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
       return { ok: false, error: { code: 'internal', message: safeMessage(msg(e)) } };
     }
@@ -505,9 +511,13 @@ export class Agent {
         throw new ToolError('unknown_tab', `tab ${name} is not controlled by this agent (closed, released, or from before a restart): use tabs list`);
       }
       if (t.session !== session) throw new ToolError('unknown_tab', `tab ${name} belongs to another agent session`);
-    } else if (s?.current != null && this.tabs.has(s.current)) {
+    } else if (s?.current != null && this.tabs.has(s.current) && !(o.create && this.tabs.get(s.current)?.dead?.code === 'tab_closed')) {
       t = this.tabs.get(s.current);
     } else {
+      // The user closed the agent's tab: a tool that opens one (navigate) starts in a new tab and
+      // says so, the way an agent starts anyway; the closed one's name still answers tab_closed.
+      const closed = s?.current != null ? this.tabs.get(s.current) : undefined;
+      if (closed?.dead?.code === 'tab_closed') { this.tabs.delete(closed.tabId); this.tabMap.remove(closed.tabId); }
       const sharedTab = [...this.shared].find((id) => !this.tabs.has(id));
       if (sharedTab !== undefined) {
         t = await this.adopt(session, sharedTab);
@@ -515,6 +525,7 @@ export class Agent {
         if (!this.policy.allowNewTabs) throw new ToolError('new_tabs_disabled', 'the agent has no tab and the user does not allow it to open one: ask the user to share a tab (extension popup)');
         const tab = await this.chrome.tabs.create({ url: 'about:blank', active: true });
         t = await this.adopt(session, tab.id);
+        if (closed) t.note(`tab ${tabName(closed.key)} was closed, so this is a new tab, ${tabName(t.key)}: refs of the closed one are invalid`);
       } else {
         throw new ToolError('no_tab', 'this agent controls no tab yet: navigate to a URL (opens a tab) or ask the user to share one');
       }

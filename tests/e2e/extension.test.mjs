@@ -401,6 +401,11 @@ describe('survival and refusals', { timeout: 180_000 }, () => {
     assert.equal(r.error.code, 'tab_closed');
     const again = await call(s, 'snapshot');
     assert.equal(again.ok, false);
+    assert.equal(again.error.code, 'tab_closed');
+    // navigate, the way an agent starts, goes on in a new tab and says so.
+    const fresh = await call(s, 'navigate', { url: sites.url('/sites/ext/actions.html') });
+    assert.equal(fresh.ok, true, JSON.stringify(fresh).slice(0, 300));
+    assert.match(fresh.text, /tab c0p\d+ was closed, so this is a new tab, c0p\d+: refs of the closed one are invalid/);
   });
 
   test('the debugger detached mid-session: explicit error, state dropped', async () => {

@@ -20,6 +20,8 @@ export const navigate = defineTool({
   async handler(t, args, ctx) {
     const url = str(args, 'url', true);
     return ctx.flow.run(t, 'navigate', args, async () => {
+      // A crashed page is left by navigating, as by reloading.
+      t.recovered();
       const r = await ctx.send(t, 'Page.navigate', { url });
       if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
     });
