@@ -6,6 +6,9 @@
 import { loadAthena } from './core/athena.mjs';
 import { Agent } from './lib/agent.js';
 import { HOST_NAME, NativeClient } from './lib/native.js';
+import { LIMITS } from './lib/limits.js';
+
+const WAKE_ALARM = 'athena-wake';
 
 const athena = loadAthena();
 const agent = new Agent({ chrome, athena, log: (s) => console.warn(`[athena] ${s}`) });
@@ -14,6 +17,7 @@ chrome.debugger.onEvent.addListener((source, method, params) => agent.onDebugger
 chrome.debugger.onDetach.addListener((source, reason) => agent.onDebuggerDetach(source, reason));
 chrome.tabs.onRemoved.addListener((tabId) => agent.onTabRemoved(tabId));
 chrome.tabs.onCreated.addListener((tab) => agent.onTabCreated(tab));
+chrome.alarms.onAlarm.addListener((alarm) => { if (alarm.name === WAKE_ALARM) native.wake(); });
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && changes.policy) agent.setPolicy(changes.policy.newValue);
 });
@@ -65,3 +69,8 @@ chrome.runtime.onMessage.addListener((m, sender, respond) => {
 });
 
 native.start();
+
+// Chrome stops an idle service worker and starts it again only for an event; while it is stopped
+// the native port is closed and agents cannot reach the browser. An alarm is such an event: it
+// wakes the worker (whose start connects again, above) and reconnects a port that dropped.
+chrome.alarms.create(WAKE_ALARM, { periodInMinutes: LIMITS.wakeAlarmMinutes });

@@ -24,5 +24,10 @@ inline constexpr int kDeadlineMarginMs = 2'000;                      // the exte
 inline constexpr int kConnectTimeoutMs = 2'000;                      // connecting to the host's socket
 inline constexpr int kProgressEveryMs = 1'000;                       // a long call reports progress this often (when the client asked)
 inline constexpr int kPollMs = 250;                                  // event-loop tick (deadline checks)
+// The extension's service worker, stopped by Chrome, wakes on its alarm (extension/lib/limits.js
+// wakeAlarmMinutes, 30 s) and reconnects: a call made meanwhile waits this long for it (within its
+// own deadline), trying the host's socket every kReconnectEveryMs.
+inline constexpr int kReconnectWaitMs = 45'000;
+inline constexpr int kReconnectEveryMs = 500;
 
 }  // namespace athena::bridge::limits

@@ -179,7 +179,7 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     fail(id, kInvalidParams, bad);
     return;
   }
-  if (pending_.size() >= limits::kMaxPendingCalls) {
+  if (pending_.size() + waiting_.size() >= limits::kMaxPendingCalls) {
     tool_error(id, "too many calls in flight (" + std::to_string(limits::kMaxPendingCalls) + "); wait for some to finish");
     return;
   }
@@ -201,7 +201,15 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
   }
   const std::string hid = "m" + std::to_string(next_id_++);
   const json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
+  const Pending pending{id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
   bool sent = ext_connected_ && io_.to_host(call);
+  if (!sent && seen_extension_) {
+    // The extension was here and went away (Chrome stops an idle service worker; it wakes again
+    // and reconnects by itself): the call waits for it, and tick() sends it when it is back.
+    const auto give_up = now + std::chrono::milliseconds(std::min(deadline_ms, limits::kReconnectWaitMs));
+    waiting_.push_back({hid, call, pending, give_up});
+    return;
+  }
   if (!sent) {
     std::string why;
     if (!io_.connect_host(why)) {
@@ -217,13 +225,26 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
       return;
     }
   }
-  pending_[hid] = {id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
+  pending_[hid] = pending;
+}
+
+void McpServer::send_waiting(Clock::time_point now) {
+  while (!waiting_.empty() && ext_connected_) {
+    Waiting w = waiting_.front();
+    // The extension gets what is left of the call's deadline, less the margin to answer in time.
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(w.pending.deadline - now).count();
+    w.call["deadline_ms"] = std::max<long long>(0, left - limits::kDeadlineMarginMs);
+    if (!io_.to_host(w.call)) return;  // lost again: the rest keep waiting
+    pending_[w.hid] = w.pending;
+    waiting_.erase(waiting_.begin());
+  }
 }
 
 void McpServer::on_host(const json& msg) {
   const std::string type = str_field(msg, "type");
   if (type == "status") {
     ext_connected_ = bool_field(msg, "extension");
+    if (ext_connected_) seen_extension_ = true;
     return;
   }
   if (type == "error") {
@@ -276,6 +297,27 @@ void McpServer::on_host_lost(const std::string& why) {
 }
 
 void McpServer::tick(Clock::time_point now) {
+  // Calls waiting for the extension to come back: reconnect now and then, send them once it is
+  // there, answer the ones whose wait is over.
+  if (!waiting_.empty()) {
+    if (!ext_connected_ && now >= next_connect_) {
+      next_connect_ = now + std::chrono::milliseconds(limits::kReconnectEveryMs);
+      std::string ignored;
+      io_.connect_host(ignored);
+    }
+    send_waiting(now);
+    for (auto it = waiting_.begin(); it != waiting_.end();) {
+      if (now < it->give_up) {
+        ++it;
+        continue;
+      }
+      const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->pending.started).count();
+      tool_error(it->pending.rpc_id, not_connected("it went away and did not come back within " + std::to_string(waited) +
+                                                   " ms (Chrome wakes a stopped extension within " +
+                                                   std::to_string(limits::kReconnectWaitMs) + " ms when it is running)"));
+      it = waiting_.erase(it);
+    }
+  }
   // Long calls say they are alive, to clients that asked (params._meta.progressToken); the
   // extension may send its own, finer progress (forwarded in on_host).
   for (auto& [hid, p] : pending_) {

@@ -49,6 +49,8 @@ class McpServer {
 
   bool initialized() const { return initialized_; }
   std::size_t in_flight() const { return pending_.size(); }
+  /// Calls held until the extension comes back (it was connected once, then went away).
+  std::size_t waiting() const { return waiting_.size(); }
   bool extension_connected() const { return ext_connected_; }
   const std::string& client_name() const { return client_name_; }
   /// The last error the host sent (e.g. "busy"), "" if none since clear_host_error().
@@ -72,10 +74,25 @@ class McpServer {
     Clock::time_point last_progress;
     int progress_sent = 0;
   };
+  /// A call made while the extension was away: sent when it is back, or answered not_connected
+  /// at give_up (limits::kReconnectWaitMs, within the call's own deadline).
+  struct Waiting {
+    std::string hid;
+    json call;
+    Pending pending;
+    Clock::time_point give_up;
+  };
+  void send_waiting(Clock::time_point now);
+
   Io io_;
   McpOptions options_;
   bool initialized_ = false;
   bool ext_connected_ = false;
+  /// The extension was connected at least once: when it goes (Chrome stopped its service worker,
+  /// which wakes again by itself), calls wait for it instead of failing at once.
+  bool seen_extension_ = false;
+  std::vector<Waiting> waiting_;
+  Clock::time_point next_connect_{};
   std::string client_name_ = "mcp-client";
   std::string host_error_;
   std::map<std::string, Pending> pending_;  // call id sent to the host -> request

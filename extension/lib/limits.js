@@ -32,6 +32,10 @@ export const LIMITS = Object.freeze({
   /** Requests of the action still in flight after this long are not waited for (long polls, SSE). */
   longRequestMs: 5_000,
 
+  // --- the service worker's life ---
+  /** Chrome stops an idle service worker and wakes it only for an event: an alarm this often (minutes; Chrome's shortest) wakes it, and it reconnects the native port. athena-bridge waits kReconnectWaitMs (bridge/src/limits.h) for it. */
+  wakeAlarmMinutes: 0.5,
+
   // --- CDP ---
   /** One chrome.debugger command; a dead target never answers. */
   cdpCommandMs: 15_000,

@@ -120,6 +120,16 @@ export class NativeClient {
     this.#connect();
   }
 
+  /**
+   * The worker was woken (its alarm): a port that is down reconnects now instead of at the end of
+   * its backoff. Nothing happens while connected or stopped.
+   */
+  wake() {
+    if (this.#stopped || this.#port) return;
+    if (this.#timer !== null) (this.#o.clearTimer ?? clearTimeout)(this.#timer);
+    this.#connect();
+  }
+
   stop() {
     this.#stopped = true;
     if (this.#timer !== null) (this.#o.clearTimer ?? clearTimeout)(this.#timer);

@@ -101,6 +101,28 @@ test('a dropped port reconnects with exponential backoff, reset by a good hello;
   assert.equal(backoffMs(100), LIMITS.nativeBackoffMaxMs);
 });
 
+test('the wake alarm reconnects a dropped port at once, not at the end of its backoff; it does nothing while connected', () => {
+  const ports = [];
+  const timers = fakeTimers();
+  let cleared = 0;
+  const c = new NativeClient({
+    connect: () => { const p = fakePort(); ports.push(p); return p; },
+    lastError: () => 'Native host has exited.',
+    onCall: async () => ({}), setTimer: timers.setTimer, clearTimer: () => { cleared++; },
+  });
+  c.start();
+  c.wake();
+  assert.equal(ports.length, 1, 'connected: a wake changes nothing');
+  ports[0].drop();
+  assert.equal(timers.pending.length, 1, 'a reconnect is scheduled after its backoff');
+  c.wake();
+  assert.equal(ports.length, 2, 'the wake connects now');
+  assert.equal(cleared, 1, 'and the backoff timer is dropped');
+  c.stop();
+  c.wake();
+  assert.equal(ports.length, 2, 'a stopped client stays stopped');
+});
+
 test('a call under way when the port drops is cancelled, and its late answer never reaches the next host', async () => {
   const ports = [];
   const timers = fakeTimers();

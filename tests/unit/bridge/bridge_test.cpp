@@ -228,6 +228,44 @@ TEST_CASE("MCP: not connected gives an actionable tool error", "[bridge][mcp]") 
   CHECK(t.find("athena-bridge doctor") != std::string::npos);
 }
 
+TEST_CASE("MCP: an extension that went away (Chrome stopped its worker) is waited for, within a bound", "[bridge][mcp][reconnect]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_host({{"type", "status"}, {"extension", true}});
+  s.on_host_lost("the native host went away");
+  f.connected = false;
+  const auto t0 = Clock::now();
+  const std::size_t answered = f.to_client.size();
+  s.on_line(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"snapshot","arguments":{}}})", t0);
+  CHECK(f.to_client.size() == answered);  // no "not connected" at once
+  CHECK(s.waiting() == 1);
+  s.tick(t0 + std::chrono::milliseconds(limits::kReconnectEveryMs));
+  CHECK(s.waiting() == 1);
+  SECTION("back: the call goes out with what is left of its deadline") {
+    f.connected = true;
+    s.on_host({{"type", "status"}, {"extension", true}});  // the host's hello broadcast
+    s.tick(t0 + std::chrono::milliseconds(10'000));
+    CHECK(s.waiting() == 0);
+    CHECK(s.in_flight() == 1);
+    REQUIRE(f.to_host.size() == 1);
+    CHECK(f.to_host.back()["tool"] == "snapshot");
+    CHECK(f.to_host.back()["deadline_ms"] == limits::kDefaultCallDeadlineMs - 10'000 - limits::kDeadlineMarginMs);
+    CHECK(f.to_client.size() == answered);
+  }
+  SECTION("not back within the bound: answered not connected, saying so") {
+    s.tick(t0 + std::chrono::milliseconds(limits::kReconnectWaitMs - 1));
+    CHECK(s.waiting() == 1);
+    s.tick(t0 + std::chrono::milliseconds(limits::kReconnectWaitMs));
+    CHECK(s.waiting() == 0);
+    REQUIRE(f.to_client.size() == answered + 1);
+    CHECK(f.to_client.back()["id"] == 7);
+    CHECK(f.to_client.back()["result"]["isError"] == true);
+    const std::string t = f.to_client.back()["result"]["content"][0]["text"];
+    CHECK(t.find("Chrome with the Athena Delta extension is not connected: it went away and did not come back within " +
+                 std::to_string(limits::kReconnectWaitMs) + " ms") == 0);
+  }
+}
+
 TEST_CASE("tool list: every tool has a schema: outputSchema only in structured mode", "[bridge][tools]") {
   for (const auto& t : tool_list()) {
     INFO(t["name"]);

@@ -1,0 +1,36 @@
+// Chrome stops the extension's service worker (it does so to idle workers, and restarts one only
+// for an event): through the real chain (MCP SDK client -> athena-bridge mcp -> native host ->
+// extension -> Chromium), a call made while it is stopped waits for it instead of failing, the
+// worker's alarm wakes it (extension/lib/limits.js wakeAlarmMinutes), the native port comes back,
+// and the agent goes on in its tab. The worker is stopped over CDP (ServiceWorker.stopAllWorkers).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useChain } from './lib/use-chain.mjs';
+
+let chain, sites;
+useChain((s, c) => { sites = s; chain = c; });
+
+test('a call made while Chrome has the worker stopped is answered once the worker wakes on its alarm', { timeout: 150_000 }, async (t) => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html?restart=1') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = chain.context.pages().find((p) => p.url().includes('restart=1'));
+  assert.ok(page, 'the agent\'s tab');
+  const cdp = await chain.context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  // Playwright loses a stopped worker's handle: from here on only the agent's own calls are used.
+  const started = Date.now();
+  const again = await chain.call('snapshot', {});
+  const ms = Date.now() - started;
+  assert.equal(again.isError, false, again.text);
+  assert.equal(again.fp.type, 'full');
+  // The worker's state was rebuilt from storage.session: the same tab, under a new page index.
+  assert.match(again.text, /the extension was restarted by the browser \(service worker stopped\); its state was rebuilt: tab c0p\d+ is now c0p\d+/);
+  assert.match(again.text, /button "Increment"/);
+  t.diagnostic(`first good answer ${ms} ms after the worker was stopped`);
+  // And the next action works on the refs of that answer.
+  const inc = /(c\dp\d+f\de\d+) button "Increment"/.exec(again.text)?.[1];
+  const click = await chain.call('click', { ref: inc, version: again.fp.version });
+  assert.equal(click.isError, false, click.text);
+  assert.match(click.text, /^<delta /);
+});
