@@ -31,10 +31,10 @@ const BENCHES = [
   { name: 'actionability', cmd: ['node', rel('bench/actionability.mjs')], out: 'bench/actionability-results.md' },
 ];
 // Written from a test run (ATHENA_WRITE_AGREEMENT, see corpus_agreement_test.cpp), not re-run here.
-// compile-agreement: a test run (ATHENA_WRITE_AGREEMENT); hostile-before-after: node bench/hostile.mjs --before OLD;
+// compile-agreement, compile-agreement-unseen: a test run (ATHENA_WRITE_AGREEMENT, ATHENA_WRITE_AGREEMENT_UNSEEN); hostile-before-after: node bench/hostile.mjs --before OLD;
 // attacks, attacks-29: the attacks the end-to-end tests replay, before and after, kept by hand from the named tests' runs;
 // fuzz-results: ./athena fuzz [--runs N | SECONDS].
-const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/fuzz-results.md'];
+const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/compile-agreement-unseen.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/fuzz-results.md'];
 
 const ran = [];
 for (const b of BENCHES) {

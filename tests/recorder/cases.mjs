@@ -2,7 +2,8 @@
 // are read by tests (e.g. "open-modal", "close-dialog", "open-dropdown"): keep them telling.
 // Each step's `action` is what an agent would have asked for (stored in step.json).
 
-/** @typedef {{name: string, run?: (page: import('playwright-core').Page, sites: any) => Promise<void>, action?: object}} Step */
+/** @typedef {{name: string, run?: (page: import('playwright-core').Page, sites: any) => Promise<void>, action?: object,
+ *   ready?: (page: import('playwright-core').Page) => Promise<unknown>}} Step  ready: waited for before the capture */
 /** @typedef {{name: string, description: string, start: (sites: any) => string, steps: Step[]}} Case */
 
 const load = { name: 'load', action: { op: 'navigate' } };
@@ -152,5 +153,71 @@ export const CASES = [
       click('add-to-cart', '#add', 'Add to cart'),
       click('open-cart', '#cart-link', 'Cart (1)'),
     ],
+  },
+];
+
+/**
+ * Pages the compiler was not tuned on, recorded into tests/cases-unseen (`./athena record --unseen`)
+ * for one check only: role/name agreement with Chrome (tests/unit/compiler/corpus_agreement_test.cpp).
+ * No goldens, no other test reads them. The Debian pages need their packages installed to record
+ * (tests/sites/serve.mjs, /debdoc/); the recordings are committed, so the test needs nothing.
+ * @type {Case[]}
+ */
+export const UNSEEN_CASES = [
+  {
+    name: 'rustdoc-cell',
+    description: 'rustdoc: std::cell::Cell from Debian rust-doc 1.63 (each impl and method a <details> whose <summary> holds an anchor, a source link and the signature)',
+    start: (s) => s.url('/debdoc/rust/std/cell/struct.Cell.html'),
+    steps: [load, click('collapse-all', '#toggle-all-docs', 'Collapse all')],
+  },
+  {
+    name: 'rust-book',
+    description: 'mdBook: "Data Types" from The Rust Programming Language in Debian rust-doc (icon buttons, a chapter sidebar), then the next chapter',
+    start: (s) => s.url('/debdoc/rust/book/ch03-02-data-types.html'),
+    steps: [load, click('open-functions', '#sidebar a[href="ch03-03-how-functions-work.html"]', '3.3. Functions')],
+  },
+  {
+    name: 'mkdocs-config',
+    description: "MkDocs' own theme: the configuration page of Debian mkdocs-doc (Bootstrap navbar, Font Awesome icons, a long table of contents)",
+    start: (s) => s.url('/debdoc/mkdocs/user-guide/configuration.html'),
+    steps: [load],
+  },
+  {
+    name: 'sphinx-quickstart',
+    description: "Sphinx's own documentation (Debian sphinx-doc, sphinx13 theme): the quickstart page",
+    start: (s) => s.url('/debdoc/sphinx/usage/quickstart.html'),
+    steps: [load],
+  },
+  {
+    name: 'sphinx-panels',
+    description: 'sphinx-panels (Debian python-sphinx-panels-doc, Read the Docs theme): cards, and dropdowns whose <summary> starts with a Font Awesome glyph',
+    start: (s) => s.url('/debdoc/sphinx-panels/index.html'),
+    steps: [load, click('open-dropdown', 'details.dropdown summary >> nth=0', 'Bottom-left panel')],
+  },
+  {
+    name: 'nodejs-url',
+    description: "Node.js API docs as Debian's nodejs package ships them: the url module (a version picker, a table of contents and History changelogs in <details>)",
+    start: (s) => s.url('/debdoc/nodejs/url.html'),
+    steps: [load],
+  },
+  {
+    name: 'swagger-ui',
+    description: 'Swagger UI (npm swagger-ui-dist) over a local OpenAPI spec: operations expand into parameter tables, "Try it out" into fields',
+    start: (s) => s.url('/sites/api-reference.html'),
+    steps: [
+      load,
+      click('expand-operation', '.opblock-summary-control >> nth=0', 'the first operation'),
+      click('try-it-out', '.try-out__btn', 'Try it out'),
+    ],
+  },
+  {
+    name: 'todomvc-polymer',
+    description: 'TodoMVC, Polymer implementation from npm todomvc (custom elements under the webcomponents polyfill)',
+    start: (s) => s.url('/todomvc/polymer/index.html'),
+    // The app boots after load (HTML imports polyfilled): the capture waits until its bindings have
+    // hidden the empty list's footer, or it and Chrome's tree, read a moment later, see two pages.
+    // Polymer stamps its items after a <template>, so the first item is not li:first-child.
+    steps: [{ ...load, ready: (p) => p.waitForSelector('#footer[hidden]', { state: 'attached' }) }, ...todoSteps.slice(1, 3), click('complete-first', '#todo-list li .toggle', 'Toggle Todo'),
+      click('filter-active', 'a[href="#/active"]', 'Active')],
   },
 ];

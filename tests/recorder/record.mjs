@@ -4,7 +4,9 @@
 // (the page's, plus one per out-of-process iframe), the CDP frame events seen since the last
 // step, and Chrome's own accessibility tree per frame (for the compiler's agreement test).
 //
-//   node tests/recorder/record.mjs [case ...]      (./athena record)
+//   node tests/recorder/record.mjs [case ...]           (./athena record)
+//   node tests/recorder/record.mjs --unseen [case ...]  (./athena record --unseen: UNSEEN_CASES into
+//                                                       tests/cases-unseen, the agreement check only)
 //
 // Output: tests/cases/<case>/{case.json, NN-step/{step.json, capture.json.gz, ax.json.gz, events.json}}
 import { chromium } from 'playwright-core';
@@ -15,10 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { capture, CORE_EVENTS } from '../../extension/lib/capture.js';
 import { startSites } from '../sites/serve.mjs';
-import { CASES } from './cases.mjs';
+import { CASES, UNSEEN_CASES } from './cases.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const OUT = process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
+const UNSEEN = process.argv.includes('--unseen');
+const OUT = UNSEEN ? path.join(root, 'tests/cases-unseen') : process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** Bounds of the recorder. */
@@ -119,6 +122,7 @@ async function recordCase(browser, sites, c) {
       if (i === 0) await page.goto(startUrl, { timeout: RECORDER_LIMITS.navigationMs });
       else await step.run(page, sites);
       await settle(page);
+      if (step.ready) await step.ready(page);
       const actionMs = Math.round(performance.now() - t0);
       const { capture: cap, timings, warnings, ax, events } = await rec.capture();
       const sdir = path.join(dir, name);
@@ -142,10 +146,11 @@ async function recordCase(browser, sites, c) {
 }
 
 async function main() {
-  const only = process.argv.slice(2);
-  const cases = only.length ? CASES.filter((c) => only.includes(c.name)) : CASES;
+  const only = process.argv.slice(2).filter((a) => a !== '--unseen');
+  const all = UNSEEN ? UNSEEN_CASES : CASES;
+  const cases = only.length ? all.filter((c) => only.includes(c.name)) : all;
   if (only.length && cases.length !== only.length) {
-    throw new Error(`unknown case(s): ${only.filter((n) => !CASES.some((c) => c.name === n)).join(', ')}; known: ${CASES.map((c) => c.name).join(', ')}`);
+    throw new Error(`unknown case(s): ${only.filter((n) => !all.some((c) => c.name === n)).join(', ')}; known: ${all.map((c) => c.name).join(', ')}`);
   }
   const sites = await startSites({ port: 47801, otherPort: 47802 });  // fixed: stable URLs in the corpus
   const home = mkdtempSync(path.join(os.tmpdir(), 'athena-record-'));

@@ -19,6 +19,10 @@
 //   /npm/swagger-ui/... node_modules/swagger-ui-dist/ (Swagger UI's prebuilt bundle)
 //   /npm/ag-grid/...    node_modules/ag-grid-community/dist/ (AG Grid Community's UMD build)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
+//   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
+//                 sphinx-doc, python-sphinx-panels-doc (only to
+//                 record tests/cases-unseen, which the tests read without them: apt-get install them first)
+//   /debdoc/nodejs/  the Node.js API docs Debian's nodejs package ships (/usr/share/doc/nodejs/api)
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
@@ -36,6 +40,13 @@ export const MOUNTS = Object.freeze({
   '/npm/swagger-ui/': path.join(root, 'node_modules/swagger-ui-dist'),
   '/npm/ag-grid/': path.join(root, 'node_modules/ag-grid-community/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
+  // Pages recorded once into tests/cases-unseen (the agreement check on pages the compiler was
+  // not tuned on); their packages are needed only to record again, never to test.
+  '/debdoc/rust/': '/usr/share/doc/rust-doc/html',
+  '/debdoc/mkdocs/': '/usr/share/doc/mkdocs/html',
+  '/debdoc/sphinx/': '/usr/share/doc/sphinx-doc/html',
+  '/debdoc/nodejs/': '/usr/share/doc/nodejs/api',
+  '/debdoc/sphinx-panels/': '/usr/share/doc/python-sphinx-panels-doc/html',
 });
 
 /** Longest delay /slow may be asked for. */

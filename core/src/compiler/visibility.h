@@ -13,7 +13,8 @@ class Visibility {
   explicit Visibility(const Dom& dom);
 
   /// Excluded from accessible names and from the page: not rendered (display:none, or no box in
-  /// its subtree), visibility:hidden/collapse. Options of a rendered <select> count as rendered.
+  /// its subtree), visibility:hidden/collapse, or the content of a closed <details> (everything
+  /// but its first <summary>). Options of a rendered <select> count as rendered.
   bool css_hidden(int i) const;
   /// aria-hidden="true" on the element or an ancestor.
   bool aria_hidden(int i) const { return aria_hidden_[static_cast<std::size_t>(i)] != 0; }
@@ -23,7 +24,7 @@ class Visibility {
 
  private:
   const Dom& dom_;
-  std::vector<char> transparent_, aria_hidden_, in_select_;
+  std::vector<char> transparent_, aria_hidden_, in_select_, closed_details_;
 };
 
 }  // namespace athena::compiler
