@@ -1,7 +1,7 @@
 // The quoting routine of the core (core/src/render/lines.cpp quoted() and escaped()), for the
 // lines the extension writes itself (read, tabs, dialog, error messages): page text can never
 // close a value, open or close a tag, or start a line. Both follow one table,
-// tests/support/quoting.json, whose `spaces` set both languages check code point by code point.
+// rules/quoting.json, whose `spaces` set both languages check code point by code point.
 
 // Code points that become a space: C0 controls, DEL, NEL, LINE and PARAGRAPH SEPARATOR (the
 // table's `spaces`, the core's escaped()).
