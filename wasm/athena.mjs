@@ -122,6 +122,11 @@ export class Engine {
     this.#limits = limits;
   }
 
+  /** The bounds of core/include/athena/limits.h (the module's `limits`), for callers that hold only an engine. */
+  get limits() {
+    return this.#limits;
+  }
+
   /** Starts tracking a tab (idempotent). @param {PageKey} key */
   openPage(key) {
     const [c, p] = this.#key(key, 'openPage');

@@ -65,8 +65,7 @@ export const LIMITS = Object.freeze({
   waitForPollMs: 200,
   /** Characters of text read returns at most. */
   readMaxChars: 20_000,
-  /** Elements find returns by default / at most. */
-  findDefaultLimit: 50,
+  /** Elements one find may ask for (its default is the core's: limits.h kDefaultFindLimit). */
   findMaxLimit: 500,
   /** Characters of text one type call may insert. */
   typeMaxChars: 100_000,

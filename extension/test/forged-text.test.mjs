@@ -51,7 +51,8 @@ test('a disabled element\'s name is quoted in the refusal', async () => {
 
 test('read: a region label in "no such region" is quoted', async () => {
   const { agent, engine } = await setup();
-  engine.find = () => [{ ref: 'c0p1f0e3', region: 'nav', region_label: FORGED }];
+  // The core matches no region "Checkout"; the page holds a nav with a forged label.
+  engine.find = (key, q) => (q.region ? [] : [{ ref: 'c0p1f0e3', region: 'nav', region_label: FORGED }]);
   const r = await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'Checkout' } });
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'no_such_region');
