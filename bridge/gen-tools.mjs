@@ -1,11 +1,21 @@
-// Generates athena-bridge's tool list from the one tool contract (extension/lib/tool-contract.js):
-//   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list and the FactPack tools
-//                                       (CMake runs this at build time; bridge/src/tools.cpp reads it)
+// Generates athena-bridge's tool list from the one tool contract (extension/lib/tool-contract.js),
+// and the bounds of the chunk rule (rules/native-chunks.json) from extension/lib/limits.js:
+//   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list, the FactPack tools and
+//                                       those bounds (CMake runs this at build time;
+//                                       bridge/src/tools.cpp and bridge/src/limits.h read it)
 //   node bridge/gen-tools.mjs --docs    rewrites the tool table of docs/wire-protocol.md
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
+import { LIMITS } from '../extension/lib/limits.js';
+
+/** A bound of limits.js as a C++ literal (a positive integer, or the generator fails). @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes'} name */
+function bound(name) {
+  const v = LIMITS[name];
+  if (!Number.isSafeInteger(v) || v < 1) throw new Error(`extension/lib/limits.js ${name} is not a positive integer: ${v}`);
+  return `${v}u`;
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DELIM = 'athena_tools';
@@ -31,7 +41,12 @@ if (!isMain) {
   if (json.includes(`)${DELIM}"`)) throw new Error('the contract contains the raw-string delimiter');
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `// Generated from extension/lib/tool-contract.js by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +
-    `namespace athena::bridge {\ninline constexpr const char* kToolContractJson = R"${DELIM}(${json})${DELIM}";\n}  // namespace athena::bridge\n`);
+    `#include <cstddef>\n\nnamespace athena::bridge {\ninline constexpr const char* kToolContractJson = R"${DELIM}(${json})${DELIM}";\n}  // namespace athena::bridge\n\n` +
+    `namespace athena::bridge::wire {\n` +
+    `inline constexpr std::size_t kChunkBytes = ${bound('nativeChunkBytes')};\n` +
+    `inline constexpr std::size_t kMaxChunks = ${bound('nativeMaxChunks')};\n` +
+    `inline constexpr std::size_t kMaxMessageBytes = ${bound('nativeMaxMessageBytes')};\n` +
+    `}  // namespace athena::bridge::wire\n`);
 } else {
   console.error('usage: node bridge/gen-tools.mjs OUT.inc | --docs');
   process.exit(2);

@@ -240,6 +240,8 @@ export interface PageStats {
 /** One browser's delta engine; one call per CDP result, event or action (core/include/athena/engine.h). */
 export declare class Engine {
   private constructor();
+  /** The bounds of core/include/athena/limits.h (the module's `limits`). */
+  readonly limits: Limits;
   /** Starts tracking a tab (idempotent). */
   openPage(key: PageKey): void;
   /** Forgets a tab and its refs. */

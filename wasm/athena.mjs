@@ -120,6 +120,8 @@ export class Engine {
     this.#handle = handle;
     this.#state = state;
     this.#limits = limits;
+    /** The bounds of core/include/athena/limits.h (the module's `limits`), for callers that hold only an engine. */
+    this.limits = limits;
   }
 
   /** Starts tracking a tab (idempotent). @param {PageKey} key */

@@ -4,6 +4,7 @@ import { loadAthena } from './core/athena.mjs';
 import { Tiktoken } from '/npm/js-tiktoken/lite.js';
 import o200k from '/npm/js-tiktoken/ranks/o200k_base.js';
 import { captureDocument } from './live-capture.js';
+import { REF_TEXT } from '../extension/lib/ref.js';
 
 /**
  * @typedef {import('./core/athena.mjs').FactPackResult} FactPackResult
@@ -13,6 +14,9 @@ import { captureDocument } from './live-capture.js';
  * @typedef {{name: string, capture: CaptureInput, pack: FactPackResult, recorded?: {text: string}}} Packed
  * @typedef {Packed & {full: FactPackResult, tokens: Tokens}} Step
  */
+
+// An element line's ref (extension/lib/ref.js, which web/serve.mjs serves): lines are indented by outline depth.
+const LINE_REF = new RegExp(`^ *(${REF_TEXT})`);
 
 // The page has every element this script names (web/index.html).
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -55,7 +59,7 @@ function showPack(pre, pack) {
     const tag = /^<(\/?)(removed|invalid)/.exec(line);
     if (tag) section = tag[1] || line.endsWith('/>') ? '' : 'invalid';  // <invalid … count="N"/> lists none
     const span = document.createElement('span');
-    const ref = /^ *(c\d+p\d+f\d+e\d+)/.exec(line)?.[1];  // lines are indented by outline depth
+    const ref = LINE_REF.exec(line)?.[1];
     if ((ref && bad.has(ref)) || (section === 'invalid' && ref) || (tag && !tag[1] && line.endsWith('/>'))) span.className = 'invalid';
     else if (ref && added.has(ref)) span.className = 'added';
     span.textContent = piece;

@@ -100,8 +100,8 @@ std::optional<std::string> ChunkAssembler::add(const json& c) {
     throw std::invalid_argument("chunk: needs string id, unsigned seq and total, string data");
   const std::string id = c["id"];
   const std::size_t seq = c["seq"], total = c["total"];
-  if (total == 0 || total > limits::kMaxChunks)
-    throw std::invalid_argument("chunk " + id + ": total " + std::to_string(total) + " outside 1.." + std::to_string(limits::kMaxChunks));
+  if (total == 0 || total > max_chunks_)
+    throw std::invalid_argument("chunk " + id + ": total " + std::to_string(total) + " outside 1.." + std::to_string(max_chunks_));
   Part& p = parts_[id];
   if (p.next == 0) p.total = total;
   if (p.total != total || seq != p.next) {
@@ -111,9 +111,9 @@ std::optional<std::string> ChunkAssembler::add(const json& c) {
     throw std::invalid_argument(why);
   }
   p.text += c["data"].get<std::string>();
-  if (p.text.size() > limits::kMaxFrameBytes) {
+  if (p.text.size() > max_bytes_) {
     parts_.erase(id);
-    throw std::invalid_argument("chunk " + id + ": reassembled message exceeds " + std::to_string(limits::kMaxFrameBytes) + " bytes");
+    throw std::invalid_argument("chunk " + id + ": reassembled message exceeds " + std::to_string(max_bytes_) + " bytes");
   }
   if (++p.next < p.total) return std::nullopt;
   std::string out = std::move(p.text);

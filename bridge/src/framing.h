@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "limits.h"
+
 namespace athena::bridge {
 
 using nlohmann::json;
@@ -43,9 +45,13 @@ class FrameReader {
 /// {type:"chunk", id, seq, total, data} whose data, joined in order, is the message text.
 std::vector<std::string> split_for_chrome(const std::string& text, const std::string& id, std::size_t max_bytes);
 
-/// Reassembles `chunk` messages; returns the whole text when the last piece arrives.
+/// Reassembles `chunk` messages; returns the whole text when the last piece arrives. The rule,
+/// pieces strictly in order, is one table with extension/lib/native.js: rules/native-chunks.json.
 class ChunkAssembler {
  public:
+  /// The bounds of one message: pieces and reassembled bytes (rules/native-chunks.json).
+  explicit ChunkAssembler(std::size_t max_chunks = limits::kMaxChunks, std::size_t max_bytes = limits::kMaxFrameBytes)
+      : max_chunks_(max_chunks), max_bytes_(max_bytes) {}
   /// Returns the complete text, std::nullopt while incomplete; throws std::invalid_argument on a
   /// malformed chunk (bad fields, out-of-order seq, inconsistent total, too many pieces).
   std::optional<std::string> add(const json& chunk);
@@ -57,6 +63,8 @@ class ChunkAssembler {
     std::size_t next = 0;
     std::string text;
   };
+  std::size_t max_chunks_;
+  std::size_t max_bytes_;
   std::map<std::string, Part> parts_;
 };
 

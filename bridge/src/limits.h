@@ -1,15 +1,18 @@
-// Every bound of athena-bridge, in one place.
+// Every bound of athena-bridge, in one place. The bounds of the chunk rule, which the extension
+// shares, are extension/lib/limits.js's, generated into tool_contract.inc (bridge/gen-tools.mjs).
 #pragma once
 
 #include <cstddef>
 
+#include "tool_contract.inc"
+
 namespace athena::bridge::limits {
 
 inline constexpr int kProtocol = 1;                                  // wire protocol (docs/wire-protocol.md)
-inline constexpr std::size_t kMaxToChromeBytes = 1u << 20;           // Chrome's limit for host -> browser messages
+inline constexpr std::size_t kMaxToChromeBytes = wire::kChunkBytes;  // Chrome's limit for host -> browser messages (limits.js nativeChunkBytes)
 inline constexpr std::size_t kChunkDataBytes = 512u << 10;           // data per chunk (JSON escaping may double it)
-inline constexpr std::size_t kMaxFrameBytes = 64u << 20;             // any framed message we accept (browser or socket)
-inline constexpr std::size_t kMaxChunks = 256;                       // chunks of one message (kMaxChunks * kChunkDataBytes <= kMaxFrameBytes... roughly)
+inline constexpr std::size_t kMaxFrameBytes = wire::kMaxMessageBytes;  // any framed or reassembled message we accept (limits.js nativeMaxMessageBytes)
+inline constexpr std::size_t kMaxChunks = wire::kMaxChunks;          // chunks of one message (limits.js nativeMaxChunks)
 inline constexpr std::size_t kMaxMcpLineBytes = 16u << 20;           // one JSON-RPC message on stdio
 inline constexpr std::size_t kMaxJsonDepth = 64;                     // nesting of any JSON we read (tool args and FactPacks need < 12)
 inline constexpr std::size_t kMaxBatchItems = 32;                    // messages in one JSON-RPC batch (MCP 2025-06-18 dropped batches)

@@ -18,7 +18,7 @@ import { WATCHER_JS } from './page-scripts.js';
 import { ActionFlow, CALL_ID } from './action-flow.js';
 import { quoteValue, safeMessage } from './quote.js';
 import { TabDriver } from './tab-driver.js';
-import { checkArguments, findTool, TOOLS } from './tool-contract.js';
+import { findTool, TOOLS } from './tool-contract.js';
 import { msg, sleep } from './tools/define.js';
 
 export { ToolError };
@@ -390,11 +390,11 @@ export class Agent {
       if (typeof session !== 'string' || !session) throw new ToolError('bad_call', 'call.session must be the session id from session_open');
       if (typeof tool !== 'string') throw new ToolError('bad_call', 'call.tool must be a tool name');
       if (typeof args !== 'object' || Array.isArray(args)) throw new ToolError('bad_arguments', `${tool}: args must be an object`);
-      // The one tool contract (extension/lib/tool-contract.js), which athena-bridge checks too.
+      // The one tool contract (extension/lib/tool-contract.js). athena-bridge, the only way calls
+      // come in, checks every call's arguments against it (bridge/src/tools.cpp check_arguments);
+      // here a handler checks only the values it uses (tools/define.js str(), and its own).
       const decl = findTool(tool);
       if (!decl) throw new ToolError('unknown_tool', `unknown tool "${tool}": use ${TOOLS.map((d) => d.name).join(', ')}`);
-      const wrong = checkArguments(decl, args);
-      if (wrong) throw new ToolError('bad_arguments', wrong);
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
       const ctx = this.context(session);

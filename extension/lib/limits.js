@@ -69,8 +69,7 @@ export const LIMITS = Object.freeze({
   waitForPollMs: 200,
   /** Characters of text read returns at most. */
   readMaxChars: 20_000,
-  /** Elements find returns by default / at most. */
-  findDefaultLimit: 50,
+  /** Elements one find may ask for (its default is the core's: limits.h kDefaultFindLimit). */
   findMaxLimit: 500,
   /** Characters of text one type call may insert. */
   typeMaxChars: 100_000,
@@ -105,9 +104,13 @@ export const LIMITS = Object.freeze({
   /** First reconnect delay after the port dropped; doubles up to nativeBackoffMaxMs. */
   nativeBackoffStartMs: 500,
   nativeBackoffMaxMs: 30_000,
-  /** Messages above this many bytes of JSON are sent as chunks (Chrome's 1 MB host->browser cap). */
-  nativeChunkBytes: 1_000_000,
-  /** Largest message reassembled from chunks. */
+  // The chunk rule's bounds (rules/native-chunks.json), on both sides of the wire: athena-bridge
+  // gets these three generated (bridge/gen-tools.mjs -> bridge/src/limits.h).
+  /** Messages above this many UTF-8 bytes of JSON are sent as chunks (Chrome's 1 MiB host->browser cap). */
+  nativeChunkBytes: 1024 * 1024,
+  /** Pieces one chunked message may have. */
+  nativeMaxChunks: 256,
+  /** Largest message, framed or reassembled from chunks (UTF-8 bytes). */
   nativeMaxMessageBytes: 64 * 1024 * 1024,
   /**
    * The longest a call may run: the deadline athena-bridge sends with each call (`deadline_ms`,

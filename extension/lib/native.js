@@ -67,26 +67,44 @@ export function toWire(message, limit = LIMITS.nativeChunkBytes) {
   return pieces.map((data, seq) => ({ type: 'chunk', id: message.id, seq, total: pieces.length, data }));
 }
 
-/** Reassembles incoming chunks; returns the whole message when its last piece arrives. */
+/**
+ * Reassembles incoming chunks; returns the whole message when its last piece arrives. The rule,
+ * pieces of one id strictly in order, is athena-bridge's too (bridge/src/framing.cpp): one table,
+ * rules/native-chunks.json, with the same refusals.
+ */
 export class ChunkAssembler {
-  /** @type {Map<any, {total: number, parts: string[], got: number, size: number}>} */
+  /** @type {Map<string, {total: number, next: number, parts: string[], bytes: number}>} */
   #pending = new Map();
+  #maxChunks;
+  #maxBytes;
+  #utf8 = new TextEncoder();
+
+  constructor({ maxChunks = LIMITS.nativeMaxChunks, maxBytes = LIMITS.nativeMaxMessageBytes } = {}) {
+    this.#maxChunks = maxChunks;
+    this.#maxBytes = maxBytes;
+  }
 
   /**
-   * @param {{id: any, seq: number, total: number, data: string}} c
+   * @param {{id: unknown, seq: unknown, total: unknown, data: unknown}} c
    * @returns {any | null} the parsed message, or null while pieces are missing
    */
   add(c) {
-    if (!Number.isInteger(c.seq) || !Number.isInteger(c.total) || c.total < 1 || c.seq < 0 || c.seq >= c.total || typeof c.data !== 'string')
-      throw new Error(`malformed chunk for id ${c.id}: needs 0 <= seq < total and string data`);
-    let p = this.#pending.get(c.id);
-    if (!p) { p = { total: c.total, parts: new Array(c.total), got: 0, size: 0 }; this.#pending.set(c.id, p); }
-    if (p.total !== c.total) { this.#pending.delete(c.id); throw new Error(`chunk total changed for id ${c.id}`); }
-    if (p.parts[c.seq] === undefined) { p.got += 1; p.size += c.data.length; }
-    p.parts[c.seq] = c.data;
-    if (p.size > LIMITS.nativeMaxMessageBytes) { this.#pending.delete(c.id); throw new Error(`chunked message ${c.id} exceeds ${LIMITS.nativeMaxMessageBytes} bytes`); }
-    if (p.got < p.total) return null;
-    this.#pending.delete(c.id);
+    const count = (/** @type {unknown} */ n) => Number.isSafeInteger(n) && /** @type {number} */ (n) >= 0;
+    if (typeof c.id !== 'string' || !count(c.seq) || !count(c.total) || typeof c.data !== 'string')
+      throw new Error('chunk: needs string id, unsigned seq and total, string data');
+    const id = c.id, seq = /** @type {number} */ (c.seq), total = /** @type {number} */ (c.total);
+    if (total === 0 || total > this.#maxChunks) throw new Error(`chunk ${id}: total ${total} outside 1..${this.#maxChunks}`);
+    let p = this.#pending.get(id);
+    if (!p) { p = { total, next: 0, parts: [], bytes: 0 }; this.#pending.set(id, p); }
+    if (p.total !== total || seq !== p.next) {
+      this.#pending.delete(id);
+      throw new Error(`chunk ${id}: piece ${seq} of ${total} out of order (expected ${p.next})`);
+    }
+    p.parts.push(c.data);
+    p.bytes += this.#utf8.encode(c.data).length;
+    if (p.bytes > this.#maxBytes) { this.#pending.delete(id); throw new Error(`chunk ${id}: reassembled message exceeds ${this.#maxBytes} bytes`); }
+    if (++p.next < p.total) return null;
+    this.#pending.delete(id);
     return JSON.parse(p.parts.join(''));
   }
 }

@@ -1,7 +1,8 @@
 // The quoting routine of the core (core/src/render/lines.cpp quoted() and escaped()), for the
 // lines the extension writes itself (read, tabs, dialog, error messages): page text can never
 // close a value, open or close a tag, or start a line. Both follow one table,
-// tests/support/quoting.json, whose `spaces` set both languages check code point by code point.
+// rules/quoting.json, whose `spaces` set both languages check code point by code point.
+import { REF_TEXT } from './ref.js';
 
 // Code points that become a space: C0 controls, DEL, NEL, LINE and PARAGRAPH SEPARATOR (the
 // table's `spaces`, the core's escaped()).
@@ -25,9 +26,9 @@ export function escapeText(s) {
 // are one, '\n' (CR LF is one break).
 const BREAK = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g;
 // What starts a line of structure in agent text, after any blank or invisible characters: an
-// element line's ref (c0p1f0e5) or a gap line's count (... 12 more). '<' is escaped everywhere.
+// element line's ref (c0p1f0e5, extension/lib/ref.js) or a gap line's count (... 12 more). '<' is escaped everywhere.
 // (A doctest's '... ' prompt is not a count: it stays as it is.)
-const STRUCTURE = /^([\s\p{Cf}]*)(?=c\d+p\d+f\d+e\d+|(?:\.\.\.|…) \d)/gmu;
+const STRUCTURE = new RegExp(`^([\\s\\p{Cf}]*)(?=${REF_TEXT}|(?:\\.\\.\\.|…) \\d)`, 'gmu');
 
 /**
  * A block of page text between tags (a read answer): its lines are kept, but '\\' and '<' are

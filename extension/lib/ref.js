@@ -9,6 +9,10 @@ export const MAX_DIGITS = 12;
 const FIELD = `(0|[1-9]\\d{0,${MAX_DIGITS - 1}})`;
 /** A ref's spelling, as a regular-expression source without anchors (captures each field). */
 export const REF_SOURCE = REF_FIELDS.map((tag) => tag + FIELD).join('');
+/** The same spelling with no capture groups, to embed in a larger expression. */
+export const REF_TEXT = REF_SOURCE.replaceAll('(0|', '(?:0|');
+/** A tab's name, the context and page fields of a ref ("c0p3"), capturing each. */
+export const TAB_SOURCE = REF_FIELDS.slice(0, 2).map((tag) => tag + FIELD).join('');
 const WHOLE = new RegExp(`^${REF_SOURCE}$`);
 
 /** Is this exactly one ref? @param {unknown} s */

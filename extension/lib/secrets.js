@@ -1,5 +1,5 @@
 // The one rule for secret fields, as the core has it (core/src/compiler/node_state.cpp
-// is_secret_field): both are checked against the same table, tests/support/secret-fields.json.
+// is_secret_field): both are checked against the same table, rules/secret-fields.json.
 // Self-contained on purpose: page-scripts.js embeds its source in functions run inside the page.
 
 /**

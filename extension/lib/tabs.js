@@ -1,21 +1,26 @@
 // Tabs and browser contexts the agent controls, mapped to the c{context}p{page} of its refs.
 // Page indices are never reused, not even across service-worker restarts (the counter lives
 // in chrome.storage.session): a ref from before a restart can never alias a new element.
+import { parseRef, TAB_SOURCE } from './ref.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
 
 /** "c0p3" for a page key. @param {PageKey} k */
 export const tabName = (k) => `c${k.context}p${k.page}`;
 
+const TAB_NAME = new RegExp(`^${TAB_SOURCE}$`);
+
 /**
- * Parses "c0p3" (a tab) or the c/p prefix of a ref ("c0p3f0e17").
+ * Parses "c0p3" (a tab) or the c/p prefix of a ref ("c0p3f0e17"), in the ref grammar of
+ * extension/lib/ref.js.
  * @param {unknown} s
  * @returns {PageKey | null}
  */
 export function parseTabName(s) {
   if (typeof s !== 'string') return null;
-  const m = /^c(\d{1,9})p(\d{1,9})(?:f\d+e\d+)?$/.exec(s);
-  return m ? { context: Number(m[1]), page: Number(m[2]) } : null;
+  const tab = TAB_NAME.exec(s), ref = tab ? null : parseRef(s);
+  if (tab) return { context: Number(tab[1]), page: Number(tab[2]) };
+  return ref ? { context: ref.context, page: ref.page } : null;
 }
 
 /** Context index of a Chrome tab: 0 normal, 1 incognito. @param {{incognito?: boolean}} tab */

@@ -2,9 +2,10 @@
 // declared once, with its handler, in extension/lib/tools/*.js (defineTool: name, description,
 // argument schema, whether it changes the page and answers with a FactPack). Everything else is
 // derived from these declarations:
-//   - the extension checks every call against them (Agent.dispatch) before the handler runs;
-//   - athena-bridge's MCP tool list and its argument check are generated from them at build time
-//     (bridge/gen-tools.mjs -> tool_contract.inc, read by bridge/src/tools.cpp);
+//   - the extension dispatches each call to its declaration's handler (Agent.dispatch);
+//   - athena-bridge's MCP tool list is generated from them at build time (bridge/gen-tools.mjs ->
+//     tool_contract.inc, read by bridge/src/tools.cpp), and the bridge alone checks every call's
+//     arguments against it (check_arguments): it is the only way calls reach the extension;
 //   - the tool table of docs/wire-protocol.md is generated from them and checked by
 //     tests/node/tool-contract.test.mjs (`node bridge/gen-tools.mjs --docs` rewrites it).
 // The whole list is in every agent's context: keep descriptions short (bench/tool-list.mjs
@@ -46,46 +47,6 @@ export function inputSchema(t) {
 /** tools/list's `tools`, as athena-bridge serves them. */
 export function mcpTools() {
   return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
-}
-
-/** @param {string} want @param {unknown} v */
-function typeOk(want, v) {
-  switch (want) {
-    case 'string': return typeof v === 'string';
-    case 'boolean': return typeof v === 'boolean';
-    case 'integer': return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) <= 9.2e18;
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'array': return Array.isArray(v);
-    case 'object': return v !== null && typeof v === 'object' && !Array.isArray(v);
-    default: return true;
-  }
-}
-
-/**
- * "" if `args` satisfy the tool's schema, else what is wrong, in the words athena-bridge uses
- * (bridge/src/tools.cpp check_arguments): required keys, no unknown keys, types, enums, items.
- * @param {ToolDecl} t @param {unknown} args
- */
-export function checkArguments(t, args) {
-  const name = t.name;
-  if (!typeOk('object', args)) return `${name}: arguments must be an object`;
-  const a = /** @type {Record<string, unknown>} */ (args);
-  const schema = inputSchema(t);
-  // Own keys only, on both sides: 'constructor' or '__proto__' is no argument, however every
-  // object inherits it (the bridge's schema is a map and refuses them as unknown).
-  const has = (/** @type {object} */ o, /** @type {string} */ k) => Object.prototype.hasOwnProperty.call(o, k);
-  for (const r of schema.required ?? []) if (!has(a, r)) return `${name}: missing required argument '${r}'`;
-  // Keys in the order the bridge reports them (its JSON objects are sorted by key).
-  for (const key of Object.keys(a).sort()) {
-    const p = has(schema.properties, key) ? schema.properties[key] : undefined;
-    if (!p) return `${name}: unknown argument '${key}' (known: ${Object.keys(schema.properties).sort().join(', ')})`;
-    const v = a[key];
-    if (!typeOk(p.type, v)) return `${name}: argument '${key}' must be ${p.type}`;
-    if (p.enum && !p.enum.includes(/** @type {string} */ (v))) return `${name}: argument '${key}' must be one of ${JSON.stringify(p.enum)}`;
-    if (p.items && Array.isArray(v) && !v.every((x) => typeOk(/** @type {{type: string}} */ (p.items).type, x)))
-      return `${name}: every item of '${key}' must be ${p.items.type}`;
-  }
-  return '';
 }
 
 /** The tool table of docs/wire-protocol.md (between its `tools:begin` and `tools:end` markers). */

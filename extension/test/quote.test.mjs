@@ -1,5 +1,5 @@
 // The extension's quoting against the table the core's Catch2 test also runs
-// (tests/support/quoting.json): the same quoted values, the same escaped text, and the same set
+// (rules/quoting.json): the same quoted values, the same escaped text, and the same set
 // of code points turned into spaces, checked over every code point; read blocks on top of it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { escapeBlock, escapeText, quoteValue, safeMessage } from '../lib/quote.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const table = JSON.parse(readFileSync(path.join(root, 'tests/support/quoting.json'), 'utf8'));
+const table = JSON.parse(readFileSync(path.join(root, 'rules/quoting.json'), 'utf8'));
 /** @param {number} cp */
 const inSpaces = (cp) => table.spaces.some(([lo, hi]) => cp >= lo && cp <= hi);
 

@@ -1,5 +1,5 @@
 // The secret-field rule of the extension against the table the core's Catch2 test also runs
-// (tests/support/secret-fields.json), through every extension path that can emit a value: the
+// (rules/secret-fields.json), through every extension path that can emit a value: the
 // rule itself, `read` (READ_FN, run here on stand-in DOM elements) and trace export (scrubSecrets).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { READ_FN } from '../lib/page-scripts.js';
 import { scrubSecrets } from '../lib/trace.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const table = JSON.parse(readFileSync(path.join(root, 'tests/support/secret-fields.json'), 'utf8'));
+const table = JSON.parse(readFileSync(path.join(root, 'rules/secret-fields.json'), 'utf8'));
 
 test('the rule gives the table\'s answer for every case', () => {
   assert.ok(table.cases.length >= 40);

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { isRef, parseRef, refFrame, REF_FIELDS, MAX_DIGITS } from '../../extension/lib/ref.js';
+import { isRef, parseRef, refFrame, REF_FIELDS, REF_TEXT, MAX_DIGITS } from '../../extension/lib/ref.js';
+import { parseTabName } from '../../extension/lib/tabs.js';
 
 const rule = JSON.parse(readFileSync(new URL('../../rules/ref.json', import.meta.url), 'utf8'));
 
@@ -23,11 +24,17 @@ test('ref grammar: every valid case of rules/ref.json parses to its fields, ever
     const [context, page, frame, element] = fields;
     assert.deepEqual(parseRef(ref), { context, page, frame, element }, ref);
     assert.equal(refFrame(ref), `f${frame}`, ref);
+    // The other spellings are made of ref.js's: the embeddable one, and a tab's name.
+    assert.equal(new RegExp(`^${REF_TEXT}$`).test(ref), true, ref);
+    assert.deepEqual(parseTabName(ref), { context, page }, ref);
+    assert.deepEqual(parseTabName(`c${context}p${page}`), { context, page }, ref);
   }
   for (const ref of rule.invalid) {
     assert.equal(isRef(ref), false, JSON.stringify(ref));
     assert.equal(parseRef(ref), null, JSON.stringify(ref));
     assert.equal(refFrame(ref), '', JSON.stringify(ref));
+    assert.equal(new RegExp(`^${REF_TEXT}$`).test(ref), false, JSON.stringify(ref));
+    assert.equal(parseTabName(ref), null, JSON.stringify(ref));
   }
   assert.equal(isRef(17), false);
 });

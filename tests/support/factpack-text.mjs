@@ -18,6 +18,7 @@
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
 // (depth), ending `(N more links)` when lines under them are collapsed (a gap with find within=REF),
 // ref ranges `c0p1f0e7..12` in <removed>, plus the find and read tool answers.
+import { parseRef, REF_TEXT, refFrame } from '../../extension/lib/ref.js';
 
 /**
  * @typedef {{
@@ -53,7 +54,12 @@
 export const PACK_TYPES = Object.freeze(['full', 'delta', 'no_change', 'overlay_opened', 'overlay_closed']);
 const FLAG_WORDS = new Set(['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']);
 const TRI_WORDS = new Set(['checked', 'expanded', 'pressed']);
-const REF_RE = /^c\d+p\d+f\d+e\d+$/;
+// The ref grammar is extension/lib/ref.js's (rules/ref.json).
+const REF_RE = new RegExp(`^${REF_TEXT}$`);
+const ELEMENT_HEAD = new RegExp(`^(${REF_TEXT}) (\\S+) (?=")`);
+const REF_HEAD = new RegExp(`^(${REF_TEXT})(?: (\\S*) (?="))?`);
+const REF_RANGE = new RegExp(`^(${REF_TEXT})\\.\\.(\\d+)$`);
+const ESCAPED_STRUCTURE = new RegExp(`^([\\s\\p{Cf}]*)\\\\(?=${REF_TEXT}|(?:\\.\\.\\.|…) \\d)`, 'gmu');
 
 /** A parse error: which line and why. */
 export class FactPackParseError extends Error {}
@@ -134,7 +140,7 @@ function parseWords(s, e) {
  * @param {string} line @returns {TextElement | null}
  */
 export function parseElementLine(line) {
-  const m = /^(c\d+p\d+f\d+e\d+) (\S+) (?=")/.exec(line);
+  const m = ELEMENT_HEAD.exec(line);
   if (!m) return null;
   // `… (61 more links)` at the end: lines collapsed under this one (find within=its ref lists them).
   const under = / \((\d+) more(?: ([\w-]+))?\)$/.exec(line);
@@ -198,7 +204,7 @@ function splitTop(s, sep) {
 
 /** `ref role "name": change words` (a <modified> line). @param {string} line @returns {Modified | null} */
 export function parseModifiedLine(line) {
-  const m = /^(c\d+p\d+f\d+e\d+) (\S+) (?=")/.exec(line);
+  const m = ELEMENT_HEAD.exec(line);
   if (!m) return null;
   const [name, end] = readQuoted(line, m[0].length);
   if (line.slice(end, end + 2) !== ': ') throw new FactPackParseError(`a modified line needs ": " after the name: ${line}`);
@@ -250,11 +256,12 @@ function emptyPack(type, attrs) {
 
 /** A removed / invalidated line `ref [role "name"]`, or a range of text refs `c0p1f0e7..12`. @param {string} line @returns {RefLine | RefLine[] | null} */
 function parseRefLine(line) {
-  const m = /^(c\d+p\d+f\d+e\d+)(?: (\S*) (?="))?/.exec(line);
+  const m = REF_HEAD.exec(line);
   if (!m) return null;
-  const range = /^(c\d+p\d+f\d+e)(\d+)\.\.(\d+)$/.exec(line);
+  const range = REF_RANGE.exec(line);
   if (range) {  // `c0p1f0e2748..2761`: every ref from the first number to the last
-    const [, prefix, from, to] = range;
+    const first = /** @type {{context: number, page: number, frame: number, element: number}} */ (parseRef(range[1]));
+    const prefix = `c${first.context}p${first.page}f${first.frame}e`, from = first.element, to = range[2];
     if (Number(to) <= Number(from)) throw new FactPackParseError(`a ref range must rise: ${line}`);
     return Array.from({ length: Number(to) - Number(from) + 1 }, (_, k) => ({ ref: `${prefix}${Number(from) + k}` }));
   }
@@ -402,7 +409,7 @@ function parseRead(lines, i, fp) {
   // The block escapes '\\' and '<', and a line that would start like structure starts with '\\'
   // (extension/lib/quote.js escapeBlock): read back as the page had it.
   const text = lines.slice(i + 1, end).join('\n')
-    .replace(/^([\s\p{Cf}]*)\\(?=c\d+p\d+f\d+e\d+|(?:\.\.\.|…) \d)/gmu, '$1')
+    .replace(ESCAPED_STRUCTURE, '$1')
     .replace(/\\([\\<])/g, '$1');
   fp.text = text;
   fp.read = {
@@ -417,7 +424,7 @@ function parseRead(lines, i, fp) {
 export const normText = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 
 /** "f2" of "c0p1f2e17". @param {string} ref */
-export const frameOf = (ref) => /^c\d+p\d+(f\d+)e\d+$/.exec(ref)?.[1] ?? '';
+export const frameOf = (ref) => refFrame(ref);
 
 /** Region key (name, label, frame) of a region block. @param {Region} r */
 const regionKey = (r) => `${r.name}\t${r.label ?? ''}\t${r.frame && r.frame !== 'f0' ? r.frame : ''}`;

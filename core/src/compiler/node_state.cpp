@@ -132,7 +132,7 @@ bool card_number_pattern(std::string_view p) {
 }  // namespace
 
 // The one rule for secret fields, shared with the extension (extension/lib/secrets.js) and
-// checked on both sides against the same table (tests/support/secret-fields.json).
+// checked on both sides against the same table (rules/secret-fields.json).
 bool is_secret_field(const Dom& dom, int i) {
   if (!dom.is_element(i)) return false;
   if (dom.tag(i) == "input" && lower(collapse_ws(dom.attr(i, "type"))) == "password") return true;

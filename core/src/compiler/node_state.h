@@ -19,7 +19,7 @@ inline constexpr std::string_view kWasPasswordAttr = "data-athena-was-password";
 /// that message is its description.
 inline constexpr std::string_view kInvalidMarkAttr = "data-athena-invalid";
 
-/// Secret fields (tests/support/secret-fields.json): password fields, also switched to text;
+/// Secret fields (rules/secret-fields.json): password fields, also switched to text;
 /// autocomplete cc-* / one-time-code / *-password; inputs whose name or id says password, or
 /// whose name, id or aria-label says card number or security code; numeric inputs whose pattern
 /// takes a card number. Their values never leave the compiler.

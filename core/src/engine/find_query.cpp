@@ -43,17 +43,14 @@ std::string region_word(const Element& e) {
   return w;
 }
 
-bool region_matches(const Element& e, const std::string& want_lower) {
-  return want_lower == region_name(e.region) || (!e.region_label.empty() && want_lower == lower(e.region_label));
-}
 
 /// The query's role, region and frame each exist somewhere on the page; else the Error to return.
-Result<Ok> check_query(const View& view, const FindQuery& q, const std::string& region_lower) {
+Result<Ok> check_query(const View& view, const FindQuery& q) {
   bool role_seen = q.role.empty(), region_seen = q.region.empty(), frame_seen = q.frame.empty();
   std::vector<std::string> roles, regions, frames;
   for (const ViewEntry& e : view.entries) {
     role_seen = role_seen || e.element.role == q.role;
-    region_seen = region_seen || region_matches(e.element, region_lower);
+    region_seen = region_seen || region_matches(e.element, q.region);
     frame_seen = frame_seen || frame_word(e.frame_index) == q.frame;
     add_unique(roles, e.element.role);
     add_unique(regions, region_word(e.element));
@@ -72,12 +69,17 @@ Result<Ok> check_query(const View& view, const FindQuery& q, const std::string& 
 
 }  // namespace
 
+bool region_matches(const Element& e, std::string_view region) {
+  const std::string want = lower(region);
+  return want == region_name(e.region) || (!e.region_label.empty() && want == lower(e.region_label));
+}
+
 Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
   if (q.limit < 1 || q.limit > limits::kMaxFindLimit)
     return make_error(ErrorCode::kInvalidArgument, "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) +
                                                        ", got " + std::to_string(q.limit));
-  const std::string region = lower(q.region), name = lower(q.name);
-  auto checked = check_query(view, q, region);
+  const std::string name = lower(q.name);
+  auto checked = check_query(view, q);
   if (!checked) return checked.error();
   std::size_t start = 0;
   if (!q.after.empty()) {
@@ -119,7 +121,7 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
   for (std::size_t i = lo; i < hi; ++i) {
     const ViewEntry& e = view.entries[i];
     if (!q.role.empty() && e.element.role != q.role) continue;
-    if (!region.empty() && !region_matches(e.element, region)) continue;
+    if (!q.region.empty() && !region_matches(e.element, q.region)) continue;
     if (!q.frame.empty() && frame_word(e.frame_index) != q.frame) continue;
     if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
     ++r.total;

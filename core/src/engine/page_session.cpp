@@ -458,7 +458,7 @@ std::vector<Element> PageSession::find(const FindQuery& q) const {
   for (const ViewEntry& e : delivered_->entries) {
     if (out.size() >= q.limit) break;
     if (!q.role.empty() && e.element.role != q.role) continue;
-    if (!q.region.empty() && q.region != region_name(e.element.region)) continue;
+    if (!q.region.empty() && !engine::region_matches(e.element, q.region)) continue;
     if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
     out.push_back(e.element);
   }

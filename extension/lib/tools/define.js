@@ -1,7 +1,7 @@
 // How a tool is declared: once, with everything about it in one place (name, description, the
 // JSON schema of its arguments, whether it changes the page and answers with a FactPack, and its
-// handler). extension/lib/tool-contract.js gathers the declarations of the tools/*.js files; the
-// extension checks every call against them, athena-bridge's tool list is generated from them.
+// handler). extension/lib/tool-contract.js gathers the declarations of the tools/*.js files;
+// athena-bridge's tool list and argument check are generated from them.
 // No chrome APIs at import time: Node tests and bridge/gen-tools.mjs import the declarations too.
 import { ToolError } from '../tab-state.js';
 

@@ -163,7 +163,9 @@ export const select = defineTool({
   args: { ref: ref(), values: strings() },
   required: ['ref', 'values'], mutating: true, factpack: true,
   async handler(t, args, ctx) {
-    // Types are checked against the declaration before any handler runs (agent.js, checkArguments).
+    // athena-bridge checked the types against the declaration (bridge/src/tools.cpp); a caller
+    // that did not gets a refusal here rather than a page script fed a non-list.
+    if (!Array.isArray(args.values) || !args.values.every((/** @type {unknown} */ v) => typeof v === 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of strings');
     const values = /** @type {string[]} */ (args.values);
     return ctx.flow.run(t, 'select', args, async (target) => {
       await ready(ctx, t, target, { kind: 'select', enabled: true });

@@ -25,10 +25,11 @@ export const find = defineTool({
   dialog: 'ignores',
   async handler(t, args, ctx) {
     if (!t.hasBaseline) return ctx.flow.run(t, 'snapshot', args, null);
-    const limit = args.limit === undefined ? LIMITS.findDefaultLimit : args.limit;
-    if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
-    /** @type {{limit: number, role?: string, name?: string, region?: string, frame?: string, after?: string, within?: string}} */
-    const q = { limit };
+    // Without a limit the core's default applies (core/include/athena/limits.h kDefaultFindLimit).
+    const limit = args.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit)) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
+    /** @type {{limit?: number, role?: string, name?: string, region?: string, frame?: string, after?: string, within?: string}} */
+    const q = limit === undefined ? {} : { limit };
     for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
     if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
     if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
@@ -163,16 +164,15 @@ async function resolveNow(ctx, t, ref) {
  */
 async function readRegion(ctx, t, region, frame) {
   const isName = Object.prototype.hasOwnProperty.call(REGION_SELECTORS, region);
-  const fold = (/** @type {string} */ x) => x.replace(/\s+/g, ' ').trim().toLowerCase();
   if (t.hasBaseline) {
     const engine = await ctx.loadEngine();
-    /** @type {any[]} */
-    let els = [];
-    try { els = engine.find(t.key, { limit: 100000 }); } catch { els = []; }
-    const inFrame = els.filter((e) => refFrame(e.ref) === frame);
-    const byLabel = inFrame.filter((e) => labelOf(e) && fold(labelOf(e)) === fold(region));
-    const picked = byLabel.length ? byLabel : isName ? inFrame.filter((e) => e.region === region) : [];
+    // The core says which region the string names (its name or its label: rules/region-match.json)
+    // and which elements it holds there; its find has no frame filter, so it lists every frame's.
+    /** @param {{region?: string}} q @returns {any[]} */
+    const held = (q) => { try { return engine.find(t.key, { ...q, limit: engine.limits.maxFindLimit }); } catch { return []; } };
+    const picked = held({ region }).filter((e) => refFrame(e.ref) === frame);
     if (!picked.length && !(isName && frame === 'f0')) {
+      const inFrame = held({}).filter((e) => refFrame(e.ref) === frame);
       const shown = [...new Set(inFrame.map((e) => (labelOf(e) ? `${e.region} ${quoteValue(labelOf(e))}` : e.region)))];
       throw new ToolError('no_such_region', `read: no region ${quoteValue(region)} in ${frame === 'f0' ? 'the page' : `frame ${frame}`}; regions shown: ${shown.join(', ') || 'none'} (give a region name or its label)`);
     }

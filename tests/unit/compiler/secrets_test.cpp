@@ -1,4 +1,4 @@
-// The secret-field rule against its shared table (tests/support/secret-fields.json, also run by
+// The secret-field rule against its shared table (rules/secret-fields.json, also run by
 // extension/test/secrets.test.mjs against the extension's read and trace paths): a secret value
 // never reaches a FactPack (text or JSON), nor a find answer; a plain one does.
 #include <catch2/catch.hpp>
@@ -15,7 +15,7 @@
 using namespace athena;
 
 TEST_CASE("secret fields: one rule, one table, every output of the core", "[compiler][secrets]") {
-  std::ifstream f(std::string(ATHENA_CASES_DIR) + "/../support/secret-fields.json");
+  std::ifstream f(std::string(ATHENA_CASES_DIR) + "/../../rules/secret-fields.json");
   REQUIRE(f);
   std::stringstream ss;
   ss << f.rdbuf();

@@ -1,4 +1,4 @@
-// The one quoting routine against its shared table (tests/support/quoting.json, also run by
+// The one quoting routine against its shared table (rules/quoting.json, also run by
 // extension/test/quote.test.mjs against the extension's copy for the strings it writes itself):
 // the same quoted values, the same escaped text, and the same set of code points turned into
 // spaces, checked here over every Unicode code point as the extension checks it.
@@ -14,7 +14,7 @@
 namespace {
 
 nlohmann::json table() {
-  std::ifstream f(std::string(ATHENA_CASES_DIR) + "/../support/quoting.json");
+  std::ifstream f(std::string(ATHENA_CASES_DIR) + "/../../rules/quoting.json");
   REQUIRE(f);
   std::stringstream ss;
   ss << f.rdbuf();
