@@ -64,6 +64,8 @@ export interface Limits {
   readonly maxFindQueryChars: number;
   readonly defaultTokenBudget: number;
   readonly maxTokenBudget: number;
+  /** Bytes of agent text counted as one token when a budget is kept (estimate, rounded up). */
+  readonly bytesPerToken: number;
 }
 
 /** Any other key is refused (invalid_argument). No version history is configured or kept: see Freshness. */
@@ -242,6 +244,8 @@ export declare class Engine {
   private constructor();
   /** The bounds of core/include/athena/limits.h (the module's `limits`). */
   readonly limits: Limits;
+  /** The estimated tokens every answer about this engine's pages keeps to (createEngine's tokenBudget). */
+  readonly tokenBudget: number;
   /** Starts tracking a tab (idempotent). */
   openPage(key: PageKey): void;
   /** Forgets a tab and its refs. */

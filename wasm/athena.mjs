@@ -102,7 +102,7 @@ export class Athena {
     const check = call(this.#state, () => this.#raw.Engine.validateConfig(ratio));
     unwrap(check);
     const handle = call(this.#state, () => new this.#raw.Engine(ratio, dedup, budget));
-    return new Engine(this.#raw, handle, this.#state, this.limits);
+    return new Engine(this.#raw, handle, this.#state, this.limits, budget);
   }
 }
 
@@ -114,14 +114,16 @@ export class Engine {
   #state;
   #limits;
 
-  /** @param {RawModule} raw @param {RawEngine} handle @param {State} state @param {Readonly<Limits>} limits */
-  constructor(raw, handle, state, limits) {
+  /** @param {RawModule} raw @param {RawEngine} handle @param {State} state @param {Readonly<Limits>} limits @param {number} tokenBudget */
+  constructor(raw, handle, state, limits, tokenBudget) {
     this.#raw = raw;
     this.#handle = handle;
     this.#state = state;
     this.#limits = limits;
     /** The bounds of core/include/athena/limits.h (the module's `limits`), for callers that hold only an engine. */
     this.limits = limits;
+    /** The estimated tokens every answer about this engine's pages keeps to (FactPacks, find, and the extension's read). */
+    this.tokenBudget = tokenBudget;
   }
 
   /** Starts tracking a tab (idempotent). @param {PageKey} key */

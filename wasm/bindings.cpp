@@ -333,6 +333,7 @@ std::string limits_json() {
               {"defaultFindLimit", limits::kDefaultFindLimit},
               {"defaultTokenBudget", limits::kDefaultBaselineTokenBudget},
               {"maxTokenBudget", limits::kMaxBaselineTokenBudget},
+              {"bytesPerToken", limits::kBytesPerToken},
               {"maxFindLimit", limits::kMaxFindLimit},
               {"maxFindQueryChars", limits::kMaxFindQueryChars}}
       .dump();

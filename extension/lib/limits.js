@@ -67,8 +67,6 @@ export const LIMITS = Object.freeze({
   waitForDefaultMs: 5_000,
   /** How often wait_for looks again. */
   waitForPollMs: 200,
-  /** Characters of text read returns at most. */
-  readMaxChars: 20_000,
   /** Elements one find may ask for (its default is the core's: limits.h kDefaultFindLimit). */
   findMaxLimit: 500,
   /** Characters of text one type call may insert. */

@@ -285,14 +285,15 @@ export const REGION_SELECTORS = Object.freeze({
 });
 
 /** Text of an element; password and payment values never leave the page. */
-export const READ_FN = `function (max) {
+export const READ_FN = `function (max, from) {
   const isSecretField = ${isSecretField.toString()};
   const secret = (el) => el instanceof Element && isSecretField(el.localName, (n) => el.getAttribute(n));
   let t;
   if (secret(this)) t = '[redacted: a password, payment or one-time-code field]';
   else if ('value' in this && (this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement || this instanceof HTMLSelectElement)) t = String(this.value);
   else t = this.innerText ?? this.textContent ?? '';
-  return { text: t.slice(0, max), length: t.length };
+  const f = Math.max(0, Math.min(Number(from) || 0, t.length));
+  return { text: t.slice(f, f + max), length: t.length, from: f };
 }`;
 
 /** Empties an input, textarea or contenteditable (through the native value setter, so frameworks see it). */

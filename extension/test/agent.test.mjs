@@ -136,7 +136,7 @@ test('find: the core\'s findText answer is the reply; its errors become tool err
   assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { limit: 0 } })).error.code, 'bad_arguments');
 });
 
-test('read: one of ref or region; a cut text says truncated="true" shown="N"', async () => {
+test('read: one of ref or region; a cut text says truncated="true" shown="N" and where the next part starts', async () => {
   const chrome = fakeChrome({ tabs: [{ id: 5, url: 'https://a.test/' }], session: oneTab() });
   const long = 'x'.repeat(30);
   chrome.debugger.sendCommand = async (target, method, params) => {
@@ -145,11 +145,13 @@ test('read: one of ref or region; a cut text says truncated="true" shown="N"', a
     if (method === 'Runtime.evaluate') return { result: { value: null } };
     return {};
   };
-  const agent = new Agent({ chrome, athena: noCore });
+  // An engine that holds no page: read only takes its token budget (the answer's bound).
+  const budgetOnly = { tokenBudget: 2_000, limits: Object.freeze({ bytesPerToken: 3, maxFindLimit: 1_000 }) };
+  const agent = new Agent({ chrome, athena: Promise.resolve({ createEngine: () => budgetOnly }) });
   await agent.restored;
   const r = await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'main' } });
   assert.equal(r.ok, true, JSON.stringify(r));
-  assert.equal(r.text, `<read region="main" chars="30" truncated="true" shown="12">\n${long.slice(0, 12)}\n</read>`);
+  assert.equal(r.text, `<read region="main" chars="30" truncated="true" shown="12" next="12">\n${long.slice(0, 12)}\n</read>`);
   assert.equal(r.factpack, undefined);
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'aside' } })).error.code, 'no_such_region');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'Some label' } })).error.code, 'no_such_region');

@@ -32,8 +32,9 @@ export function strictEngine(history = 3) {
   const target = (ref) => ({ ref, backendNodeId: 7, frameId: 'MAIN', loaderId: 'L', role: 'button', name: 'Go', disabled: false, bbox: { x: 0, y: 0, width: 10, height: 10 } });
   return {
     calls,
-    // The one bound read.js takes from the engine (the real one's is core/include/athena/limits.h's).
-    limits: Object.freeze({ maxFindLimit: 1_000 }),
+    // The bounds read.js takes from the engine (the real ones are core/include/athena/limits.h's).
+    limits: Object.freeze({ maxFindLimit: 1_000, bytesPerToken: 3 }),
+    tokenBudget: 100,
     openPage: (key) => { calls.push('openPage'); },
     closePage: (key) => { calls.push('closePage'); },
     onEvent: () => {},

@@ -48,7 +48,7 @@ import { parseRef, REF_TEXT, refFrame } from '../../extension/lib/ref.js';
  * }} FactPack  elements: every element line, in order (regions, added, find lines); notes: one-line
  *   tags before the FactPack (`<not_executed reason="stale_version" …>…</not_executed>`)
  * @typedef {{total?: number, shown?: number, next?: string, elements: TextElement[], gaps: Gap[]}} FindAnswer
- * @typedef {{ref?: string, region?: string, frame?: string, chars?: number, truncated: boolean, shown?: number, text: string}} ReadAnswer
+ * @typedef {{ref?: string, region?: string, frame?: string, chars?: number, truncated: boolean, shown?: number, from?: number, next?: number, text: string}} ReadAnswer
  */
 
 export const PACK_TYPES = Object.freeze(['full', 'delta', 'no_change', 'overlay_opened', 'overlay_closed']);
@@ -401,7 +401,7 @@ function parseBlock(lines, i) {
 /** @param {string | undefined} s */
 const num = (s) => (s === undefined ? undefined : Number(s));
 
-/** `<read ref=… | region=… chars="N" [truncated="true" shown="M"]>` text `</read>`. @param {string[]} lines @param {number} i @param {FactPack} fp @returns {[FactPack, number]} */
+/** `<read ref=… | region=… chars="N" [truncated="true" [from="F"] shown="M" [next="G"]]>` text `</read>`. @param {string[]} lines @param {number} i @param {FactPack} fp @returns {[FactPack, number]} */
 function parseRead(lines, i, fp) {
   const a = fp.attrs;
   const end = lines.lastIndexOf('</read>');
@@ -416,6 +416,7 @@ function parseRead(lines, i, fp) {
     ...(a.ref !== undefined ? { ref: a.ref } : {}), ...(a.region !== undefined ? { region: a.region } : {}),
     ...(a.frame !== undefined ? { frame: a.frame } : {}), chars: num(a.chars),
     truncated: a.truncated !== undefined && a.truncated !== 'false', shown: num(a.shown), text,
+    ...(a.from !== undefined ? { from: num(a.from) } : {}), ...(a.next !== undefined ? { next: num(a.next) } : {}),
   };
   return [fp, end + 1];
 }

@@ -51,8 +51,8 @@ export const find = defineTool({
 
 export const read = defineTool({
   name: 'read',
-  description: 'Text of an element or region.',
-  args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string') },
+  description: 'Text of an element or region; a long one comes in parts (from).',
+  args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string'), from: arg('integer', 'where to go on: the next= of the last part') },
   // In the tab's queue (the dispatcher's): a capture never races an action.
   async handler(t, args, ctx) {
     return readText(ctx, t, args);
@@ -79,23 +79,32 @@ async function readText(ctx, t, args) {
   await pageGate(ctx, t);
   if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
   if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
-  /** @type {{text: string, length: number}} */
+  const from = args.from ?? 0;
+  if (!Number.isInteger(from) || from < 0) throw new ToolError('bad_arguments', `read: from is a character offset (0 or more, the next= of the last part), got ${JSON.stringify(from)}`);
+  // An answer keeps to the token budget every FactPack and find answer keeps to: a longer text
+  // comes in parts, each saying where the next one starts.
+  const engine = await ctx.loadEngine();
+  const maxBytes = engine.tokenBudget * engine.limits.bytesPerToken;
+  /** @type {{text: string, length: number, from?: number}} */
   let r;
   let what;
   if (args.ref !== undefined) {
     const target = await resolveNow(ctx, t, str(args, 'ref', true));
-    r = await ctx.driver.callOn(t, target, READ_FN, [LIMITS.readMaxChars]);
+    r = await ctx.driver.callOn(t, target, READ_FN, [maxBytes, from]);
     what = `ref=${quoteValue(args.ref)}`;
   } else {
     const region = args.region === undefined ? 'page' : str(args, 'region', true);
     const frame = args.frame ?? 'f0';
-    r = await readRegion(ctx, t, region, frame);
+    r = await readRegion(ctx, t, region, frame, maxBytes, from);
     what = `region=${quoteValue(region)}${args.frame !== undefined ? ` frame="${frame}"` : ''}`;
   }
   await pageGate(ctx, t);
-  const cut = r.length > r.text.length;
+  const start = r.from ?? 0;
+  const text = cutToBytes(r.text, maxBytes);
+  const next = start + text.length;
+  const cut = next < r.length || start > 0;
   // The page's text keeps its lines, escaped so that it can never close <read> or open a tag.
-  return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true" shown="${r.text.length}"` : ''}>\n${escapeBlock(r.text)}\n</read>` };
+  return { ok: true, text: `<read ${what} chars="${r.length}"${cut ? ` truncated="true"${start ? ` from="${start}"` : ''} shown="${text.length}"${next < r.length ? ` next="${next}"` : ''}` : ''}>\n${escapeBlock(text)}\n</read>` };
 }
 
 /**
@@ -160,9 +169,10 @@ async function resolveNow(ctx, t, ref) {
  * Resolved through an element the engine holds in that region (so the very landmark shown, also
  * inside an out-of-process iframe or a shadow root), else by selector in the main document.
  * @param {ToolContext} ctx @param {TabState} t @param {string} region @param {string} frame
- * @returns {Promise<{text: string, length: number}>}
+ * @param {number} max characters at most @param {number} from where the part starts
+ * @returns {Promise<{text: string, length: number, from?: number}>}
  */
-async function readRegion(ctx, t, region, frame) {
+async function readRegion(ctx, t, region, frame, max, from) {
   const isName = Object.prototype.hasOwnProperty.call(REGION_SELECTORS, region);
   if (t.hasBaseline) {
     const engine = await ctx.loadEngine();
@@ -180,12 +190,12 @@ async function readRegion(ctx, t, region, frame) {
       let target;
       try { target = await resolveNow(ctx, t, e.ref); } catch (err) { if (err instanceof ToolError) throw err; continue; }
       const sel = e.region === 'page' ? null : REGION_SELECTORS[e.region] ?? null;
-      const r = await ctx.driver.callOn(t, target, READ_LANDMARK_FN, [sel, LIMITS.readMaxChars]);
+      const r = await ctx.driver.callOn(t, target, READ_LANDMARK_FN, [sel, max, from]);
       if (r) return r;
     }
   }
   if (!isName) throw new ToolError('no_such_region', `read: no region ${quoteValue(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
-  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return { ...(${READ_FN}).call(el, ${LIMITS.readMaxChars}), url: document.URL }; })()`, returnByValue: true });
+  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return { ...(${READ_FN}).call(el, ${max}, ${from}), url: document.URL }; })()`, returnByValue: true });
   const r = ev.result?.value;
   // The document that answered is judged itself: the page may have navigated since the gate.
   if (r && typeof r.url === 'string') {
@@ -201,7 +211,7 @@ const labelOf = (e) => e.region_label ?? '';
 
 
 /** Text of the landmark around this node (crossing shadow roots), or of its document's body. */
-const READ_LANDMARK_FN = `function (sel, max) {
+const READ_LANDMARK_FN = `function (sel, max, from) {
   let n = this, lm = null;
   while (n && sel) {
     if (n.nodeType === 1 && n.matches(sel)) { lm = n; break; }
@@ -209,5 +219,23 @@ const READ_LANDMARK_FN = `function (sel, max) {
   }
   const el = lm || (this.ownerDocument || document).body;
   const t = el.innerText ?? el.textContent ?? '';
-  return { text: t.slice(0, max), length: t.length };
+  const f = Math.max(0, Math.min(Number(from) || 0, t.length));
+  return { text: t.slice(f, f + max), length: t.length, from: f };
 }`;
+
+/**
+ * The longest start of s whose UTF-8 form fits in maxBytes (never splitting a surrogate pair): the
+ * page cut its text to maxBytes characters, which may still be more bytes.
+ * @param {string} s @param {number} maxBytes
+ */
+export function cutToBytes(s, maxBytes) {
+  const enc = new TextEncoder();
+  if (enc.encode(s).length <= maxBytes) return s;
+  let lo = 0, hi = s.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (enc.encode(s.slice(0, mid)).length <= maxBytes) lo = mid; else hi = mid - 1;
+  }
+  if (lo > 0 && /[\uD800-\uDBFF]/.test(s[lo - 1])) lo--;
+  return s.slice(0, lo);
+}
