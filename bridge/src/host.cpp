@@ -162,6 +162,12 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
       out.push_back({client, call_error(msg["id"], "not_connected", "the extension has not said hello yet; retry in a moment")});
       return out;
     }
+    // A fair share first: one client's flood cannot fill what the others need.
+    if (calls_of(client) >= limits::kMaxCallsPerClient) {
+      out.push_back({client, call_error(msg["id"], "busy", "this agent already has " + std::to_string(limits::kMaxCallsPerClient) +
+                                                            " calls in flight, its share; wait for some to finish")});
+      return out;
+    }
     if (pending_.size() >= limits::kMaxPendingCalls * limits::kMaxClients) {
       out.push_back({client, call_error(msg["id"], "busy", "too many calls in flight; wait for some to finish")});
       return out;
@@ -196,6 +202,12 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   return out;
 }
 
+std::size_t HostRouter::calls_of(int client) const {
+  std::size_t n = 0;
+  for (const auto& [hid, p] : pending_) n += p.client == client ? 1 : 0;
+  return n;
+}
+
 std::vector<Outgoing> HostRouter::client_gone(int client) {
   std::vector<Outgoing> out;
   auto cl = clients_.find(client);
@@ -223,11 +235,12 @@ using Clock = std::chrono::steady_clock;
 /// a client that stops reading fills its own queue and is disconnected, and nobody else ever
 /// waits for it.
 struct Conn {
-  explicit Conn(int f) : fd(f), connected(Clock::now()) {}
+  explicit Conn(int f) : fd(f), connected(Clock::now()), last_active(connected) {}
   int fd;
   FrameReader reader{limits::kMaxFrameBytes};
   std::string out;                  // bytes not yet written, at most limits::kMaxClientQueueBytes
   Clock::time_point connected;
+  Clock::time_point last_active;    // its last message (the longest idle gives its slot up first)
   Clock::time_point frame_started{};  // when the partial frame in `reader` began (valid while pending)
   bool said_hello = false;
   std::string drop;                 // why it is to be disconnected ("" = keep)
@@ -393,6 +406,20 @@ int run_native_host(const std::string& caller_origin) {
           }
           ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
           if (clients.size() >= limits::kMaxClients) {
+            // Every slot taken: the agent idle the longest (it said hello, has no call in flight)
+            // gives its slot up; an MCP server reconnects on its next call. Only when none is
+            // idle is the newcomer refused.
+            int idlest = 0;
+            for (const auto& [m, c] : clients)
+              if (c.said_hello && c.drop.empty() && router.calls_of(m) == 0 && (idlest == 0 || c.last_active < clients.at(idlest).last_active))
+                idlest = m;
+            if (idlest != 0) {
+              clients.at(idlest).drop = "idle the longest while a new agent needed its slot (at most " + std::to_string(limits::kMaxClients) +
+                                        " agents); it reconnects on its next call";
+              reap();
+            }
+          }
+          if (clients.size() >= limits::kMaxClients) {
             const std::string busy = encode_frame(json{{"type", "error"}, {"code", "busy"},
                                                        {"message", "athena-bridge already serves " + std::to_string(limits::kMaxClients) +
                                                                        " agents, its limit: close another agent and retry"}}
@@ -431,6 +458,7 @@ int run_native_host(const std::string& caller_origin) {
             continue;
           }
           if (str_field(m, "type") == "hello") c.said_hello = true;
+          c.last_active = Clock::now();
           send(router.from_client(n, m));
         }
         if (c.reader.pending() > 0 && !was_pending) c.frame_started = Clock::now();

@@ -41,6 +41,8 @@ class HostRouter {
 
   bool extension_ready() const { return ext_ready_; }
   std::size_t pending() const { return pending_.size(); }
+  /// Calls of one client in flight (its share is limits::kMaxCallsPerClient).
+  std::size_t calls_of(int client) const;
 
  private:
   json status() const;

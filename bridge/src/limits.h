@@ -21,6 +21,7 @@ inline constexpr std::size_t kMaxClientQueueBytes = 8u << 20;        // unread b
 inline constexpr int kHelloTimeoutMs = 5'000;                        // a new socket client must say hello within this
 inline constexpr int kPartialFrameTimeoutMs = 10'000;                // a started frame must complete within this
 inline constexpr std::size_t kMaxPendingCalls = 256;                 // tool calls in flight per MCP server
+inline constexpr std::size_t kMaxCallsPerClient = kMaxPendingCalls;  // ... and per socket client at the host (its fair share)
 inline constexpr int kDefaultCallDeadlineMs = 60'000;                // a tool call, end to end
 inline constexpr int kMaxCallDeadlineMs = 300'000;                   // what a client may ask for (wait_for)
 inline constexpr int kDeadlineMarginMs = 2'000;                      // the extension gets this much less, to answer in time

@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { WAIT, within } from '../../tests/support/wait.mjs';
-import { bridgeBinary, connect, FakeChrome, frame, mcpClient, sandbox, text } from './helpers.mjs';
+import { bridgeBinary, connect, FakeChrome, frame, mcpClient, reader, sandbox, text } from './helpers.mjs';
 
 const run = promisify(execFile);
 // The bounds of bridge/src/limits.h these tests wait on.
@@ -84,6 +84,40 @@ test(`${MAX_CLIENTS} silent connections: the next agent is told the host is busy
     assert.match(chrome.stderr, /disconnected: no hello within 5000 ms/);
   } finally {
     for (const s of silent) s.destroy();
+    await chrome.close();
+  }
+});
+
+test(`${MAX_CLIENTS} agents that said hello and stay idle: a new agent is served, and the one idle the longest gives its slot up`, async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  const idle = [];
+  try {
+    await chrome.hello();
+    // Each says hello in turn (the host has its session open before the next one comes).
+    for (let i = 0; i < MAX_CLIENTS; i++) {
+      const s = await connect(env);
+      const r = reader(s);
+      s.write(frame({ type: 'hello', protocol: 1, client: `idle${i}` }));
+      await chrome.next((m) => m.type === 'session_open' && m.client === `idle${i}`);
+      idle.push({ s, r });
+    }
+    const agent = await mcpClient(env, 'late');
+    try {
+      const p = agent.callTool({ name: 'snapshot', arguments: {} });
+      const call = await chrome.next((m) => m.type === 'call');
+      chrome.send({ type: 'result', id: call.id, ok: true, text: 'served' });
+      assert.equal(text(await p), 'served');
+      // The first to say hello (idle the longest) was told why and let go; the others stay.
+      const told = await idle[0].r.next((m) => m.type === 'error' && m.code === 'disconnected');
+      assert.match(told.message, /^athena-bridge disconnected this client: idle the longest while a new agent needed its slot \(at most 32 agents\); it reconnects on its next call$/);
+      await closed(idle[0].s);
+      assert.equal(idle.slice(1).filter(({ s }) => s.destroyed).length, 0);
+    } finally {
+      await agent.close();
+    }
+  } finally {
+    for (const { s } of idle) s.destroy();
     await chrome.close();
   }
 });

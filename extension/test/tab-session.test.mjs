@@ -61,7 +61,11 @@ test('a dialog answer runs in the tab\'s queue: a click sent with it waits for t
   assert.deepEqual(since(engine, from), ['finishAction', 'beginAction', 'resolve', 'finishAction'], 'the held click finishes before the next one begins');
 });
 
-test('tabs close runs in the tab\'s queue: the click running on it finishes with its FactPack first', async () => {
+/**
+ * A click that holds at its press until `release()`: the tab has a call running. Returns the
+ * setup, the click's answer, the engine calls index before it, and the tab.
+ */
+async function clickHeldAtPress() {
   const pressed = gate();
   const s = await setup({
     answer: (/** @type {string} */ method, /** @type {any} */ params) => {
@@ -70,14 +74,18 @@ test('tabs close runs in the tab\'s queue: the click running on it finishes with
     },
   });
   const { agent, engine, name, tab, chrome } = s;
-  const t = tab();
   const from = engine.calls.length;
   const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
   await until('the click pressing', () => chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent' && c.params.type === 'mousePressed'));
+  return { ...s, t: tab(), from, click, release: pressed.open };
+}
+
+test('tabs close runs in the tab\'s queue: the click running on it finishes with its FactPack first', async () => {
+  const { agent, engine, name, t, from, click, release } = await clickHeldAtPress();
   let closed = false;
   const close = agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'close', tab: name() } }).then((r) => { closed = true; return r; });
   await until('tabs close queued behind the click, or done', () => t.calls >= 2 || closed);
-  pressed.open();
+  release();
   const [c, x] = await Promise.all([click, close]);
   assert.equal(c.ok, true, JSON.stringify(c));
   assert.match(c.text, /^<delta /);
@@ -174,22 +182,11 @@ test('a call cancelled while it waits in the tab\'s queue does nothing when its 
 });
 
 test('a session that ends releases its tab in the tab\'s queue: the click running on it finishes first', async () => {
-  const pressed = gate();
-  const s = await setup({
-    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
-      if (method === 'Input.dispatchMouseEvent' && params.type === 'mousePressed') return pressed.p.then(() => ({}));
-      return undefined;
-    },
-  });
-  const { agent, engine, name, tab, chrome } = s;
-  const t = tab();
-  const from = engine.calls.length;
-  const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
-  await until('the click pressing', () => chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent' && c.params.type === 'mousePressed'));
+  const { agent, engine, t, from, click, release } = await clickHeldAtPress();
   let closed = false;
   const close = agent.closeSession('a').then(() => { closed = true; });
   await until('the release queued behind the click, or done', () => t.calls >= 2 || closed);
-  pressed.open();
+  release();
   const [c] = await Promise.all([click, close]);
   assert.equal(c.ok, true, JSON.stringify(c));
   assert.match(c.text, /^<delta /);

@@ -73,6 +73,31 @@ TEST_CASE("host routing: calls before the extension's hello are refused with not
   CHECK(hello[2].message["extension"] == true);
 }
 
+TEST_CASE("host routing: one client's flood of calls stops at its share; another client's call goes through", "[bridge][host][fair]") {
+  HostRouter r;
+  r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
+  r.client_connected(1);
+  r.client_connected(2);
+  r.from_client(1, {{"type", "hello"}, {"client", "flood"}});
+  r.from_client(2, {{"type", "hello"}, {"client", "other"}});
+  for (std::size_t i = 0; i < limits::kMaxCallsPerClient; ++i) {
+    auto out = r.from_client(1, {{"type", "call"}, {"id", static_cast<int>(i)}, {"tool", "snapshot"}});
+    REQUIRE(out.size() == 1);
+    REQUIRE(out[0].client == 0);  // to the extension
+  }
+  CHECK(r.calls_of(1) == limits::kMaxCallsPerClient);
+  auto over = r.from_client(1, {{"type", "call"}, {"id", -1}, {"tool", "snapshot"}});
+  REQUIRE(over.size() == 1);
+  CHECK(over[0].client == 1);
+  CHECK(over[0].message["error"]["code"] == "busy");
+  CHECK(over[0].message["error"]["message"] == "this agent already has " + std::to_string(limits::kMaxCallsPerClient) +
+                                                  " calls in flight, its share; wait for some to finish");
+  auto other = r.from_client(2, {{"type", "call"}, {"id", 1}, {"tool", "snapshot"}});
+  REQUIRE(other.size() == 1);
+  CHECK(other[0].client == 0);
+  CHECK(r.calls_of(2) == 1);
+}
+
 TEST_CASE("host routing: hello first, sessions per client, ids rewritten and restored", "[bridge][host]") {
   HostRouter r;
   auto hello = r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}, {"extension", "1.0"}});
