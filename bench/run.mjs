@@ -34,7 +34,7 @@ const BENCHES = [
 // compile-agreement, compile-agreement-unseen: a test run (ATHENA_WRITE_AGREEMENT, ATHENA_WRITE_AGREEMENT_UNSEEN); hostile-before-after: node bench/hostile.mjs --before OLD;
 // attacks, attacks-29: the attacks the end-to-end tests replay, before and after, kept by hand from the named tests' runs;
 // fuzz-results: ./athena fuzz [--runs N | SECONDS].
-const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/compile-agreement-unseen.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/fuzz-results.md'];
+const STATIC_SECTIONS = ['bench/compile-agreement.md', 'bench/compile-agreement-unseen.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/faults-31.md', 'bench/fuzz-results.md'];
 
 const ran = [];
 for (const b of BENCHES) {
