@@ -11,6 +11,7 @@ export const FIDELITY_LIMITS = Object.freeze({
   findPages: 50,      // pages one gap's or region's find may be followed for
   findLimit: 100,     // elements per find page
   examples: 3,        // faults quoted per flow
+  readParts: 10,      // parts of one long text an agent reads on (read {from: next})
 });
 
 /** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
@@ -283,8 +284,15 @@ export class AthenaAgent extends BaseAgent {
       const k = JSON.stringify(args);
       if (seen.has(k)) continue;
       seen.add(k);
-      try { await this.act(call, 'read', args); } catch { continue; }
-      if (this.view.sees(text)) return;
+      // A long text comes in parts: go on from each part's next= while the sentence is not seen.
+      let from;
+      for (let part = 0; part < FIDELITY_LIMITS.readParts; part++) {
+        let fp;
+        try { fp = await this.act(call, 'read', { ...args, ...(from ? { from } : {}) }); } catch { break; }
+        if (this.view.sees(text)) return;
+        from = fp?.read?.next;
+        if (from === undefined) break;
+      }
     }
     throw new Error(`expected text not seen, even after reading: "${text}"`);
   }
