@@ -26,6 +26,8 @@ import { ToolError } from './tab-state.js';
 /** The host of a URL, for messages (the URL itself when it has none). @param {string} url */
 export const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
+/** What chrome.debugger answers once the debugger is no longer attached to the tab. */
+const DETACHED = /not attached to the tab|Detached while handling command/i;
 
 /**
  * The origin a frame's document runs in (null when unknown or opaque): CDP's securityOrigin,
@@ -325,8 +327,16 @@ export class TabSession {
     const target = sessionId ? { tabId: this.tabId, sessionId } : { tabId: this.tabId };
     let timer;
     const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs); });
+    // Chrome took the debugger away (the user closed the "is debugging this browser" bar, or the
+    // page went where an extension may not debug): said at once, never mistaken for a document
+    // replaced mid-wait (which stabilization waits out) or retried as a racing capture.
+    const sent = this.#browser().debugger.sendCommand(target, method, params).catch((e) => {
+      if (!DETACHED.test(msg(e))) throw e;
+      this.#attached = false;
+      throw new ToolError('debugger_detached', `the debugger was detached from tab ${this.name} during ${method} (the user closed the "is debugging this browser" bar, or Chrome took it): nothing more was done; call again to attach again, or ask the user to share the tab`);
+    });
     try {
-      return await this.race(Promise.race([this.#browser().debugger.sendCommand(target, method, params), timeout]));
+      return await this.race(Promise.race([sent, timeout]));
     } finally { clearTimeout(timer); }
   }
 

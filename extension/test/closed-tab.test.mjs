@@ -7,8 +7,22 @@ import assert from 'node:assert/strict';
 import { setup } from './fake-page.mjs';
 import { until } from '../../tests/support/wait.mjs';
 
+/** A fake page whose navigations finish loading (Chrome says so after Page.navigate), so navigate does not wait out its cap. */
+async function loadingPage() {
+  /** @type {any} */
+  let agentRef;
+  const s = await setup({
+    answer: (/** @type {string} */ method) => {
+      if (method === 'Page.navigate') setTimeout(() => { for (const id of agentRef.tabs.keys()) agentRef.onDebuggerEvent({ tabId: id }, 'Page.frameStoppedLoading', { frameId: 'MAIN' }); }, 0);
+      return undefined;
+    },
+  });
+  agentRef = s.agent;
+  return s;
+}
+
 test('navigate after the user closed the agent\'s only tab opens a new tab and says so', async () => {
-  const { agent, chrome, engine, name } = await setup();
+  const { agent, chrome, engine, name } = await loadingPage();
   const old = name();
   /** @type {string[]} */
   const warnings = [];
@@ -31,7 +45,7 @@ test('navigate after the user closed the agent\'s only tab opens a new tab and s
 });
 
 test('navigate leaves a crashed page: the next action runs', async () => {
-  const { agent, engine, name } = await setup();
+  const { agent, engine, name } = await loadingPage();
   agent.onDebuggerEvent({ tabId: 5 }, 'Inspector.targetCrashed', {});
   const refused = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1` } });
   assert.equal(refused.error?.code, 'renderer_crashed');
@@ -59,4 +73,23 @@ test('a call whose engine page went with its closed tab answers tab_closed, nami
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'tab_closed');
   assert.match(r.error.message, /was closed: its state was dropped; navigate to a URL to go on in a new tab, or use tabs list to see the others$/);
+});
+
+test('the debugger taken away during a call: answered debugger_detached at once, not after waiting out a navigation', async () => {
+  let detached = false;
+  const { agent, engine, name, chrome } = await setup({
+    answer: (/** @type {string} */ method, /** @type {any} */ params) => {
+      if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') { detached = true; return {}; }
+      if (detached) throw new Error('Debugger is not attached to the tab with id: 5.');
+      return undefined;
+    },
+  });
+  const started = chrome.sent.length;
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  assert.equal(r.ok, false, JSON.stringify(r));
+  assert.equal(r.error.code, 'debugger_detached');
+  assert.match(r.error.message, /^the debugger was detached from tab c0p\d+ during [A-Za-z.]+ \(the user closed the "is debugging this browser" bar, or Chrome took it\): nothing more was done; call again to attach again, or ask the user to share the tab$/);
+  // Nothing was sent after the first refusal but what the answer needed (no loading waits, no capture retries).
+  const after = chrome.sent.slice(started).findIndex((c) => c.method === 'Input.dispatchMouseEvent' && c.params.type === 'mouseReleased');
+  assert.ok(chrome.sent.length - started - after <= 3, `${chrome.sent.length - started - after} commands after the detach`);
 });
