@@ -2,7 +2,8 @@
 // and cross-baseline dedup: a region whose ordered identities and contents equal the previous
 // baseline's is sent as one `unchanged` line, its refs rebound (docs/design.md, "Trimming and
 // dedup across baselines"). A requested snapshot collapses nothing: it is how an agent whose
-// client compacted its context sees the page again.
+// client compacted its context sees the page again; nor does a stale_version full, whose agent
+// holds an older version than the baseline it would be collapsed against.
 #include <map>
 #include <set>
 #include <string>
@@ -73,9 +74,11 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       n.ref = o.ref;
       n.element.ref = o.element.ref;
     }
-    // An explicit snapshot is how an agent recovers a page its client dropped from its context
-    // (compaction): it shows every region's lines. The refs are rebound all the same.
-    if (reason != "requested") unchanged.insert(k);
+    // A region is collapsed only for an agent known to hold it: an explicit snapshot is how an
+    // agent recovers a page its client dropped from its context (compaction), and a stale_version
+    // full answers an agent that holds an older version than the one delivered; both show every
+    // region's lines. The refs are rebound all the same.
+    if (reason != "requested" && reason != "stale_version") unchanged.insert(k);
   }
   for (const BlockKey& k : order) {
     RegionBlock b;

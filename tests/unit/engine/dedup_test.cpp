@@ -81,6 +81,21 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     CHECK(text.find(ref_of(first, "link", "Shop") + " link \"Shop\"") != std::string::npos);
     REQUIRE(agent.apply(again) == "");
   }
+  SECTION("an action on an older version than the one delivered: the stale_version full shows every region (the agent does not hold them)") {
+    auto s1 = site("L1", 0, "Phone");
+    s1.nodes[4].name = "Buy Phone now";
+    const FactPack d = h.act(first.version, s1, &s0);
+    REQUIRE(d.type == PackType::kDelta);
+    const PreCheck stale = h.begin(s1, first.version);  // the agent passes the version before d
+    REQUIRE(stale.freshness == Freshness::kStaleNoHistory);
+    REQUIRE(stale.pack);
+    CHECK(stale.pack->reason == "stale_version");
+    for (const RegionBlock& b : stale.pack->regions) CHECK_FALSE(b.unchanged);
+    const std::string text = render_text(*stale.pack);
+    CHECK(text.find("unchanged=") == std::string::npos);
+    CHECK(text.find(ref_of(first, "link", "Shop") + " link \"Shop\"") != std::string::npos);
+    CHECK(text.find("button \"Buy Phone now\"") != std::string::npos);
+  }
   SECTION("Config::dedup_regions = false sends every region") {
     Config off;
     off.dedup_regions = false;
