@@ -18,7 +18,7 @@ import { ToolError } from './tab-state.js';
  * @typedef {{
  *   engine: () => Promise<any>,
  *   engineIfLoaded: () => any,
- *   capture: (t: TabSession) => Promise<{capture: any, warnings: string[], timings?: Record<string, number>}>,
+ *   capture: (t: TabSession, signal?: AbortSignal) => Promise<{capture: any, warnings: string[], timings?: Record<string, number>}>,
  *   stabilize: (t: TabSession, o?: {navigation?: boolean}) => Promise<string[]>,
  *   watch: (t: TabSession) => Promise<void>,
  *   attach: (t: TabSession) => Promise<void>,
@@ -62,10 +62,19 @@ export class ActionFlow {
     return r;
   }
 
-  /** A capture, timed, its CDP calls summed by method. @param {TabSession} t */
+  /**
+   * A capture, timed, its CDP calls summed by method; null when a JavaScript dialog opened first (a
+   * dialog blocks the page's renderer, so the capture would wait for it until its CDP bound, times
+   * its attempts: an alert loop made every dialog answer take 45 s).
+   * @param {TabSession} t
+   */
   async #capture(t) {
     t.countCapture();
-    const r = await this.#timed(t, 'capture', () => this.io.capture(t));
+    const abandon = new AbortController();
+    const capturing = this.#timed(t, 'capture', () => this.io.capture(t, abandon.signal));
+    capturing.catch(() => {});  // settles once abandoned, after a dialog won the race
+    const r = await t.race(capturing, { dialog: null });
+    if (r === null) { abandon.abort(); return null; }
     for (const [k, ms] of Object.entries(r.timings ?? {})) {
       if (k === 'total') continue;
       const method = k.replace(/^oopif\d+\./, 'oopif.');
@@ -78,6 +87,7 @@ export class ActionFlow {
   async baseline(t, kind, warnings) {
     const engine = await this.io.engine();
     const cap = await this.#capture(t);
+    if (!cap) return null;
     // A navigation's capture follows its stabilization: the page as of that mark.
     t.markCapture(NAVIGATIONS.has(kind) ? t.settledMark : null);
     const pack = this.#timed(t, 'engine', () => {
@@ -138,7 +148,7 @@ export class ActionFlow {
       const warnings = NAVIGATIONS.has(kind) ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
       if (t.dialog) return this.dialogReply(t);
       const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)]);
-      return reply(pack);
+      return pack ? reply(pack) : this.dialogReply(t);
     }
 
     // Pre-validation with the agent's version.
@@ -151,6 +161,7 @@ export class ActionFlow {
     const reused = act ? t.reusableCapture() : null;
     t.markCapture(null);
     const before = reused ? { capture: reused } : await this.#capture(t);
+    if (!before) return this.dialogReply(t);  // nothing begun: the dialog is the page's, before the action
     const pre = this.#timed(t, 'engine', () => engine.beginAction(t.key, before.capture, agentVersion));
     if (pre.freshness === 'stale_no_history') {
       return { ...reply(pre.pack), text: `<not_executed reason="stale_version" yours="${agentVersion}" current="${pre.currentVersion}">${kind} was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n${pre.pack.text}` };
@@ -190,6 +201,7 @@ export class ActionFlow {
       if (t.dialog) { t.hold({ kind, acting: Promise.resolve(), notes }); return this.dialogReply(t); }
       const mark = t.settledMark;
       const after = await this.#capture(t);
+      if (!after) { t.hold({ kind, acting: Promise.resolve(), notes }); return this.dialogReply(t); }
       t.markCapture(mark);
       const opened = await this.io.openedNotes(t);
       const pack = this.#timed(t, 'engine', () => engine.finishAction(t.key, after.capture, { kind, warnings: [...notes, ...extra, ...warnings, ...after.warnings, ...opened] }));
@@ -213,6 +225,25 @@ export class ActionFlow {
     const engine = this.io.engineIfLoaded();
     if (engine && t.hasBaseline) try { engine.abortAction(t.key); } catch { /* not in an action */ }
     t.note(`the ${o.dialog.type} ${quoteValue(o.dialog.message)} that held your ${o.held.kind} was closed by the page or the user, not by a dialog answer: that ${o.held.kind} ended there, and what it changed is in this FactPack`);
+  }
+
+  /**
+   * A call that leaves the page (navigate, back, forward) finds a dialog open: it answers it on
+   * the way (a beforeunload prompt accepted, so the page may go; any other dialog dismissed), ends
+   * the action the dialog held (aborted in the engine: no version of it is delivered), and the
+   * next FactPack says what was done. Called in the tab's queue (agent.js dispatch).
+   * @param {TabSession} t @param {string} tool
+   */
+  async leaveDialog(t, tool) {
+    const d = t.dialog;
+    if (!d) return;
+    const accept = d.type === 'beforeunload';
+    const held = t.answering();
+    await this.io.send(t, 'Page.handleJavaScriptDialog', { accept });
+    t.answered();
+    const engine = this.io.engineIfLoaded();
+    if (held && engine && t.hasBaseline) try { engine.abortAction(t.key); } catch { /* not in an action */ }
+    t.note(`the ${d.type} ${quoteValue(d.message)} was ${accept ? 'accepted' : 'dismissed'} so that ${tool} could leave the page${held ? `; the ${held.kind} it held ended there` : ''}`);
   }
 
   /** The page is blocked by a JS dialog: tell the agent. @param {TabSession} t @returns {Reply} */
@@ -261,10 +292,19 @@ export class ActionFlow {
       return this.finish(t, held.kind, held.notes, [note]);
     }
     const notes = t.takeNotes();
-    if (!t.hasBaseline) return reply(await this.baseline(t, 'dialog', [...notes, note]));
-    // A dialog the page opened by itself: the drift shows up in this result.
+    if (!t.hasBaseline) {
+      const pack = await this.baseline(t, 'dialog', [...notes, note]);
+      return pack ? reply(pack) : this.dialogReply(t);
+    }
+    // A dialog the page opened by itself: the drift shows up in this result; the next one of a
+    // loop is answered at once.
     const warnings = await this.io.stabilize(t);
-    const cap = await this.io.capture(t);
+    if (t.dialog) { for (const n of [...notes, note]) t.note(n); return this.dialogReply(t); }
+    const abandon = new AbortController();
+    const capturing = this.io.capture(t, abandon.signal);
+    capturing.catch(() => {});
+    const cap = await t.race(capturing, { dialog: null });
+    if (!cap) { abandon.abort(); for (const n of [...notes, note]) t.note(n); return this.dialogReply(t); }
     engine.beginAction(t.key, cap.capture, null);
     return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [...notes, note, ...warnings] }));
   }

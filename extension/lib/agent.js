@@ -73,7 +73,7 @@ export class Agent {
     this.flow = new ActionFlow({
       engine: () => this.loadEngine(),
       engineIfLoaded: () => this.engine,
-      capture: (t) => this.captureTab(t),
+      capture: (t, signal) => this.captureTab(t, signal),
       stabilize: (t, so) => stabilize(t, this.#settleIO(t), so),
       watch: (t) => watch(t, this.#settleIO(t)),
       attach: (t) => t.attach(),
@@ -338,12 +338,16 @@ export class Agent {
   /** @param {TabSession} t */
   attach(t) { return t.attach(); }
 
-  /** One capture of tab t, retried when a navigation races it (actions, read and screenshot use it). @param {TabSession} t */
-  async captureTab(t) {
+  /**
+   * One capture of tab t, retried when a navigation races it (actions, read and screenshot use it).
+   * @param {TabSession} t @param {AbortSignal} [signal] the caller gave up on it (a dialog opened): stop
+   */
+  async captureTab(t, signal) {
     let last;
     for (let i = 0; i < LIMITS.captureAttempts; i++) {
+      if (signal?.aborted) throw new ToolError('capture_abandoned', 'the capture was given up (a JavaScript dialog opened)');
       try {
-        const r = await capture((m, p, sid) => this.send(t, m, p, sid), { oopifs: [...t.oopifs.values()] });
+        const r = await capture((m, p, sid) => t.send(m, p, sid, signal), { oopifs: [...t.oopifs.values()] });
         // The policy holds on where the page is now, whatever led there (a redirect, a click, a
         // script): a page it does not allow is never compiled, and its blocked frames are emptied.
         const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);
@@ -419,6 +423,7 @@ export class Agent {
         const d = t.dialog;
         if (d && rule === 'blocks') throw new ToolError('dialog_open', `a JavaScript ${d.type} is open in ${tabName(t.key)} (${quoteValue(d.message)}): answer it with dialog {accept, text?} first`);
         if (!d && rule === 'answers') throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
+        if (d && rule === 'leaves') await this.flow.leaveDialog(t, tool);
         return decl.handler(t, full, ctx);
       });
     } catch (e) {

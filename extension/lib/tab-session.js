@@ -321,12 +321,22 @@ export class TabSession {
     return this.#io;
   }
 
-  /** One CDP command on the tab (or one of its frames' sessions), bounded and raced against its death. @param {string} method @param {any} [params] @param {string} [sessionId] */
-  async send(method, params = {}, sessionId = undefined) {
+  /**
+   * One CDP command on the tab (or one of its frames' sessions), bounded and raced against its
+   * death, and against `signal` (its caller gave up on it: a capture a dialog interrupted).
+   * @param {string} method @param {any} [params] @param {string} [sessionId] @param {AbortSignal} [signal]
+   */
+  async send(method, params = {}, sessionId = undefined, signal = undefined) {
     if (this.#dead) throw new ToolError(this.#dead.code, this.#dead.message);
     const target = sessionId ? { tabId: this.tabId, sessionId } : { tabId: this.tabId };
     let timer;
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs); });
+    /** @type {() => void} */
+    let onAbort = () => {};
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs);
+      onAbort = () => reject(new ToolError('capture_abandoned', `${method} was given up (a JavaScript dialog opened)`));
+      if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
+    });
     // Chrome took the debugger away (the user closed the "is debugging this browser" bar, or the
     // page went where an extension may not debug): said at once, never mistaken for a document
     // replaced mid-wait (which stabilization waits out) or retried as a racing capture.
@@ -337,7 +347,10 @@ export class TabSession {
     });
     try {
       return await this.race(Promise.race([sent, timeout]));
-    } finally { clearTimeout(timer); }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Attach on demand; "already attached" after a worker restart means it is still ours. */

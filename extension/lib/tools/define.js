@@ -20,9 +20,10 @@ import { ToolError } from '../tab-state.js';
  * session has none), or a function (the tabs tool: null runs on no tab).
  * @typedef {'current' | 'create' | ((args: any, ctx: ToolContext) => Promise<TabSession | null>)} TabRule
  * What an open JavaScript dialog means for the call: it 'blocks' it (dialog_open), the call
- * 'answers' it (no_dialog without one), or the call 'ignores' it. A function of the arguments
- * when it depends on them.
- * @typedef {'blocks' | 'answers' | 'ignores'} DialogRule
+ * 'answers' it (no_dialog without one), the call 'leaves' it (a call that leaves the page:
+ * a beforeunload prompt is accepted, any other dialog dismissed, and the FactPack says so), or the
+ * call 'ignores' it. A function of the arguments when it depends on them.
+ * @typedef {'blocks' | 'answers' | 'leaves' | 'ignores'} DialogRule
  */
 /**
  * @typedef {{name: string, description: string, args: Record<string, ArgSchema>, required: string[],

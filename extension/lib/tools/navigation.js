@@ -11,6 +11,8 @@ export const navigate = defineTool({
   required: ['url'], mutating: true, factpack: true,
   // A new tab when the agent has none, but only for a URL it may open.
   tab: 'create',
+  // Leaving the page is always possible: an open dialog (an alert loop, a beforeunload prompt) is answered on the way.
+  dialog: 'leaves',
   precheck(args, ctx) {
     const url = str(args, 'url', true);
     if (url.length > LIMITS.urlMaxChars) throw new ToolError('bad_arguments', `navigate: url longer than ${LIMITS.urlMaxChars} characters`);
@@ -34,6 +36,7 @@ function historyTool(name) {
     name,
     description: name === 'back' ? 'Go back in history.' : 'Go forward in history.',
     mutating: true, factpack: true,
+    dialog: 'leaves',
     async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, async () => {
         const h = await ctx.send(t, 'Page.getNavigationHistory');
