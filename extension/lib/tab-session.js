@@ -414,7 +414,7 @@ export class TabSession {
       // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
       // Requests are known by id alone: an out-of-process iframe's document request starts in the
       // page's session and finishes in the frame's own.
-      case 'Network.requestWillBeSent': if (!this.#withheldFrames.has(params.frameId)) this.#inflight.set(String(params.requestId), now); break;
+      case 'Network.requestWillBeSent': if (!this.#withheld(params)) this.#inflight.set(String(params.requestId), now); break;
       case 'Network.loadingFinished': case 'Network.loadingFailed': this.#inflight.delete(String(params.requestId)); break;
       case 'Page.javascriptDialogOpening': {
         // A dialog raised by a frame the policy withholds keeps its text to itself.
@@ -437,6 +437,19 @@ export class TabSession {
       case 'Target.detachedFromTarget': this.#oopifs.delete(params.sessionId); break;
       default: break;
     }
+  }
+
+  /**
+   * A request of a frame the policy withholds (known from the last capture, or by the document it
+   * loads or belongs to, before any capture has seen the frame): nothing of it is the agent's, so
+   * stabilization never waits for it (a blocked iframe added the whole settle cap to every navigate).
+   * @param {any} params Network.requestWillBeSent
+   */
+  #withheld(params) {
+    if (this.#withheldFrames.has(params.frameId)) return true;
+    const policy = this.#io?.policy();
+    const doc = typeof params.documentURL === 'string' ? params.documentURL : '';
+    return !!policy && /^https?:/i.test(doc) && !checkFrameUrl(policy, doc).ok;
   }
 
   // ------------------------------------------------------------------ capture

@@ -256,3 +256,15 @@ test('upload with uploads off: the same refusal whatever the path, existing or n
   assert.deepEqual([...answers], [JSON.stringify({ ok: false, error: { code: 'upload_refused', message: "upload: the user allows no folder for uploads (they can add one in the extension's options)" } })]);
   assert.ok(!chrome.sent.some((c) => c.method === 'DOM.setFileInputFiles'));
 });
+
+test('a frame from a blocked site that no capture has seen yet: its requests are not waited for', async () => {
+  const { agent, tab } = await setup(block());
+  const t = tab();
+  // The iframe's document and what it loads name the blocked site as their document.
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'B1', frameId: 'NEWFRAME', documentURL: 'https://www.bank.test/widget', request: { url: 'https://www.bank.test/widget' } });
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'B2', frameId: 'NEWFRAME', documentURL: 'https://www.bank.test/widget', request: { url: 'https://cdn.test/x.js' } });
+  assert.equal(t.inflight.size, 0);
+  // The page's own request is the action's.
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'A1', frameId: 'MAIN', documentURL: 'https://a.test/', request: { url: 'https://a.test/api' } });
+  assert.deepEqual([...t.inflight.keys()], ['A1']);
+});
