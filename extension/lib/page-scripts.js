@@ -3,6 +3,7 @@
 // are redacted here, before anything leaves the page.
 
 import { INVALID_MARK_ATTR, isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
+import { LANDMARKS, landmarkOf, regionOf } from './landmarks.js';
 import { LIMITS } from './limits.js';
 
 /**
@@ -277,13 +278,6 @@ export const SETTLE_JS = (key, quietMs, capMs) => `(globalThis[${JSON.stringify(
   setTimeout(tick, ${LIMITS.settleTickMs});
 }))`;
 
-/** Region name -> selector of its landmark (read {region}). @type {Readonly<Record<string, string>>} */
-export const REGION_SELECTORS = Object.freeze({
-  page: 'body', main: 'main,[role=main]', header: 'header,[role=banner]', nav: 'nav,[role=navigation]',
-  aside: 'aside,[role=complementary]', footer: 'footer,[role=contentinfo]',
-  dialog: 'dialog[open],[role=dialog],[role=alertdialog]', search: 'search,[role=search]', form: 'form,[role=form]',
-});
-
 /** Text of an element; password and payment values never leave the page. */
 export const READ_FN = `function (max) {
   const isSecretField = ${isSecretField.toString()};
@@ -294,6 +288,53 @@ export const READ_FN = `function (max) {
   else t = this.innerText ?? this.textContent ?? '';
   return { text: t.slice(0, max), length: t.length };
 }`;
+
+/**
+ * In the page: the landmark rule (landmarks.js) over a DOM element: `opens(el)` is the region it
+ * opens ('' for none), `regionIn(el)` the region it lives in within its document.
+ */
+const LANDMARK_SRC = `const landmarkTable = ${JSON.stringify(LANDMARKS)};
+  const landmarkOf = ${landmarkOf};
+  const regionOf = ${regionOf};
+  const landmarkElement = (n) => ({ tag: n.localName, attr: (a) => n.getAttribute(a) });
+  const opens = (n) => landmarkOf(landmarkTable, landmarkElement(n));
+  const regionIn = (n) => { const chain = []; for (let e = n; e; e = e.parentElement) chain.unshift(landmarkElement(e)); return regionOf(landmarkTable, chain, landmarkOf); };`;
+
+/**
+ * Text of the landmark of region `want` around this node (its nearest ancestor-or-self opening
+ * that region, crossing shadow roots), or of its document's body (want 'page', or none found).
+ */
+export const READ_LANDMARK_FN = `function (want, max) {
+  ${LANDMARK_SRC}
+  let n = this, lm = null;
+  while (n && want !== 'page') {
+    if (n.nodeType === 1 && opens(n) === want) { lm = n; break; }
+    n = n.parentNode || (n instanceof ShadowRoot ? n.host : null);
+  }
+  const el = lm || (this.ownerDocument || document).body;
+  const t = el.innerText ?? el.textContent ?? '';
+  return { text: t.slice(0, max), length: t.length };
+}`;
+
+/** The elements that can open a landmark: the table's tags and anything with a role attribute. */
+const LANDMARK_CANDIDATES = ['[role]', ...new Set(LANDMARKS.landmarks.flatMap((l) => l.tags))].join(',');
+
+/**
+ * Expression: the text of the main document's body (region 'page') or of its first rendered
+ * landmark of `region` that is that region's (a <header> inside a dialog is the dialog's), with
+ * the document's URL; null when there is none.
+ * @param {string} region @param {number} max
+ */
+export const READ_REGION_JS = (region, max) => `(() => {
+  ${LANDMARK_SRC}
+  const want = ${JSON.stringify(region)};
+  let el = want === 'page' ? document.body : null;
+  if (!el) for (const c of document.querySelectorAll(${JSON.stringify(LANDMARK_CANDIDATES)})) {
+    if (c.getClientRects().length && opens(c) === want && regionIn(c) === want) { el = c; break; }
+  }
+  if (!el) return null;
+  return { ...(${READ_FN}).call(el, ${max}), url: document.URL };
+})()`;
 
 /** Empties an input, textarea or contenteditable (through the native value setter, so frameworks see it). */
 export const CLEAR_FN = `function () {
