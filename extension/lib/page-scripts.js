@@ -5,6 +5,7 @@
 import { INVALID_MARK_ATTR, isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
 import { LANDMARKS, landmarkOf, regionOf } from './landmarks.js';
 import { LIMITS } from './limits.js';
+import { VISIBLE_SRC } from './visibility.js';
 
 /**
  * What the page does after an action, watched from inside it (main world, installed before the
@@ -366,26 +367,11 @@ export const SCROLL_FN = `function (dir, amount, share) {
 }`;
 
 /**
- * Live state of a node for wait_for {ref, state}. Visible as the core has it
- * (core/src/compiler/visibility.cpp): a box, not display:none, not visibility hidden or
- * collapse, and no opacity 0 on it or any ancestor (across shadow roots and same-origin frames),
- * except a native input, select or textarea made transparent on its own (its styled stand-in is
- * what users see).
+ * Live state of a node for wait_for {ref, state}. Visible by the one visibility rule the core has
+ * too (visibility.js whyHidden; core/src/compiler/visibility.cpp).
  */
 export const STATE_FN = `function () {
-    const r = this.getBoundingClientRect(), s = getComputedStyle(this);
-    let transparent = false;
-    for (let n = this; n && !transparent;) {
-      if (n.nodeType === 1) {
-        const own = n === this && (n.localName === 'input' || n.localName === 'select' || n.localName === 'textarea');
-        const v = (n.ownerDocument.defaultView || window).getComputedStyle(n);
-        if (!own && Number.parseFloat(v.opacity) === 0) transparent = true;
-      }
-      let up = n.parentNode;
-      if (up && up.nodeType === 11) up = up.host || null;
-      if (!up && n.nodeType === 9) { try { up = n.defaultView && n.defaultView.frameElement; } catch (e) { up = null; } }
-      n = up;
-    }
-    return { attached: this.isConnected, visible: this.isConnected && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.visibility !== 'collapse' && s.display !== 'none' && !transparent,
+    ${VISIBLE_SRC}
+    return { attached: this.isConnected, visible: this.isConnected && whyHiddenInPage(this) === null,
              disabled: !!this.disabled || this.getAttribute('aria-disabled') === 'true', checked: !!this.checked || this.getAttribute('aria-checked') === 'true' };
 }`;
