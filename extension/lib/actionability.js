@@ -12,6 +12,7 @@
 // (extension/test/actionability.test.mjs).
 import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
+import { VISIBLE_SRC } from './visibility.js';
 import { ToolError } from './tab-state.js';
 
 /** @typedef {import('./tab-session.js').TabSession} TabSession */
@@ -32,7 +33,8 @@ import { ToolError } from './tab-state.js';
 const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
 
 /**
- * The element's state, in its own frame: attached, visible, disabled, read-only, and whether its
+ * The element's state, in its own frame: attached, visible (by visibility.js whyHidden, and a box
+ * of at least one pixel: `why` says what hides it), disabled, read-only, and whether its
  * box stayed the same over two animation frames (a hidden tab runs no frames: then over
  * `maxMs`, whichever comes first).
  */
@@ -42,10 +44,11 @@ export const STATE_FN = `function (maxMs) {
     if (!el) return { state: 'detached' };
     const disabled = (typeof el.matches === 'function' && el.matches(':disabled')) || !!el.closest('[aria-disabled="true"]');
     const readonly = ('readOnly' in el && el.readOnly === true) || el.getAttribute('aria-readonly') === 'true';
-    const st = getComputedStyle(el);
-    const shown = typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true }) : st.display !== 'none';
+    ${VISIBLE_SRC}
     const r1 = el.getBoundingClientRect();
-    if (!shown || st.visibility === 'hidden' || r1.width < 1 || r1.height < 1) return { state: 'hidden', disabled, readonly };
+    // Visible by the one rule (visibility.js), and a box of at least a pixel to press.
+    const why = whyHiddenInPage(el) ?? (r1.width < 1 || r1.height < 1 ? 'size' : null);
+    if (why) return { state: 'hidden', why, disabled, readonly };
     return new Promise((resolve) => {
       let done = false;
       let timer = 0;
@@ -118,6 +121,9 @@ export const SCROLL_TO_FN = `function (block) {
     el.scrollIntoView({ block, inline: 'center', behavior: 'instant' });
 }`;
 
+/** What hides an element (STATE_FN's `why`), in the agent's words. @type {Record<string, string>} */
+const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility: 'visibility hidden', opacity: 'opacity 0, on it or an ancestor', size: 'empty box' };
+
 /** A role or tag from the page, only if it is a plain word (page text never forges structure). @param {unknown} s */
 const word = (s) => (typeof s === 'string' && /^[a-z][a-z0-9-]{0,40}$/.test(s) ? s : '');
 
@@ -183,7 +189,7 @@ export class Actionability {
         if (o.enabled && st.disabled) throw new ToolError('element_disabled', `${who(target)} is disabled: ${o.kind} refused, nothing was done`);
         return null;
       }
-      if (st.state === 'hidden') throw new ToolError('not_visible', `${who(target)} is not visible (hidden or empty box): ${o.kind} refused, nothing was done`);
+      if (st.state === 'hidden') throw new ToolError('not_visible', `${who(target)} is not visible (${HIDDEN_WHY[st.why] ?? 'hidden'}): ${o.kind} refused, nothing was done`);
       if (o.enabled && st.disabled) throw new ToolError('element_disabled', `${who(target)} is disabled: ${o.kind} refused, nothing was done`);
       if (o.editable && st.readonly) throw new ToolError('not_editable', `${who(target)} is read-only: ${o.kind} refused, nothing was done`);
       if (st.stable) break;

@@ -3,7 +3,9 @@
 // are redacted here, before anything leaves the page.
 
 import { INVALID_MARK_ATTR, isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
+import { LANDMARKS, landmarkOf, regionOf } from './landmarks.js';
 import { LIMITS } from './limits.js';
+import { VISIBLE_SRC } from './visibility.js';
 
 /**
  * What the page does after an action, watched from inside it (main world, installed before the
@@ -277,13 +279,6 @@ export const SETTLE_JS = (key, quietMs, capMs) => `(globalThis[${JSON.stringify(
   setTimeout(tick, ${LIMITS.settleTickMs});
 }))`;
 
-/** Region name -> selector of its landmark (read {region}). @type {Readonly<Record<string, string>>} */
-export const REGION_SELECTORS = Object.freeze({
-  page: 'body', main: 'main,[role=main]', header: 'header,[role=banner]', nav: 'nav,[role=navigation]',
-  aside: 'aside,[role=complementary]', footer: 'footer,[role=contentinfo]',
-  dialog: 'dialog[open],[role=dialog],[role=alertdialog]', search: 'search,[role=search]', form: 'form,[role=form]',
-});
-
 /** Text of an element; password and payment values never leave the page. */
 export const READ_FN = `function (max, from) {
   const isSecretField = ${isSecretField.toString()};
@@ -295,6 +290,54 @@ export const READ_FN = `function (max, from) {
   const f = Math.max(0, Math.min(Number(from) || 0, t.length));
   return { text: t.slice(f, f + max), length: t.length, from: f };
 }`;
+
+/**
+ * In the page: the landmark rule (landmarks.js) over a DOM element: `opens(el)` is the region it
+ * opens ('' for none), `regionIn(el)` the region it lives in within its document.
+ */
+const LANDMARK_SRC = `const landmarkTable = ${JSON.stringify(LANDMARKS)};
+  const landmarkOf = ${landmarkOf};
+  const regionOf = ${regionOf};
+  const landmarkElement = (n) => ({ tag: n.localName, attr: (a) => n.getAttribute(a) });
+  const opens = (n) => landmarkOf(landmarkTable, landmarkElement(n));
+  const regionIn = (n) => { const chain = []; for (let e = n; e; e = e.parentElement) chain.unshift(landmarkElement(e)); return regionOf(landmarkTable, chain, landmarkOf); };`;
+
+/**
+ * Text of the landmark of region `want` around this node (its nearest ancestor-or-self opening
+ * that region, crossing shadow roots), or of its document's body (want 'page', or none found).
+ */
+export const READ_LANDMARK_FN = `function (want, max, from) {
+  ${LANDMARK_SRC}
+  let n = this, lm = null;
+  while (n && want !== 'page') {
+    if (n.nodeType === 1 && opens(n) === want) { lm = n; break; }
+    n = n.parentNode || (n instanceof ShadowRoot ? n.host : null);
+  }
+  const el = lm || (this.ownerDocument || document).body;
+  const t = el.innerText ?? el.textContent ?? '';
+  const f = Math.max(0, Math.min(Number(from) || 0, t.length));
+  return { text: t.slice(f, f + max), length: t.length, from: f };
+}`;
+
+/** The elements that can open a landmark: the table's tags and anything with a role attribute. */
+const LANDMARK_CANDIDATES = ['[role]', ...new Set(LANDMARKS.landmarks.flatMap((l) => l.tags))].join(',');
+
+/**
+ * Expression: the text of the main document's body (region 'page') or of its first rendered
+ * landmark of `region` that is that region's (a <header> inside a dialog is the dialog's), with
+ * the document's URL; null when there is none.
+ * @param {string} region @param {number} max characters at most @param {number} from where the part starts
+ */
+export const READ_REGION_JS = (region, max, from) => `(() => {
+  ${LANDMARK_SRC}
+  const want = ${JSON.stringify(region)};
+  let el = want === 'page' ? document.body : null;
+  if (!el) for (const c of document.querySelectorAll(${JSON.stringify(LANDMARK_CANDIDATES)})) {
+    if (c.getClientRects().length && opens(c) === want && regionIn(c) === want) { el = c; break; }
+  }
+  if (!el) return null;
+  return { ...(${READ_FN}).call(el, ${max}, ${from}), url: document.URL };
+})()`;
 
 /** Empties an input, textarea or contenteditable (through the native value setter, so frameworks see it). */
 export const CLEAR_FN = `function () {
@@ -326,26 +369,11 @@ export const SCROLL_FN = `function (dir, amount, share) {
 }`;
 
 /**
- * Live state of a node for wait_for {ref, state}. Visible as the core has it
- * (core/src/compiler/visibility.cpp): a box, not display:none, not visibility hidden or
- * collapse, and no opacity 0 on it or any ancestor (across shadow roots and same-origin frames),
- * except a native input, select or textarea made transparent on its own (its styled stand-in is
- * what users see).
+ * Live state of a node for wait_for {ref, state}. Visible by the one visibility rule the core has
+ * too (visibility.js whyHidden; core/src/compiler/visibility.cpp).
  */
 export const STATE_FN = `function () {
-    const r = this.getBoundingClientRect(), s = getComputedStyle(this);
-    let transparent = false;
-    for (let n = this; n && !transparent;) {
-      if (n.nodeType === 1) {
-        const own = n === this && (n.localName === 'input' || n.localName === 'select' || n.localName === 'textarea');
-        const v = (n.ownerDocument.defaultView || window).getComputedStyle(n);
-        if (!own && Number.parseFloat(v.opacity) === 0) transparent = true;
-      }
-      let up = n.parentNode;
-      if (up && up.nodeType === 11) up = up.host || null;
-      if (!up && n.nodeType === 9) { try { up = n.defaultView && n.defaultView.frameElement; } catch (e) { up = null; } }
-      n = up;
-    }
-    return { attached: this.isConnected, visible: this.isConnected && r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.visibility !== 'collapse' && s.display !== 'none' && !transparent,
+    ${VISIBLE_SRC}
+    return { attached: this.isConnected, visible: this.isConnected && whyHiddenInPage(this) === null,
              disabled: !!this.disabled || this.getAttribute('aria-disabled') === 'true', checked: !!this.checked || this.getAttribute('aria-checked') === 'true' };
 }`;

@@ -7,6 +7,7 @@
 // value unless append is asked. The real chain is in tests/e2e/actionability.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import vm from 'node:vm';
 import { Actionability, COVER_FN, DESCRIBE_FN, RECEIVES_FN, SCROLL_TO_FN, STATE_FN, pointsIn } from '../lib/actionability.js';
 import { LIMITS } from '../lib/limits.js';
 import { TabDriver } from '../lib/tab-driver.js';
@@ -192,6 +193,37 @@ test('hidden, detached, disabled and read-only elements are refused before any p
     await assert.rejects(check(PLACE_ORDER, opts), (e) => e.code === code && e.message.includes('c0p1f0e4 button "Place order"'), code);
     assert.ok(!calls.some((c) => c.method === 'DOM.getNodeForLocation'), code);
   }
+});
+
+/**
+ * The page's answer of STATE_FN (run here on a stand-in button in a stand-in document) for a
+ * button of computed style `own` under a div of computed style `parent`.
+ * @param {Record<string, string>} own @param {Record<string, string>} parent
+ */
+function stateInPage(own, parent) {
+  const ctx = vm.createContext({ setTimeout, clearTimeout });
+  return vm.runInContext(`
+    const view = { getComputedStyle: (n) => ({ opacity: '1', visibility: 'visible', display: 'block', ...n.style }), frameElement: null };
+    globalThis.getComputedStyle = view.getComputedStyle;
+    globalThis.window = view;
+    globalThis.requestAnimationFrame = (f) => { Promise.resolve().then(f); };
+    const doc = { nodeType: 9, parentNode: null, defaultView: view };
+    const el = (tag, parentNode, style) => ({ nodeType: 1, localName: tag, parentNode, ownerDocument: doc, style, isConnected: true,
+      matches: () => false, closest: () => null, getAttribute: () => null,
+      getBoundingClientRect: () => ({ x: 0, y: 0, width: 80, height: 20 }), getClientRects: () => [{}] });
+    (${STATE_FN}).call(el('button', el('div', doc, ${JSON.stringify(parent)}), ${JSON.stringify(own)}), 50);`, ctx);
+}
+
+test('an element at opacity 0 (its own or an ancestor\'s, any spelling of 0) is refused as not visible, naming it', async () => {
+  for (const [own, parent] of [[{ opacity: '0' }, {}], [{}, { opacity: '0.00' }]]) {
+    const st = await stateInPage(own, parent);
+    assert.deepEqual({ state: st.state, why: st.why }, { state: 'hidden', why: 'opacity' });
+    const { check, calls } = page({ hit: () => self, stateOf: () => st });
+    await assert.rejects(check(), { code: 'not_visible', message: 'c0p1f0e4 button "Place order" is not visible (opacity 0, on it or an ancestor): click refused, nothing was done' });
+    assert.ok(!calls.some((c) => c.method === 'DOM.getNodeForLocation'), 'nothing is pressed');
+  }
+  const shown = await stateInPage({ opacity: '0.5' }, {});
+  assert.equal(shown.state, 'ok', 'opacity 0.5 is pressed');
 });
 
 test('hover does not ask for an enabled element; upload asks for no point at all', async () => {

@@ -18,7 +18,7 @@ function page() {
     view.document = doc;
     globalThis.el = (tag, parent, style = {}) => ({
       nodeType: 1, localName: tag, parentNode: parent ?? doc, ownerDocument: doc, style, isConnected: true,
-      getBoundingClientRect: () => ({ width: 10, height: 10 }), getAttribute: () => null,
+      getBoundingClientRect: () => ({ width: 10, height: 10 }), getClientRects: () => [{}], getAttribute: () => null,
     });
     globalThis.shadowOf = (host) => ({ nodeType: 11, host, parentNode: null });
     globalThis.state = ${STATE_FN};`, ctx);

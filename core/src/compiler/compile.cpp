@@ -355,7 +355,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     const Region lm = landmark_of(dom, i, r);
     // A dialog's own header and footer are part of the dialog, not page landmarks.
-    const bool in_dialog_part = region[u] == Region::kDialog && (lm == Region::kHeader || lm == Region::kFooter);
+    const bool in_dialog_part = region[u] == Region::kDialog && part_of_dialog(lm);
     if (lm != Region::kPage && !in_dialog_part) {
       region[u] = lm;
       landmark[u] = i;

@@ -1,8 +1,40 @@
 #include "compiler/visibility.h"
 
+#include <cstdlib>
+#include <string>
+
 #include "compiler/text.h"
 
 namespace athena::compiler {
+namespace {
+
+// An opacity that is a CSS number of 0 or less ("0", "0.0", "0.00", "0e0"; a computed opacity is
+// clamped to 0..1), as extension/lib/visibility.js whyHidden reads it; anything else is not 0.
+bool zero_opacity(std::string_view raw) {
+  const std::string s = collapse_ws(raw);
+  std::size_t i = 0;
+  const auto digits = [&] {
+    const std::size_t b = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i > b;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  const bool whole = digits();
+  bool fraction = false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    fraction = digits();
+  }
+  if (!whole && !fraction) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == s.size() && std::strtod(s.c_str(), nullptr) <= 0;
+}
+
+}  // namespace
 
 Visibility::Visibility(const Dom& dom) : dom_(dom) {
   const std::size_t n = dom.nodes.size();
@@ -22,7 +54,7 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
       // A native control made transparent on its own is the "visually hidden input" pattern
       // (custom checkboxes, switches, file pickers): its styled stand-in is what users see.
       const bool native_control = node.tag == "input" || node.tag == "select" || node.tag == "textarea";
-      if ((o == "0" || o == "0.0") && !native_control) t = 1;
+      if (!native_control && zero_opacity(o)) t = 1;
     }
     transparent_[static_cast<std::size_t>(i)] = t;
     char a = same_doc ? aria_hidden_[p] : 0;

@@ -18,8 +18,10 @@ class Visibility {
   bool css_hidden(int i) const;
   /// aria-hidden="true" on the element or an ancestor.
   bool aria_hidden(int i) const { return aria_hidden_[static_cast<std::size_t>(i)] != 0; }
-  /// A user can see it: rendered box, visibility visible, no opacity:0 ancestor, and a non-empty
-  /// box unless it is focusable (a focusable 0x0 element can still be tabbed to).
+  /// A user can see it: rendered box, visibility visible, no opacity 0 (any number that parses to
+  /// 0 or less) on it or an ancestor, except a native input/select/textarea transparent on its
+  /// own, and a non-empty box unless it is focusable (a focusable 0x0 element can still be tabbed
+  /// to). The page side's copy is extension/lib/visibility.js; rules/visibility.json their cases.
   bool visible(int i, bool focusable) const;
 
  private:

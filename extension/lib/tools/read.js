@@ -2,7 +2,8 @@
 // element or a region), screenshot. None begins an action or commits a version: a read never
 // disturbs an action in flight, nor puts the agent's version out of date.
 import { LIMITS } from '../limits.js';
-import { READ_FN, REGION_SELECTORS } from '../page-scripts.js';
+import { REGION_NAMES } from '../landmarks.js';
+import { READ_FN, READ_LANDMARK_FN, READ_REGION_JS } from '../page-scripts.js';
 import { blankRects, blockedPageError, framesAllowed, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
@@ -173,7 +174,7 @@ async function resolveNow(ctx, t, ref) {
  * @returns {Promise<{text: string, length: number, from?: number}>}
  */
 async function readRegion(ctx, t, region, frame, max, from) {
-  const isName = Object.prototype.hasOwnProperty.call(REGION_SELECTORS, region);
+  const isName = REGION_NAMES.includes(region);
   if (t.hasBaseline) {
     const engine = await ctx.loadEngine();
     // The core says which region the string names (its name or its label: rules/region-match.json)
@@ -189,13 +190,12 @@ async function readRegion(ctx, t, region, frame, max, from) {
     for (const e of picked.slice(0, 3)) {
       let target;
       try { target = await resolveNow(ctx, t, e.ref); } catch (err) { if (err instanceof ToolError) throw err; continue; }
-      const sel = e.region === 'page' ? null : REGION_SELECTORS[e.region] ?? null;
-      const r = await ctx.driver.callOn(t, target, READ_LANDMARK_FN, [sel, max, from]);
+      const r = await ctx.driver.callOn(t, target, READ_LANDMARK_FN, [String(e.region), max, from]);
       if (r) return r;
     }
   }
-  if (!isName) throw new ToolError('no_such_region', `read: no region ${quoteValue(region)}: give a region name (${Object.keys(REGION_SELECTORS).join(', ')}) or a label the FactPack showed`);
-  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: `(() => { const el = document.querySelector(${JSON.stringify(REGION_SELECTORS[region])}); if (!el) return null; return { ...(${READ_FN}).call(el, ${max}, ${from}), url: document.URL }; })()`, returnByValue: true });
+  if (!isName) throw new ToolError('no_such_region', `read: no region ${quoteValue(region)}: give a region name (${REGION_NAMES.join(', ')}) or a label the FactPack showed`);
+  const ev = await ctx.send(t, 'Runtime.evaluate', { expression: READ_REGION_JS(region, max, from), returnByValue: true });
   const r = ev.result?.value;
   // The document that answered is judged itself: the page may have navigated since the gate.
   if (r && typeof r.url === 'string') {
@@ -209,19 +209,6 @@ async function readRegion(ctx, t, region, frame, max, from) {
 /** The landmark label of an element (the engine's JSON: region_label). @param {any} e */
 const labelOf = (e) => e.region_label ?? '';
 
-
-/** Text of the landmark around this node (crossing shadow roots), or of its document's body. */
-const READ_LANDMARK_FN = `function (sel, max, from) {
-  let n = this, lm = null;
-  while (n && sel) {
-    if (n.nodeType === 1 && n.matches(sel)) { lm = n; break; }
-    n = n.parentNode || (n instanceof ShadowRoot ? n.host : null);
-  }
-  const el = lm || (this.ownerDocument || document).body;
-  const t = el.innerText ?? el.textContent ?? '';
-  const f = Math.max(0, Math.min(Number(from) || 0, t.length));
-  return { text: t.slice(f, f + max), length: t.length, from: f };
-}`;
 
 /**
  * The longest start of s whose UTF-8 form fits in maxBytes (never splitting a surrogate pair): the

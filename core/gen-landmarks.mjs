@@ -1,0 +1,54 @@
+// Generates the core's copy of the landmark table (extension/lib/landmarks.js LANDMARKS):
+//   node core/gen-landmarks.mjs OUT.inc   (CMake runs this at build time; core/src/compiler/regions.cpp reads it)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LANDMARKS } from '../extension/lib/landmarks.js';
+
+const out = process.argv[2];
+if (!out) {
+  console.error('usage: node core/gen-landmarks.mjs OUT.inc');
+  process.exit(2);
+}
+/** A string as a C++ literal: plain lower-case words only (tags, roles, attribute names). @param {string} s */
+const word = (s) => {
+  if (!/^[a-z][a-z0-9-]*$/.test(s)) throw new Error(`extension/lib/landmarks.js: not a plain word: ${JSON.stringify(s)}`);
+  return `"${s}"`;
+};
+/** The Region enumerator of a region name: header -> Region::kHeader (the build fails on a name the core lacks). @param {string} r */
+const enumerator = (r) => `Region::k${word(r).slice(1, 2).toUpperCase()}${r.slice(1)}`;
+const maxRoles = Math.max(...LANDMARKS.landmarks.map((l) => l.roles.length));
+const maxTags = Math.max(...LANDMARKS.landmarks.map((l) => l.tags.length));
+/** @param {readonly string[]} list @param {number} n */
+const padded = (list, n) => `{${[...list.map(word), ...Array(n - list.length).fill('""')].join(', ')}}`;
+const rows = LANDMARKS.landmarks.map((l) =>
+  `    {${enumerator(l.region)}, ${padded(l.roles, maxRoles)}, ${l.roles.length}, ${padded(l.tags, maxTags)}, ${l.tags.length}, ${l.named}, ${l.partOfDialog}},`);
+mkdirSync(path.dirname(out), { recursive: true });
+writeFileSync(out, `// Generated from extension/lib/landmarks.js by core/gen-landmarks.mjs: do not edit.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include "athena/snapshot.h"
+
+namespace athena::compiler::generated {
+
+struct Landmark {
+  Region region;
+  std::array<std::string_view, ${maxRoles}> roles;  // the first role_count are used
+  std::size_t role_count;
+  std::array<std::string_view, ${maxTags}> tags;  // the first tag_count are used
+  std::size_t tag_count;
+  bool named;
+  bool part_of_dialog;
+};
+
+inline constexpr std::array<Landmark, ${LANDMARKS.landmarks.length}> kLandmarks = {{
+${rows.join('\n')}
+}};
+
+inline constexpr std::array<std::string_view, ${LANDMARKS.nameAttrs.length}> kLandmarkNameAttrs = {${LANDMARKS.nameAttrs.map(word).join(', ')}};
+
+}  // namespace athena::compiler::generated
+`);

@@ -1,0 +1,73 @@
+// The visibility rule of the page side, as the core has it (core/src/compiler/visibility.cpp
+// Visibility::visible, with roles.cpp is_focusable): one function, whyHidden, that wait_for's
+// state (page-scripts.js STATE_FN) and the check before pressing (actionability.js STATE_FN) both
+// run inside the page (VISIBLE_SRC embeds it). rules/visibility.json holds the cases;
+// extension/test/visibility-rule.test.mjs runs them here and
+// tests/unit/compiler/visibility_rule_test.cpp through the core.
+
+/**
+ * What the page tells of an element (all computed):
+ * @typedef {{tag: string, attr: (name: string) => (string | null | undefined), boxed: boolean, display: string,
+ *   visibility: string, opacity: string, width: number, height: number, ancestorOpacities: string[]}} VisibilityFacts
+ *   boxed: it has a layout box (none inside a display:none subtree); ancestorOpacities: every
+ *   ancestor's, across shadow roots and frames
+ */
+
+/**
+ * Why a user cannot see the element, or null when they can. Hidden: no layout box or display
+ * none ('display'); visibility hidden or collapse ('visibility'); opacity 0 (any number that
+ * parses to 0 or less: "0", "0.00", "0e0") on an ancestor, or on the element itself unless it is
+ * a native input, select or textarea (a custom checkbox, switch or file picker is drawn by a
+ * styled stand-in over the transparent control, which still works) ('opacity'); an empty box
+ * unless it is focusable (a 0x0 element that takes focus can still be tabbed to and typed into)
+ * ('size').
+ * Self-contained: its source runs inside the page.
+ * @param {VisibilityFacts} f @returns {'display' | 'visibility' | 'opacity' | 'size' | null}
+ */
+export function whyHidden(f) {
+  const ws = /^[\t\n\f\r \u00a0]+|[\t\n\f\r \u00a0]+$/g;
+  const trim = (/** @type {unknown} */ s) => String(s ?? '').replace(ws, '');
+  const lower = (/** @type {string} */ s) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  // A CSS number that is 0 or less (a computed opacity is clamped to 0..1).
+  const zero = (/** @type {string} */ s) => /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(trim(s)) && Number(trim(s)) <= 0;
+  // As roles.cpp is_focusable: a tabindex integer, contenteditable, a link, an enabled control,
+  // a summary or an iframe.
+  const focusable = () => {
+    const tag = lower(String(f.tag));
+    const tabindex = trim(f.attr('tabindex'));
+    if (tabindex.length <= 18 && /^[+-]?\d+$/.test(tabindex)) return true;
+    const ce = f.attr('contenteditable');
+    if (ce !== null && ce !== undefined && ['', 'true', 'plaintext-only'].includes(lower(trim(ce)))) return true;
+    const has = (/** @type {string} */ a) => f.attr(a) !== null && f.attr(a) !== undefined;
+    if (tag === 'a' || tag === 'area') return has('href');
+    if (tag === 'input') return lower(trim(f.attr('type'))) !== 'hidden' && !has('disabled');
+    if (tag === 'button' || tag === 'select' || tag === 'textarea') return !has('disabled');
+    return tag === 'summary' || tag === 'iframe';
+  };
+  if (!f.boxed || f.display === 'none') return 'display';
+  if (f.visibility === 'hidden' || f.visibility === 'collapse') return 'visibility';
+  const native = ['input', 'select', 'textarea'].includes(lower(String(f.tag)));
+  if ((!native && zero(f.opacity)) || f.ancestorOpacities.some(zero)) return 'opacity';
+  if (!(f.width > 0 && f.height > 0) && !focusable()) return 'size';
+  return null;
+}
+
+/**
+ * Source for the page: defines `whyHiddenInPage(el)`, whyHidden over what the DOM says of
+ * element `el` (its ancestors' opacity read across shadow roots and same-origin frames).
+ */
+export const VISIBLE_SRC = `const whyHidden = ${whyHidden};
+  const whyHiddenInPage = (el) => {
+    const s = getComputedStyle(el), r = el.getBoundingClientRect();
+    const ancestorOpacities = [];
+    for (let n = el;;) {
+      let up = n.parentNode;
+      if (up && up.nodeType === 11) up = up.host || null;
+      if (!up && n.nodeType === 9) { try { up = n.defaultView && n.defaultView.frameElement; } catch (e) { up = null; } }
+      if (!up) break;
+      if (up.nodeType === 1) ancestorOpacities.push((up.ownerDocument.defaultView || window).getComputedStyle(up).opacity);
+      n = up;
+    }
+    return whyHidden({ tag: el.localName, attr: (a) => el.getAttribute(a), boxed: el.getClientRects().length > 0, display: s.display,
+      visibility: s.visibility, opacity: s.opacity, width: r.width, height: r.height, ancestorOpacities });
+  };`;
