@@ -31,7 +31,7 @@ inline constexpr int kPollMs = 250;                                  // event-lo
 // The extension's service worker, stopped by Chrome, wakes on its alarm (extension/lib/limits.js
 // wakeAlarmMinutes, 30 s) and reconnects: a call made meanwhile waits this long for it (within its
 // own deadline), trying the host's socket every kReconnectEveryMs.
-inline constexpr int kReconnectWaitMs = 45'000;
+inline constexpr int kReconnectWaitMs = 50'000;
 inline constexpr int kReconnectEveryMs = 500;
 
 }  // namespace athena::bridge::limits

@@ -313,8 +313,7 @@ void McpServer::tick(Clock::time_point now) {
       }
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->pending.started).count();
       tool_error(it->pending.rpc_id, not_connected("it went away and did not come back within " + std::to_string(waited) +
-                                                   " ms (Chrome wakes a stopped extension within " +
-                                                   std::to_string(limits::kReconnectWaitMs) + " ms when it is running)"));
+                                                   " ms (a running Chrome wakes the extension's stopped worker on its alarm)"));
       it = waiting_.erase(it);
     }
   }

@@ -108,7 +108,13 @@ export class Agent {
       const live = new Set((await c.tabs.query({}).catch(() => [])).map((/** @type {chrome.tabs.Tab} */ t) => t.id));
       for (const r of [...this.tabMap.byTab.values()]) if (!live.has(r.tabId)) this.tabMap.remove(r.tabId);
       this.tabMap.renumberAll('the extension was restarted by the browser (service worker stopped); its state was rebuilt');
-      for (const [id, s] of Object.entries(st.sessions ?? {})) this.sessions.set(id, { client: s.client, current: s.current ?? null });
+      for (const [id, s] of Object.entries(st.sessions ?? {})) {
+        // A session with no current tab but exactly one of its own (saved before its current
+        // tab was): that one.
+        const own = this.tabMap.ofSession(id);
+        const current = s.current ?? (own.length === 1 ? own[0].tabId : null);
+        this.sessions.set(id, { client: s.client, current });
+      }
       for (const r of this.tabMap.byTab.values()) {
         const t = this.#tab(r.tabId, r.key, r.session);
         t.renumber(r.key, `${r.reason}: tab ${r.formerly} is now ${tabName(r.key)}, refs from before are invalid; this is a full snapshot`);
@@ -537,7 +543,9 @@ export class Agent {
     }
     if (!t) throw new ToolError('no_tab', 'no tab');
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
-    if (s) s.current = t.tabId;
+    // Saved with the rest (storage.session): a worker Chrome stopped and started again finds the
+    // agent's current tab where it was.
+    if (s && s.current !== t.tabId) { s.current = t.tabId; await this.#save(); }
     return t;
   }
 

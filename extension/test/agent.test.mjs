@@ -187,3 +187,16 @@ test('the page watcher keeps its name across a service-worker restart: tabs keep
   await other.restored;
   assert.notEqual(other.watchKey, first.watchKey);
 });
+
+test('the session\'s current tab is saved: a worker Chrome stopped and started again finds the agent in it', async () => {
+  const chrome = fakeChrome({ tabs: [{ id: 5, url: 'https://a.test/' }, { id: 6, url: 'https://a.test/' }], session: { athenaState: { tabMap: { nextPage: { 0: 3 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }, { tabId: 6, key: { context: 0, page: 2 }, session: 'a' }] }, sessions: { a: { client: 'c', current: null } } } } });
+  const first = new Agent({ chrome, athena: noCore });
+  await first.restored;
+  // The agent picks a tab (tabs select): that is its current one from now on.
+  const picked = await first.tabFor('a', { tab: first.status().tabs.find((x) => x.tabId === 6).tab });
+  assert.equal(picked.tabId, 6);
+  // The worker is stopped; a new one restores from storage.session.
+  const second = new Agent({ chrome, athena: noCore });
+  await second.restored;
+  assert.equal(second.sessions.get('a')?.current, 6);
+});

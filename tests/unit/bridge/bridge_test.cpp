@@ -73,7 +73,7 @@ TEST_CASE("host routing: calls before the extension's hello are refused with not
   CHECK(hello[2].message["extension"] == true);
 }
 
-TEST_CASE("host routing: one client's flood of calls stops at its share; another client's call goes through", "[bridge][host][fair]") {
+TEST_CASE("host routing: one client's flood of calls stops at its share, and another client's call goes through", "[bridge][host][fair]") {
   HostRouter r;
   r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
   r.client_connected(1);
