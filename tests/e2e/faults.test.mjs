@@ -82,8 +82,8 @@ test('a client that never reads is cut off at its queue bound; the agent is serv
   assert.equal(after.isError, false, after.text);
 });
 
-test(`${MAX_CLIENTS + 1} clients: the one over the limit is told why; the others keep working`, async () => {
-  // The chain's own agent holds one slot; 31 more clients say hello and stay.
+test(`${MAX_CLIENTS + 1} clients: a newcomer is served; the one idle the longest gives its slot up and is served again on its next call`, async () => {
+  // The chain's own agent holds one slot (idle since the test before); 31 more clients say hello and stay.
   const others = [];
   try {
     for (let i = 1; i < MAX_CLIENTS; i++) {
@@ -93,20 +93,19 @@ test(`${MAX_CLIENTS + 1} clients: the one over the limit is told why; the others
       await r.next((m) => m.type === 'status');
       others.push({ s, r });
     }
+    // Every slot is taken: the late agent gets the slot of the one idle the longest (the chain's agent).
     const late = await chain.connectClient('late-agent');
-    const refused = await chain.call('tabs', { action: 'list' }, late);
-    assert.equal(refused.isError, true);
-    assert.match(refused.text, /already serves 32 agents, its limit/);
-    // Everyone inside is still served, the chain's agent and a socket client alike.
+    const served = await chain.call('tabs', { action: 'list' }, late);
+    assert.equal(served.isError, false, served.text);
+    // That agent is served again on its next call: it reconnects, and now c1 (idle the longest) makes room, told why.
     const mine = await chain.call('snapshot', {});
     assert.equal(mine.isError, false, mine.text);
+    const told = await others[0].r.next((m) => m.type === 'error' && m.code === 'disconnected', 10_000);
+    assert.match(told.message, /^athena-bridge disconnected this client: idle the longest while a new agent needed its slot \(at most 32 agents\); it reconnects on its next call$/);
+    // The others inside are still served.
     others[5].s.write(frame({ type: 'call', id: 'x', tool: 'tabs', args: { action: 'list' } }));
     const res = await others[5].r.next((m) => m.type === 'result' && m.id === 'x', 10_000);
     assert.equal(res.ok, true, JSON.stringify(res));
-    // A slot frees: the late agent gets in on its next call.
-    others.pop().s.destroy();
-    const now = await callWhenBack('tabs', { action: 'list' }, late);
-    assert.equal(now.isError, false, now.text);
     await late.close();
   } finally {
     for (const o of others) o.s.destroy();
