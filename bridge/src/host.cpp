@@ -208,6 +208,22 @@ std::size_t HostRouter::calls_of(int client) const {
   return n;
 }
 
+std::vector<Outgoing> HostRouter::client_suspended(int client) {
+  auto cl = clients_.find(client);
+  if (cl == clients_.end()) return {};
+  std::vector<Outgoing> out;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (it->second.client == client) {
+      if (ext_ready_) out.push_back({0, {{"type", "cancel"}, {"id", it->first}}});
+      it = pending_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  clients_.erase(cl);
+  return out;  // no session_close: the session waits for its MCP server
+}
+
 std::vector<Outgoing> HostRouter::client_gone(int client) {
   std::vector<Outgoing> out;
   auto cl = clients_.find(client);
@@ -244,6 +260,7 @@ struct Conn {
   Clock::time_point frame_started{};  // when the partial frame in `reader` began (valid while pending)
   bool said_hello = false;
   std::string drop;                 // why it is to be disconnected ("" = keep)
+  bool keep_session = false;        // let go to make room: its session stays open for its return
 };
 
 void log(const std::string& s) { std::fprintf(stderr, "athena-bridge native-host: %s\n", s.c_str()); }
@@ -335,8 +352,9 @@ int run_native_host(const std::string& caller_origin) {
       c.out = encode_frame(json{{"type", "error"}, {"code", "disconnected"}, {"message", "athena-bridge disconnected this client: " + c.drop}}.dump());
       flush(c);
       ::close(c.fd);
+      const bool keep = c.keep_session;
       it = clients.erase(it);
-      send(router.client_gone(n));
+      send(keep ? router.client_suspended(n) : router.client_gone(n));
     }
   };
 
@@ -416,6 +434,7 @@ int run_native_host(const std::string& caller_origin) {
             if (idlest != 0) {
               clients.at(idlest).drop = "idle the longest while a new agent needed its slot (at most " + std::to_string(limits::kMaxClients) +
                                         " agents); it reconnects on its next call";
+              clients.at(idlest).keep_session = true;
               reap();
             }
           }

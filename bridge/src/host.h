@@ -38,6 +38,9 @@ class HostRouter {
   std::vector<Outgoing> client_connected(int client);
   std::vector<Outgoing> from_client(int client, const json& msg);
   std::vector<Outgoing> client_gone(int client);
+  /// A client let go to make room (the one idle the longest): as gone, but its session stays open
+  /// in the extension, so the MCP server reconnecting with its session id finds its tabs.
+  std::vector<Outgoing> client_suspended(int client);
 
   bool extension_ready() const { return ext_ready_; }
   std::size_t pending() const { return pending_.size(); }

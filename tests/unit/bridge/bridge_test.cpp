@@ -98,6 +98,23 @@ TEST_CASE("host routing: one client's flood of calls stops at its share, and ano
   CHECK(r.calls_of(2) == 1);
 }
 
+TEST_CASE("host routing: a client let go to make room keeps its session, and gets it back when it reconnects with its id", "[bridge][host][fair]") {
+  HostRouter r;
+  r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
+  r.client_connected(1);
+  const auto opened = r.from_client(1, {{"type", "hello"}, {"client", "agent"}});
+  const std::string session = opened[0].message["session"];
+  CHECK(r.client_suspended(1).empty());  // no session_close for the extension
+  r.client_connected(2);
+  const auto back = r.from_client(2, {{"type", "hello"}, {"client", "agent"}, {"session", session}});
+  REQUIRE(back.size() == 2);
+  CHECK(back[0].message["type"] == "session_open");
+  CHECK(back[0].message["session"] == session);
+  const auto gone = r.client_gone(2);  // a client that leaves for good closes it
+  REQUIRE(gone.size() == 1);
+  CHECK(gone[0].message["type"] == "session_close");
+}
+
 TEST_CASE("host routing: hello first, sessions per client, ids rewritten and restored", "[bridge][host]") {
   HostRouter r;
   auto hello = r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}, {"extension", "1.0"}});
