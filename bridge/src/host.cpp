@@ -225,19 +225,11 @@ std::vector<Outgoing> HostRouter::client_suspended(int client) {
 }
 
 std::vector<Outgoing> HostRouter::client_gone(int client) {
-  std::vector<Outgoing> out;
   auto cl = clients_.find(client);
-  if (cl == clients_.end()) return out;
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->second.client == client) {
-      if (ext_ready_) out.push_back({0, {{"type", "cancel"}, {"id", it->first}}});
-      it = pending_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  if (ext_ready_) out.push_back({0, {{"type", "session_close"}, {"session", cl->second.session}}});
-  clients_.erase(cl);
+  if (cl == clients_.end()) return {};
+  const std::string session = cl->second.session;
+  std::vector<Outgoing> out = client_suspended(client);  // its calls cancelled, the client forgotten
+  if (ext_ready_) out.push_back({0, {{"type", "session_close"}, {"session", session}}});
   return out;
 }
 

@@ -2,6 +2,8 @@
 // ChunkAssembler (extension/test/chunk-rule.test.mjs feeds the same cases to extension/lib/native.js).
 #include <catch2/catch.hpp>
 
+#include "rule_table.h"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -16,11 +18,7 @@ using namespace athena::bridge;
 
 namespace {
 nlohmann::json chunk_rule() {
-  std::ifstream in(std::string(ATHENA_CASES_DIR) + "/../../rules/native-chunks.json");
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return nlohmann::json::parse(s.str());
+  return athena::testing::rule_table("native-chunks.json");
 }
 }  // namespace
 

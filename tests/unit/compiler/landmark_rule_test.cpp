@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "rule_table.h"
 #include "helpers.h"
 
 using namespace athena;
@@ -12,11 +13,7 @@ using namespace athena::test;
 
 namespace {
 nlohmann::json landmark_cases() {
-  std::ifstream in(std::string(ATHENA_CASES_DIR) + "/../../rules/landmarks.json");
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return nlohmann::json::parse(s.str())["cases"];
+  return athena::testing::rule_table("landmarks.json")["cases"];
 }
 
 Attrs attrs_of(const nlohmann::json& j) {

@@ -3,6 +3,8 @@
 // never reaches a FactPack (text or JSON), nor a find answer; a plain one does.
 #include <catch2/catch.hpp>
 
+#include "rule_table.h"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -15,11 +17,7 @@
 using namespace athena;
 
 TEST_CASE("secret fields: one rule, one table, every output of the core", "[compiler][secrets]") {
-  std::ifstream f(std::string(ATHENA_CASES_DIR) + "/../../rules/secret-fields.json");
-  REQUIRE(f);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const nlohmann::json table = nlohmann::json::parse(ss.str());
+  const nlohmann::json table = athena::testing::rule_table("secret-fields.json");
   const std::string value = table["value"];
   const auto& cases = table["cases"];
   REQUIRE(cases.size() >= 40);

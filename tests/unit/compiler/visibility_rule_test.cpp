@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "rule_table.h"
 #include "compiler/capture.h"
 #include "compiler/dom_view.h"
 #include "compiler/roles.h"
@@ -15,11 +16,7 @@ using namespace athena::test;
 
 namespace {
 nlohmann::json visibility_cases() {
-  std::ifstream in(std::string(ATHENA_CASES_DIR) + "/../../rules/visibility.json");
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return nlohmann::json::parse(s.str())["cases"];
+  return athena::testing::rule_table("visibility.json")["cases"];
 }
 
 std::string or_default(const nlohmann::json& o, const char* key, const char* fallback) {

@@ -3,6 +3,8 @@
 // the same cases through extension/lib/ref.js).
 #include <catch2/catch.hpp>
 
+#include "rule_table.h"
+
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -16,11 +18,7 @@ using namespace athena;
 
 namespace {
 nlohmann::json ref_rule() {
-  std::ifstream in(std::string(ATHENA_CASES_DIR) + "/../../rules/ref.json");
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return nlohmann::json::parse(s.str());
+  return athena::testing::rule_table("ref.json");
 }
 }  // namespace
 

@@ -3,6 +3,8 @@
 // the wasm module's find, which extension/lib/tools/read.js asks).
 #include <catch2/catch.hpp>
 
+#include "rule_table.h"
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,11 +17,7 @@ using namespace athena;
 
 namespace {
 nlohmann::json region_rule() {
-  std::ifstream in(std::string(ATHENA_CASES_DIR) + "/../../rules/region-match.json");
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return nlohmann::json::parse(s.str());
+  return athena::testing::rule_table("region-match.json");
 }
 
 /// The region a case's landmark tag opens: the region of that name (nav, main, aside, form).

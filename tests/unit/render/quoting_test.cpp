@@ -4,6 +4,8 @@
 // spaces, checked here over every Unicode code point as the extension checks it.
 #include <catch2/catch.hpp>
 
+#include "rule_table.h"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,11 +16,7 @@
 namespace {
 
 nlohmann::json table() {
-  std::ifstream f(std::string(ATHENA_CASES_DIR) + "/../../rules/quoting.json");
-  REQUIRE(f);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return nlohmann::json::parse(ss.str());
+  return athena::testing::rule_table("quoting.json");
 }
 
 std::string utf8(char32_t cp) {
