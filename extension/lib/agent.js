@@ -338,12 +338,6 @@ export class Agent {
   }
 
   // ------------------------------------------------------------------ CDP
-  /** One CDP command on tab t (its TabSession's). @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sessionId] */
-  send(t, method, params = {}, sessionId = undefined) { return t.send(method, params, sessionId); }
-
-  /** @param {TabSession} t */
-  attach(t) { return t.attach(); }
-
   /**
    * One capture of tab t, retried when a navigation races it (actions, read and screenshot use it).
    * @param {TabSession} t @param {AbortSignal} [signal] the caller gave up on it (a dialog opened): stop
@@ -380,7 +374,7 @@ export class Agent {
 
   /** Stabilization's view of tab t (extension/lib/stabilize.js). @param {TabSession} t */
   #settleIO(t) {
-    return { send: (/** @type {string} */ method, /** @type {any} */ params) => this.send(t, method, params), now: Date.now, sleep, key: this.watchKey };
+    return { send: (/** @type {string} */ method, /** @type {any} */ params) => t.send(method, params), now: Date.now, sleep, key: this.watchKey };
   }
 
   // ------------------------------------------------------------------ dispatch
