@@ -16,6 +16,8 @@
 #   4. checks `node --version` starts with v18, then runs
 #      node --test --test-reporter=tap FILES (default: the files `./athena test node` runs).
 #
+# On a stock Debian 12, /usr/bin/node is already Debian's 18 (dpkg owns it): it runs as it is and
+# steps 1-3 are skipped.
 # ./athena test node18 runs it as a suite. NODE18_DEBS_ONLY=1 only prepares build/node18.
 set -euo pipefail
 
@@ -84,16 +86,31 @@ in_namespace() {
 
 if [ "${1:-}" = "--in-namespace" ]; then shift; in_namespace "$@"; fi
 
-prepare
-if [ "${NODE18_DEBS_ONLY:-}" = 1 ]; then exit 0; fi
-
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(cd "$ROOT" && find tests/wasm tests/node extension/test bridge/test web/test -name '*.test.mjs' 2>/dev/null | sort)
 fi
 [ ${#files[@]} -gt 0 ] || die "no test files"
 
+# A stock Debian 12 already has Debian's node 18 as /usr/bin/node (`./athena setup` installs it):
+# run it as it is, first on PATH ahead of the fetched Node 20. No download, no namespace, and no
+# need for one: unprivileged user namespaces are refused inside a chroot, where tests/stock-debian.sh
+# runs this as an ordinary user.
+if [ "${NODE18_DEBS_ONLY:-}" != 1 ] && sys="$(/usr/bin/node --version 2>/dev/null)" && [[ "$sys" == v18.* ]] \
+   && dpkg-query -S /usr/bin/node >/dev/null 2>&1; then
+  say "running Debian's own /usr/bin/node $sys"
+  export PATH="/usr/bin:$PATH"
+  cd "$ROOT"
+  exec /usr/bin/node --test --test-reporter=tap "${files[@]}"
+fi
+
+prepare
+if [ "${NODE18_DEBS_ONLY:-}" = 1 ]; then exit 0; fi
+
 userns=()
 [ "$(id -u)" -eq 0 ] || userns=(--map-root-user)   # unprivileged: a user namespace, where mounting is allowed
 command -v unshare >/dev/null || die "unshare (util-linux) is needed"
+if [ ${#userns[@]} -gt 0 ] && ! unshare --mount "${userns[@]}" -- true 2>/dev/null; then
+  die "this user may not create a user namespace (inside a chroot, or kernel.unprivileged_userns_clone=0): install Debian's nodejs 18 as /usr/bin/node, or run as root"
+fi
 exec unshare --mount --propagation private "${userns[@]}" -- "$ROOT/tests/node18/run.sh" --in-namespace "${files[@]}"
