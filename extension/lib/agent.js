@@ -289,22 +289,39 @@ export class Agent {
   }
 
   /**
-   * chrome.debugger.onDetach: the user closed the infobar, or the tab went away.
+   * chrome.debugger.onDetach: the user cancelled the debugging bar, the tab went where an
+   * extension may not debug, or the tab went away. Chrome sends it only when it took the debugger
+   * (never for the extension's own detach). The call in flight answers at once what happened; the
+   * tab stays the agent's, under its name, and the next call on it attaches again
+   * (TabSession.attach) when the user's policy still allows where it is (dispatch).
    * @param {chrome.debugger.Debuggee} source @param {string} reason
    */
   onDebuggerDetach(source, reason) {
     const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
-    if (!t) return;
-    t.detach({ detach: false });
+    if (!t || t.dead) return;
     const name = tabName(t.key);
-    const why = reason === 'canceled_by_user'
-      ? { code: 'debugger_detached', message: `the user closed the debugging bar of tab ${name}: the agent no longer controls it (its state was dropped); ask the user to share it again or open a new tab` }
-      : { code: 'debugger_detached', message: `the debugger was detached from tab ${name} (${reason}): its state was dropped; navigate again or open a new tab` };
-    if (reason !== 'target_closed') { this.release(t.tabId, why, { detach: false }); return; }
+    const said = reason === 'canceled_by_user' ? 'the user cancelled the "is debugging this browser" bar' : `Chrome: ${reason}`;
+    const why = { code: 'debugger_detached', message: `the debugger was detached from tab ${name} (${said}): the call in flight stopped and nothing more was done; the next call on ${name} attaches it again (the user sees the debugging bar again), or use tabs new to go on in a new tab` };
+    if (reason !== 'target_closed') { t.debuggerLost(why, said); return; }
     // target_closed comes before tabs.onRemoved when the tab itself is closed: tell them apart.
     this.chrome.tabs.get(t.tabId).then(
-      () => this.release(t.tabId, why, { detach: false }),
+      () => t.debuggerLost(why, said),
       () => this.onTabRemoved(t.tabId));
+  }
+
+  /**
+   * The next call on a tab whose debugger Chrome took away attaches again only where the user's
+   * policy lets the agent be; a tool that leaves the page (navigate, back, forward) goes on and
+   * checks where it leads, and one that needs no page (find, tabs close) is no obstacle.
+   * @param {TabSession} t @param {string | undefined} rule the tool's dialog rule ('leaves': it leaves the page; 'ignores': it needs no page)
+   */
+  async #mayAttachAgain(t, rule) {
+    const lost = t.lostDebugger;
+    if (!lost || rule === 'leaves' || rule === 'ignores') return;
+    const tab = await this.chrome.tabs.get(t.tabId).catch(() => null);
+    if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed: navigate to a URL to go on in a new tab, or use tabs list to see the others`);
+    const ok = checkUrl(this.policy, tab.url || tab.pendingUrl || 'about:blank');
+    if (!ok.ok) throw new ToolError('debugger_detached', `the debugger was detached from tab ${tabName(t.key)} (${lost.reason}) and is not attached again: ${ok.message}; once the tab is back on a page the agent may use, the next call attaches again; meanwhile use tabs new to go on in a new tab`);
   }
 
   /** chrome.tabs.onRemoved. @param {number} tabId */
@@ -420,6 +437,7 @@ export class Agent {
         if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
         this.flow.endOrphan(t);
         const rule = typeof decl.dialog === 'function' ? decl.dialog(args) : decl.dialog;
+        await this.#mayAttachAgain(t, rule);
         const d = t.dialog;
         if (d && rule === 'blocks') throw new ToolError('dialog_open', `a JavaScript ${d.type} is open in ${tabName(t.key)} (${quoteValue(d.message)}): answer it with dialog {accept, text?} first`);
         if (!d && rule === 'answers') throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);

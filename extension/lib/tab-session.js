@@ -82,8 +82,10 @@ export class TabSession {
   #dialogWaiters = new Set();
   /** @type {Set<(e: ToolError) => void>} */
   #deathWaiters = new Set();
-  /** Why the agent lost this tab (debugger detached, closed, stopped). @type {{code: string, message: string} | null} */
+  /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
   #dead = null;
+  /** Chrome took the debugger away and the tab is still the agent's: what happened, until the next call attaches again. @type {{code: string, message: string, reason: string} | null} */
+  #lost = null;
 
   /** The tab's page key (`c{context}p{page}` of refs); a new page index after a crash or a restart. @type {PageKey} */
   #key;
@@ -286,6 +288,28 @@ export class TabSession {
     this.#hasBaseline = false;
   }
 
+  /**
+   * Chrome took the debugger away (chrome.debugger.onDetach while the tab lives on: the user
+   * cancelled the debugging bar, or the tab went where an extension may not debug): every wait in
+   * progress rejects with why, at once, and nothing of this debugging session is kept (its frame
+   * sessions, the capture it may reuse). The tab stays the agent's, its name and the engine's page
+   * too: the next call attaches again (`attach`), and its capture is checked against what the
+   * agent was shown as after any action.
+   * @param {{code: string, message: string}} why @param {string} reason what Chrome said, for the note after re-attaching
+   */
+  debuggerLost(why, reason) {
+    this.#attached = false;
+    this.#lost = { ...why, reason };
+    this.#oopifs.clear();
+    this.#captureMark = null;
+    const e = new ToolError(why.code, why.message);
+    for (const w of [...this.#deathWaiters]) w(e);
+    this.#deathWaiters.clear();
+  }
+
+  /** Chrome took the debugger away and no call has attached it again since (null: it did not). */
+  get lostDebugger() { return this.#lost ? { ...this.#lost } : null; }
+
   /** Waits in progress, by kind (none stay behind once their race settled). */
   get waiters() { return { death: this.#deathWaiters.size, dialog: this.#dialogWaiters.size }; }
 
@@ -342,8 +366,9 @@ export class TabSession {
     // replaced mid-wait (which stabilization waits out) or retried as a racing capture.
     const sent = this.#browser().debugger.sendCommand(target, method, params).catch((e) => {
       if (!DETACHED.test(msg(e))) throw e;
-      this.#attached = false;
-      throw new ToolError('debugger_detached', `the debugger was detached from tab ${this.name} during ${method} (the user closed the "is debugging this browser" bar, or Chrome took it): nothing more was done; call again to attach again, or ask the user to share the tab`);
+      const why = { code: 'debugger_detached', message: `the debugger was detached from tab ${this.name} during ${method} (the user closed the "is debugging this browser" bar, or Chrome took it): nothing more was done; call again to attach again, or ask the user to share the tab` };
+      if (!this.#lost) this.debuggerLost(why, 'Chrome answered that it was no longer attached');
+      throw new ToolError(why.code, why.message);
     });
     try {
       return await this.race(Promise.race([sent, timeout]));
@@ -353,17 +378,27 @@ export class TabSession {
     }
   }
 
-  /** Attach on demand; "already attached" after a worker restart means it is still ours. */
+  /**
+   * Attach on demand; "already attached" after a worker restart means it is still ours. After
+   * Chrome took the debugger away (`debuggerLost`) this is the attaching again: the tab keeps its
+   * name, and its next FactPack says what happened; a refusal says why and what to do.
+   */
   async attach() {
     if (this.#attached) return;
     let reattached = false;
+    const lost = this.#lost;
     try {
       await this.#browser().debugger.attach({ tabId: this.tabId }, '1.3');
     } catch (e) {
+      if (lost && !/already attached/i.test(msg(e))) throw new ToolError('debugger_detached', `the debugger was detached from tab ${this.name} (${lost.reason}) and Chrome refused to attach it again (${msg(e)}): ask the user to share the tab again from the extension popup, or use tabs new to go on in a new tab`);
       if (!/already attached/i.test(msg(e))) throw new ToolError('attach_failed', `cannot control tab ${this.name}: ${msg(e)}`);
       reattached = true;
     }
     this.#attached = true;
+    if (lost) {
+      this.#lost = null;
+      this.note(`the debugger was detached from tab ${this.name} (${lost.reason}) and is attached again: events meanwhile were missed, so this FactPack compares the page as it is now with what you were shown; your refs of ${this.name} hold where the page did not change`);
+    }
     await this.send('Page.enable');
     await this.send('Network.enable');
     await this.send(...this.#watcher());
