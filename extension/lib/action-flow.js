@@ -38,6 +38,8 @@ export const CALL_ID = Symbol('call id');
 
 /** Tools that replace the document: their result is a baseline (full FactPack). */
 export const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
+/** Those that leave the page through any dialog it opens (extension/lib/tools/navigation.js, dialog 'leaves'). */
+const LEAVES = new Set(['navigate', 'back', 'forward']);
 
 export class ActionFlow {
   /** @param {FlowIO} io */
@@ -140,8 +142,15 @@ export class ActionFlow {
     if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
       if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
         notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
+      } else if (act && LEAVES.has(kind)) {
+        // A dialog the page opens blocks its renderer: the watch is not waited for then; a
+        // crashed renderer would never answer it.
+        if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
+        t.expectLoad();
+        await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
+        notes.push(...t.takeNotes());
       } else if (act) {
-        await this.#timed(t, 'act', () => this.io.watch(t));
+        if (!t.crashed) await this.#timed(t, 'act', () => this.io.watch(t));
         t.expectLoad();
         await this.#timed(t, 'act', () => act(null));
       }
@@ -225,6 +234,23 @@ export class ActionFlow {
     const engine = this.io.engineIfLoaded();
     if (engine && t.hasBaseline) try { engine.abortAction(t.key); } catch { /* not in an action */ }
     t.note(`the ${o.dialog.type} ${quoteValue(o.dialog.message)} that held your ${o.held.kind} was closed by the page or the user, not by a dialog answer: that ${o.held.kind} ended there, and what it changed is in this FactPack`);
+  }
+
+  /**
+   * A navigation that leaves the page (navigate, back, forward) under way: every dialog the page
+   * opens meanwhile is answered as `leaveDialog` does (a beforeunload prompt the navigation itself
+   * raises, the next alert of a loop), at most LIMITS.leaveDialogsMax, since the navigation cannot
+   * go on while one blocks the renderer (it waited out its CDP bound, and the next call with it).
+   * @param {TabSession} t @param {string} kind @param {Promise<void>} acting
+   */
+  async #leave(t, kind, acting) {
+    acting.catch(() => {});  // settles after a dialog won the race; awaited below
+    for (let answered = 0; answered < LIMITS.leaveDialogsMax; answered++) {
+      if (await t.race(acting.then(() => 'done'), { dialog: 'dialog' }) === 'done') return;
+      // Chrome may have closed it itself as the navigation began ("No dialog is showing").
+      await this.leaveDialog(t, kind).catch((e) => { if (e instanceof ToolError) throw e; t.dialogClosed(); });
+    }
+    await acting;
   }
 
   /**

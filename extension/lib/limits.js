@@ -77,6 +77,8 @@ export const LIMITS = Object.freeze({
   scrollViewportShare: 0.8,
   /** Largest scroll amount in CSS px. */
   scrollMaxPx: 100_000,
+  /** Dialogs navigate, back or forward answer while leaving a page (a page that opens the next alert as each is answered); beyond, the navigation waits for its CDP bound. */
+  leaveDialogsMax: 20,
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
 

@@ -72,6 +72,8 @@ export class TabSession {
   #settledMark = null;
   /** The JavaScript dialog open in the page. @type {Dialog | null} */
   #dialog = null;
+  /** The dialog the agent is answering (`answering` to `answered`). @type {Dialog | null} */
+  #answering = null;
   /** The action that dialog interrupted. @type {Held | null} */
   #held = null;
   /** A held action whose dialog the page or the user closed: the next call on the tab ends it. @type {{held: Held, dialog: Dialog} | null} */
@@ -570,11 +572,18 @@ export class TabSession {
   answering() {
     const h = this.#held;
     this.#held = null;
+    this.#answering = this.#dialog;
     return h;
   }
 
-  /** The agent's answer was taken by the page. */
-  answered() { this.#dialog = null; }
+  /**
+   * The agent's answer was taken by the page. Chrome may say the dialog closed, and the page open
+   * the next one (an alert() loop), before the answer's own reply: that next dialog stays open.
+   */
+  answered() {
+    if (this.#dialog === this.#answering) this.#dialog = null;
+    this.#answering = null;
+  }
 
   /** A held action whose dialog closed without the agent's answer, once. */
   takeOrphan() {
