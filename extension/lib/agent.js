@@ -5,7 +5,7 @@
 // their handlers in extension/lib/tools/*.js (gathered by tool-contract.js); each mutating one goes
 // through the action flow (extension/lib/action-flow.js). One wasm engine per browser; chrome is
 // injected (the service worker passes the real one).
-import { capture, CORE_EVENTS, withholdFrames } from './capture.js';
+import { capFrames, capture, CORE_EVENTS, withholdFrames } from './capture.js';
 import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
 import { blockedPageError } from './page-gate.js';
@@ -283,7 +283,7 @@ export class Agent {
         break;
       default: break;
     }
-    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline) {
+    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline && !t.aboutLeftOutFrame(method, params)) {
       try { this.engine.onEvent(t.key, JSON.stringify({ method, params })); } catch (e) { this.log(`core refused ${method}: ${msg(e)}`); }
     }
   }
@@ -356,10 +356,16 @@ export class Agent {
           // Named by the policy's reason (its host), never by the page's URL, title or text.
           throw blockedPageError(t, why.ok ? { ok: false, code: 'blocked_origin', message: 'a frame the agent may not see' } : why);
         }
-        t.captured(r.capture, { owners: w.owners, frames: w.frames });
+        const urls = frameUrls(r.capture);
+        const cut = capFrames(r.capture, LIMITS.framesCapturedMax);
+        t.captured(r.capture, { owners: w.owners, frames: w.frames }, cut.leftOut);
         const withheld = [...new Set(w.withheld.map(hostOf))].map((h) => `a frame from ${h} was left out: the user's policy does not let the agent see or act there`);
+        // The first frame left out that the policy lets the agent see is named (a quoted value):
+        // navigating there shows what it holds.
+        const first = [...cut.leftOut].map((id) => urls.get(id)).find((u) => typeof u === 'string' && /^https?:/i.test(u) && checkFrameUrl(this.policy, u).ok);
+        const many = cut.leftOut.size === 0 ? [] : [`this page has ${cut.frames} frames: this FactPack shows what the first ${LIMITS.framesCapturedMax} hold, and leaves the other ${cut.leftOut.size} out (their iframes are empty here, nothing in them can be acted on)${first ? `; to see one, navigate to its own address, as the first left out: ${quoteValue(first)}` : ''}`];
         // The object itself goes to the core (packed into its binary form): no JSON.stringify.
-        return { capture: r.capture, warnings: [...r.warnings, ...withheld], timings: r.timings };
+        return { capture: r.capture, warnings: [...r.warnings, ...withheld, ...many], timings: r.timings };
       } catch (e) {
         if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
         last = e;
@@ -572,6 +578,24 @@ export class Agent {
     }
     return out;
   }
+}
+
+/**
+ * The URL of every frame of a capture's frame trees, by frame id (taken before capFrames prunes them).
+ * @param {import('./capture.js').Capture} cap
+ */
+function frameUrls(cap) {
+  /** @type {Map<string, string>} */
+  const urls = new Map();
+  /** @param {import('./capture.js').FrameTree | undefined} tree */
+  const walk = (tree) => {
+    const f = tree?.frame;
+    if (typeof f?.id === 'string' && typeof f.url === 'string') urls.set(f.id, f.url);
+    for (const c of tree?.childFrames ?? []) walk(c);
+  };
+  walk(cap.frameTree);
+  for (const o of cap.oopifs ?? []) walk(o.frameTree);
+  return urls;
 }
 
 /** The core's ref errors, worded for the agent. @param {any} e */

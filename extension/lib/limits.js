@@ -45,6 +45,13 @@ export const LIMITS = Object.freeze({
   frameOwnersMeasuredMax: 64,
   /** Pause between two capture attempts. */
   captureRetryMs: 150,
+  /**
+   * Frames of one page (besides the top one) whose content a capture keeps (capture.js capFrames):
+   * the rest are left out of the FactPack, and a load that attaches more is stopped there, since
+   * waiting for frames not shown buys nothing (a page of 10,000 iframes kept every CDP call
+   * waiting 10-30 s while Chrome loaded its first 1,000). Well under the core's kMaxFrames (512).
+   */
+  framesCapturedMax: 100,
 
   // --- actionability before a press (extension/lib/actionability.js) ---
   /** Longest wait for two animation frames when checking that an element's box holds still (a hidden tab runs no frames). */

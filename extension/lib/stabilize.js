@@ -53,9 +53,20 @@ export async function stabilize(t, io, o = {}) {
   const start = now();
   const end = start + LIMITS.stabilizeCapMs;
   t.settled(null);
+  // A load that attaches more frames than a capture keeps is stopped there (as the browser's Stop
+  // button does): the frames past LIMITS.framesCapturedMax are left out of the FactPack anyway,
+  // and while Chrome loads them every CDP call of the capture waits (capture.js capFrames).
+  let stopped = false;
   const loaded = async () => {
     const capEnd = now() + LIMITS.navigationCapMs;
-    while (t.loading && now() < capEnd && !t.dialog && !t.dead) await sleep(LIMITS.settleTickMs);
+    while (t.loading && now() < capEnd && !t.dialog && !t.dead) {
+      if (!stopped && t.frameCount > LIMITS.framesCapturedMax) {
+        stopped = true;
+        await io.send('Page.stopLoading').catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; });
+        warnings.push(`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there, as the browser's Stop button does, so frames and content it had not loaded yet are missing`);
+      }
+      await sleep(LIMITS.settleTickMs);
+    }
     if (t.loading) warnings.push(`the page was still loading after ${LIMITS.navigationCapMs} ms; this is its state so far`);
   };
   if (o.navigation || t.loading) {

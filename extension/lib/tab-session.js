@@ -106,6 +106,12 @@ export class TabSession {
   #withheldOwners = new Set();
   /** Ids of the frames the policy withheld (last capture). @type {Set<string>} */
   #withheldFrames = new Set();
+  /** Ids of the frames the last capture left out (past LIMITS.framesCapturedMax), and of frames inside them since. @type {Set<string>} */
+  #leftOutFrames = new Set();
+  /** The child frames of the top document, by id, as Chrome attaches and detaches them (stabilization stops a load that passes LIMITS.framesCapturedMax). @type {Set<string>} */
+  #frames = new Set();
+  /** Those attached past the first LIMITS.framesCapturedMax: their requests are not waited for (a capture leaves them out). @type {Set<string>} */
+  #framesPast = new Set();
   // The current call (begun by `beginCall`, timed by `actionStarted`): read by stabilization,
   // wait_for, the action flow's timings and tabs the action opens.
   #acting = false;
@@ -144,6 +150,8 @@ export class TabSession {
   get mainFrameId() { return this.#mainFrameId; }
   get withheldOwners() { return this.#withheldOwners; }
   get withheldFrames() { return this.#withheldFrames; }
+  /** Child frames of the top document Chrome has attached (its own cap aside: 1,000 a page). */
+  get frameCount() { return this.#frames.size; }
   /** An action is running on this tab (what it opens is the agent's). */
   get acting() { return this.#acting; }
   get callId() { return this.#callId; }
@@ -427,7 +435,13 @@ export class TabSession {
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
       case 'Page.frameStartedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = true; break;
       case 'Page.frameStoppedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = false; break;
-      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) this.#mainFrameId = params.frame.id; break;
+      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) { this.#mainFrameId = params.frame.id; this.#frames.clear(); this.#framesPast.clear(); } break;
+      case 'Page.frameAttached':
+        if (sid) break;
+        if (this.#frames.size >= LIMITS.framesCapturedMax) this.#framesPast.add(String(params.frameId));
+        this.#frames.add(String(params.frameId));
+        break;
+      case 'Page.frameDetached': if (!sid && params.reason !== 'swap') { this.#frames.delete(String(params.frameId)); this.#framesPast.delete(String(params.frameId)); } break;
       case 'Target.attachedToTarget':
         if (params.targetInfo?.type === 'iframe') {
           this.frameAttached(params.sessionId, params.targetInfo.targetId);
@@ -446,7 +460,8 @@ export class TabSession {
    * @param {any} params Network.requestWillBeSent
    */
   #withheld(params) {
-    if (this.#withheldFrames.has(params.frameId)) return true;
+    // A frame attached past the ones a capture keeps (capture.js capFrames) holds no answer either.
+    if (this.#withheldFrames.has(params.frameId) || this.#framesPast.has(params.frameId)) return true;
     const policy = this.#io?.policy();
     const doc = typeof params.documentURL === 'string' ? params.documentURL : '';
     return !!policy && /^https?:/i.test(doc) && !checkFrameUrl(policy, doc).ok;
@@ -460,14 +475,30 @@ export class TabSession {
    * A capture of this tab was taken (agent.js captureTab): the latest from now on, showing the
    * page as of no known mark, with the frames the policy withheld from it and their owners.
    * @param {any} cap @param {{owners: Set<number>, frames: Set<string>}} [withheld]
+   * @param {Set<string>} [leftOut] the frames it left out (capture.js capFrames)
    */
-  captured(cap, withheld = { owners: new Set(), frames: new Set() }) {
+  captured(cap, withheld = { owners: new Set(), frames: new Set() }, leftOut = new Set()) {
     this.#lastCapture = cap;
     this.#captureMark = null;
     this.#withheldOwners = withheld.owners;
     this.#withheldFrames = withheld.frames;
+    this.#leftOutFrames = leftOut;
     const main = cap?.frameTree?.frame?.id;
     if (typeof main === 'string' && main) this.#mainFrameId = main;
+  }
+
+  /**
+   * Whether a CDP event is about a frame the last capture left out, or one inside it: the core is
+   * not told (a frame it cannot place would make every later FactPack a full one, and no action
+   * run). A frame attached inside a left-out one is left out from then on.
+   * @param {string} method @param {any} params
+   */
+  aboutLeftOutFrame(method, params) {
+    if (this.#leftOutFrames.size === 0) return false;
+    const id = String(method === 'Page.frameNavigated' ? params?.frame?.id : params?.frameId ?? params?.targetInfo?.targetId ?? params?.targetId);
+    const parent = method === 'Page.frameNavigated' ? params?.frame?.parentId : params?.parentFrameId;
+    if (typeof parent === 'string' && this.#leftOutFrames.has(parent)) this.#leftOutFrames.add(id);
+    return this.#leftOutFrames.has(id);
   }
 
   /** The latest capture shows the page as of the watcher's `mark` (null: unknown, never reused). @param {string | null} mark */
