@@ -317,10 +317,16 @@ export class Agent {
 
   /** chrome.tabs.onCreated: a controlled tab opened a new tab or popup. @param {any} tab */
   onTabCreated(tab) {
-    const opener = tab.openerTabId === undefined ? undefined : this.tabs.get(tab.openerTabId);
     // Only what the agent's own action opened: the user's new tabs (Chrome gives them the active
-    // tab as opener too) are never taken over.
-    if (!opener || opener.dead || !opener.acting) return;
+    // tab as opener too) are never taken over. A tab opened by a tab the action opened is the
+    // action's too: Chrome names the tab active at that moment as the opener, and a page's
+    // window.open makes each new tab active in turn.
+    const opener = [...this.tabs.values()].find((t) => t.acting && !t.dead && (t.tabId === tab.openerTabId || t.opens(tab.openerTabId)));
+    if (!opener) return;
+    opener.tabOpened(tab.id);
+    // Past the first few, what an action opens stays open, counted, not controlled: its page is
+    // the user's business, and nothing of the user's browser is closed.
+    if (opener.adoptedCount >= LIMITS.popupsAdoptedMax) { opener.openedPast(); return; }
     const url = tab.pendingUrl || tab.url;
     // Not adopted, and nothing of it named but the policy's reason (not its URL nor its title).
     const why = url ? checkUrl(this.policy, url) : null;
@@ -563,8 +569,10 @@ export class Agent {
   // ------------------------------------------------------------------ what an action opened
   /** @param {TabSession} t */
   async #openedNotes(t) {
+    const { opened, past } = t.takeOpened();
+    /** @type {string[]} */
     const out = [];
-    for (const o of t.takeOpened()) {
+    for (const o of opened) {
       // Where the new tab is now: one that went to a page the user does not allow is let go.
       const tab = o.tabId === undefined ? null : await this.chrome.tabs.get(o.tabId).catch(() => null);
       const url = tab ? tab.pendingUrl || tab.url : '';
@@ -576,7 +584,8 @@ export class Agent {
         out.push(`this action opened ${o.text}: use tabs select to act there`);
       }
     }
-    return out;
+    if (past > 0) out.push(`this action opened ${past} more tab${past > 1 ? 's' : ''}, left open and not controlled: the agent takes over at most ${LIMITS.popupsAdoptedMax} of the tabs one action opens, and closes none of them (they stay in the user's browser); tabs list shows the tabs you control`);
+    return groupRepeats(out);
   }
 }
 
@@ -596,6 +605,17 @@ function frameUrls(cap) {
   walk(cap.frameTree);
   for (const o of cap.oopifs ?? []) walk(o.frameTree);
   return urls;
+}
+
+/**
+ * Notes said more than once (an action that opened many tabs a policy refuses) as one line with
+ * their count. @param {string[]} notes @returns {string[]}
+ */
+function groupRepeats(notes) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const n of notes) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([n, k]) => (k > 1 ? `${n} (${k} times)` : n));
 }
 
 /** The core's ref errors, worded for the agent. @param {any} e */

@@ -133,6 +133,8 @@ export const LIMITS = Object.freeze({
   maxSessions: 16,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
+  /** Tabs one action may open that become the agent's (agent.js onTabCreated); the rest stay open, counted, not controlled. */
+  popupsAdoptedMax: 5,
   /** Calls whose time breakdown the action flow keeps (extension/lib/action-flow.js timings; the benchmark reads them). */
   timingsKept: 64,
 });

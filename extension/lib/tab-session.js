@@ -117,6 +117,10 @@ export class TabSession {
   #acting = false;
   /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
   #opened = [];
+  /** Every tab the current action opened, adopted or not (a tab they open in turn is the action's too). @type {Set<number>} */
+  #openedIds = new Set();
+  /** Tabs the current action opened past LIMITS.popupsAdoptedMax: left open, not adopted, counted. */
+  #openedPast = 0;
   /** wait_for gave up: said in its FactPack. @type {string | null} */
   #waitNote = null;
   /** @type {any} */
@@ -213,10 +217,19 @@ export class TabSession {
 
   /** The current action opened a tab (adopted when `tabId` is given). @param {{text: string, tabId?: number}} o */
   openedTab(o) { this.#opened.push(o); }
-  /** The tabs the current action opened, once. */
+  /** The current action opened the tab `tabId` (Chrome's tabs.onCreated), whatever becomes of it. @param {number} tabId */
+  tabOpened(tabId) { this.#openedIds.add(tabId); }
+  /** Whether the current action opened the tab `tabId`. @param {number | undefined} tabId */
+  opens(tabId) { return tabId !== undefined && this.#openedIds.has(tabId); }
+  /** Tabs the current action opened that were adopted (at most LIMITS.popupsAdoptedMax are). */
+  get adoptedCount() { return this.#opened.filter((o) => o.tabId !== undefined).length; }
+  /** The current action opened one more tab than are adopted: left open, counted. */
+  openedPast() { this.#openedPast++; }
+  /** The tabs the current action opened (and how many past the adopted ones), once. @returns {{opened: Array<{text: string, tabId?: number}>, past: number}} */
   takeOpened() {
-    const o = this.#opened;
+    const o = { opened: this.#opened, past: this.#openedPast };
     this.#opened = [];
+    this.#openedPast = 0;
     return o;
   }
 
@@ -258,6 +271,8 @@ export class TabSession {
     this.#cancelled = false;
     this.#cancelWhy = null;
     this.#opened = [];
+    this.#openedIds.clear();
+    this.#openedPast = 0;
   }
 
   /** The agent cancelled the call (or it reached its deadline: `why`). @param {any} id @param {string | null} [why] @returns {boolean} whether it was this tab's */
