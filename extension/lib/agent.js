@@ -373,7 +373,8 @@ export class Agent {
         // The object itself goes to the core (packed into its binary form): no JSON.stringify.
         return { capture: r.capture, warnings: [...r.warnings, ...withheld, ...many], timings: r.timings };
       } catch (e) {
-        if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+        // Retried: a navigation racing the capture. A busy page is not asked again (page_busy).
+        if (e instanceof ToolError) throw e;
         last = e;
         await sleep(LIMITS.captureRetryMs);
       }

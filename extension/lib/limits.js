@@ -23,6 +23,12 @@ export const LIMITS = Object.freeze({
   settleTimerRepeats: 2,
   /** CSS animations and transitions ending within this long are waited for (longer or infinite ones are not). */
   settleAnimationMaxMs: 1_000,
+  /**
+   * Ancestors the page's watcher looks through for aria-hidden per DOM change (page-scripts.js):
+   * a change deeper under an aria-hidden element than this counts as visible. A script building a
+   * 20,000-level document made the walk quadratic: seconds of the page's own main thread.
+   */
+  watcherAncestorsMax: 64,
   /** Documents an action may replace (navigations it starts) while its stabilization follows them. */
   settleDocumentsMax: 2,
   /** Hard cap of the whole stabilization wait: a page that never settles returns after this, with a warning. */
@@ -37,8 +43,16 @@ export const LIMITS = Object.freeze({
   wakeAlarmMinutes: 0.5,
 
   // --- CDP ---
-  /** One chrome.debugger command; a dead target never answers. */
+  /**
+   * One chrome.debugger command. A page whose main thread does not answer within this is busy (a
+   * script of its own still running): the call answers page_busy (extension/lib/tab-session.js).
+   */
   cdpCommandMs: 15_000,
+  /**
+   * A call on a tab whose page is still busy (a command of an earlier call has not been answered)
+   * waits this long for the page to answer again, then answers page_busy without sending more.
+   */
+  pageBusyWaitMs: 5_000,
   /** Capture attempts when a navigation races the capture (context destroyed, frame gone). */
   captureAttempts: 3,
   /** Frame owners of one snapshot whose borders a capture measures (DOM.getBoxModel each); the rest keep none. */

@@ -28,6 +28,11 @@ export const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
 /** What chrome.debugger answers once the debugger is no longer attached to the tab. */
 const DETACHED = /not attached to the tab|Detached while handling command/i;
+/**
+ * Commands the browser answers without the page's main thread, and which leave the page: sent
+ * even while the page is busy (a navigation to another site goes to another renderer).
+ */
+const PAST_A_BUSY_PAGE = new Set(['Page.navigate', 'Page.reload', 'Page.navigateToHistoryEntry', 'Page.getNavigationHistory', 'Page.handleJavaScriptDialog']);
 
 /**
  * The origin a frame's document runs in (null when unknown or opaque): CDP's securityOrigin,
@@ -101,6 +106,14 @@ export class TabSession {
   #loading = false;
   /** The renderer crashed: only reload or navigate go on. */
   #crashed = false;
+  /**
+   * The page's main thread left a command unanswered past LIMITS.cdpCommandMs (a script of the
+   * page still running): since when, and which command; null once the page answers anything again.
+   * @type {{since: number, method: string} | null}
+   */
+  #busy = null;
+  /** Calls waiting for a busy page to answer again. @type {Set<() => void>} */
+  #answerWaiters = new Set();
   #mainFrameId = '';
   /** backendNodeIds of frame owners whose content the policy withheld (last capture). @type {Set<number>} */
   #withheldOwners = new Set();
@@ -151,6 +164,8 @@ export class TabSession {
   get watchSince() { return this.#watchSince; }
   get loading() { return this.#loading; }
   get crashed() { return this.#crashed; }
+  /** The page's main thread has not answered a command since `since` (null: it answers). */
+  get busy() { return this.#busy ? { ...this.#busy } : null; }
   get mainFrameId() { return this.#mainFrameId; }
   get withheldOwners() { return this.#withheldOwners; }
   get withheldFrames() { return this.#withheldFrames; }
@@ -189,6 +204,24 @@ export class TabSession {
 
   /** The agent reloads or navigates the crashed page: it is usable again. */
   recovered() { this.#crashed = false; }
+
+  /** The page answered again (a command it had left unanswered settled, or a new document committed). */
+  #answering() {
+    this.#busy = null;
+    for (const w of [...this.#answerWaiters]) w();
+    this.#answerWaiters.clear();
+  }
+
+  /**
+   * What the agent is told when the page's main thread does not answer. @param {string} method
+   * @param {boolean} still the page was already busy before this call
+   */
+  #busyError(method, still) {
+    const what = still && this.#busy
+      ? `is still busy: its main thread has answered nothing for ${Math.round((Date.now() - this.#busy.since) / 1000)} s (since ${this.#busy.method}; waited ${LIMITS.pageBusyWaitMs} ms more for ${method})`
+      : `is busy: its main thread did not answer ${method} within ${LIMITS.cdpCommandMs} ms`;
+    return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers, or navigate (or reload) to leave it`);
+  }
 
   /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */
   expectLoad() { this.#loading = true; }
@@ -304,6 +337,7 @@ export class TabSession {
   /** The renderer crashed: waits in progress reject, the page starts over. @param {string} message */
   crash(message) {
     this.#crashed = true;
+    this.#answering();
     for (const w of [...this.#deathWaiters]) w(new ToolError('renderer_crashed', message));
     this.#deathWaiters.clear();
     this.#hasBaseline = false;
@@ -351,12 +385,34 @@ export class TabSession {
    */
   async send(method, params = {}, sessionId = undefined, signal = undefined) {
     if (this.#dead) throw new ToolError(this.#dead.code, this.#dead.message);
+    // A crashed page never answers: said at once (navigate and reload recover it before they send).
+    if (this.#crashed) throw new ToolError('renderer_crashed', `the page in tab ${this.name} crashed (its renderer is gone): call navigate or reload to continue`);
+    // A busy page gets nothing more to queue behind its script: the call waits a bounded while for
+    // it to answer what it was sent before, then says it is busy. What leaves the page goes on.
+    if (this.#busy && !sessionId && !PAST_A_BUSY_PAGE.has(method)) {
+      /** @type {() => void} */
+      let wake = () => {};
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let waitTimer;
+      await this.race(new Promise((resolve) => {
+        wake = () => resolve(undefined);
+        this.#answerWaiters.add(wake);
+        waitTimer = setTimeout(wake, LIMITS.pageBusyWaitMs);
+      })).finally(() => { clearTimeout(waitTimer); this.#answerWaiters.delete(wake); });
+      if (this.#busy) throw this.#busyError(method, true);
+    }
     const target = sessionId ? { tabId: this.tabId, sessionId } : { tabId: this.tabId };
     let timer;
     /** @type {() => void} */
     let onAbort = () => {};
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs);
+      timer = setTimeout(() => {
+        // The page's main thread did not answer: busy until this (or any) command it left
+        // unanswered settles. A page with a frame session (out-of-process iframe) is judged by the page's.
+        if (!sessionId && !this.#busy) this.#busy = { since: Date.now(), method };
+        if (!sessionId) sent.then(() => this.#answering(), () => this.#answering());
+        reject(this.#busyError(method, false));
+      }, LIMITS.cdpCommandMs);
       onAbort = () => reject(new ToolError('capture_abandoned', `${method} was given up (a JavaScript dialog opened)`));
       if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -450,7 +506,16 @@ export class TabSession {
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
       case 'Page.frameStartedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = true; break;
       case 'Page.frameStoppedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = false; break;
-      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) { this.#mainFrameId = params.frame.id; this.#frames.clear(); this.#framesPast.clear(); } break;
+      case 'Page.frameNavigated':
+        if (!sid && !params.frame.parentId) {
+          this.#mainFrameId = params.frame.id;
+          this.#frames.clear();
+          this.#framesPast.clear();
+          // A new document committed and its renderer spoke: it answers (another site's renderer,
+          // after a navigation away from a busy page).
+          this.#answering();
+        }
+        break;
       case 'Page.frameAttached':
         if (sid) break;
         if (this.#frames.size >= LIMITS.framesCapturedMax) this.#framesPast.add(String(params.frameId));
