@@ -44,7 +44,7 @@ async function runAgent(key, sites, chain) {
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const f of chosenFlows(sites)) {
-        perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], tools: [], errors: [], withStructured: 0, results: 0 }));
+        perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], tools: [], errors: [], withStructured: 0, results: 0, rowsCost: [] }));
         for (const [i, s] of f.steps.entries()) {
           const t0 = performance.now();
           const r = await agent.run(s);
@@ -57,6 +57,11 @@ async function runAgent(key, sites, chain) {
           cell.ms.push(ms);
           cell.ok.push(r.ok);
           cell.calls.push(r.calls);
+          if (s.maxRowsCost !== undefined) {
+            // The answer's tokens over those of the table-row lines it shows (a sort's own cost).
+            const rows = r.texts.flatMap((t) => t.split('\n')).filter((l) => /^ *\S+ row "/.test(l)).join('\n');
+            cell.rowsCost.push(rows ? cell.tokens.at(-1) / countTokens(rows) : Infinity);
+          }
           if (r.tools) cell.tools.push(r.tools.join(', '));
           if (DUMP) appendFileSync(DUMP, `\n=== ${key} ${f.name} ${describe(s)}\n${r.texts.join('\n--- next call ---\n')}\n`);
           if (!r.ok) cell.errors.push(r.error);
@@ -169,7 +174,25 @@ async function main() {
   }
   if (ai >= 0 && results.length > 1) {
     const sum = leanest.reduce((a, b) => a + b, 0);
-    lines.push(`Leanest peer of each flow, summed (text mode): ${sum} tokens; Athena Delta ${totals.text[names[ai]]} (${(sum / totals.text[names[ai]]).toFixed(1)}x fewer).`, '');
+    const x = sum / totals.text[names[ai]];
+    lines.push(`Leanest peer of each flow, summed (text mode): ${sum} tokens; Athena Delta ${totals.text[names[ai]]} (${x.toFixed(1)}x fewer).`, '');
+    if (!(x >= FLOW_TARGETS.tokensVsBestPeer)) misses.push(`Athena's total is ${x.toFixed(1)}x fewer tokens than the leanest peer of each flow, summed (target ${FLOW_TARGETS.tokensVsBestPeer}x)`);
+  }
+  if (ai >= 0) {
+    // Steps with their own bound on Athena's answer (bench/lib/flows-def.mjs: maxTokens, maxRowsCost).
+    const bounded = flowNames.flatMap((f) => results[ai].perFlow[f].filter((c) => c.step.maxTokens !== undefined || c.step.maxRowsCost !== undefined).map((c) => ({ f, c })));
+    if (bounded.length) {
+      lines.push('### Athena step bounds', '', '| flow | step | Athena tokens (text, worst run) | bound | measured | met |', '|---|---|---|---|---|---|');
+      for (const { f, c } of bounded) {
+        const worstTokens = Math.max(...c.tokens);
+        const [bound, measured, met] = c.step.maxTokens !== undefined
+          ? [`≤ ${c.step.maxTokens} tokens`, `${worstTokens} tokens`, worstTokens <= c.step.maxTokens]
+          : [`≤ ${c.step.maxRowsCost}x its row lines`, `${Math.max(...c.rowsCost).toFixed(2)}x`, Math.max(...c.rowsCost) <= c.step.maxRowsCost];
+        lines.push(`| ${f} | ${describe(c.step)} | ${worstTokens} | ${bound} | ${measured} | ${met ? 'yes' : '**no**'} |`);
+        if (!met) misses.push(`${f}: ${describe(c.step)}: ${measured}, bound ${bound}`);
+      }
+      lines.push('');
+    }
   }
   MODES.forEach(([m], i) => {
     if (ai >= 0 && !Number.isNaN(allRatios[i]) && !(allRatios[i] >= FLOW_TARGETS.tokensVsBestPeer)) {

@@ -1,5 +1,5 @@
 // Generates the core's copy of the landmark table (extension/lib/landmarks.js LANDMARKS):
-//   node core/gen-landmarks.mjs OUT.inc   (CMake runs this at build time; core/src/compiler/regions.cpp reads it)
+//   node core/gen-landmarks.mjs OUT.inc   (CMake runs this at build time; core/src/compiler/regions.cpp and roles.cpp read it)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LANDMARKS } from '../extension/lib/landmarks.js';
@@ -22,6 +22,8 @@ const maxTags = Math.max(...LANDMARKS.landmarks.map((l) => l.tags.length));
 const padded = (list, n) => `{${[...list.map(word), ...Array(n - list.length).fill('""')].join(', ')}}`;
 const rows = LANDMARKS.landmarks.map((l) =>
   `    {${enumerator(l.region)}, ${padded(l.roles, maxRoles)}, ${l.roles.length}, ${padded(l.tags, maxTags)}, ${l.tags.length}, ${l.named}, ${l.partOfDialog}},`);
+const roleRows = Array.from({ length: Math.ceil(LANDMARKS.ariaRoles.length / 8) },
+  (_, i) => `    ${LANDMARKS.ariaRoles.slice(i * 8, i * 8 + 8).map(word).join(', ')},`).join('\n');
 mkdirSync(path.dirname(out), { recursive: true });
 writeFileSync(out, `// Generated from extension/lib/landmarks.js by core/gen-landmarks.mjs: do not edit.
 #pragma once
@@ -49,6 +51,11 @@ ${rows.join('\n')}
 }};
 
 inline constexpr std::array<std::string_view, ${LANDMARKS.nameAttrs.length}> kLandmarkNameAttrs = {${LANDMARKS.nameAttrs.map(word).join(', ')}};
+
+// The tokens of a role attribute that are roles (core/src/compiler/roles.cpp role_of).
+inline constexpr std::array<std::string_view, ${LANDMARKS.ariaRoles.length}> kAriaRoles = {
+${roleRows}
+};
 
 }  // namespace athena::compiler::generated
 `);

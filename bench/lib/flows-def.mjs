@@ -141,7 +141,8 @@ export function flows(sites) {
       description: "The Python library reference's index (python3-doc): 36 chapters of 0-61 entries; the target chapter is near the end",
       steps: [
         // The agent chooses among the chapters: the whole outline must be shown, not the first chapter's entries.
-        { op: 'navigate', url: sites.url('/pydoc/library/index.html'), expect: PYDOC_LIBRARY_CHAPTERS },
+        // maxTokens: Athena's answer to this step must fit in it (the whole outline in at most 2,500 tokens).
+        { op: 'navigate', url: sites.url('/pydoc/library/index.html'), expect: PYDOC_LIBRARY_CHAPTERS, maxTokens: 2500 },
         { op: 'click', text: 'Unix Specific Services', role: 'link',
           expect: 'The modules described in this chapter provide interfaces to features that are unique to the Unix operating system' },
       ],
@@ -153,8 +154,9 @@ export function flows(sites) {
       // sit mid-list (out of the DOM until a sort brings them up); 24 customers live in Porto.
       steps: [
         { op: 'navigate', url: sites.url('/sites/user-grid.html'), expect: 'Showing 300 of 300 customers' },
-        { op: 'click', text: 'Name', role: 'columnheader', expect: 'Aaron Abbott' },
-        { op: 'click', text: 'Name', role: 'columnheader', expect: 'Zoe Zimmerman' },
+        // maxRowsCost: Athena's answer costs at most this many times the tokens of the row lines it shows.
+        { op: 'click', text: 'Name', role: 'columnheader', expect: 'Aaron Abbott', maxRowsCost: 1.5 },
+        { op: 'click', text: 'Name', role: 'columnheader', expect: 'Zoe Zimmerman', maxRowsCost: 1.5 },
         { op: 'type', field: 'Search customers', text: 'Porto', expect: 'Showing 24 of 300 customers' },
       ],
     },

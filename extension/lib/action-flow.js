@@ -30,6 +30,14 @@ import { ToolError } from './tab-state.js';
  * }} FlowIO
  */
 
+/**
+ * page_busy (extension/lib/tab-session.js), said with what became of the call; other errors as
+ * they are. @param {unknown} e @param {string} what
+ */
+function busyWith(e, what) {
+  return e instanceof ToolError && e.code === 'page_busy' ? new ToolError('page_busy', `${what}: ${e.message}`) : e;
+}
+
 /** Milliseconds since an arbitrary origin. */
 const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
 
@@ -142,22 +150,32 @@ export class ActionFlow {
     if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
       if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
         notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
-      } else if (act && LEAVES.has(kind)) {
-        // A dialog the page opens blocks its renderer: the watch is not waited for then; a
-        // crashed renderer would never answer it.
-        if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
-        t.expectLoad();
-        await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
-        notes.push(...t.takeNotes());
-      } else if (act) {
-        if (!t.crashed) await this.#timed(t, 'act', () => this.io.watch(t));
-        t.expectLoad();
-        await this.#timed(t, 'act', () => act(null));
       }
-      const warnings = NAVIGATIONS.has(kind) ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
-      if (t.dialog) return this.dialogReply(t);
-      const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)]);
-      return pack ? reply(pack) : this.dialogReply(t);
+      try {
+        if (act && LEAVES.has(kind)) {
+          // A dialog the page opens blocks its renderer: the watch is not waited for then; a
+          // crashed renderer would never answer it.
+          if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
+          t.expectLoad();
+          await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
+          notes.push(...t.takeNotes());
+        } else if (act && NAVIGATIONS.has(kind)) {
+          if (!t.crashed) await this.#timed(t, 'act', () => this.io.watch(t));
+          t.expectLoad();
+          await this.#timed(t, 'act', () => act(null));
+        }
+        const warnings = NAVIGATIONS.has(kind) ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
+        if (t.dialog) return this.dialogReply(t);
+        const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)]);
+        return pack ? reply(pack) : this.dialogReply(t);
+      } catch (e) {
+        if (!NAVIGATIONS.has(kind)) throw e;
+        // A page of the same site loads in the same renderer: one a script holds answers nothing,
+        // and a new tab gets a renderer of its own. A page that crashes its renderer as it loads
+        // would crash it again on reload.
+        if (e instanceof ToolError && e.code === 'renderer_crashed') throw new ToolError('renderer_crashed', `${kind}: the page crashed its renderer as it loaded (the browser gave up on it; nothing of it can be shown); navigate elsewhere to go on in tab ${tabName(t.key)}`);
+        throw busyWith(e, `${kind} was begun, but the renderer it loads in has not answered (a page of the same site loads in the busy page's renderer; to open it at once use tabs {action: "new", url})`);
+      }
     }
 
     // Pre-validation with the agent's version.
@@ -169,7 +187,7 @@ export class ActionFlow {
     if (act) await this.#timed(t, 'act', () => this.io.watch(t));
     const reused = act ? t.reusableCapture() : null;
     t.markCapture(null);
-    const before = reused ? { capture: reused } : await this.#capture(t);
+    const before = reused ? { capture: reused } : await this.#capture(t).catch((e) => { throw busyWith(e, `${kind} was not done`); });
     if (!before) return this.dialogReply(t);  // nothing begun: the dialog is the page's, before the action
     const pre = this.#timed(t, 'engine', () => engine.beginAction(t.key, before.capture, agentVersion));
     if (pre.freshness === 'stale_no_history') {
@@ -195,7 +213,7 @@ export class ActionFlow {
       }
     } catch (e) {
       engine.abortAction(t.key);
-      throw e;
+      throw busyWith(e, `${kind} was begun and the page may still act on it`);
     }
     const waitNote = t.takeWaitNote();
     if (waitNote) notes.push(waitNote);
@@ -217,7 +235,7 @@ export class ActionFlow {
       return reply(pack);
     } catch (e) {
       try { engine.abortAction(t.key); } catch { /* not in an action */ }
-      throw e;
+      throw busyWith(e, `${kind} was done`);
     }
   }
 

@@ -5,7 +5,7 @@
 // their handlers in extension/lib/tools/*.js (gathered by tool-contract.js); each mutating one goes
 // through the action flow (extension/lib/action-flow.js). One wasm engine per browser; chrome is
 // injected (the service worker passes the real one).
-import { capture, CORE_EVENTS, withholdFrames } from './capture.js';
+import { capFrames, capture, CORE_EVENTS, withholdFrames } from './capture.js';
 import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
 import { blockedPageError } from './page-gate.js';
@@ -283,7 +283,7 @@ export class Agent {
         break;
       default: break;
     }
-    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline) {
+    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline && !t.aboutLeftOutFrame(method, params)) {
       try { this.engine.onEvent(t.key, JSON.stringify({ method, params })); } catch (e) { this.log(`core refused ${method}: ${msg(e)}`); }
     }
   }
@@ -334,10 +334,16 @@ export class Agent {
 
   /** chrome.tabs.onCreated: a controlled tab opened a new tab or popup. @param {any} tab */
   onTabCreated(tab) {
-    const opener = tab.openerTabId === undefined ? undefined : this.tabs.get(tab.openerTabId);
     // Only what the agent's own action opened: the user's new tabs (Chrome gives them the active
-    // tab as opener too) are never taken over.
-    if (!opener || opener.dead || !opener.acting) return;
+    // tab as opener too) are never taken over. A tab opened by a tab the action opened is the
+    // action's too: Chrome names the tab active at that moment as the opener, and a page's
+    // window.open makes each new tab active in turn.
+    const opener = [...this.tabs.values()].find((t) => t.acting && !t.dead && (t.tabId === tab.openerTabId || t.opens(tab.openerTabId)));
+    if (!opener) return;
+    opener.tabOpened(tab.id);
+    // Past the first few, what an action opens stays open, counted, not controlled: its page is
+    // the user's business, and nothing of the user's browser is closed.
+    if (opener.adoptedCount >= LIMITS.popupsAdoptedMax) { opener.openedPast(); return; }
     const url = tab.pendingUrl || tab.url;
     // Not adopted, and nothing of it named but the policy's reason (not its URL nor its title).
     const why = url ? checkUrl(this.policy, url) : null;
@@ -373,12 +379,19 @@ export class Agent {
           // Named by the policy's reason (its host), never by the page's URL, title or text.
           throw blockedPageError(t, why.ok ? { ok: false, code: 'blocked_origin', message: 'a frame the agent may not see' } : why);
         }
-        t.captured(r.capture, { owners: w.owners, frames: w.frames });
+        const urls = frameUrls(r.capture);
+        const cut = capFrames(r.capture, LIMITS.framesCapturedMax);
+        t.captured(r.capture, { owners: w.owners, frames: w.frames }, cut.leftOut);
         const withheld = [...new Set(w.withheld.map(hostOf))].map((h) => `a frame from ${h} was left out: the user's policy does not let the agent see or act there`);
+        // The first frame left out that the policy lets the agent see is named (a quoted value):
+        // navigating there shows what it holds.
+        const first = [...cut.leftOut].map((id) => urls.get(id)).find((u) => typeof u === 'string' && /^https?:/i.test(u) && checkFrameUrl(this.policy, u).ok);
+        const many = cut.leftOut.size === 0 ? [] : [`this page has ${cut.frames} frames: this FactPack shows what the first ${LIMITS.framesCapturedMax} hold, and leaves the other ${cut.leftOut.size} out (their iframes are empty here, nothing in them can be acted on)${first ? `; to see one, navigate to its own address, as the first left out: ${quoteValue(first)}` : ''}`];
         // The object itself goes to the core (packed into its binary form): no JSON.stringify.
-        return { capture: r.capture, warnings: [...r.warnings, ...withheld], timings: r.timings };
+        return { capture: r.capture, warnings: [...r.warnings, ...withheld, ...many], timings: r.timings };
       } catch (e) {
-        if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+        // Retried: a navigation racing the capture. A busy page is not asked again (page_busy).
+        if (e instanceof ToolError) throw e;
         last = e;
         await sleep(LIMITS.captureRetryMs);
       }
@@ -575,8 +588,10 @@ export class Agent {
   // ------------------------------------------------------------------ what an action opened
   /** @param {TabSession} t */
   async #openedNotes(t) {
+    const { opened, past } = t.takeOpened();
+    /** @type {string[]} */
     const out = [];
-    for (const o of t.takeOpened()) {
+    for (const o of opened) {
       // Where the new tab is now: one that went to a page the user does not allow is let go.
       const tab = o.tabId === undefined ? null : await this.chrome.tabs.get(o.tabId).catch(() => null);
       const url = tab ? tab.pendingUrl || tab.url : '';
@@ -588,8 +603,38 @@ export class Agent {
         out.push(`this action opened ${o.text}: use tabs select to act there`);
       }
     }
-    return out;
+    if (past > 0) out.push(`this action opened ${past} more tab${past > 1 ? 's' : ''}, left open and not controlled: the agent takes over at most ${LIMITS.popupsAdoptedMax} of the tabs one action opens, and closes none of them (they stay in the user's browser); tabs list shows the tabs you control`);
+    return groupRepeats(out);
   }
+}
+
+/**
+ * The URL of every frame of a capture's frame trees, by frame id (taken before capFrames prunes them).
+ * @param {import('./capture.js').Capture} cap
+ */
+function frameUrls(cap) {
+  /** @type {Map<string, string>} */
+  const urls = new Map();
+  /** @param {import('./capture.js').FrameTree | undefined} tree */
+  const walk = (tree) => {
+    const f = tree?.frame;
+    if (typeof f?.id === 'string' && typeof f.url === 'string') urls.set(f.id, f.url);
+    for (const c of tree?.childFrames ?? []) walk(c);
+  };
+  walk(cap.frameTree);
+  for (const o of cap.oopifs ?? []) walk(o.frameTree);
+  return urls;
+}
+
+/**
+ * Notes said more than once (an action that opened many tabs a policy refuses) as one line with
+ * their count. @param {string[]} notes @returns {string[]}
+ */
+function groupRepeats(notes) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const n of notes) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([n, k]) => (k > 1 ? `${n} (${k} times)` : n));
 }
 
 /** The core's ref errors, worded for the agent. @param {any} e */

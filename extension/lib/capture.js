@@ -224,6 +224,75 @@ export function withholdFrames(cap, allowed) {
 }
 
 /**
+ * Keeps the content of at most `max` frames of a page (docs/design.md, "Capture": a page of
+ * thousands of iframes): the first `max` in the order of the frame trees (the page's, then each
+ * out-of-process frame's), each after its parent; every later frame, and every frame inside one,
+ * is left out: gone from the frame trees, its document gone from the snapshot (the iframe element
+ * stays, empty, as for a frame not yet loaded), its out-of-process session dropped. So the core
+ * never sees a document it cannot place, and the same frames are kept from one capture to the next.
+ * @param {Capture} cap changed in place
+ * @param {number} max frames kept besides the top one
+ * @returns {{frames: number, leftOut: Set<string>}} frames: how many the page has (the top one
+ *   aside); leftOut: the ids of those left out (nothing the core is told about them is sent on)
+ */
+export function capFrames(cap, max) {
+  /** Every frame id in order, the top frame first. @type {string[]} */
+  const order = [];
+  const seen = new Set();
+  /** @param {FrameTree | undefined} tree */
+  const walk = (tree) => {
+    const id = tree?.frame?.id;
+    if (typeof id === 'string' && !seen.has(id)) { seen.add(id); order.push(id); }
+    for (const c of tree?.childFrames ?? []) walk(c);
+  };
+  walk(cap.frameTree);
+  for (const o of cap.oopifs ?? []) walk(o.frameTree);
+  const leftOut = new Set(order.slice(max + 1));
+  const frames = Math.max(0, order.length - 1);
+  if (leftOut.size === 0) return { frames, leftOut };
+  /** @param {FrameTree} tree @returns {FrameTree} */
+  const prune = (tree) => ({ ...tree, childFrames: (tree.childFrames ?? []).filter((c) => !leftOut.has(String(c.frame?.id))).map(prune) });
+  cap.frameTree = prune(cap.frameTree);
+  cap.oopifs = (cap.oopifs ?? []).filter((o) => !leftOut.has(o.frameId)).map((o) => ({ ...o, frameTree: prune(o.frameTree) }));
+  for (const snap of [cap.snapshot, ...cap.oopifs.map((o) => o.snapshot)]) dropDocuments(snap, leftOut);
+  return { frames, leftOut };
+}
+
+/**
+ * Removes the documents of the given frames from one DOMSnapshot, and the documents inside them,
+ * renumbering the contentDocumentIndex links of those kept.
+ * @param {any} snap changed in place @param {Set<string>} frameIds
+ */
+function dropDocuments(snap, frameIds) {
+  const strings = snap?.strings ?? [];
+  const docs = Array.isArray(snap?.documents) ? snap.documents : [];
+  /** @type {Set<number>} */
+  const drop = new Set();
+  docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => { if (i > 0 && frameIds.has(strings[d?.frameId])) drop.add(i); });
+  if (drop.size === 0) return;
+  // A document lists the ones it holds after itself: one pass drops what is inside a dropped one.
+  docs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+    const cdi = d?.nodes?.contentDocumentIndex;
+    if (drop.has(i) && cdi && Array.isArray(cdi.value)) for (const k of cdi.value) drop.add(k);
+  });
+  /** Old document index -> new. @type {Map<number, number>} */
+  const renumber = new Map();
+  docs.forEach((/** @type {any} */ _, /** @type {number} */ i) => { if (!drop.has(i)) renumber.set(i, renumber.size); });
+  snap.documents = docs.filter((/** @type {any} */ _, /** @type {number} */ i) => !drop.has(i));
+  for (const d of snap.documents) {
+    const cdi = d?.nodes?.contentDocumentIndex;
+    if (!cdi || !Array.isArray(cdi.index) || !Array.isArray(cdi.value)) continue;
+    /** @type {number[]} */ const index = [];
+    /** @type {number[]} */ const value = [];
+    cdi.index.forEach((/** @type {number} */ node, /** @type {number} */ k) => {
+      const to = renumber.get(cdi.value[k]);
+      if (to !== undefined) { index.push(node); value.push(to); }
+    });
+    d.nodes.contentDocumentIndex = { index, value };
+  }
+}
+
+/**
  * Empties the documents of withheld frames in one DOMSnapshot (and the documents inside them),
  * and records their owner elements. A document whose frame is in no tree is judged by its URL.
  * @param {any} snap @param {Set<string>} ids @param {(url: string) => boolean} allowed

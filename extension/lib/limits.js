@@ -23,6 +23,12 @@ export const LIMITS = Object.freeze({
   settleTimerRepeats: 2,
   /** CSS animations and transitions ending within this long are waited for (longer or infinite ones are not). */
   settleAnimationMaxMs: 1_000,
+  /**
+   * Ancestors the page's watcher looks through for aria-hidden per DOM change (page-scripts.js):
+   * a change deeper under an aria-hidden element than this counts as visible. A script building a
+   * 20,000-level document made the walk quadratic: seconds of the page's own main thread.
+   */
+  watcherAncestorsMax: 64,
   /** Documents an action may replace (navigations it starts) while its stabilization follows them. */
   settleDocumentsMax: 2,
   /** Hard cap of the whole stabilization wait: a page that never settles returns after this, with a warning. */
@@ -37,14 +43,29 @@ export const LIMITS = Object.freeze({
   wakeAlarmMinutes: 0.5,
 
   // --- CDP ---
-  /** One chrome.debugger command; a dead target never answers. */
+  /**
+   * One chrome.debugger command. A page whose main thread does not answer within this is busy (a
+   * script of its own still running): the call answers page_busy (extension/lib/tab-session.js).
+   */
   cdpCommandMs: 15_000,
+  /**
+   * A call on a tab whose page is still busy (a command of an earlier call has not been answered)
+   * waits this long for the page to answer again, then answers page_busy without sending more.
+   */
+  pageBusyWaitMs: 5_000,
   /** Capture attempts when a navigation races the capture (context destroyed, frame gone). */
   captureAttempts: 3,
   /** Frame owners of one snapshot whose borders a capture measures (DOM.getBoxModel each); the rest keep none. */
   frameOwnersMeasuredMax: 64,
   /** Pause between two capture attempts. */
   captureRetryMs: 150,
+  /**
+   * Frames of one page (besides the top one) whose content a capture keeps (capture.js capFrames):
+   * the rest are left out of the FactPack, and a load that attaches more is stopped there, since
+   * waiting for frames not shown buys nothing (a page of 10,000 iframes kept every CDP call
+   * waiting 10-30 s while Chrome loaded its first 1,000). Well under the core's kMaxFrames (512).
+   */
+  framesCapturedMax: 100,
 
   // --- actionability before a press (extension/lib/actionability.js) ---
   /** Longest wait for two animation frames when checking that an element's box holds still (a hidden tab runs no frames). */
@@ -128,6 +149,8 @@ export const LIMITS = Object.freeze({
   maxSessions: 16,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
+  /** Tabs one action may open that become the agent's (agent.js onTabCreated); the rest stay open, counted, not controlled. */
+  popupsAdoptedMax: 5,
   /** Calls whose time breakdown the action flow keeps (extension/lib/action-flow.js timings; the benchmark reads them). */
   timingsKept: 64,
 });

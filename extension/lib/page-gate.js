@@ -77,7 +77,7 @@ export async function withheldBoxes(ctx, t, owners = t.withheldOwners) {
       q = (await ctx.send(t, 'DOM.getBoxModel', { backendNodeId }))?.model?.border;
     } catch (e) {
       // Not rendered (display: none, detached): nothing of it is painted either.
-      if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+      if (e instanceof ToolError) throw e;
       if (/could not compute box model/i.test(e instanceof Error ? e.message : String(e))) continue;
       throw new ToolError('screenshot_refused', `screenshot: a frame the user's policy withholds could not be located to blank it, so no screenshot was taken (${e instanceof Error ? e.message : String(e)})`);
     }

@@ -17,11 +17,13 @@ import { VISIBLE_SRC } from './visibility.js';
  *     was already running) is not the action's either; one callback scheduled more than
  *     cfg.repeats times in one action is a loop, and from then on neither it nor what it sets is;
  *   - the DOM quiet for `quiet` ms (mutations inside aria-hidden subtrees do not count: the
- *     FactPack does not show them);
+ *     FactPack does not show them; looked for up to cfg.ancestorsMax ancestors up);
  *   - animations and transitions that end within cfg.animationMaxMs (infinite ones never do), in
  *     the document and in the shadow roots attached since the watcher began (Chrome's
  *     document.getAnimations() leaves those out: a web component's closing animation is there);
- *   - the same for every same-origin iframe (each has its own watcher).
+ *   - the same for every same-origin iframe (each has its own watcher), the first cfg.framesMax
+ *     of them (the frames a capture keeps): touching a frame's window makes Chrome build its
+ *     script context, about 7 ms each, so a walk into 1,000 frames held an action 7 s.
  * Longer timers the action set (up to cfg.laterMaxMs) are reported, not waited for. The watcher
  * is a property of the page's global object under a random non-enumerable name, and setTimeout,
  * clearTimeout and clearInterval become proxies of the originals: a page that looks for them can
@@ -40,7 +42,7 @@ import { VISIBLE_SRC } from './visibility.js';
  * reuses that capture instead of taking a new one before it acts.
  * And it marks a field the browser's own validation refused (secrets.js INVALID_MARK_ATTR, with
  * the browser's message, cut at cfg.invalidMessageMax), until the field is valid again.
- * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string, invalidMark: string, invalidMessageMax: number}} cfg
+ * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string, invalidMark: string, invalidMessageMax: number, framesMax: number, ancestorsMax: number}} cfg
  */
 function pageWatcher(key, cfg) {
   const g = /** @type {any} */ (globalThis);
@@ -104,7 +106,8 @@ function pageWatcher(key, cfg) {
   };
   /** @param {Node | null} n */
   const hidden = (n) => {
-    for (let e = n instanceof Elem ? /** @type {Element} */ (n) : n && n.parentElement; e; e = e.parentElement) {
+    let k = 0;
+    for (let e = n instanceof Elem ? /** @type {Element} */ (n) : n && n.parentElement; e && k < cfg.ancestorsMax; e = e.parentElement, k++) {
       const v = apply(getAttr, e, ['aria-hidden']);
       if (v && v.trim().toLowerCase() === 'true') return true;
     }
@@ -162,15 +165,16 @@ function pageWatcher(key, cfg) {
   g.clearTimeout = forget(realClear);
   g.clearInterval = forget(realClearInterval);
 
-  /** This window's watcher and those of same-origin iframes below it. */
+  /** This window's watcher and those of the same-origin iframes below it, the first cfg.framesMax frames. */
   const all = () => {
     /** @type {any[]} */
     const out = [];
+    let left = cfg.framesMax;
     const walk = (/** @type {Window} */ w) => {
       let x;
       try { x = /** @type {any} */ (w)[key]; } catch { return; } // cross-origin
       if (x) out.push(x);
-      for (let i = 0; i < w.frames.length; i++) walk(w.frames[i]);
+      for (let i = 0; i < w.frames.length && left > 0; i++) { left--; walk(w.frames[i]); }
     };
     walk(g);
     return out;
@@ -254,7 +258,8 @@ function pageWatcher(key, cfg) {
 export const WATCHER_JS = (key) => `(${pageWatcher})(${JSON.stringify(key)}, ${JSON.stringify({
   trackMaxMs: LIMITS.settleTimerMaxMs, windowMs: LIMITS.settleTrackWindowMs, repeats: LIMITS.settleTimerRepeats,
   animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs, wasPassword: WAS_PASSWORD_ATTR,
-  invalidMark: INVALID_MARK_ATTR, invalidMessageMax: LIMITS.invalidMessageMaxChars,
+  invalidMark: INVALID_MARK_ATTR, invalidMessageMax: LIMITS.invalidMessageMaxChars, framesMax: LIMITS.framesCapturedMax,
+  ancestorsMax: LIMITS.watcherAncestorsMax,
 })})`;
 
 /** Expression: the watcher (and those of same-origin iframes) starts watching an action. @param {string} key */

@@ -24,8 +24,11 @@ import { ToolError } from './tab-state.js';
  */
 export async function watch(t, io) {
   t.watched(io.now());
+  // A page that does not answer (busy, crashed) has nothing to watch: what comes next says so, or
+  // leaves it (navigate, reload).
+  if (t.busy || t.crashed) return;
   // A page without the watcher (it could not be installed) is judged by its DOM alone.
-  const r = await io.send('Runtime.evaluate', { expression: BEGIN_JS(io.key), returnByValue: true }).catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; return null; });
+  const r = await io.send('Runtime.evaluate', { expression: BEGIN_JS(io.key), returnByValue: true }).catch((e) => { if (e instanceof ToolError && e.code !== 'page_busy') throw e; return null; });
   const mark = r?.result?.value;
   if (typeof mark === 'string' && mark) t.watchMarked(mark);
 }
@@ -53,9 +56,22 @@ export async function stabilize(t, io, o = {}) {
   const start = now();
   const end = start + LIMITS.stabilizeCapMs;
   t.settled(null);
+  // A load that attaches more frames than a capture keeps is stopped there (as the browser's Stop
+  // button does): the frames past LIMITS.framesCapturedMax are left out of the FactPack anyway,
+  // and while Chrome loads them every CDP call of the capture waits (capture.js capFrames).
+  let stopped = false;
   const loaded = async () => {
     const capEnd = now() + LIMITS.navigationCapMs;
-    while (t.loading && now() < capEnd && !t.dialog && !t.dead) await sleep(LIMITS.settleTickMs);
+    // A busy or crashed renderer never says it stopped loading: what follows answers for it.
+    while (t.loading && now() < capEnd && !t.dialog && !t.dead && !t.busy && !t.crashed) {
+      if (!stopped && t.frameCount > LIMITS.framesCapturedMax) {
+        stopped = true;
+        await io.send('Page.stopLoading').catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; });
+        warnings.push(`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there, as the browser's Stop button does, so frames and content it had not loaded yet are missing`);
+      }
+      await sleep(LIMITS.settleTickMs);
+    }
+    if (t.busy || t.crashed) return;
     if (t.loading) warnings.push(`the page was still loading after ${LIMITS.navigationCapMs} ms; this is its state so far`);
   };
   if (o.navigation || t.loading) {
@@ -82,7 +98,8 @@ export async function stabilize(t, io, o = {}) {
       last = r.result?.value ?? null;
       t.settled(typeof last?.mark === 'string' && last.mark ? last.mark : null);
     } catch (e) {
-      if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e;
+      // A busy page (its main thread did not answer) is said as such (page_busy), never waited out.
+      if (e instanceof ToolError) throw e;
       // The document was replaced mid-wait (a navigation the action started): wait for the new
       // one, whose watcher began with it.
       if (++replaced > LIMITS.settleDocumentsMax) { capped = true; break; }

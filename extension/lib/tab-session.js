@@ -28,6 +28,11 @@ export const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 
 const msg = (/** @type {unknown} */ e) => (e instanceof Error ? e.message : String(e));
 /** What chrome.debugger answers once the debugger is no longer attached to the tab. */
 const DETACHED = /not attached to the tab|Detached while handling command/i;
+/**
+ * Commands the browser answers without the page's main thread, and which leave the page: sent
+ * even while the page is busy (a navigation to another site goes to another renderer).
+ */
+const PAST_A_BUSY_PAGE = new Set(['Page.navigate', 'Page.reload', 'Page.navigateToHistoryEntry', 'Page.getNavigationHistory', 'Page.handleJavaScriptDialog']);
 
 /**
  * The origin a frame's document runs in (null when unknown or opaque): CDP's securityOrigin,
@@ -73,7 +78,7 @@ export class TabSession {
   /** The JavaScript dialog open in the page. @type {Dialog | null} */
   #dialog = null;
   /** The dialog the agent is answering (`answering` to `answered`). @type {Dialog | null} */
-  #answering = null;
+  #dialogAnswered = null;
   /** The action that dialog interrupted. @type {Held | null} */
   #held = null;
   /** A held action whose dialog the page or the user closed: the next call on the tab ends it. @type {{held: Held, dialog: Dialog} | null} */
@@ -105,16 +110,34 @@ export class TabSession {
   #loading = false;
   /** The renderer crashed: only reload or navigate go on. */
   #crashed = false;
+  /**
+   * The page's main thread left a command unanswered past LIMITS.cdpCommandMs (a script of the
+   * page still running): since when, and which command; null once the page answers anything again.
+   * @type {{since: number, method: string} | null}
+   */
+  #busy = null;
+  /** Calls waiting for a busy page to answer again. @type {Set<() => void>} */
+  #answerWaiters = new Set();
   #mainFrameId = '';
   /** backendNodeIds of frame owners whose content the policy withheld (last capture). @type {Set<number>} */
   #withheldOwners = new Set();
   /** Ids of the frames the policy withheld (last capture). @type {Set<string>} */
   #withheldFrames = new Set();
+  /** Ids of the frames the last capture left out (past LIMITS.framesCapturedMax), and of frames inside them since. @type {Set<string>} */
+  #leftOutFrames = new Set();
+  /** The child frames of the top document, by id, as Chrome attaches and detaches them (stabilization stops a load that passes LIMITS.framesCapturedMax). @type {Set<string>} */
+  #frames = new Set();
+  /** Those attached past the first LIMITS.framesCapturedMax: their requests are not waited for (a capture leaves them out). @type {Set<string>} */
+  #framesPast = new Set();
   // The current call (begun by `beginCall`, timed by `actionStarted`): read by stabilization,
   // wait_for, the action flow's timings and tabs the action opens.
   #acting = false;
   /** Tabs opened by this tab during the current action: what to say, and the tab if adopted. @type {Array<{text: string, tabId?: number}>} */
   #opened = [];
+  /** Every tab the current action opened, adopted or not (a tab they open in turn is the action's too). @type {Set<number>} */
+  #openedIds = new Set();
+  /** Tabs the current action opened past LIMITS.popupsAdoptedMax: left open, not adopted, counted. */
+  #openedPast = 0;
   /** wait_for gave up: said in its FactPack. @type {string | null} */
   #waitNote = null;
   /** @type {any} */
@@ -145,9 +168,13 @@ export class TabSession {
   get watchSince() { return this.#watchSince; }
   get loading() { return this.#loading; }
   get crashed() { return this.#crashed; }
+  /** The page's main thread has not answered a command since `since` (null: it answers). */
+  get busy() { return this.#busy ? { ...this.#busy } : null; }
   get mainFrameId() { return this.#mainFrameId; }
   get withheldOwners() { return this.#withheldOwners; }
   get withheldFrames() { return this.#withheldFrames; }
+  /** Child frames of the top document Chrome has attached (its own cap aside: 1,000 a page). */
+  get frameCount() { return this.#frames.size; }
   /** An action is running on this tab (what it opens is the agent's). */
   get acting() { return this.#acting; }
   get callId() { return this.#callId; }
@@ -182,6 +209,24 @@ export class TabSession {
   /** The agent reloads or navigates the crashed page: it is usable again. */
   recovered() { this.#crashed = false; }
 
+  /** The page answered again (a command it had left unanswered settled, or a new document committed). */
+  #answering() {
+    this.#busy = null;
+    for (const w of [...this.#answerWaiters]) w();
+    this.#answerWaiters.clear();
+  }
+
+  /**
+   * What the agent is told when the page's main thread does not answer. @param {string} method
+   * @param {boolean} still the page was already busy before this call
+   */
+  #busyError(method, still) {
+    const what = still && this.#busy
+      ? `is still busy: its main thread has answered nothing for ${Math.round((Date.now() - this.#busy.since) / 1000)} s (since ${this.#busy.method}; waited ${LIMITS.pageBusyWaitMs} ms more for ${method})`
+      : `is busy: its main thread did not answer ${method} within ${LIMITS.cdpCommandMs} ms`;
+    return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers, or navigate (or reload) to leave it`);
+  }
+
   /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */
   expectLoad() { this.#loading = true; }
 
@@ -209,10 +254,19 @@ export class TabSession {
 
   /** The current action opened a tab (adopted when `tabId` is given). @param {{text: string, tabId?: number}} o */
   openedTab(o) { this.#opened.push(o); }
-  /** The tabs the current action opened, once. */
+  /** The current action opened the tab `tabId` (Chrome's tabs.onCreated), whatever becomes of it. @param {number} tabId */
+  tabOpened(tabId) { this.#openedIds.add(tabId); }
+  /** Whether the current action opened the tab `tabId`. @param {number | undefined} tabId */
+  opens(tabId) { return tabId !== undefined && this.#openedIds.has(tabId); }
+  /** Tabs the current action opened that were adopted (at most LIMITS.popupsAdoptedMax are). */
+  get adoptedCount() { return this.#opened.filter((o) => o.tabId !== undefined).length; }
+  /** The current action opened one more tab than are adopted: left open, counted. */
+  openedPast() { this.#openedPast++; }
+  /** The tabs the current action opened (and how many past the adopted ones), once. @returns {{opened: Array<{text: string, tabId?: number}>, past: number}} */
   takeOpened() {
-    const o = this.#opened;
+    const o = { opened: this.#opened, past: this.#openedPast };
     this.#opened = [];
+    this.#openedPast = 0;
     return o;
   }
 
@@ -254,6 +308,8 @@ export class TabSession {
     this.#cancelled = false;
     this.#cancelWhy = null;
     this.#opened = [];
+    this.#openedIds.clear();
+    this.#openedPast = 0;
   }
 
   /** The agent cancelled the call (or it reached its deadline: `why`). @param {any} id @param {string | null} [why] @returns {boolean} whether it was this tab's */
@@ -285,6 +341,7 @@ export class TabSession {
   /** The renderer crashed: waits in progress reject, the page starts over. @param {string} message */
   crash(message) {
     this.#crashed = true;
+    this.#answering();
     for (const w of [...this.#deathWaiters]) w(new ToolError('renderer_crashed', message));
     this.#deathWaiters.clear();
     this.#hasBaseline = false;
@@ -354,12 +411,34 @@ export class TabSession {
    */
   async send(method, params = {}, sessionId = undefined, signal = undefined) {
     if (this.#dead) throw new ToolError(this.#dead.code, this.#dead.message);
+    // A crashed page never answers: said at once (navigate and reload recover it before they send).
+    if (this.#crashed) throw new ToolError('renderer_crashed', `the page in tab ${this.name} crashed (its renderer is gone): call navigate or reload to continue`);
+    // A busy page gets nothing more to queue behind its script: the call waits a bounded while for
+    // it to answer what it was sent before, then says it is busy. What leaves the page goes on.
+    if (this.#busy && !sessionId && !PAST_A_BUSY_PAGE.has(method)) {
+      /** @type {() => void} */
+      let wake = () => {};
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let waitTimer;
+      await this.race(new Promise((resolve) => {
+        wake = () => resolve(undefined);
+        this.#answerWaiters.add(wake);
+        waitTimer = setTimeout(wake, LIMITS.pageBusyWaitMs);
+      })).finally(() => { clearTimeout(waitTimer); this.#answerWaiters.delete(wake); });
+      if (this.#busy) throw this.#busyError(method, true);
+    }
     const target = sessionId ? { tabId: this.tabId, sessionId } : { tabId: this.tabId };
     let timer;
     /** @type {() => void} */
     let onAbort = () => {};
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new ToolError('cdp_timeout', `${method} got no answer within ${LIMITS.cdpCommandMs} ms (the page may be hung)`)), LIMITS.cdpCommandMs);
+      timer = setTimeout(() => {
+        // The page's main thread did not answer: busy until this (or any) command it left
+        // unanswered settles. A page with a frame session (out-of-process iframe) is judged by the page's.
+        if (!sessionId && !this.#busy) this.#busy = { since: Date.now(), method };
+        if (!sessionId) sent.then(() => this.#answering(), () => this.#answering());
+        reject(this.#busyError(method, false));
+      }, LIMITS.cdpCommandMs);
       onAbort = () => reject(new ToolError('capture_abandoned', `${method} was given up (a JavaScript dialog opened)`));
       if (signal?.aborted) onAbort(); else signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -464,7 +543,22 @@ export class TabSession {
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
       case 'Page.frameStartedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = true; break;
       case 'Page.frameStoppedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = false; break;
-      case 'Page.frameNavigated': if (!sid && !params.frame.parentId) this.#mainFrameId = params.frame.id; break;
+      case 'Page.frameNavigated':
+        if (!sid && !params.frame.parentId) {
+          this.#mainFrameId = params.frame.id;
+          this.#frames.clear();
+          this.#framesPast.clear();
+          // A new document committed and its renderer spoke: it answers (another site's renderer,
+          // after a navigation away from a busy page).
+          this.#answering();
+        }
+        break;
+      case 'Page.frameAttached':
+        if (sid) break;
+        if (this.#frames.size >= LIMITS.framesCapturedMax) this.#framesPast.add(String(params.frameId));
+        this.#frames.add(String(params.frameId));
+        break;
+      case 'Page.frameDetached': if (!sid && params.reason !== 'swap') { this.#frames.delete(String(params.frameId)); this.#framesPast.delete(String(params.frameId)); } break;
       case 'Target.attachedToTarget':
         if (params.targetInfo?.type === 'iframe') {
           this.frameAttached(params.sessionId, params.targetInfo.targetId);
@@ -483,7 +577,8 @@ export class TabSession {
    * @param {any} params Network.requestWillBeSent
    */
   #withheld(params) {
-    if (this.#withheldFrames.has(params.frameId)) return true;
+    // A frame attached past the ones a capture keeps (capture.js capFrames) holds no answer either.
+    if (this.#withheldFrames.has(params.frameId) || this.#framesPast.has(params.frameId)) return true;
     const policy = this.#io?.policy();
     const doc = typeof params.documentURL === 'string' ? params.documentURL : '';
     return !!policy && /^https?:/i.test(doc) && !checkFrameUrl(policy, doc).ok;
@@ -497,14 +592,30 @@ export class TabSession {
    * A capture of this tab was taken (agent.js captureTab): the latest from now on, showing the
    * page as of no known mark, with the frames the policy withheld from it and their owners.
    * @param {any} cap @param {{owners: Set<number>, frames: Set<string>}} [withheld]
+   * @param {Set<string>} [leftOut] the frames it left out (capture.js capFrames)
    */
-  captured(cap, withheld = { owners: new Set(), frames: new Set() }) {
+  captured(cap, withheld = { owners: new Set(), frames: new Set() }, leftOut = new Set()) {
     this.#lastCapture = cap;
     this.#captureMark = null;
     this.#withheldOwners = withheld.owners;
     this.#withheldFrames = withheld.frames;
+    this.#leftOutFrames = leftOut;
     const main = cap?.frameTree?.frame?.id;
     if (typeof main === 'string' && main) this.#mainFrameId = main;
+  }
+
+  /**
+   * Whether a CDP event is about a frame the last capture left out, or one inside it: the core is
+   * not told (a frame it cannot place would make every later FactPack a full one, and no action
+   * run). A frame attached inside a left-out one is left out from then on.
+   * @param {string} method @param {any} params
+   */
+  aboutLeftOutFrame(method, params) {
+    if (this.#leftOutFrames.size === 0) return false;
+    const id = String(method === 'Page.frameNavigated' ? params?.frame?.id : params?.frameId ?? params?.targetInfo?.targetId ?? params?.targetId);
+    const parent = method === 'Page.frameNavigated' ? params?.frame?.parentId : params?.parentFrameId;
+    if (typeof parent === 'string' && this.#leftOutFrames.has(parent)) this.#leftOutFrames.add(id);
+    return this.#leftOutFrames.has(id);
   }
 
   /** The latest capture shows the page as of the watcher's `mark` (null: unknown, never reused). @param {string | null} mark */
@@ -572,7 +683,7 @@ export class TabSession {
   answering() {
     const h = this.#held;
     this.#held = null;
-    this.#answering = this.#dialog;
+    this.#dialogAnswered = this.#dialog;
     return h;
   }
 
@@ -581,8 +692,8 @@ export class TabSession {
    * the next one (an alert() loop), before the answer's own reply: that next dialog stays open.
    */
   answered() {
-    if (this.#dialog === this.#answering) this.#dialog = null;
-    this.#answering = null;
+    if (this.#dialog === this.#dialogAnswered) this.#dialog = null;
+    this.#dialogAnswered = null;
   }
 
   /** A held action whose dialog closed without the agent's answer, once. */

@@ -119,11 +119,9 @@ test('a page that does not settle: the watcher\'s verdict becomes a warning nami
   assert.match(w.join('\n'), /did not settle within 4000 ms \(1 timer it set still pending, its DOM kept changing \(812 mutations\)\)/);
 });
 
-test('a page whose watcher never answers before the cap (its call times out): still a warning, never a silent FactPack', async () => {
-  const timeout = () => new ToolError('cdp_timeout', 'Runtime.evaluate did not answer');
-  const [w, ms] = await settle(() => {}, { dom: { domMs: LIMITS.stabilizeCapMs, throws: [timeout(), timeout(), timeout(), timeout(), timeout()] } });
-  assert.ok(ms >= LIMITS.stabilizeCapMs, `${ms} ms`);
-  assert.match(w.join('\n'), /did not settle within 4000 ms \(it kept changing\)/);
+test('a page whose watcher does not answer (its main thread is busy): page_busy, never a wait for another document', async () => {
+  const busy = () => new ToolError('page_busy', 'the page in tab c0p1 is busy');
+  await assert.rejects(settle(() => {}, { dom: { domMs: LIMITS.stabilizeCapMs, throws: [busy(), busy()] } }), (e) => e instanceof ToolError && e.code === 'page_busy');
 });
 
 test('a timer longer than the ones waited for is reported as work for later', async () => {
@@ -174,4 +172,46 @@ test('the tab dying mid-wait rejects with why', async () => {
     t.kill({ code: 'tab_closed', message: 'tab c0p1 was closed' });
   }]]);
   await assert.rejects(run, (e) => e instanceof ToolError && e.code === 'tab_closed');
+});
+
+/**
+ * A navigation whose page attaches `frames` child frames while it loads and goes on loading: the
+ * page answers Page.stopLoading by stopping, its requests cancelled. [warnings, virtual ms, CDP methods sent,
+ * requests followed before the wait].
+ */
+async function loadFrames(frames) {
+  const clock = fakeClock();
+  const t = tab();
+  t.onEvent('Page.frameNavigated', { frame: { id: 'M', loaderId: 'L' } });
+  t.onEvent('Page.frameStartedLoading', { frameId: 'M' });
+  for (let i = 0; i < frames; i++) {
+    t.onEvent('Page.frameAttached', { frameId: `F${i}`, parentFrameId: 'M' });
+    t.onEvent('Network.requestWillBeSent', { requestId: `r${i}`, frameId: `F${i}` });
+  }
+  const followed = t.inflight.size;
+  const p = page(clock);
+  const send = async (method, params) => {
+    if (method !== 'Page.stopLoading') return p.send(method, params);
+    p.sent.push(method);
+    for (let i = 0; i < frames; i++) t.onEvent('Network.loadingFailed', { requestId: `r${i}` });
+    t.onEvent('Page.frameStoppedLoading', { frameId: 'M' });
+    return {};
+  };
+  const warnings = await clock.run(stabilize(t, { send, now: clock.now, sleep: clock.sleep, key: 'k' }, { navigation: true }));
+  return [warnings, clock.now(), p.sent, followed];
+}
+
+test(`a load that attaches more than framesCapturedMax (${LIMITS.framesCapturedMax}) frames is stopped there, said, and their requests are not waited for`, async () => {
+  const [w, ms, sent, requests] = await loadFrames(LIMITS.framesCapturedMax + 1);
+  assert.deepEqual(sent, ['Page.stopLoading', 'Runtime.evaluate']);
+  assert.deepEqual(w, [`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there, as the browser's Stop button does, so frames and content it had not loaded yet are missing`]);
+  assert.ok(ms < LIMITS.stabilizeCapMs, `${ms} ms`);
+  assert.equal(requests, LIMITS.framesCapturedMax, 'the requests of the frames past the cap are not the action\'s');
+});
+
+test(`a load of up to framesCapturedMax frames is waited for, never stopped`, async () => {
+  const [w, ms, sent] = await loadFrames(LIMITS.framesCapturedMax);
+  assert.ok(!sent.includes('Page.stopLoading'), sent.join(' '));
+  assert.ok(ms >= LIMITS.navigationCapMs, `${ms} ms`);
+  assert.match(w.join('\n'), /still loading after 15000 ms/);
 });

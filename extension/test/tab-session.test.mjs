@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup } from './fake-page.mjs';
 import { until } from '../../tests/support/wait.mjs';
+import { TabSession } from '../lib/tab-session.js';
 
 /** A promise and its resolver. */
 function gate() {
@@ -192,4 +193,17 @@ test('a session that ends releases its tab in the tab\'s queue: the click runnin
   assert.match(c.text, /^<delta /);
   assert.deepEqual(since(engine, from), ['beginAction', 'resolve', 'finishAction', 'closePage']);
   assert.equal(agent.tabs.has(5), false);
+});
+
+test('the frames a capture left out, and frames attached inside them, are known: the core is not told of them', () => {
+  const t = new TabSession(5, { context: 0, page: 1 }, 's');
+  assert.equal(t.aboutLeftOutFrame('Page.frameNavigated', { frame: { id: 'F2', parentId: 'M' } }), false, 'nothing left out yet');
+  t.captured({ frameTree: { frame: { id: 'M' } } }, undefined, new Set(['F2']));
+  assert.equal(t.aboutLeftOutFrame('Page.frameNavigated', { frame: { id: 'F2', parentId: 'M', loaderId: 'L2' } }), true);
+  assert.equal(t.aboutLeftOutFrame('Page.frameAttached', { frameId: 'F3', parentFrameId: 'F2' }), true, 'a frame inside one left out');
+  assert.equal(t.aboutLeftOutFrame('Page.frameDetached', { frameId: 'F3' }), true);
+  assert.equal(t.aboutLeftOutFrame('Page.frameAttached', { frameId: 'F4', parentFrameId: 'M' }), false, 'a new frame of the page');
+  assert.equal(t.aboutLeftOutFrame('Page.lifecycleEvent', { frameId: 'M', name: 'load' }), false);
+  t.captured({ frameTree: { frame: { id: 'M' } } });
+  assert.equal(t.aboutLeftOutFrame('Page.frameDetached', { frameId: 'F2' }), false, 'the next capture decides again');
 });

@@ -5,36 +5,16 @@
 #include <vector>
 
 #include "compiler/text.h"
+#include "landmarks.inc"  // generated from extension/lib/landmarks.js by core/gen-landmarks.mjs
 
 namespace athena::compiler {
 namespace {
 
-// ARIA 1.2 roles Chrome accepts in a role attribute, then the DPub-ARIA 1.1 and Graphics-ARIA
-// roles. The lists are closed: a role is printed unquoted in every line an agent reads, so a
+// Which role-attribute tokens are roles: the closed list of extension/lib/landmarks.js (ariaRoles),
+// generated into landmarks.inc. A role is printed unquoted in every line an agent reads, so a
 // page's own token (role="doc-x\"><full") must never reach the output.
-constexpr std::array<std::string_view, 82> kAriaRoles = {
-    "alert", "alertdialog", "application", "article", "banner", "blockquote", "button", "caption", "cell",
-    "checkbox", "code", "columnheader", "combobox", "comment", "complementary", "contentinfo", "definition",
-    "deletion", "dialog", "directory", "document", "emphasis", "feed", "figure", "form", "generic", "grid",
-    "gridcell", "group", "heading", "img", "image", "insertion", "link", "list", "listbox", "listitem", "log",
-    "main", "mark", "marquee", "math", "menu", "menubar", "menuitem", "menuitemcheckbox", "menuitemradio",
-    "meter", "navigation", "none", "note", "option", "paragraph", "presentation", "progressbar", "radio",
-    "radiogroup", "region", "row", "rowgroup", "rowheader", "scrollbar", "search", "searchbox", "separator",
-    "slider", "spinbutton", "status", "strong", "subscript", "superscript", "switch", "tab", "table", "tablist",
-    "tabpanel", "term", "textbox", "time", "timer", "toolbar", "tooltip"};
-constexpr std::array<std::string_view, 3> kAriaRoles2 = {"tree", "treegrid", "treeitem"};
-constexpr std::array<std::string_view, 44> kDpubAndGraphicsRoles = {
-    "doc-abstract", "doc-acknowledgments", "doc-afterword", "doc-appendix", "doc-backlink", "doc-biblioentry",
-    "doc-bibliography", "doc-biblioref", "doc-chapter", "doc-colophon", "doc-conclusion", "doc-cover", "doc-credit",
-    "doc-credits", "doc-dedication", "doc-endnote", "doc-endnotes", "doc-epigraph", "doc-epilogue", "doc-errata",
-    "doc-example", "doc-footnote", "doc-foreword", "doc-glossary", "doc-glossref", "doc-index", "doc-introduction",
-    "doc-noteref", "doc-notice", "doc-pagebreak", "doc-pagefooter", "doc-pageheader", "doc-pagelist", "doc-part",
-    "doc-preface", "doc-prologue", "doc-pullquote", "doc-qna", "doc-subtitle", "doc-tip", "doc-toc",
-    "graphics-document", "graphics-object", "graphics-symbol"};
-
 bool valid_role(std::string_view r) {
-  auto in = [r](const auto& list) { return std::find(list.begin(), list.end(), r) != list.end(); };
-  return in(kAriaRoles) || in(kAriaRoles2) || in(kDpubAndGraphicsRoles);
+  return std::find(generated::kAriaRoles.begin(), generated::kAriaRoles.end(), r) != generated::kAriaRoles.end();
 }
 
 // Chrome reports some ARIA roles under its own names.

@@ -1,0 +1,76 @@
+// A page that multiplies what the browser holds, through the real chain (MCP SDK client ->
+// athena-bridge mcp -> native host -> the extension -> Chromium): 10,000 same-origin iframes, and
+// a click that opens 100 tabs. Each answer is a bounded FactPack that says what it left out, and
+// the agent's next call works. The bounds are extension/lib/limits.js's: framesCapturedMax (the
+// frames a capture keeps; a load attaching more is stopped) and popupsAdoptedMax (the tabs one
+// action opens that become the agent's).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LIMITS } from '../../extension/lib/limits.js';
+import { useChain } from './lib/use-chain.mjs';
+import { until, within } from '../support/wait.mjs';
+
+/**
+ * Longest a call on these pages may take and still be the action's own bounded answer: a
+ * navigation's wait for its load, the settle cap, and one capture's CDP bound. Not a speed target
+ * (bench/ measures that); past it, the call waited for something it should not have.
+ */
+const ANSWER_MS = LIMITS.navigationCapMs + LIMITS.stabilizeCapMs + LIMITS.cdpCommandMs;
+const FRAMES = 10_000, POPUPS = 100;
+
+let sites, chain;
+useChain((s, c) => { sites = s; chain = c; });
+
+/** Runs fn and returns [its result, milliseconds]. */
+async function timed(fn) {
+  const t0 = Date.now();
+  const r = await fn();
+  return [r, Date.now() - t0];
+}
+
+test(`${FRAMES} same-origin iframes: navigate answers with the first ${LIMITS.framesCapturedMax} frames and says how many it left out; a click then works`, { timeout: 4 * ANSWER_MS }, async (t) => {
+  const [nav, ms] = await within(`navigate to a page of ${FRAMES} iframes`, timed(() => chain.call('navigate', { url: sites.url(`/sites/ext/many-frames.html?n=${FRAMES}`) })), ANSWER_MS);
+  assert.equal(nav.isError, false, nav.text);
+  assert.equal(nav.fp.type, 'full');
+  const said = nav.fp.warnings.join('\n');
+  assert.match(said, new RegExp(`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there`));
+  const m = new RegExp(`this page has (\\d+) frames: this FactPack shows what the first ${LIMITS.framesCapturedMax} hold, and leaves the other (\\d+) out`).exec(said);
+  assert.ok(m, said);
+  assert.equal(Number(m[2]), Number(m[1]) - LIMITS.framesCapturedMax, said);
+  const top = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Top button');
+  assert.ok(top, nav.text);
+  t.diagnostic(`navigate to ${FRAMES} iframes (${m[1]} frames in Chromium): ${ms} ms, ${m[2]} frames left out`);
+  // The agent's next call on the page: an action on the page's own button.
+  const [click, clickMs] = await within('a click on the page of many frames', timed(() => chain.call('click', { ref: top.ref, version: nav.fp.version })), ANSWER_MS);
+  assert.equal(click.isError, false, click.text);
+  assert.equal(click.fp.type, 'delta', click.text);
+  assert.ok(click.fp.added.some((a) => a.elements.some((e) => e.role === 'status' && e.name === 'Top pressed')), click.text);
+  t.diagnostic(`the next click: ${clickMs} ms`);
+});
+
+test(`a click that opens ${POPUPS} tabs: the first ${LIMITS.popupsAdoptedMax} become the agent's and are listed, the rest are counted and left open`, { timeout: 4 * ANSWER_MS }, async (t) => {
+  const nav = await chain.call('navigate', { url: sites.url(`/sites/ext/many-popups.html?n=${POPUPS}`) });
+  assert.equal(nav.isError, false, nav.text);
+  const button = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Open every report');
+  assert.ok(button, nav.text);
+  const [click, ms] = await within(`a click opening ${POPUPS} tabs`, timed(() => chain.call('click', { ref: button.ref, version: nav.fp.version })), ANSWER_MS);
+  assert.equal(click.isError, false, click.text);
+  assert.ok(click.fp.added.some((a) => a.elements.some((e) => e.name === `Opened ${POPUPS} of ${POPUPS}`)), click.text);
+  const adopted = click.fp.warnings.map((w) => /^this action opened tab (c0p\d+)/.exec(w)?.[1]).filter(Boolean);
+  assert.equal(adopted.length, LIMITS.popupsAdoptedMax, click.text);
+  const past = POPUPS - LIMITS.popupsAdoptedMax;
+  assert.ok(click.fp.warnings.includes(`this action opened ${past} more tabs, left open and not controlled: the agent takes over at most ${LIMITS.popupsAdoptedMax} of the tabs one action opens, and closes none of them (they stay in the user's browser); tabs list shows the tabs you control`), click.text);
+  t.diagnostic(`click opening ${POPUPS} tabs: ${ms} ms, ${adopted.length} adopted, ${past} counted`);
+  // Nothing was closed: every tab the page opened is still in the browser.
+  let open = 0;
+  await until(`the ${POPUPS} tabs the page opened, all still open`, () => (open = chain.context.pages().filter((p) => p.url().includes('report=')).length) === POPUPS, { last: () => `${open} open` });
+  // tabs list shows the agent's tab and the adopted ones, no other.
+  const list = await chain.call('tabs', { action: 'list' });
+  assert.equal(list.isError, false, list.text);
+  const ids = [...list.text.matchAll(/<tab id="(c0p\d+)"/g)].map((x) => x[1]);
+  assert.deepEqual(ids.slice(1).sort(), [...adopted].sort(), list.text);
+  // The agent's next call works in an adopted tab.
+  const selected = await within('tabs select on an adopted tab', chain.call('tabs', { action: 'select', tab: adopted[0] }), ANSWER_MS);
+  assert.equal(selected.isError, false, selected.text);
+  assert.match(selected.text, /button "Increment"/);
+});
