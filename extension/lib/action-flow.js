@@ -174,7 +174,7 @@ export class ActionFlow {
         // and a new tab gets a renderer of its own. A page that crashes its renderer as it loads
         // would crash it again on reload.
         if (e instanceof ToolError && e.code === 'renderer_crashed') throw new ToolError('renderer_crashed', `${kind}: the page crashed its renderer as it loaded (the browser gave up on it; nothing of it can be shown); navigate elsewhere to go on in tab ${tabName(t.key)}`);
-        throw busyWith(e, `${kind} was begun, but the renderer it loads in has not answered (a page of the same site loads in the busy page's renderer; to open it at once use tabs {action: "new", url})`);
+        throw busyWith(e, `${kind} was begun, but the busy page has not let go (Chrome loads a page of the same site in its renderer, and may wait for it before leaving for another site; to open the page at once use tabs {action: "new", url})`);
       }
     }
 

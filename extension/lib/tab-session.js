@@ -224,7 +224,7 @@ export class TabSession {
     const what = still && this.#busy
       ? `is still busy: its main thread has answered nothing for ${Math.round((Date.now() - this.#busy.since) / 1000)} s (since ${this.#busy.method}; waited ${LIMITS.pageBusyWaitMs} ms more for ${method})`
       : `is busy: its main thread did not answer ${method} within ${LIMITS.cdpCommandMs} ms`;
-    return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers, or navigate (or reload) to leave it`);
+    return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers; or navigate to another site (Chrome may wait for the page before it lets go), or open what you need in a new tab with tabs {action: "new", url}`);
   }
 
   /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */

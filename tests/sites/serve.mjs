@@ -75,8 +75,16 @@ function resolveFile(urlPath) {
   return null;
 }
 
+/** Gates a page can wait on (/gate?name=N answers "open" once a test opened N: tests/sites/ext/hang.html). */
+const openGates = new Set();
+
 function handler(req, res) {
   const url = new URL(req.url, 'http://x');
+  if (url.pathname === '/gate') {
+    res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+    res.end(openGates.has(url.searchParams.get('name')) ? 'open' : 'closed');
+    return;
+  }
   if (url.pathname === '/slow') {
     const ms = Math.min(Math.max(0, Number(url.searchParams.get('ms')) || 0), SLOW_MAX_MS);
     setTimeout(() => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`slept ${ms}`); }, ms);
@@ -124,6 +132,8 @@ export async function startSites(opts = {}) {
     otherOrigin,
     url: (p) => origin + p,
     otherUrl: (p) => otherOrigin + p,
+    /** Opens gate `name` (a page polling /gate?name= goes on). @param {string} name */
+    openGate: (name) => { openGates.add(name); },
     close: () => Promise.all([a, b].map((s) => new Promise((r) => { s.closeAllConnections?.(); s.close(() => r()); }))),
   };
 }
