@@ -118,7 +118,7 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
       const json& rid = *rid_field;
       for (auto it = pending_.begin(); it != pending_.end(); ++it)
         if (it->second.rpc_id == rid) {
-          io_.to_host({{"type", "cancel"}, {"id", it->first}});
+          to_host({{"type", "cancel"}, {"id", it->first}});
           pending_.erase(it);  // no response to a cancelled request (MCP spec)
           break;
         }
@@ -202,7 +202,7 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
   const std::string hid = "m" + std::to_string(next_id_++);
   const json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
   const Pending pending{id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
-  bool sent = ext_connected_ && io_.to_host(call);
+  bool sent = ext_connected_ && to_host(call);
   if (!sent && seen_extension_) {
     // The extension was here and went away (Chrome stops an idle service worker; it wakes again
     // and reconnects by itself): the call waits for it, and tick() sends it when it is back.
@@ -219,7 +219,7 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     }
     // Connected: the host answers our hello with its status. If the extension is not there yet
     // the host itself refuses the call with not_connected.
-    sent = io_.to_host(call);
+    sent = to_host(call);
     if (!sent) {
       tool_error(id, not_connected("the native host closed the connection"));
       return;
@@ -234,7 +234,7 @@ void McpServer::send_waiting(Clock::time_point now) {
     // The extension gets what is left of the call's deadline, less the margin to answer in time.
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(w.pending.deadline - now).count();
     w.call["deadline_ms"] = std::max<long long>(0, left - limits::kDeadlineMarginMs);
-    if (!io_.to_host(w.call)) return;  // lost again: the rest keep waiting
+    if (!to_host(w.call)) return;  // lost again: the rest keep waiting
     pending_[w.hid] = w.pending;
     waiting_.erase(waiting_.begin());
   }
@@ -296,7 +296,18 @@ void McpServer::on_host_lost(const std::string& why) {
   for (auto& [hid, p] : pending) tool_error(p.rpc_id, not_connected(why));
 }
 
+bool McpServer::to_host(const json& m) {
+  if (io_.to_host(m)) return true;
+  if (ext_connected_) host_gone_ = true;
+  ext_connected_ = false;
+  return false;
+}
+
 void McpServer::tick(Clock::time_point now) {
+  if (host_gone_) {
+    host_gone_ = false;
+    on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
+  }
   // Calls waiting for the extension to come back: reconnect now and then, send them once it is
   // there, answer the ones whose wait is over.
   if (!waiting_.empty()) {
@@ -330,7 +341,7 @@ void McpServer::tick(Clock::time_point now) {
   }
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (now >= it->second.deadline) {
-      io_.to_host({{"type", "cancel"}, {"id", it->first}});
+      to_host({{"type", "cancel"}, {"id", it->first}});
       tool_error(it->second.rpc_id, it->second.tool + " timed out after " + std::to_string(it->second.deadline_ms) +
                                         " ms; the page may still be busy: take a snapshot to see where it stands");
       it = pending_.erase(it);

@@ -83,6 +83,8 @@ class McpServer {
     Clock::time_point give_up;
   };
   void send_waiting(Clock::time_point now);
+  /// io_.to_host, noting a host that did not take the write as gone (see host_gone_).
+  bool to_host(const json& m);
 
   Io io_;
   McpOptions options_;
@@ -91,6 +93,11 @@ class McpServer {
   /// The extension was connected at least once: when it goes (Chrome stopped its service worker,
   /// which wakes again by itself), calls wait for it instead of failing at once.
   bool seen_extension_ = false;
+  /// A write to the host failed before its hang-up was read (the extension's worker stopped as a
+  /// call went out): the extension is not connected from then on, and the next tick() fails what
+  /// was in flight with it (on_host_lost) and reconnects for the calls that wait. Without this the
+  /// waiting calls believed the extension there and never reconnected.
+  bool host_gone_ = false;
   std::vector<Waiting> waiting_;
   Clock::time_point next_connect_{};
   std::string client_name_ = "mcp-client";

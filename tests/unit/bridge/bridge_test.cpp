@@ -188,6 +188,7 @@ namespace {
 struct FakeIo {
   std::vector<nlohmann::json> to_client, to_host;
   bool connected = true;
+  int connects = 0;  // connect_host calls
   McpServer::Io io() {
     return {[this](const nlohmann::json& m) { to_client.push_back(m); },
             [this](const nlohmann::json& m) {
@@ -196,6 +197,7 @@ struct FakeIo {
               return true;
             },
             [this](std::string& e) {
+              ++connects;
               if (!connected) e = "no native host is listening";
               return connected;
             }};
@@ -268,6 +270,34 @@ TEST_CASE("MCP: not connected gives an actionable tool error", "[bridge][mcp]") 
   const std::string t = r["content"][0]["text"];
   CHECK(t.find("Chrome with the Athena Delta extension is not connected: no native host is listening") == 0);
   CHECK(t.find("athena-bridge doctor") != std::string::npos);
+}
+
+TEST_CASE("MCP: a call whose write finds the host gone before its hang-up is read waits, and the server reconnects for it", "[bridge][mcp][reconnect]") {
+  FakeIo f;
+  McpServer s(f.io());
+  s.on_host({{"type", "status"}, {"extension", true}});
+  const auto t0 = Clock::now();
+  s.on_line(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"navigate","arguments":{"url":"http://x/"}}})", t0);
+  REQUIRE(s.in_flight() == 1);
+  f.connected = false;  // Chrome stopped the worker: the host exits; its hang-up is not read yet
+  const std::size_t answered = f.to_client.size();
+  s.on_line(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"snapshot","arguments":{}}})", t0);
+  CHECK(s.waiting() == 1);
+  CHECK_FALSE(s.extension_connected());
+  CHECK(f.to_client.size() == answered);
+  f.connected = true;  // the worker is back with a new host
+  const int connects = f.connects;
+  s.tick(t0 + std::chrono::milliseconds(limits::kReconnectEveryMs));
+  CHECK(f.connects == connects + 1);  // it reconnects for the waiting call
+  CHECK(s.in_flight() == 0);  // the call sent to the host that went is answered: it is lost with it
+  REQUIRE(f.to_client.size() == answered + 1);
+  CHECK(f.to_client.back()["id"] == 3);
+  CHECK(f.to_client.back()["result"]["isError"] == true);
+  s.on_host({{"type", "status"}, {"extension", true}});  // the new host's status
+  s.tick(t0 + std::chrono::milliseconds(limits::kReconnectEveryMs * 2));
+  CHECK(s.waiting() == 0);
+  CHECK(s.in_flight() == 1);
+  CHECK(f.to_host.back()["tool"] == "snapshot");
 }
 
 TEST_CASE("MCP: an extension that went away (Chrome stopped its worker) is waited for, within a bound", "[bridge][mcp][reconnect]") {
