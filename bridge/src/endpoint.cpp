@@ -113,6 +113,12 @@ int listen_endpoint(std::string& error) {
   return fd;
 }
 
+FileId file_id(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<unsigned long long>(st.st_dev), static_cast<unsigned long long>(st.st_ino)};
+}
+
 int accept_peer(int listen_fd, std::string& error) {
   const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
   if (fd < 0) return -1;

@@ -24,6 +24,15 @@ std::string socket_path();
 /// with `error` set.
 int listen_endpoint(std::string& error);
 
+/// Which file a path is now (device and inode); {0, 0} when there is none. A host compares it
+/// with its own socket's: another host may have replaced the file, or it may be gone.
+struct FileId {
+  unsigned long long dev = 0, ino = 0;
+  bool operator==(const FileId& o) const { return dev == o.dev && ino == o.ino; }
+  bool operator!=(const FileId& o) const { return !(*this == o); }
+};
+FileId file_id(const std::string& path);
+
 /// Accepts one connection; -1 if none or if the peer is another user (then `error` says so).
 int accept_peer(int listen_fd, std::string& error);
 

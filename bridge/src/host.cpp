@@ -289,7 +289,7 @@ void queue(Conn& c, const std::string& frame) {
 
 int run_native_host(const std::string& caller_origin) {
   std::string error;
-  const int lfd = listen_endpoint(error);
+  int lfd = listen_endpoint(error);
   if (lfd < 0) {
     // Not serving (e.g. a second Chrome profile while the first one's host holds the socket).
     // The extension is told why, on every message it sends, and never gets a hello: its popup
@@ -309,6 +309,29 @@ int run_native_host(const std::string& caller_origin) {
   }
   ::fcntl(lfd, F_SETFL, ::fcntl(lfd, F_GETFL) | O_NONBLOCK);  // accept until the queue is empty
   log("serving " + caller_origin + " on " + socket_path());
+  // The socket file this host made. When Chrome restarts the extension's worker, the host of the
+  // old port may still be on its way out as this one starts: it removes the file only when it is
+  // still its own, and a host whose file was removed anyway makes it again (checked every
+  // limits::kPollMs), so MCP servers can always reach the host Chrome is talking to.
+  FileId mine = file_id(socket_path());
+  auto last_check = std::chrono::steady_clock::now();
+  auto relisten_if_gone = [&]() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_check < std::chrono::milliseconds(limits::kPollMs)) return;
+    last_check = now;
+    if (file_id(socket_path()) != FileId{}) return;  // ours, or another host's: leave it
+    std::string err;
+    const int fd = listen_endpoint(err);
+    if (fd < 0) {
+      log("the socket file was removed and cannot be made again: " + err);
+      return;
+    }
+    ::close(lfd);
+    lfd = fd;
+    ::fcntl(lfd, F_SETFL, ::fcntl(lfd, F_GETFL) | O_NONBLOCK);
+    mine = file_id(socket_path());
+    log("the socket file was removed (by a host that was exiting?): listening on " + socket_path() + " again");
+  };
   HostRouter router;
   FrameReader chrome(limits::kMaxFrameBytes);
   ChunkAssembler chunks;
@@ -352,6 +375,7 @@ int run_native_host(const std::string& caller_origin) {
 
   std::vector<char> buf(1 << 16);
   for (;;) {
+    relisten_if_gone();
     std::vector<pollfd> fds;
     std::vector<int> who;  // -2 stdin, -1 listener, n client
     fds.push_back({STDIN_FILENO, POLLIN, 0});
@@ -374,7 +398,7 @@ int run_native_host(const std::string& caller_origin) {
           if (chrome.pending()) log("Chrome closed the port in the middle of a message (" + std::to_string(chrome.pending()) + " bytes)");
           log("Chrome closed the port: exiting");
           ::close(lfd);
-          ::unlink(socket_path().c_str());
+          if (file_id(socket_path()) == mine) ::unlink(socket_path().c_str());  // not a newer host's
           return 0;
         }
         if (!chrome.feed(buf.data(), static_cast<std::size_t>(n))) {
