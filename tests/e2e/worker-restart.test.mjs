@@ -34,3 +34,30 @@ test('a call made while Chrome has the worker stopped is answered once the worke
   assert.equal(click.isError, false, click.text);
   assert.match(click.text, /^<delta /);
 });
+
+test('a page polling every 2 s: the worker stopped is back with the same tab, and navigate goes on in it (no second tab)', { timeout: 150_000 }, async (t) => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/poll.html?restart=2') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = chain.context.pages().find((p) => p.url().includes('restart=2'));
+  assert.ok(page, 'the agent\'s tab');
+  const cdp = await chain.context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  const started = Date.now();
+  const again = await chain.call('snapshot', {});
+  assert.equal(again.isError, false, again.text);
+  assert.match(again.text, /the extension was restarted by the browser \(service worker stopped\); its state was rebuilt: tab c0p\d+ is now c0p\d+/);
+  assert.match(again.text, /heading "Inbox"/);
+  t.diagnostic(`first good answer ${Date.now() - started} ms after the worker was stopped (the page polling every 2 s)`);
+  const tab = /tab c0p\d+ is now (c0p\d+)/.exec(again.text)?.[1];
+  // The agent's current tab survived the restart: navigate goes on in it.
+  const away = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html?after=restart') });
+  assert.equal(away.isError, false, away.text);
+  assert.doesNotMatch(away.text, /so this is a new tab/);
+  const list = await chain.call('tabs', { action: 'list' });
+  assert.equal(list.isError, false, list.text);
+  const ids = [...list.text.matchAll(/id="(c0p\d+)"/g)].map((m) => m[1]);
+  assert.ok(ids.includes(tab), list.text);
+  assert.equal(page.url(), sites.url('/sites/ext/actions.html?after=restart'), 'navigate went on in the tab the agent had before the restart');
+});
+
