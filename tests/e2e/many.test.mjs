@@ -37,7 +37,9 @@ test(`${FRAMES} same-origin iframes: navigate answers with the first ${LIMITS.fr
   const m = new RegExp(`this page has (\\d+) frames: this FactPack shows what the first ${LIMITS.framesCapturedMax} hold, and leaves the other (\\d+) out`).exec(said);
   assert.ok(m, said);
   assert.equal(Number(m[2]), Number(m[1]) - LIMITS.framesCapturedMax, said);
-  const top = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Top button');
+  // The page's own button, or, when the frames' regions took the budget, where the gap line says (find region=main).
+  let top = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Top button');
+  if (!top && /find region=main/.test(nav.text)) top = (await chain.call('find', { region: 'main' })).fp?.elements.find((e) => e.role === 'button' && e.name === 'Top button');
   assert.ok(top, nav.text);
   t.diagnostic(`navigate to ${FRAMES} iframes (${m[1]} frames in Chromium): ${ms} ms, ${m[2]} frames left out`);
   // The agent's next call on the page: an action on the page's own button.
