@@ -23,7 +23,7 @@ using engine::RefId;
 using engine::View;
 using engine::ViewEntry;
 
-PageSession::Outcome PageSession::full(const View* from, View& to, const std::string& reason) {
+PageSession::Outcome PageSession::full(const View* from, View& to, const std::string& reason, bool collapse) {
   Outcome out;
   out.pack.type = PackType::kFull;
   out.pack.reason = reason;
@@ -75,10 +75,11 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       n.element.ref = o.element.ref;
     }
     // A region is collapsed only for an agent known to hold it: an explicit snapshot is how an
-    // agent recovers a page its client dropped from its context (compaction), and a stale_version
-    // full answers an agent that holds an older version than the one delivered; both show every
-    // region's lines. The refs are rebound all the same.
-    if (reason != "requested" && reason != "stale_version") unchanged.insert(k);
+    // agent recovers a page its client dropped from its context (compaction), also when the page
+    // navigated since (its reason is then "navigation"), and a stale_version full answers an agent
+    // that holds an older version than the one delivered; both show every region's lines. The
+    // refs are rebound all the same.
+    if (collapse && reason != "requested" && reason != "stale_version") unchanged.insert(k);
   }
   for (const BlockKey& k : order) {
     RegionBlock b;

@@ -295,7 +295,9 @@ Result<FactPack> PageSession::snapshot(Snapshot snapshot, const ActionInfo& info
   View& to = view.value();
   std::string reason = full_reason_for(to);
   if (reason.empty()) reason = "requested";
-  Outcome out = full(delivered_.get(), to, reason);
+  // The agent's own `snapshot` (ActionInfo::kind) collapses nothing, whatever happened since;
+  // a navigation's baseline dedups against what the agent holds.
+  Outcome out = full(delivered_.get(), to, reason, info.kind != "snapshot");
   commit(to, &out);
   out.pack.warnings = info.warnings;
   deliver(out);

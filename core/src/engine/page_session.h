@@ -62,7 +62,9 @@ class PageSession {
   /// The overlay transition (transition.cpp).
   Outcome transition(const View& from, View& to, std::string reason);
   /// A full FactPack and cross-baseline dedup (baseline.cpp).
-  Outcome full(const View* from, View& to, const std::string& reason);
+  /// A full FactPack of `to`; a region equal to `from`'s is collapsed (`unchanged`) only when
+  /// `collapse` and the reason allows it (see baseline.cpp).
+  Outcome full(const View* from, View& to, const std::string& reason, bool collapse = true);
   /// The diff of context c (-1: the base page) into out.pack, and the one reliability rule:
   /// false when the changes are too many to be a trustworthy delta (delta.cpp).
   bool diff_context(const View& from, const View& to, int c, Outcome& out) const;

@@ -81,6 +81,20 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     CHECK(text.find(ref_of(first, "link", "Shop") + " link \"Shop\"") != std::string::npos);
     REQUIRE(agent.apply(again) == "");
   }
+  SECTION("the agent's own snapshot after the page navigated (the user went elsewhere) shows every region, the same ones included") {
+    auto s1 = site("L2", 100, "Laptop");  // a new document with the same nav and footer
+    ActionInfo info;
+    info.kind = "snapshot";
+    auto r = h.engine.snapshot_from(h.key, s1, info);
+    REQUIRE(r);
+    CHECK(r->reason == "navigation");
+    for (const RegionBlock& b : r->regions) CHECK_FALSE(b.unchanged);
+    const std::string text = render_text(*r);
+    CHECK(text.find("unchanged=") == std::string::npos);
+    CHECK(text.find(" link \"Shop\"") != std::string::npos);
+    REQUIRE(agent.apply(*r) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, s1) == "");
+  }
   SECTION("an action on an older version than the one delivered: the stale_version full shows every region (the agent does not hold them)") {
     auto s1 = site("L1", 0, "Phone");
     s1.nodes[4].name = "Buy Phone now";
