@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { CHAIN_LIMITS, resultText } from './lib/chain.mjs';
 import { useChain } from './lib/use-chain.mjs';
 import { policyApplied } from './lib/worker-state.mjs';
-import { until } from '../support/wait.mjs';
+import { until, timed } from '../support/wait.mjs';
 
 /** The wait_for the interrupted calls make: the longest the extension allows (extension/lib/limits.js waitForMaxMs), so an answer that is not at once is plain. */
 const WAIT_FOR_MS = 30_000;
@@ -20,13 +20,6 @@ const LOOP_ANSWERS = 3;
 let sites;
 let chain;
 useChain((s, c) => { sites = s; chain = c; });
-
-/** Runs fn and returns [its result, milliseconds]. */
-async function timed(fn) {
-  const t0 = Date.now();
-  const r = await fn();
-  return [r, Date.now() - t0];
-}
 
 /** A call whose answer may be a JavaScript dialog instead of a FactPack: its text, and whether it is an error. */
 async function dialogCall(name, args = {}) {

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { EXTENSION_ID } from './lib/chain.mjs';
 import { useChain } from './lib/use-chain.mjs';
 import { newCallUnderWay, tabCallIds } from './lib/worker-state.mjs';
-import { nextEvent, until, within } from '../support/wait.mjs';
+import { nextEvent, until, within, timed } from '../support/wait.mjs';
 import { connect, frame, reader } from '../../bridge/test/helpers.mjs';
 
 // bridge/src/limits.h
@@ -30,13 +30,6 @@ let sites;
 let chain;
 
 useChain((s, c) => { sites = s; chain = c; });
-
-/** Runs fn and returns [its result, milliseconds]. */
-async function timed(fn) {
-  const t0 = Date.now();
-  const r = await fn();
-  return [r, Date.now() - t0];
-}
 
 /** Calls a tool until it stops failing (the chain reconnecting), within RECONNECT_MS. */
 async function callWhenBack(name, args, client) {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIMITS } from '../../extension/lib/limits.js';
 import { useChain } from './lib/use-chain.mjs';
-import { until, within } from '../support/wait.mjs';
+import { until, within, timed } from '../support/wait.mjs';
 
 /**
  * Longest a call on these pages may take and still be the action's own bounded answer: a
@@ -20,13 +20,6 @@ const FRAMES = 10_000, POPUPS = 100;
 
 let sites, chain;
 useChain((s, c) => { sites = s; chain = c; });
-
-/** Runs fn and returns [its result, milliseconds]. */
-async function timed(fn) {
-  const t0 = Date.now();
-  const r = await fn();
-  return [r, Date.now() - t0];
-}
 
 test(`${FRAMES} same-origin iframes: navigate answers with the first ${LIMITS.framesCapturedMax} frames and says how many it left out; a click then works`, { timeout: 4 * ANSWER_MS }, async (t) => {
   const [nav, ms] = await within(`navigate to a page of ${FRAMES} iframes`, timed(() => chain.call('navigate', { url: sites.url(`/sites/ext/many-frames.html?n=${FRAMES}`) })), ANSWER_MS);

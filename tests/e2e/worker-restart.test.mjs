@@ -6,26 +6,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChain } from './lib/use-chain.mjs';
+import { timed } from '../support/wait.mjs';
 
 let chain, sites;
 useChain((s, c) => { sites = s; chain = c; });
 
-test('a call made while Chrome has the worker stopped is answered once the worker wakes on its alarm', { timeout: 150_000 }, async (t) => {
-  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html?restart=1') });
+/**
+ * Navigates the agent to `url` (its tab found by `part`), stops the extension's worker over CDP,
+ * then calls snapshot as the agent would: the answer is a full FactPack of the same tab, rebuilt
+ * from storage.session under a new page index. Returns it, the Playwright page and the wait in ms.
+ */
+async function restartedSnapshot(url, part) {
+  const nav = await chain.call('navigate', { url });
   assert.equal(nav.isError, false, nav.text);
-  const page = chain.context.pages().find((p) => p.url().includes('restart=1'));
+  const page = chain.context.pages().find((p) => p.url().includes(part));
   assert.ok(page, 'the agent\'s tab');
   const cdp = await chain.context.newCDPSession(page);
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.stopAllWorkers');
   // Playwright loses a stopped worker's handle: from here on only the agent's own calls are used.
-  const started = Date.now();
-  const again = await chain.call('snapshot', {});
-  const ms = Date.now() - started;
+  const [again, ms] = await timed(() => chain.call('snapshot', {}));
   assert.equal(again.isError, false, again.text);
   assert.equal(again.fp.type, 'full');
-  // The worker's state was rebuilt from storage.session: the same tab, under a new page index.
   assert.match(again.text, /the extension was restarted by the browser \(service worker stopped\); its state was rebuilt: tab c0p\d+ is now c0p\d+/);
+  return { again, page, ms };
+}
+
+test('a call made while Chrome has the worker stopped is answered once the worker wakes on its alarm', { timeout: 150_000 }, async (t) => {
+  const { again, ms } = await restartedSnapshot(sites.url('/sites/ext/actions.html?restart=1'), 'restart=1');
   assert.match(again.text, /button "Increment"/);
   t.diagnostic(`first good answer ${ms} ms after the worker was stopped`);
   // And the next action works on the refs of that answer.
@@ -36,19 +44,9 @@ test('a call made while Chrome has the worker stopped is answered once the worke
 });
 
 test('a page polling every 2 s: the worker stopped is back with the same tab, and navigate goes on in it (no second tab)', { timeout: 150_000 }, async (t) => {
-  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/poll.html?restart=2') });
-  assert.equal(nav.isError, false, nav.text);
-  const page = chain.context.pages().find((p) => p.url().includes('restart=2'));
-  assert.ok(page, 'the agent\'s tab');
-  const cdp = await chain.context.newCDPSession(page);
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  const started = Date.now();
-  const again = await chain.call('snapshot', {});
-  assert.equal(again.isError, false, again.text);
-  assert.match(again.text, /the extension was restarted by the browser \(service worker stopped\); its state was rebuilt: tab c0p\d+ is now c0p\d+/);
+  const { again, page, ms } = await restartedSnapshot(sites.url('/sites/ext/poll.html?restart=2'), 'restart=2');
   assert.match(again.text, /heading "Inbox"/);
-  t.diagnostic(`first good answer ${Date.now() - started} ms after the worker was stopped (the page polling every 2 s)`);
+  t.diagnostic(`first good answer ${ms} ms after the worker was stopped (the page polling every 2 s)`);
   const tab = /tab c0p\d+ is now (c0p\d+)/.exec(again.text)?.[1];
   // The agent's current tab survived the restart: navigate goes on in it.
   const away = await chain.call('navigate', { url: sites.url('/sites/ext/actions.html?after=restart') });

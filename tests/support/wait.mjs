@@ -68,3 +68,10 @@ export function within(what, promise, ms = WAIT.hangMs) {
 export function nextEvent(emitter, event, what, ms = WAIT.stateMs) {
   return bounded(new Promise((resolve) => emitter.once(event, (...args) => resolve(args))), ms, `${what} did not happen within ${ms} ms`);
 }
+
+/** Runs fn and returns [its result, milliseconds] (for a test's diagnostic line, never an assertion). */
+export async function timed(fn) {
+  const t0 = Date.now();
+  const r = await fn();
+  return [r, Date.now() - t0];
+}
