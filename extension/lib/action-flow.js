@@ -154,7 +154,9 @@ export class ActionFlow {
       try {
         if (act && LEAVES.has(kind)) {
           // A dialog the page opens blocks its renderer: the watch is not waited for then; a
-          // crashed renderer would never answer it.
+          // crashed renderer would never answer it. A page whose own script holds its renderer is
+          // left through about:blank (#hop).
+          if (kind === 'navigate' && t.busy && !t.crashed && await this.#timed(t, 'act', () => this.#hop(t))) notes.push('the page\'s own script held its main thread, so navigate left it through about:blank (a renderer of its own), which back now leads to');
           if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
           t.expectLoad();
           await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
@@ -174,7 +176,8 @@ export class ActionFlow {
         // and a new tab gets a renderer of its own. A page that crashes its renderer as it loads
         // would crash it again on reload.
         if (e instanceof ToolError && e.code === 'renderer_crashed') throw new ToolError('renderer_crashed', `${kind}: the page crashed its renderer as it loaded (the browser gave up on it; nothing of it can be shown); navigate elsewhere to go on in tab ${tabName(t.key)}`);
-        throw busyWith(e, `${kind} was begun, but the busy page has not let go (Chrome loads a page of the same site in its renderer, and may wait for it before leaving for another site; to open the page at once use tabs {action: "new", url})`);
+        const why = kind === 'navigate' ? `about:blank did not commit within ${LIMITS.leaveHopMs} ms` : `${kind} stays in the busy page's renderer; navigate leaves it through about:blank`;
+        throw busyWith(e, `${kind} was begun, but the busy page has not let go (${why}; to open the page at once use tabs {action: "new", url})`);
       }
     }
 
@@ -266,7 +269,7 @@ export class ActionFlow {
     for (let answered = 0; answered < LIMITS.leaveDialogsMax; answered++) {
       if (await t.race(acting.then(() => 'done'), { dialog: 'dialog' }) === 'done') return;
       // Chrome may have closed it itself as the navigation began ("No dialog is showing").
-      await this.leaveDialog(t, kind).catch((e) => { if (e instanceof ToolError) throw e; t.dialogClosed(); });
+      await this.leaveDialog(t, kind, { under: true }).catch((e) => { if (e instanceof ToolError) throw e; t.dialogClosed(); });
     }
     await acting;
   }
@@ -276,18 +279,41 @@ export class ActionFlow {
    * the way (a beforeunload prompt accepted, so the page may go; any other dialog dismissed), ends
    * the action the dialog held (aborted in the engine: no version of it is delivered), and the
    * next FactPack says what was done. Called in the tab's queue (agent.js dispatch).
-   * @param {TabSession} t @param {string} tool
+   *
+   * navigate leaves through about:blank: Chrome loads a page of the same site in the same
+   * renderer, so a page that raises the next dialog as each is answered (an alert() loop) would
+   * raise it before the new page commits, or hold its renderer for ever (a loop in one script);
+   * about:blank, navigated to by the browser, gets a renderer of its own at once. back and forward
+   * do not (a history entry of their own would change where they lead).
+   * @param {TabSession} t @param {string} tool @param {{under?: boolean}} [o] under: the navigation is already under way
    */
-  async leaveDialog(t, tool) {
+  async leaveDialog(t, tool, o = {}) {
     const d = t.dialog;
     if (!d) return;
     const accept = d.type === 'beforeunload';
+    const hop = tool === 'navigate' && !accept && !o.under;
     const held = t.answering();
-    await this.io.send(t, 'Page.handleJavaScriptDialog', { accept });
+    const hopped = hop ? this.#hop(t) : null;
+    // Leaving for about:blank may close the dialog first ("No dialog is showing").
+    const answer = this.io.send(t, 'Page.handleJavaScriptDialog', { accept });
+    await (hop ? answer.catch((e) => { if (e instanceof ToolError) throw e; }) : answer);
     t.answered();
+    const through = hopped && await hopped;
     const engine = this.io.engineIfLoaded();
     if (held && engine && t.hasBaseline) try { engine.abortAction(t.key); } catch { /* not in an action */ }
-    t.note(`the ${d.type} ${quoteValue(d.message)} was ${accept ? 'accepted' : 'dismissed'} so that ${tool} could leave the page${held ? `; the ${held.kind} it held ended there` : ''}`);
+    t.note(`the ${d.type} ${quoteValue(d.message)} was ${accept ? 'accepted' : 'dismissed'} so that ${tool} could leave the page${through ? ' (through about:blank, which back now leads to)' : ''}${held ? `; the ${held.kind} it held ended there` : ''}`);
+  }
+
+  /**
+   * Sends the tab to about:blank, which the browser gives a renderer of its own: a page that holds
+   * its renderer (a script that does not return, a dialog loop) cannot hold the next page, as it
+   * would one of its own site. Whether about:blank committed within LIMITS.leaveHopMs.
+   * @param {TabSession} t @returns {Promise<boolean>}
+   */
+  async #hop(t) {
+    const committed = t.nextCommit(LIMITS.leaveHopMs);
+    this.io.send(t, 'Page.navigate', { url: 'about:blank' }).catch(() => {});
+    return (await committed) === 'about:blank';
   }
 
   /** The page is blocked by a JS dialog: tell the agent. @param {TabSession} t @returns {Reply} */

@@ -100,6 +100,12 @@ export const LIMITS = Object.freeze({
   scrollMaxPx: 100_000,
   /** Dialogs navigate, back or forward answer while leaving a page (a page that opens the next alert as each is answered); beyond, the navigation waits for its CDP bound. */
   leaveDialogsMax: 20,
+  /**
+   * navigate leaving a page through its dialog goes through about:blank first (a renderer of its
+   * own, so a page of the same site that raises the next dialog as each is answered cannot hold
+   * the new one): how long it waits for about:blank to commit before it goes on anyway.
+   */
+  leaveHopMs: 5_000,
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
 

@@ -89,6 +89,8 @@ export class TabSession {
   #dialogWaiters = new Set();
   /** @type {Set<(e: ToolError) => void>} */
   #deathWaiters = new Set();
+  /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string) => void>} */
+  #commitWaiters = new Set();
   /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
   #dead = null;
   /** Chrome took the debugger away and the tab is still the agent's: what happened, until the next call attaches again. @type {{code: string, message: string, reason: string} | null} */
@@ -224,7 +226,21 @@ export class TabSession {
     const what = still && this.#busy
       ? `is still busy: its main thread has answered nothing for ${Math.round((Date.now() - this.#busy.since) / 1000)} s (since ${this.#busy.method}; waited ${LIMITS.pageBusyWaitMs} ms more for ${method})`
       : `is busy: its main thread did not answer ${method} within ${LIMITS.cdpCommandMs} ms`;
-    return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers; or navigate to another site (Chrome may wait for the page before it lets go), or open what you need in a new tab with tabs {action: "new", url}`);
+    return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers; or navigate (it leaves the page through about:blank, a renderer of its own), or open what you need in a new tab with tabs {action: "new", url}`);
+  }
+
+  /**
+   * The URL of the next document the main frame commits, or null when none did within `ms` (or
+   * the tab died meanwhile).
+   * @param {number} ms @returns {Promise<string | null>}
+   */
+  nextCommit(ms) {
+    /** @type {(url: string | null) => void} */
+    let done = () => {};
+    const p = new Promise((resolve) => { done = resolve; });
+    const timer = setTimeout(() => done(null), ms);
+    this.#commitWaiters.add(done);
+    return this.race(p).catch(() => null).finally(() => { clearTimeout(timer); this.#commitWaiters.delete(done); });
   }
 
   /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */
@@ -546,6 +562,8 @@ export class TabSession {
       case 'Page.frameNavigated':
         if (!sid && !params.frame.parentId) {
           this.#mainFrameId = params.frame.id;
+          for (const w of [...this.#commitWaiters]) w(String(params.frame.url));
+          this.#commitWaiters.clear();
           this.#frames.clear();
           this.#framesPast.clear();
           // A new document committed and its renderer spoke: it answers (another site's renderer,
