@@ -6,6 +6,7 @@
 //   3. the largest regions keep their head and tail, headings, focused and in-viewport lines
 //      (the keep rules), as far as the budget allows;
 //   4. last, a hard cut: lines go from the end of the largest regions until the pack fits.
+// In 3 and 4 iframes' regions are trimmed before the page's own.
 // No keep rule takes a pack past its budget.
 #include "render/trim.h"
 
@@ -246,15 +247,21 @@ Shown kept(const RegionBlock& b, const Shown& allowed, std::size_t head, bool ke
   return out;
 }
 
-/// Trims regions, largest first, each to the longest head that fits (at least `min_head`).
-/// Returns the size after.
+/// Whether a region is an iframe's (its lines sit one level below the page's own).
+bool in_subframe(const RegionBlock& b) { return !b.frame_ref.empty() && b.frame_ref != "f0"; }
+
+/// Trims regions, iframes' before the page's own (outline first: a frame's content sits below
+/// the page that embeds it), largest first, each to the longest head that fits (at least
+/// `min_head`). Returns the size after.
 std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t budget, std::size_t threshold,
                        std::size_t min_head, bool keep_rules) {
   std::vector<std::size_t> order;
   for (const std::size_t k : m.candidates)
     if (m.pack.regions[k].elements.size() > threshold) order.push_back(k);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return m.pack.regions[a].elements.size() > m.pack.regions[b].elements.size();
+    const RegionBlock &ra = m.pack.regions[a], &rb = m.pack.regions[b];
+    if (in_subframe(ra) != in_subframe(rb)) return in_subframe(ra);
+    return ra.elements.size() > rb.elements.size();
   });
   std::size_t total = m.total(shown);
   for (const std::size_t k : order) {

@@ -191,6 +191,25 @@ TEST_CASE("trimming: the largest region goes first, and only as far as the budge
   CHECK(estimate_tokens(t) + 20 > o.token_budget);
 }
 
+TEST_CASE("trimming: iframes' regions are cut before the page's own, however small it is", "[render][limits][trim]") {
+  // A page of many small frames (tests/sites/ext/many-frames.html, smaller): the page's own lines
+  // stay, the frames' lines go until the pack fits.
+  std::vector<RegionBlock> regions{block(Region::kMain, 6, 1, "Top ", "button")};
+  for (int f = 1; f <= 12; ++f) {
+    RegionBlock b = block(Region::kMain, 6, 10 * f, "Frame " + std::to_string(f) + " ", "button");
+    b.frame_ref = "f" + std::to_string(f);
+    regions.push_back(b);
+  }
+  RenderOptions o;
+  o.token_budget = 700;
+  const std::string t = render_text(full(regions), o);
+  CHECK(count(t, " button \"Top ") == 6);
+  const std::size_t framed = count(t, " button \"Frame ");
+  CHECK(framed > 0);
+  CHECK(framed < 72);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+}
+
 TEST_CASE("trimming: the gap's find hint names the region by label when its name is ambiguous, and the frame", "[render][trim]") {
   RegionBlock a = block(Region::kNav, 50, 1, "A");
   a.label = "Primary";
