@@ -30,10 +30,17 @@ test(`${FRAMES} same-origin iframes: navigate answers with the first ${LIMITS.fr
   const m = new RegExp(`this page has (\\d+) frames: this FactPack shows what the first ${LIMITS.framesCapturedMax} hold, and leaves the other (\\d+) out`).exec(said);
   assert.ok(m, said);
   assert.equal(Number(m[2]), Number(m[1]) - LIMITS.framesCapturedMax, said);
-  // The page's own button, or, when the frames' regions took the budget, where the gap line says (find region=main).
-  let top = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Top button');
-  if (!top && /find region=main/.test(nav.text)) top = (await chain.call('find', { region: 'main' })).fp?.elements.find((e) => e.role === 'button' && e.name === 'Top button');
+  // The page's own button is in the FactPack: the frames' regions, past the budget, fold into one
+  // line first (core/src/render/trim.cpp), whose find lists exactly what it counts.
+  const top = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Top button');
   assert.ok(top, nav.text);
+  const fold = nav.fp.gaps.find((g) => /^in frames f\d+\.\.f\d+$/.test(g.what));
+  t.diagnostic(`navigate FactPack: ${nav.text.length} chars; ${fold ? fold.line : 'no frames folded'}`);
+  if (fold) {
+    const listed = await chain.call('find', { frame: fold.find?.frame });
+    assert.equal(listed.isError, false, listed.text);
+    assert.equal(listed.fp.find?.total, fold.count, listed.text);
+  }
   t.diagnostic(`navigate to ${FRAMES} iframes (${m[1]} frames in Chromium): ${ms} ms, ${m[2]} frames left out`);
   // The agent's next call on the page: an action on the page's own button.
   const [click, clickMs] = await within('a click on the page of many frames', timed(() => chain.call('click', { ref: top.ref, version: nav.fp.version })), ANSWER_MS);
@@ -41,6 +48,27 @@ test(`${FRAMES} same-origin iframes: navigate answers with the first ${LIMITS.fr
   assert.equal(click.fp.type, 'delta', click.text);
   assert.ok(click.fp.added.some((a) => a.elements.some((e) => e.role === 'status' && e.name === 'Top pressed')), click.text);
   t.diagnostic(`the next click: ${clickMs} ms`);
+});
+
+test(`${LIMITS.framesCapturedMax} frames whose regions pass the budget fold into one line; its find lists them and a button found there works`, { timeout: 4 * ANSWER_MS }, async (t) => {
+  const nav = await within(`navigate to a page of ${LIMITS.framesCapturedMax} iframes`, chain.call('navigate', { url: sites.url(`/sites/ext/many-frames.html?n=${LIMITS.framesCapturedMax}`) }), ANSWER_MS);
+  assert.equal(nav.isError, false, nav.text);
+  assert.ok(nav.fp.elements.some((e) => e.role === 'button' && e.name === 'Top button'), nav.text);
+  // The last frames fold, as few as make the pack fit: the frames before them show their button.
+  const fold = nav.fp.gaps.find((g) => new RegExp(`^in frames f\\d+\\.\\.f${LIMITS.framesCapturedMax}$`).test(g.what));
+  assert.ok(fold, nav.text);
+  const first = Number(/^in frames f(\d+)/.exec(fold.what)?.[1]);
+  assert.deepEqual([fold.count, fold.find], [LIMITS.framesCapturedMax - first + 1, { frame: `f${first}..f${LIMITS.framesCapturedMax}` }], fold.line);
+  assert.equal(nav.fp.elements.filter((e) => e.name === 'Widget button').length, first - 1, nav.text);
+  t.diagnostic(`${nav.text.length} chars: ${fold.line}`);
+  const listed = await chain.call('find', { frame: fold.find?.frame, name: 'Widget button', limit: 5 });
+  assert.equal(listed.isError, false, listed.text);
+  assert.equal(listed.fp.find?.total, fold.count, listed.text);
+  const widget = listed.fp.find?.elements[0];
+  assert.match(widget?.ref ?? '', new RegExp(`^c0p\\d+f${first}e\\d+$`), listed.text);
+  const click = await chain.call('click', { ref: widget?.ref, version: nav.fp.version });
+  assert.equal(click.isError, false, click.text);
+  assert.match(click.text, new RegExp(`${widget?.ref} button "Widget button": name -> "Pressed"|${widget?.ref} button "Pressed"`), click.text);
 });
 
 test(`a click that opens ${POPUPS} tabs: the first ${LIMITS.popupsAdoptedMax} become the agent's and are listed, the rest are counted and left open`, { timeout: 4 * ANSWER_MS }, async (t) => {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/lines.h"
@@ -20,6 +21,33 @@ std::string lower(std::string_view s) {
 }
 
 std::string frame_word(int index) { return "f" + std::to_string(index); }
+
+/// `fA` or a run `fA..fB` (a gap line folding iframes' regions names one): the indices it spans,
+/// or {-1, -1} when it is neither.
+std::pair<long, long> frame_span(const std::string& s) {
+  auto number = [&](std::size_t at, std::size_t end) -> long {
+    if (at >= end || end - at > 9 || s[at - 1] != 'f') return -1;
+    long n = 0;
+    for (std::size_t i = at; i < end; ++i) {
+      if (s[i] < '0' || s[i] > '9') return -1;
+      n = n * 10 + (s[i] - '0');
+    }
+    return n;
+  };
+  if (s.empty() || s[0] != 'f') return {-1, -1};
+  const std::size_t dots = s.find("..");
+  if (dots == std::string::npos) {
+    const long n = number(1, s.size());
+    return {n, n};
+  }
+  if (dots + 3 > s.size() || s[dots + 2] != 'f') return {-1, -1};
+  const long lo = number(1, dots), hi = number(dots + 3, s.size());
+  if (lo < 0 || hi < lo) return {-1, -1};
+  return {lo, hi};
+}
+
+/// Whether frame `index` is in the query's frame or run of frames.
+bool frame_in(int index, const std::pair<long, long>& span) { return index >= span.first && index <= span.second; }
 
 /// "a, b, c" of the distinct words in first-appearance order, cut at kMaxListed.
 std::string listing(const std::vector<std::string>& words) {
@@ -47,11 +75,12 @@ std::string region_word(const Element& e) {
 /// The query's role, region and frame each exist somewhere on the page; else the Error to return.
 Result<Ok> check_query(const View& view, const FindQuery& q) {
   bool role_seen = q.role.empty(), region_seen = q.region.empty(), frame_seen = q.frame.empty();
+  const std::pair<long, long> span = frame_span(q.frame);
   std::vector<std::string> roles, regions, frames;
   for (const ViewEntry& e : view.entries) {
     role_seen = role_seen || e.element.role == q.role;
     region_seen = region_seen || region_matches(e.element, q.region);
-    frame_seen = frame_seen || frame_word(e.frame_index) == q.frame;
+    frame_seen = frame_seen || frame_in(e.frame_index, span);
     add_unique(roles, e.element.role);
     add_unique(regions, region_word(e.element));
     add_unique(frames, frame_word(e.frame_index));
@@ -79,6 +108,7 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
     return make_error(ErrorCode::kInvalidArgument, "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) +
                                                        ", got " + std::to_string(q.limit));
   const std::string name = lower(q.name);
+  const std::pair<long, long> span = frame_span(q.frame);
   auto checked = check_query(view, q);
   if (!checked) return checked.error();
   std::size_t start = 0;
@@ -122,7 +152,7 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
     const ViewEntry& e = view.entries[i];
     if (!q.role.empty() && e.element.role != q.role) continue;
     if (!q.region.empty() && !region_matches(e.element, q.region)) continue;
-    if (!q.frame.empty() && frame_word(e.frame_index) != q.frame) continue;
+    if (!q.frame.empty() && !frame_in(e.frame_index, span)) continue;
     if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
     ++r.total;
     if (i < start) continue;

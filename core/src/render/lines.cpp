@@ -108,4 +108,12 @@ void element_line(std::string& out, const Element& e) {
   out.push_back('\n');
 }
 
+void region_open(std::string& out, const RegionBlock& b) {
+  out += "<region name=\"";
+  out += region_name(b.region);
+  out.push_back('"');
+  if (!b.label.empty()) attr(out, "label", b.label);
+  if (!b.frame_ref.empty() && b.frame_ref != "f0") attr(out, "frame", b.frame_ref);
+}
+
 }  // namespace athena::render

@@ -30,4 +30,7 @@ std::string state_words(const Element& e);
 /// `ref role "name" state...\n`.
 void element_line(std::string& out, const Element& e);
 
+/// `<region name="main"[ label="…"][ frame="f2"]` (the caller closes the tag).
+void region_open(std::string& out, const RegionBlock& b);
+
 }  // namespace athena::render

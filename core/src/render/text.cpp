@@ -155,14 +155,6 @@ std::string change_words(const Modified& m) {
   return out;
 }
 
-void region_open(std::string& out, const RegionBlock& b) {
-  out += "<region name=\"";
-  out += region_name(b.region);
-  out.push_back('"');
-  if (!b.label.empty()) attr(out, "label", b.label);
-  if (!b.frame_ref.empty() && b.frame_ref != "f0") attr(out, "frame", b.frame_ref);
-}
-
 struct Totals {
   std::size_t elements = 0, shown = 0, unchanged_regions = 0, in_unchanged = 0;
 };
@@ -170,15 +162,22 @@ struct Totals {
 void regions(std::string& out, const FactPack& p, const std::vector<render::Shown>& shown, const RenderOptions& o, Totals& t) {
   for (std::size_t k = 0; k < p.regions.size(); ++k) {
     const RegionBlock& b = p.regions[k];
+    if (render::folded(shown[k])) {  // iframes' regions the budget left no line: one line for the run
+      const std::size_t end = render::folded_run_end(shown, k);
+      for (std::size_t i = k; i < end; ++i) t.elements += p.regions[i].elements.size();
+      render::folded_line(out, p, k, end);
+      k = end - 1;
+      continue;
+    }
     t.elements += b.elements.size();
     if (b.unchanged && o.dedup) {
-      region_open(out, b);
+      render::region_open(out, b);
       out += " unchanged=\"true\" count=\"" + std::to_string(b.elements.size()) + "\"/>\n";
       ++t.unchanged_regions;
       t.in_unchanged += b.elements.size();
       continue;
     }
-    region_open(out, b);
+    render::region_open(out, b);
     out += ">\n";
     t.shown += render::region_lines(out, p, k, shown[k]);
     out += "</region>\n";

@@ -11,6 +11,7 @@
 #include "render/trim.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "athena/limits.h"
@@ -159,16 +160,38 @@ std::size_t lines_bytes(const FactPack& pack, std::size_t index, const Shown& sh
   return bytes;
 }
 
-/// The pack's text size as `shown` stands: what lies outside the regions' lines, plus each region.
+/// The bytes of a region's own tags: `<region …>\n` and `</region>\n`.
+std::size_t tag_bytes(const RegionBlock& b) {
+  std::string open;
+  region_open(open, b);
+  return open.size() + 2 + 10;
+}
+
+/// The pack's text size as `shown` stands: what lies outside the regions that render lines, plus
+/// each of those (its tags and lines), plus one line per run of folded ones.
 struct Meter {
   const FactPack& pack;
   std::vector<std::size_t> candidates;  // regions that render lines
   std::vector<Lines> lines;             // per region (empty for the others)
+  std::vector<std::size_t> tags;        // per region: tag_bytes (candidates only)
   std::size_t rest = 0;
 
   std::size_t total(const std::vector<Shown>& shown) const {
     std::size_t t = rest;
-    for (const std::size_t k : candidates) t += lines_bytes(pack, k, shown[k], lines[k]);
+    for (const std::size_t k : candidates)
+      if (!folded(shown[k])) t += tags[k] + lines_bytes(pack, k, shown[k], lines[k]);
+    std::string line;
+    for (std::size_t k = 0; k < shown.size();) {
+      if (!folded(shown[k])) {
+        ++k;
+        continue;
+      }
+      const std::size_t end = folded_run_end(shown, k);
+      line.clear();
+      folded_line(line, pack, k, end);
+      t += line.size();
+      k = end;
+    }
     return t;
   }
 };
@@ -247,17 +270,27 @@ Shown kept(const RegionBlock& b, const Shown& allowed, std::size_t head, bool ke
   return out;
 }
 
+/// The frame index of a region (0: the page's own).
+int frame_index(const RegionBlock& b) {
+  return b.frame_ref.size() > 1 && b.frame_ref[0] == 'f' ? std::atoi(b.frame_ref.c_str() + 1) : 0;
+}
+
 /// Whether a region is an iframe's (its lines sit one level below the page's own).
-bool in_subframe(const RegionBlock& b) { return !b.frame_ref.empty() && b.frame_ref != "f0"; }
+bool in_subframe(const RegionBlock& b) { return frame_index(b) != 0; }
+
+/// Which regions a trimming pass takes.
+enum class Which { kAll, kSubframes };
 
 /// Trims regions, iframes' before the page's own (outline first: a frame's content sits below
 /// the page that embeds it), largest first, each to the longest head that fits (at least
 /// `min_head`). Returns the size after.
 std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t budget, std::size_t threshold,
-                       std::size_t min_head, bool keep_rules) {
+                       std::size_t min_head, bool keep_rules, Which which = Which::kAll) {
   std::vector<std::size_t> order;
   for (const std::size_t k : m.candidates)
-    if (m.pack.regions[k].elements.size() > threshold) order.push_back(k);
+    if (m.pack.regions[k].elements.size() > threshold && !folded(shown[k]) &&
+        (which == Which::kAll || in_subframe(m.pack.regions[k])))
+      order.push_back(k);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const RegionBlock &ra = m.pack.regions[a], &rb = m.pack.regions[b];
     if (in_subframe(ra) != in_subframe(rb)) return in_subframe(ra);
@@ -279,6 +312,51 @@ std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t bu
     }
     shown[k] = kept(b, shown[k], lo, keep_rules);
     total = cost(lo);
+  }
+  return total;
+}
+
+/// Whether each run of folded regions holds every region of the frames it spans (fA..fB), so that
+/// `find frame=fA..fB` lists exactly what its line counts.
+bool folds_exact(const FactPack& pack, const std::vector<Shown>& shown) {
+  for (std::size_t k = 0; k < shown.size();) {
+    if (!folded(shown[k])) {
+      ++k;
+      continue;
+    }
+    const std::size_t end = folded_run_end(shown, k);
+    int lo = frame_index(pack.regions[k]), hi = lo;
+    for (std::size_t i = k; i < end; ++i) {
+      lo = std::min(lo, frame_index(pack.regions[i]));
+      hi = std::max(hi, frame_index(pack.regions[i]));
+    }
+    for (std::size_t i = 0; i < pack.regions.size(); ++i)
+      if ((i < k || i >= end) && frame_index(pack.regions[i]) >= lo && frame_index(pack.regions[i]) <= hi) return false;
+    k = end;
+  }
+  return true;
+}
+
+/// Folds iframes' regions, the last first, into one line per run of frames, until the pack fits:
+/// the fewest that make it fit, else as many as fold exactly (folds_exact). Returns the size after.
+std::size_t fold_frames(const Meter& m, std::vector<Shown>& shown, std::size_t budget) {
+  std::vector<std::size_t> order;  // iframes' regions that render lines, the last first
+  for (auto it = m.candidates.rbegin(); it != m.candidates.rend(); ++it)
+    if (in_subframe(m.pack.regions[*it])) order.push_back(*it);
+  std::size_t total = m.total(shown);
+  std::vector<Shown> trial = shown;
+  for (const std::size_t k : order) {
+    std::fill(trial[k].begin(), trial[k].end(), kFolded);
+    if (!folds_exact(m.pack, trial)) {  // its frame holds a region that cannot fold: it stays
+      trial[k] = shown[k];
+      continue;
+    }
+    const std::size_t t = m.total(trial);
+    if (t < total) {
+      shown = trial;
+      total = t;
+    }
+    if (total <= budget) break;
   }
   return total;
 }
@@ -321,6 +399,34 @@ void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidat
 
 }  // namespace
 
+bool folded(const Shown& shown) {
+  return !shown.empty() && std::all_of(shown.begin(), shown.end(), [](char c) { return c == kFolded; });
+}
+
+std::size_t folded_run_end(const std::vector<Shown>& shown, std::size_t from) {
+  std::size_t end = from;
+  while (end < shown.size() && folded(shown[end])) ++end;
+  return end;
+}
+
+void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::size_t to) {
+  std::size_t n = 0;
+  int lo = frame_index(pack.regions[from]), hi = lo;
+  for (std::size_t k = from; k < to; ++k) {
+    n += pack.regions[k].elements.size();
+    lo = std::min(lo, frame_index(pack.regions[k]));
+    hi = std::max(hi, frame_index(pack.regions[k]));
+  }
+  const std::string frames = lo == hi ? "f" + std::to_string(lo) : "f" + std::to_string(lo) + "..f" + std::to_string(hi);
+  out += "... " + std::to_string(n) + " more in " + (lo == hi ? "frame " : "frames ") + frames + ": ";
+  quoted(out, pack.regions[from].elements.front().name);
+  if (n > 1) {
+    out += " \xE2\x80\xA6 ";  // …
+    quoted(out, pack.regions[to - 1].elements.back().name);
+  }
+  out += " (find frame=" + frames + ")\n";
+}
+
 std::vector<Shown> untrimmed(const FactPack& pack) {
   std::vector<Shown> out;
   for (const RegionBlock& b : pack.regions) out.emplace_back(b.elements.size(), kShown);
@@ -330,14 +436,15 @@ std::vector<Shown> untrimmed(const FactPack& pack) {
 void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t untrimmed_bytes, std::vector<Shown>& shown) {
   const std::size_t budget = o.token_budget * limits::kBytesPerToken;
   if (!o.trim_regions || untrimmed_bytes <= budget) return;
-  Meter m{pack, {}, std::vector<Lines>(pack.regions.size()), 0};
+  Meter m{pack, {}, std::vector<Lines>(pack.regions.size()), std::vector<std::size_t>(pack.regions.size(), 0), 0};
   std::size_t lines_total = 0;
   int deepest = 0;
   for (std::size_t k = 0; k < pack.regions.size(); ++k) {
     if (!renders_lines(pack.regions[k], o)) continue;
     m.candidates.push_back(k);
     m.lines[k] = measure(pack.regions[k]);
-    lines_total += lines_bytes(pack, k, shown[k], m.lines[k]);
+    m.tags[k] = tag_bytes(pack.regions[k]);
+    lines_total += m.tags[k] + lines_bytes(pack, k, shown[k], m.lines[k]);
     for (const Element& e : pack.regions[k].elements) deepest = std::max(deepest, e.depth - m.lines[k].base);
   }
   m.rest = untrimmed_bytes - std::min(untrimmed_bytes, lines_total);
@@ -351,6 +458,22 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
     total = m.total(shown);
   }
   if (total > budget) total = trim_heads(m, shown, budget, limits::kRegionTrimThreshold, limits::kRegionTrimHead, true);
+  if (total > budget) {
+    // The hard cut takes iframes' lines first. When that fits and leaves every frame a line, it
+    // stands; else their tags are too many: frames fold, the last first, then the cut goes on.
+    std::vector<Shown> cut = shown;
+    const std::size_t cut_total = trim_heads(m, cut, budget, 0, 0, false, Which::kSubframes);
+    bool every_frame_shows = true;
+    for (const std::size_t k : m.candidates)
+      if (in_subframe(pack.regions[k])) every_frame_shows = every_frame_shows && std::any_of(cut[k].begin(), cut[k].end(), visible);
+    if (cut_total <= budget && every_frame_shows) {
+      shown = std::move(cut);
+      total = cut_total;
+    } else {
+      total = fold_frames(m, shown, budget);
+      if (total > budget) total = trim_heads(m, shown, budget, 0, 0, false, Which::kSubframes);
+    }
+  }
   if (total > budget) trim_heads(m, shown, budget, 0, 0, false);
 }
 

@@ -15,7 +15,18 @@ inline constexpr char kHidden = 0;   // left to a gap line
 inline constexpr char kShown = 1;    // its line
 inline constexpr char kRepeat = 2;   // left to a "repeated from above" gap line
 inline constexpr char kExcerpt = 3;  // its line, a long text cut to limits::kTrimmedTextChars
+inline constexpr char kFolded = 4;   // its iframe's regions, with the frames around it, are one line
 using Shown = std::vector<char>;
+
+/// Whether a region is folded (every element kFolded): it renders no tags and no lines.
+bool folded(const Shown& shown);
+
+/// The end (exclusive) of the run of folded regions that starts at `from`.
+std::size_t folded_run_end(const std::vector<Shown>& shown, std::size_t from);
+
+/// The one line of the folded regions [from, to), every region of iframes fA..fB and nothing
+/// else: `... 200 more in frames f1..f100: "first" … "last" (find frame=f1..f100)`.
+void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::size_t to);
 
 /// Everything shown: in a baseline the token budget decides, not a count.
 std::vector<Shown> untrimmed(const FactPack& pack);
@@ -23,7 +34,9 @@ std::vector<Shown> untrimmed(const FactPack& pack);
 /// Trims `shown` until the pack fits options.token_budget (`untrimmed_bytes` is the size of the
 /// pack's text rendered with `shown` as given), outline first: the deepest levels collapse first,
 /// then the first nested level, then the largest regions keep their heads (with their headings,
-/// focused and in-viewport lines while they fit), and last a hard cut. The budget is a bound.
+/// focused and in-viewport lines while they fit), and last a hard cut: iframes' regions first,
+/// then, when their tags alone are still too many, they fold into one line per run of frames,
+/// then the page's own regions. The budget is a bound.
 void trim_to_budget(const FactPack& pack, const RenderOptions& options, std::size_t untrimmed_bytes, std::vector<Shown>& shown);
 
 /// The lines of region `b` (pack.regions[index]), each indented by its outline depth below the

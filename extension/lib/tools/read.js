@@ -19,7 +19,7 @@ export const find = defineTool({
   description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
     role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
-    frame: arg('string', 'e.g. f2'), after: arg('string', 'ref: continue after it'),
+    frame: arg('string', 'e.g. f2, or a run f2..f9'), after: arg('string', 'ref: continue after it'),
     within: arg('string', 'ref: the lines under it (its "(N more …)")'), limit: arg('integer'),
   },
   // It reads the engine, not the page: an open dialog is no obstacle.
@@ -32,7 +32,7 @@ export const find = defineTool({
     /** @type {{limit?: number, role?: string, name?: string, region?: string, frame?: string, after?: string, within?: string}} */
     const q = limit === undefined ? {} : { limit };
     for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
-    if (q.frame !== undefined && !/^f\d+$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(q.frame)}`);
+    if (q.frame !== undefined && !/^f\d+(\.\.f\d+)?$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), or a run of them (like f2..f9), got ${JSON.stringify(q.frame)}`);
     if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
     if (q.within !== undefined && !isRef(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like c0p1f0e20), got ${JSON.stringify(q.within)}`);
     const engine = await ctx.loadEngine();

@@ -249,3 +249,49 @@ TEST_CASE("find: a page of lines stays within the token budget, and the cursor s
   REQUIRE(seen.size() == 123);
   for (int i = 0; i < 123; ++i) CHECK(seen[static_cast<std::size_t>(i)] == "Row " + std::to_string(i));
 }
+
+TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly what it counts", "[engine][find][trim]") {
+  Engine engine;
+  const PageKey key{0, 1};
+  PageBuilder b;
+  b.el(1, "heading", "Top").el(2, "button", "Top button");
+  for (int f = 1; f <= 60; ++f) {
+    const std::string id = "F" + std::to_string(f);
+    b.frame(id, "L" + id);
+    b.el(100 + 2 * f, "textbox", "Email " + std::to_string(f), Region::kMain, id);
+    b.el(101 + 2 * f, "button", "Subscribe " + std::to_string(f), Region::kMain, id);
+  }
+  REQUIRE(engine.open_page(key));
+  auto p = engine.snapshot_from(key, b.build());
+  REQUIRE(p);
+  RenderOptions o;
+  o.token_budget = 500;
+  const std::string t = render_text(*p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(t.find("button \"Top button\"") != std::string::npos);
+  const std::size_t at = t.find("\n... ");
+  REQUIRE(at != std::string::npos);
+  const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  INFO(gap);
+  const std::size_t fs = gap.find("(find frame=");
+  REQUIRE(fs != std::string::npos);
+  FindQuery q;
+  q.frame = gap.substr(fs + 12, gap.size() - fs - 13);
+  q.limit = limits::kMaxFindLimit;
+  auto r = engine.find_paged(key, q);
+  REQUIRE(r);
+  CHECK(r->total == std::stoul(gap.substr(4)));
+  CHECK(q.frame.substr(q.frame.size() - 5) == "..f60");  // the last frames fold, as few as fit
+  CHECK(gap.find("more in frames " + q.frame + ": \"" + r->elements.front().name + "\"") != std::string::npos);
+  CHECK(gap.find("\"" + r->elements.back().name + "\" (find frame=" + q.frame + ")") != std::string::npos);
+  SECTION("a run or frame the page does not have, or not a frame at all, is an error naming the frames") {
+    for (const char* bad : {"f61..f70", "f3..f2", "f1..", "f..f2", "1..2", "f1...f2", "f99999999999"}) {
+      FindQuery w;
+      w.frame = bad;
+      auto e = engine.find_paged(key, w);
+      INFO(bad);
+      REQUIRE_FALSE(e);
+      CHECK(e.error().message.find("has no frame") != std::string::npos);
+    }
+  }
+}

@@ -210,6 +210,50 @@ TEST_CASE("trimming: iframes' regions are cut before the page's own, however sma
   CHECK(estimate_tokens(t) <= o.token_budget);
 }
 
+TEST_CASE("trimming: iframes too many for their tags fold into one line, and the budget still bounds the pack", "[render][limits][trim]") {
+  // tests/sites/ext/many-frames.html keeps 100 frames: their region tags alone were 4,021 tokens
+  // against a budget of 600, with every line of the pack, the page's own included, left out.
+  std::vector<RegionBlock> regions{block(Region::kMain, 2, 1, "Top ", "button")};
+  for (int f = 1; f <= 100; ++f) {
+    RegionBlock b = block(Region::kMain, 2, 10 * f, "Frame " + std::to_string(f) + " ", "button");
+    b.frame_ref = "f" + std::to_string(f);
+    regions.push_back(b);
+  }
+  RenderOptions o;
+  o.token_budget = 600;
+  const std::string t = render_text(full(regions), o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(count(t, " button \"Top ") == 2);  // the page's own lines
+  // The last frames fold, as few as make the pack fit; the frames before them keep every line.
+  const std::size_t at = t.find(" more in frames f");
+  REQUIRE(at != std::string::npos);
+  const int first = std::stoi(t.substr(at + 17));
+  CHECK(first > 1);
+  const std::string line = "\n... " + std::to_string(2 * (101 - first)) + " more in frames f" + std::to_string(first) + "..f100: \"Frame " +
+                           std::to_string(first) + " 0\" \xE2\x80\xA6 \"Frame 100 1\" (find frame=f" + std::to_string(first) + "..f100)\n";
+  CHECK(t.find(line) != std::string::npos);
+  CHECK(count(t, " button \"Frame ") == static_cast<std::size_t>(2 * (first - 1)));
+  CHECK(count(t, "<region ") == static_cast<std::size_t>(first));
+  SECTION("one more frame shown would not fit: the fewest fold") {
+    o.token_budget += 3;  // a frame's region shown instead of folded costs more than this
+    CHECK(render_text(full(regions), o).find(" more in frames f" + std::to_string(first) + "..") != std::string::npos);
+  }
+  SECTION("a frame with a region that shows something is not folded: a run's find would list it") {
+    RegionBlock nav = block(Region::kNav, 1, 5000, "Nav ", "link");
+    nav.frame_ref = "f50";
+    nav.unchanged = true;  // after a navigation: `unchanged="true"`, the agent holds its lines
+    regions.insert(regions.begin() + 1, nav);
+    o.token_budget = 700;
+    const std::string u = render_text(full(regions), o);
+    CHECK(estimate_tokens(u) <= o.token_budget);
+    // f50 keeps a region outside the run: a run folds past it only if it leaves f50 out.
+    CHECK(estimate_tokens(u) <= o.token_budget);
+    CHECK(u.find("f50..") == std::string::npos);
+    CHECK(u.find("..f50)") == std::string::npos);
+    CHECK(u.find(" more in frames f") != std::string::npos);
+  }
+}
+
 TEST_CASE("trimming: the gap's find hint names the region by label when its name is ambiguous, and the frame", "[render][trim]") {
   RegionBlock a = block(Region::kNav, 50, 1, "A");
   a.label = "Primary";
