@@ -155,8 +155,8 @@ export class ActionFlow {
         if (act && LEAVES.has(kind)) {
           // A dialog the page opens blocks its renderer: the watch is not waited for then; a
           // crashed renderer would never answer it. A page whose own script holds its renderer is
-          // left through about:blank (#hop).
-          if (kind === 'navigate' && t.busy && !t.crashed && await this.#timed(t, 'act', () => this.#hop(t))) notes.push('the page\'s own script held its main thread, so navigate left it through about:blank (a renderer of its own), which back now leads to');
+          // left through about:blank (hop).
+          if (kind === 'navigate' && t.busy && !t.crashed && await this.#timed(t, 'act', () => this.hop(t))) notes.push('the page\'s own script held its main thread, so navigate left it through about:blank (a renderer of its own), which back now leads to');
           if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
           t.expectLoad();
           await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
@@ -284,7 +284,8 @@ export class ActionFlow {
    * renderer, so a page that raises the next dialog as each is answered (an alert() loop) would
    * raise it before the new page commits, or hold its renderer for ever (a loop in one script);
    * about:blank, navigated to by the browser, gets a renderer of its own at once. back and forward
-   * do not (a history entry of their own would change where they lead).
+   * go that way too, but after they have read the tab's history (extension/lib/tools/navigation.js):
+   * they are told to here.
    * @param {TabSession} t @param {string} tool @param {{under?: boolean}} [o] under: the navigation is already under way
    */
   async leaveDialog(t, tool, o = {}) {
@@ -292,8 +293,9 @@ export class ActionFlow {
     if (!d) return;
     const accept = d.type === 'beforeunload';
     const hop = tool === 'navigate' && !accept && !o.under;
+    if ((tool === 'back' || tool === 'forward') && !accept && !o.under) t.leaveThroughBlank();
     const held = t.answering();
-    const hopped = hop ? this.#hop(t) : null;
+    const hopped = hop ? this.hop(t) : null;
     // Leaving for about:blank may close the dialog first ("No dialog is showing").
     const answer = this.io.send(t, 'Page.handleJavaScriptDialog', { accept });
     await (hop ? answer.catch((e) => { if (e instanceof ToolError) throw e; }) : answer);
@@ -307,13 +309,17 @@ export class ActionFlow {
   /**
    * Sends the tab to about:blank, which the browser gives a renderer of its own: a page that holds
    * its renderer (a script that does not return, a dialog loop) cannot hold the next page, as it
-   * would one of its own site. Whether about:blank committed within LIMITS.leaveHopMs.
+   * would one of its own site. Whether about:blank committed within LIMITS.leaveHopMs; then its
+   * load is waited for too (within the same bound), so that the next command finds it the page the
+   * tab's debugger is attached to.
    * @param {TabSession} t @returns {Promise<boolean>}
    */
-  async #hop(t) {
+  async hop(t) {
     const committed = t.nextCommit(LIMITS.leaveHopMs);
     this.io.send(t, 'Page.navigate', { url: 'about:blank' }).catch(() => {});
-    return (await committed) === 'about:blank';
+    if ((await committed) !== 'about:blank') return false;
+    await t.stoppedLoading(LIMITS.leaveHopMs);
+    return true;
   }
 
   /** The page is blocked by a JS dialog: tell the agent. @param {TabSession} t @returns {Reply} */

@@ -89,8 +89,12 @@ export class TabSession {
   #dialogWaiters = new Set();
   /** @type {Set<(e: ToolError) => void>} */
   #deathWaiters = new Set();
+  /** back or forward is to leave the page through about:blank (leaveThroughBlank). */
+  #throughBlank = false;
   /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string) => void>} */
   #commitWaiters = new Set();
+  /** Waits for the main frame to stop loading (stoppedLoading). @type {Set<() => void>} */
+  #stopWaiters = new Set();
   /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
   #dead = null;
   /** Chrome took the debugger away and the tab is still the agent's: what happened, until the next call attaches again. @type {{code: string, message: string, reason: string} | null} */
@@ -229,6 +233,15 @@ export class TabSession {
     return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers; or navigate (it leaves the page through about:blank, a renderer of its own), or open what you need in a new tab with tabs {action: "new", url}`);
   }
 
+  /** A dialog loop held the page back or forward leaves: it goes through about:blank (ActionFlow.hop). */
+  leaveThroughBlank() { this.#throughBlank = true; }
+  /** Whether back or forward is to go through about:blank, once. */
+  takeThroughBlank() {
+    const b = this.#throughBlank;
+    this.#throughBlank = false;
+    return b;
+  }
+
   /**
    * The URL of the next document the main frame commits, or null when none did within `ms` (or
    * the tab died meanwhile).
@@ -241,6 +254,22 @@ export class TabSession {
     const timer = setTimeout(() => done(null), ms);
     this.#commitWaiters.add(done);
     return this.race(p).catch(() => null).finally(() => { clearTimeout(timer); this.#commitWaiters.delete(done); });
+  }
+
+  /**
+   * Whether the main frame stopped loading (Page.frameStoppedLoading) within `ms`: at once when it
+   * is not loading.
+   * @param {number} ms @returns {Promise<boolean>}
+   */
+  stoppedLoading(ms) {
+    if (!this.#loading) return Promise.resolve(true);
+    /** @type {(stopped: boolean) => void} */
+    let done = () => {};
+    const p = new Promise((resolve) => { done = resolve; });
+    const timer = setTimeout(() => done(false), ms);
+    const w = () => done(true);
+    this.#stopWaiters.add(w);
+    return this.race(p).catch(() => false).finally(() => { clearTimeout(timer); this.#stopWaiters.delete(w); });
   }
 
   /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */
@@ -558,7 +587,13 @@ export class TabSession {
       }
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
       case 'Page.frameStartedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = true; break;
-      case 'Page.frameStoppedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = false; break;
+      case 'Page.frameStoppedLoading':
+        if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
+          this.#loading = false;
+          for (const w of [...this.#stopWaiters]) w();
+          this.#stopWaiters.clear();
+        }
+        break;
       case 'Page.frameNavigated':
         if (!sid && !params.frame.parentId) {
           this.#mainFrameId = params.frame.id;

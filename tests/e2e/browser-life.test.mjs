@@ -227,11 +227,7 @@ async function leaveLoop(t) {
     assert.match(away.text, /^<full [^>]*url="[^"]*\/sites\/ext\/actions\.html\?after=loop"/, away.text);
     assert.match(away.text, /the alert \\"loop \d+\\" was dismissed so that navigate could leave the page \(through about:blank, which back now leads to\)/, away.text);
   } finally {
-    const tabId = await agentTabId();
-    await chain.worker.evaluate((id) => chrome.tabs.remove(id), tabId);
-    await until('the extension releasing the closed tab',
-      // @ts-ignore the worker's own global (extension/sw.js)
-      () => chain.worker.evaluate((id) => globalThis.athenaAgent.tabs.get(id)?.dead?.code === 'tab_closed', tabId));
+    await closeAgentTab();
   }
 }
 
@@ -244,3 +240,32 @@ test('navigate leaves an alert loop in one script that never returns', async (t)
   assert.match(next.text, /^<dialog tab="c0p\d+" type="alert" message="loop 1">/, next.text);
   await leaveLoop(t);
 });
+
+/** The agent's tab closed by the user, and the extension releasing it. */
+async function closeAgentTab() {
+  const tabId = await agentTabId();
+  await chain.worker.evaluate((id) => chrome.tabs.remove(id), tabId);
+  await until('the extension releasing the closed tab',
+    // @ts-ignore the worker's own global (extension/sw.js)
+    () => chain.worker.evaluate((id) => globalThis.athenaAgent.tabs.get(id)?.dead?.code === 'tab_closed', tabId));
+}
+
+// back out of a loop goes through about:blank too, then loads the previous entry's address: going
+// through history would take it back to the renderer the loop holds (tools/navigation.js).
+for (const [loop, query] of [['of timers', ''], ['in one script that never returns', '?sync=1']]) {
+  test(`back leaves an alert loop ${loop} for the page before it`, async (t) => {
+    try {
+      await ok('navigate', { url: sites.url('/sites/ext/actions.html?before=loop') });
+      const into = await dialogCall('navigate', { url: sites.url(`/sites/ext/alert-loop.html${query}`) });
+      assert.match(into.text, /^<dialog tab="c0p\d+" type="alert" message="loop 0">/, into.text);
+      const [back, ms] = await timed(() => dialogCall('back'));
+      t.diagnostic(`back out of the loop: ${ms} ms`);
+      assert.equal(back.isError, false, back.text);
+      assert.match(back.text, /^<full [^>]*url="[^"]*\/sites\/ext\/actions\.html\?before=loop"/, back.text);
+      assert.match(back.text, /the alert \\"loop 0\\" was dismissed so that back could leave the page/, back.text);
+      assert.match(back.text, /back left the page through about:blank \(a renderer of its own, which the page could not hold\) and loaded the previous page's address as a new page: back now leads to about:blank/, back.text);
+    } finally {
+      await closeAgentTab();
+    }
+  });
+}

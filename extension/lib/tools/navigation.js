@@ -30,7 +30,14 @@ export const navigate = defineTool({
   },
 });
 
-/** back or forward: the history entry is checked against the policy before going there. @param {'back' | 'forward'} name */
+/**
+ * back or forward: the history entry is checked against the policy before going there. A page a
+ * dialog loop or its own script holds is left through about:blank first (ActionFlow.hop), as
+ * navigate does, and the entry's URL is then loaded as a new page: going through history would
+ * take it back to the renderer the page holds (a page of the same site keeps its entry's), and
+ * about:blank took the place of the entries after this one.
+ * @param {'back' | 'forward'} name
+ */
 function historyTool(name) {
   return defineTool({
     name,
@@ -44,6 +51,12 @@ function historyTool(name) {
         if (i < 0 || i >= h.entries.length) throw new ToolError('no_history', `${name}: there is no page ${name === 'back' ? 'before' : 'after'} this one in the tab's history`);
         const ok = checkUrl(ctx.policy, h.entries[i].url);
         if (!ok.ok) throw new ToolError(ok.code, ok.message);
+        if ((t.takeThroughBlank() || t.busy) && await ctx.flow.hop(t)) {
+          t.note(`${name} left the page through about:blank (a renderer of its own, which the page could not hold) and loaded the ${name === 'back' ? 'previous' : 'next'} page's address as a new page: back now leads to about:blank`);
+          const r = await ctx.send(t, 'Page.navigate', { url: h.entries[i].url });
+          if (r.errorText) throw new ToolError('navigation_failed', `${name} to ${h.entries[i].url} failed: ${r.errorText}`);
+          return;
+        }
         await ctx.send(t, 'Page.navigateToHistoryEntry', { entryId: h.entries[i].id });
       });
     },
