@@ -34,6 +34,18 @@ FactPack full(std::vector<RegionBlock> regions) {
   return p;
 }
 
+/// The page's own main region of `lines` buttons "Top N", then `frames` iframes' main regions of
+/// `lines` buttons "Frame F N" each (f1, f2, …).
+std::vector<RegionBlock> framed_page(int frames, std::size_t lines) {
+  std::vector<RegionBlock> regions{block(Region::kMain, lines, 1, "Top ", "button")};
+  for (int f = 1; f <= frames; ++f) {
+    RegionBlock b = block(Region::kMain, lines, 10 * f, "Frame " + std::to_string(f) + " ", "button");
+    b.frame_ref = "f" + std::to_string(f);
+    regions.push_back(b);
+  }
+  return regions;
+}
+
 RenderOptions tiny_budget() {
   RenderOptions o;
   o.token_budget = 1;
@@ -194,12 +206,7 @@ TEST_CASE("trimming: the largest region goes first, and only as far as the budge
 TEST_CASE("trimming: iframes' regions are cut before the page's own, however small it is", "[render][limits][trim]") {
   // A page of many small frames (tests/sites/ext/many-frames.html, smaller): the page's own lines
   // stay, the frames' lines go until the pack fits.
-  std::vector<RegionBlock> regions{block(Region::kMain, 6, 1, "Top ", "button")};
-  for (int f = 1; f <= 12; ++f) {
-    RegionBlock b = block(Region::kMain, 6, 10 * f, "Frame " + std::to_string(f) + " ", "button");
-    b.frame_ref = "f" + std::to_string(f);
-    regions.push_back(b);
-  }
+  std::vector<RegionBlock> regions = framed_page(12, 6);
   RenderOptions o;
   o.token_budget = 700;
   const std::string t = render_text(full(regions), o);
@@ -213,12 +220,7 @@ TEST_CASE("trimming: iframes' regions are cut before the page's own, however sma
 TEST_CASE("trimming: iframes too many for their tags fold into one line, and the budget still bounds the pack", "[render][limits][trim]") {
   // tests/sites/ext/many-frames.html keeps 100 frames: their region tags alone were 4,021 tokens
   // against a budget of 600, with every line of the pack, the page's own included, left out.
-  std::vector<RegionBlock> regions{block(Region::kMain, 2, 1, "Top ", "button")};
-  for (int f = 1; f <= 100; ++f) {
-    RegionBlock b = block(Region::kMain, 2, 10 * f, "Frame " + std::to_string(f) + " ", "button");
-    b.frame_ref = "f" + std::to_string(f);
-    regions.push_back(b);
-  }
+  std::vector<RegionBlock> regions = framed_page(100, 2);
   RenderOptions o;
   o.token_budget = 600;
   const std::string t = render_text(full(regions), o);
