@@ -162,6 +162,11 @@ struct Totals {
 void regions(std::string& out, const FactPack& p, const std::vector<render::Shown>& shown, const RenderOptions& o, Totals& t) {
   for (std::size_t k = 0; k < p.regions.size(); ++k) {
     const RegionBlock& b = p.regions[k];
+    if (render::kind_folded(shown[k])) {  // the page's own regions of one kind: one line, at the first
+      t.elements += b.elements.size();
+      render::kind_folded_line(out, p, shown, k);
+      continue;
+    }
     if (render::folded(shown[k])) {  // iframes' regions the budget left no line: one line for the run
       const std::size_t end = render::folded_run_end(shown, k);
       for (std::size_t i = k; i < end; ++i) t.elements += p.regions[i].elements.size();

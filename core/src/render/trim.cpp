@@ -6,12 +6,15 @@
 //   3. the largest regions keep their head and tail, headings, focused and in-viewport lines
 //      (the keep rules), as far as the budget allows;
 //   4. last, a hard cut: lines go from the end of the largest regions until the pack fits.
-// In 3 and 4 iframes' regions are trimmed before the page's own.
+// In 3 and 4 iframes' regions are trimmed before the page's own; when their tags alone are too
+// many, the last frames fold into one line per run (fold_frames), and when even the hard cut
+// cannot fit the page's own regions, the regions of one kind fold into one line (fold_kinds).
 // No keep rule takes a pack past its budget.
 #include "render/trim.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <unordered_map>
 
 #include "athena/limits.h"
@@ -179,9 +182,14 @@ struct Meter {
   std::size_t total(const std::vector<Shown>& shown) const {
     std::size_t t = rest;
     for (const std::size_t k : candidates)
-      if (!folded(shown[k])) t += tags[k] + lines_bytes(pack, k, shown[k], lines[k]);
+      if (!folded(shown[k]) && !kind_folded(shown[k])) t += tags[k] + lines_bytes(pack, k, shown[k], lines[k]);
     std::string line;
     for (std::size_t k = 0; k < shown.size();) {
+      if (kind_folded(shown[k])) {
+        line.clear();
+        kind_folded_line(line, pack, shown, k);
+        t += line.size();
+      }
       if (!folded(shown[k])) {
         ++k;
         continue;
@@ -288,7 +296,7 @@ std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t bu
                        std::size_t min_head, bool keep_rules, Which which = Which::kAll) {
   std::vector<std::size_t> order;
   for (const std::size_t k : m.candidates)
-    if (m.pack.regions[k].elements.size() > threshold && !folded(shown[k]) &&
+    if (m.pack.regions[k].elements.size() > threshold && !folded(shown[k]) && !kind_folded(shown[k]) &&
         (which == Which::kAll || in_subframe(m.pack.regions[k])))
       order.push_back(k);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -361,6 +369,39 @@ std::size_t fold_frames(const Meter& m, std::vector<Shown>& shown, std::size_t b
   return total;
 }
 
+/// Folds the page's own regions of one kind (a hundred forms, each named for its row), the kind
+/// with the most regions first, each kind whole, until the pack fits: `find region=KIND frame=f0`
+/// lists exactly what its line counts, so a kind folds only when every region of it renders lines
+/// and no region of another kind is labelled with the kind's word. Returns the size after.
+std::size_t fold_kinds(const Meter& m, std::vector<Shown>& shown, std::size_t budget) {
+  const std::vector<RegionBlock>& regions = m.pack.regions;
+  std::vector<bool> candidate(regions.size(), false);
+  for (const std::size_t k : m.candidates) candidate[k] = true;
+  std::map<Region, std::vector<std::size_t>> by_kind;
+  for (std::size_t k = 0; k < regions.size(); ++k)
+    if (!in_subframe(regions[k])) by_kind[regions[k].region].push_back(k);
+  std::vector<std::pair<std::size_t, Region>> kinds;  // (regions, kind), most first
+  for (const auto& [kind, ks] : by_kind)
+    if (ks.size() >= 2) kinds.emplace_back(ks.size(), kind);
+  std::stable_sort(kinds.begin(), kinds.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::size_t total = m.total(shown);
+  for (const auto& [n, kind] : kinds) {
+    if (total <= budget) break;
+    const std::vector<std::size_t>& ks = by_kind[kind];
+    bool exact = std::all_of(ks.begin(), ks.end(), [&](std::size_t k) { return candidate[k]; });
+    for (std::size_t k = 0; k < regions.size() && exact; ++k) {
+      std::string label = regions[k].label;
+      for (char& c : label)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      exact = regions[k].region == kind || label != region_name(kind);
+    }
+    if (!exact) continue;
+    for (const std::size_t k : ks) std::fill(shown[k].begin(), shown[k].end(), kKindFolded);
+    total = m.total(shown);
+  }
+  return total;
+}
+
 /// Marks kRepeat every run of kMinRepeatLines or more lines equal (role, name, state, depth) to an
 /// earlier run of the pack's lines: the same navigation at the top and bottom shows once.
 void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidates, std::vector<Shown>& shown) {
@@ -427,6 +468,31 @@ void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::
   out += " (find frame=" + frames + ")\n";
 }
 
+bool kind_folded(const Shown& shown) {
+  return !shown.empty() && std::all_of(shown.begin(), shown.end(), [](char c) { return c == kKindFolded; });
+}
+
+void kind_folded_line(std::string& out, const FactPack& pack, const std::vector<Shown>& shown, std::size_t index) {
+  const Region kind = pack.regions[index].region;
+  auto same = [&](std::size_t k) { return !in_subframe(pack.regions[k]) && pack.regions[k].region == kind && kind_folded(shown[k]); };
+  for (std::size_t k = 0; k < index; ++k)
+    if (same(k)) return;  // written at the first of them
+  std::size_t n = 0, count = 0, last = index;
+  for (std::size_t k = index; k < pack.regions.size(); ++k)
+    if (same(k)) {
+      n += pack.regions[k].elements.size();
+      ++count;
+      last = k;
+    }
+  out += "... " + std::to_string(n) + " more in " + std::to_string(count) + " " + region_name(kind) + " regions: ";
+  quoted(out, pack.regions[index].elements.front().name);
+  if (n > 1) {
+    out += " \xE2\x80\xA6 ";  // …
+    quoted(out, pack.regions[last].elements.back().name);
+  }
+  out += " (find region=" + std::string(region_name(kind)) + " frame=f0)\n";
+}
+
 std::vector<Shown> untrimmed(const FactPack& pack) {
   std::vector<Shown> out;
   for (const RegionBlock& b : pack.regions) out.emplace_back(b.elements.size(), kShown);
@@ -474,7 +540,17 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
       if (total > budget) total = trim_heads(m, shown, budget, 0, 0, false, Which::kSubframes);
     }
   }
-  if (total > budget) trim_heads(m, shown, budget, 0, 0, false);
+  if (total > budget) {
+    // Last, the hard cut of every region. When even that cannot fit (the page's own regions'
+    // tags are too many), regions of one kind fold first, then the cut goes on.
+    std::vector<Shown> cut = shown;
+    if (trim_heads(m, cut, budget, 0, 0, false) <= budget) {
+      shown = std::move(cut);
+    } else {
+      fold_kinds(m, shown, budget);
+      trim_heads(m, shown, budget, 0, 0, false);
+    }
+  }
 }
 
 std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t index, const Shown& shown) {

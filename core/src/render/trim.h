@@ -16,6 +16,7 @@ inline constexpr char kShown = 1;    // its line
 inline constexpr char kRepeat = 2;   // left to a "repeated from above" gap line
 inline constexpr char kExcerpt = 3;  // its line, a long text cut to limits::kTrimmedTextChars
 inline constexpr char kFolded = 4;   // its iframe's regions, with the frames around it, are one line
+inline constexpr char kKindFolded = 5;  // its region, with every region of its kind in the page's own frame, is one line
 using Shown = std::vector<char>;
 
 /// Whether a region is folded (every element kFolded): it renders no tags and no lines.
@@ -27,6 +28,15 @@ std::size_t folded_run_end(const std::vector<Shown>& shown, std::size_t from);
 /// The one line of the folded regions [from, to), every region of iframes fA..fB and nothing
 /// else: `... 200 more in frames f1..f100: "first" … "last" (find frame=f1..f100)`.
 void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::size_t to);
+
+/// Whether a region is folded with the others of its kind (every element kKindFolded): it renders
+/// no tags and no lines of its own.
+bool kind_folded(const Shown& shown);
+
+/// At the first of the page's own regions of one kind folded together, their one line:
+/// `... 200 more in 100 form regions: "first" … "last" (find region=form frame=f0)`; nothing at
+/// the others.
+void kind_folded_line(std::string& out, const FactPack& pack, const std::vector<Shown>& shown, std::size_t index);
 
 /// Everything shown: in a baseline the token budget decides, not a count.
 std::vector<Shown> untrimmed(const FactPack& pack);

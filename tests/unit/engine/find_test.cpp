@@ -295,3 +295,38 @@ TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly 
     }
   }
 }
+
+TEST_CASE("find: region=KIND frame=f0 lists the regions a kind's folded line names, exactly what it counts", "[engine][find][trim]") {
+  Engine engine;
+  const PageKey key{0, 1};
+  PageBuilder b;
+  b.el(1, "heading", "Orders").el(2, "button", "New order");
+  for (int r = 1; r <= 80; ++r) {
+    b.el(100 + 2 * r, "textbox", "Quantity " + std::to_string(r), Region::kForm);
+    b.last().region_label = "Edit row " + std::to_string(r);
+    b.el(101 + 2 * r, "button", "Save " + std::to_string(r), Region::kForm);
+    b.last().region_label = "Edit row " + std::to_string(r);
+  }
+  REQUIRE(engine.open_page(key));
+  auto p = engine.snapshot_from(key, b.build());
+  REQUIRE(p);
+  RenderOptions o;
+  o.token_budget = 500;
+  const std::string t = render_text(*p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(t.find("button \"New order\"") != std::string::npos);
+  const std::size_t at = t.find("\n... ");
+  REQUIRE(at != std::string::npos);
+  const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  INFO(gap);
+  CHECK(gap.find(" more in 80 form regions: ") != std::string::npos);
+  CHECK(gap.find("(find region=form frame=f0)") != std::string::npos);
+  FindQuery q;
+  q.region = "form";
+  q.frame = "f0";
+  q.limit = limits::kMaxFindLimit;
+  auto r = engine.find_paged(key, q);
+  REQUIRE(r);
+  CHECK(r->total == std::stoul(gap.substr(4)));
+  CHECK(gap.find("regions: \"" + r->elements.front().name + "\"") != std::string::npos);
+}

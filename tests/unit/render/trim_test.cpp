@@ -256,6 +256,36 @@ TEST_CASE("trimming: iframes too many for their tags fold into one line, and the
   }
 }
 
+TEST_CASE("trimming: the page's own regions of one kind, too many for their tags, fold into one line", "[render][limits][trim]") {
+  // A hundred rows, each a form named for its row: hidden, each region still cost its tags and a
+  // gap line, about 30 tokens, and the pack passed its budget.
+  std::vector<RegionBlock> regions{block(Region::kMain, 3, 1, "Top ", "button")};
+  for (int r = 1; r <= 100; ++r) {
+    RegionBlock b = block(Region::kForm, 2, 10 * r, "Row " + std::to_string(r) + " ", "button");
+    b.label = "Edit row " + std::to_string(r);
+    regions.push_back(b);
+  }
+  RenderOptions o;
+  o.token_budget = 600;
+  const std::string t = render_text(full(regions), o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(count(t, " button \"Top ") == 3);
+  CHECK(t.find("\n... 200 more in 100 form regions: \"Row 1 0\" \xE2\x80\xA6 \"Row 100 1\" (find region=form frame=f0)\n") != std::string::npos);
+  CHECK(count(t, "<region ") == 1);
+  SECTION("not when another region is labelled with the kind's word: its find would list that one too") {
+    RegionBlock nav = block(Region::kNav, 1, 5000, "Nav ", "link");
+    nav.label = "Form";
+    regions.push_back(nav);
+    CHECK(render_text(full(regions), o).find(" form regions") == std::string::npos);
+  }
+  SECTION("not while the hard cut alone makes the pack fit") {
+    o.token_budget = 4000;
+    const std::string u = render_text(full(regions), o);
+    CHECK(estimate_tokens(u) <= o.token_budget);
+    CHECK(u.find(" form regions") == std::string::npos);
+  }
+}
+
 TEST_CASE("trimming: the gap's find hint names the region by label when its name is ambiguous, and the frame", "[render][trim]") {
   RegionBlock a = block(Region::kNav, 50, 1, "A");
   a.label = "Primary";
