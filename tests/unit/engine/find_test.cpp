@@ -53,6 +53,21 @@ FindQuery query(std::string role, std::string region, std::size_t limit = 50) {
   return q;
 }
 
+/// The page `b` opened as `key` and rendered within a budget of 500 tokens: its text and its
+/// first gap line.
+std::pair<std::string, std::string> first_gap(Engine& engine, const PageKey& key, const PageBuilder& b) {
+  REQUIRE(engine.open_page(key));
+  auto p = engine.snapshot_from(key, b.build());
+  REQUIRE(p);
+  RenderOptions o;
+  o.token_budget = 500;
+  const std::string t = render_text(*p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  const std::size_t at = t.find("\n... ");
+  REQUIRE(at != std::string::npos);
+  return {t, t.substr(at + 1, t.find('\n', at + 1) - at - 1)};
+}
+
 }  // namespace
 
 TEST_CASE("find: the after cursor walks every match exactly once, in document order", "[engine][find]") {
@@ -261,18 +276,9 @@ TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly 
     b.el(100 + 2 * f, "textbox", "Email " + std::to_string(f), Region::kMain, id);
     b.el(101 + 2 * f, "button", "Subscribe " + std::to_string(f), Region::kMain, id);
   }
-  REQUIRE(engine.open_page(key));
-  auto p = engine.snapshot_from(key, b.build());
-  REQUIRE(p);
-  RenderOptions o;
-  o.token_budget = 500;
-  const std::string t = render_text(*p, o);
-  CHECK(estimate_tokens(t) <= o.token_budget);
-  CHECK(t.find("button \"Top button\"") != std::string::npos);
-  const std::size_t at = t.find("\n... ");
-  REQUIRE(at != std::string::npos);
-  const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  const auto [t, gap] = first_gap(engine, key, b);
   INFO(gap);
+  CHECK(t.find("button \"Top button\"") != std::string::npos);
   const std::size_t fs = gap.find("(find frame=");
   REQUIRE(fs != std::string::npos);
   FindQuery q;
@@ -307,18 +313,9 @@ TEST_CASE("find: region=KIND frame=f0 lists the regions a kind's folded line nam
     b.el(101 + 2 * r, "button", "Save " + std::to_string(r), Region::kForm);
     b.last().region_label = "Edit row " + std::to_string(r);
   }
-  REQUIRE(engine.open_page(key));
-  auto p = engine.snapshot_from(key, b.build());
-  REQUIRE(p);
-  RenderOptions o;
-  o.token_budget = 500;
-  const std::string t = render_text(*p, o);
-  CHECK(estimate_tokens(t) <= o.token_budget);
-  CHECK(t.find("button \"New order\"") != std::string::npos);
-  const std::size_t at = t.find("\n... ");
-  REQUIRE(at != std::string::npos);
-  const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  const auto [t, gap] = first_gap(engine, key, b);
   INFO(gap);
+  CHECK(t.find("button \"New order\"") != std::string::npos);
   CHECK(gap.find(" more in 80 form regions: ") != std::string::npos);
   CHECK(gap.find("(find region=form frame=f0)") != std::string::npos);
   FindQuery q;
