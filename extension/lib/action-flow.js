@@ -154,9 +154,7 @@ export class ActionFlow {
       try {
         if (act && LEAVES.has(kind)) {
           // A dialog the page opens blocks its renderer: the watch is not waited for then; a
-          // crashed renderer would never answer it. A page whose own script holds its renderer is
-          // left through about:blank (hop).
-          if (kind === 'navigate' && t.busy && !t.crashed && await this.#timed(t, 'act', () => this.hop(t))) notes.push('the page\'s own script held its main thread, so navigate left it through about:blank (a renderer of its own), which back now leads to');
+          // crashed renderer would never answer it.
           if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
           t.expectLoad();
           await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
@@ -176,7 +174,7 @@ export class ActionFlow {
         // and a new tab gets a renderer of its own. A page that crashes its renderer as it loads
         // would crash it again on reload.
         if (e instanceof ToolError && e.code === 'renderer_crashed') throw new ToolError('renderer_crashed', `${kind}: the page crashed its renderer as it loaded (the browser gave up on it; nothing of it can be shown); navigate elsewhere to go on in tab ${tabName(t.key)}`);
-        const why = kind === 'navigate' ? `about:blank did not commit within ${LIMITS.leaveHopMs} ms` : `${kind} stays in the busy page's renderer; navigate leaves it through about:blank`;
+        const why = kind === 'reload' ? 'reload stays in the busy page\'s renderer; navigate leaves it through about:blank' : `about:blank did not commit within ${LIMITS.leaveHopMs} ms`;
         throw busyWith(e, `${kind} was begun, but the busy page has not let go (${why}; to open the page at once use tabs {action: "new", url})`);
       }
     }
@@ -278,32 +276,37 @@ export class ActionFlow {
    * A call that leaves the page (navigate, back, forward) finds a dialog open: it answers it on
    * the way (a beforeunload prompt accepted, so the page may go; any other dialog dismissed), ends
    * the action the dialog held (aborted in the engine: no version of it is delivered), and the
-   * next FactPack says what was done. Called in the tab's queue (agent.js dispatch).
-   *
-   * navigate leaves through about:blank: Chrome loads a page of the same site in the same
-   * renderer, so a page that raises the next dialog as each is answered (an alert() loop) would
-   * raise it before the new page commits, or hold its renderer for ever (a loop in one script);
-   * about:blank, navigated to by the browser, gets a renderer of its own at once. back and forward
-   * go that way too, but after they have read the tab's history (extension/lib/tools/navigation.js):
-   * they are told to here.
+   * next FactPack says what was done. Called in the tab's queue (agent.js dispatch). A dialog
+   * dismissed on the way out may be the first of a loop: the navigation goes through about:blank
+   * (leaveHeld).
    * @param {TabSession} t @param {string} tool @param {{under?: boolean}} [o] under: the navigation is already under way
    */
   async leaveDialog(t, tool, o = {}) {
     const d = t.dialog;
     if (!d) return;
     const accept = d.type === 'beforeunload';
-    const hop = tool === 'navigate' && !accept && !o.under;
-    if ((tool === 'back' || tool === 'forward') && !accept && !o.under) t.leaveThroughBlank();
+    if (!accept && !o.under) t.leaveThroughBlank();
     const held = t.answering();
-    const hopped = hop ? this.hop(t) : null;
-    // Leaving for about:blank may close the dialog first ("No dialog is showing").
-    const answer = this.io.send(t, 'Page.handleJavaScriptDialog', { accept });
-    await (hop ? answer.catch((e) => { if (e instanceof ToolError) throw e; }) : answer);
+    await this.io.send(t, 'Page.handleJavaScriptDialog', { accept });
     t.answered();
-    const through = hopped && await hopped;
     const engine = this.io.engineIfLoaded();
     if (held && engine && t.hasBaseline) try { engine.abortAction(t.key); } catch { /* not in an action */ }
-    t.note(`the ${d.type} ${quoteValue(d.message)} was ${accept ? 'accepted' : 'dismissed'} so that ${tool} could leave the page${through ? ' (through about:blank, which back now leads to)' : ''}${held ? `; the ${held.kind} it held ended there` : ''}`);
+    t.note(`the ${d.type} ${quoteValue(d.message)} was ${accept ? 'accepted' : 'dismissed'} so that ${tool} could leave the page${held ? `; the ${held.kind} it held ended there` : ''}`);
+  }
+
+  /**
+   * The first step of a navigation that leaves the page (navigate, back, forward; their acts in
+   * extension/lib/tools/navigation.js): a page a dialog loop or its own script holds is left
+   * through about:blank (hop), and the FactPack says so, with `how` the navigation went on.
+   * Chrome loads a page of the same site in the same renderer: a loop from timers would raise its
+   * next dialog before the new page commits, and a script that never returns would hold it for
+   * ever. Whether it went through about:blank.
+   * @param {TabSession} t @param {string} tool @param {string} [how]
+   */
+  async leaveHeld(t, tool, how = '') {
+    if (!(t.takeThroughBlank() || t.busy) || t.crashed || !await this.hop(t)) return false;
+    t.note(`${tool} left the page through about:blank (a renderer of its own, which the page could not hold)${how}: back now leads to about:blank`);
+    return true;
   }
 
   /**

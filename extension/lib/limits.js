@@ -101,9 +101,9 @@ export const LIMITS = Object.freeze({
   /** Dialogs navigate, back or forward answer while leaving a page (a page that opens the next alert as each is answered); beyond, the navigation waits for its CDP bound. */
   leaveDialogsMax: 20,
   /**
-   * navigate leaving a page through its dialog goes through about:blank first (a renderer of its
-   * own, so a page of the same site that raises the next dialog as each is answered cannot hold
-   * the new one): how long it waits for about:blank to commit before it goes on anyway.
+   * navigate, back or forward leaving a page a dialog loop or its own script holds goes through
+   * about:blank first (a renderer of its own, which the page cannot hold): how long it waits for
+   * about:blank to commit, then to load, before it goes on anyway.
    */
   leaveHopMs: 5_000,
   /** Longest URL navigate accepts. */

@@ -89,11 +89,11 @@ export class TabSession {
   #dialogWaiters = new Set();
   /** @type {Set<(e: ToolError) => void>} */
   #deathWaiters = new Set();
-  /** back or forward is to leave the page through about:blank (leaveThroughBlank). */
+  /** The navigation under way is to leave the page through about:blank (leaveThroughBlank). */
   #throughBlank = false;
-  /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string) => void>} */
+  /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string | null) => void>} */
   #commitWaiters = new Set();
-  /** Waits for the main frame to stop loading (stoppedLoading). @type {Set<() => void>} */
+  /** Waits for the main frame to stop loading (stoppedLoading). @type {Set<(stopped: boolean) => void>} */
   #stopWaiters = new Set();
   /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
   #dead = null;
@@ -233,9 +233,9 @@ export class TabSession {
     return new ToolError('page_busy', `the page in tab ${this.name} ${what}, so a script of the page is still running; wait, then call snapshot to see the page once it answers; or navigate (it leaves the page through about:blank, a renderer of its own), or open what you need in a new tab with tabs {action: "new", url}`);
   }
 
-  /** A dialog loop held the page back or forward leaves: it goes through about:blank (ActionFlow.hop). */
+  /** A dialog was dismissed to leave the page, maybe the first of a loop: the navigation goes through about:blank (ActionFlow.leaveHeld). */
   leaveThroughBlank() { this.#throughBlank = true; }
-  /** Whether back or forward is to go through about:blank, once. */
+  /** Whether the navigation is to go through about:blank, once. */
   takeThroughBlank() {
     const b = this.#throughBlank;
     this.#throughBlank = false;
@@ -247,29 +247,27 @@ export class TabSession {
    * the tab died meanwhile).
    * @param {number} ms @returns {Promise<string | null>}
    */
-  nextCommit(ms) {
-    /** @type {(url: string | null) => void} */
-    let done = () => {};
-    const p = new Promise((resolve) => { done = resolve; });
-    const timer = setTimeout(() => done(null), ms);
-    this.#commitWaiters.add(done);
-    return this.race(p).catch(() => null).finally(() => { clearTimeout(timer); this.#commitWaiters.delete(done); });
-  }
+  nextCommit(ms) { return this.#waitOn(this.#commitWaiters, ms, null); }
 
   /**
    * Whether the main frame stopped loading (Page.frameStoppedLoading) within `ms`: at once when it
    * is not loading.
    * @param {number} ms @returns {Promise<boolean>}
    */
-  stoppedLoading(ms) {
-    if (!this.#loading) return Promise.resolve(true);
-    /** @type {(stopped: boolean) => void} */
+  stoppedLoading(ms) { return this.#loading ? this.#waitOn(this.#stopWaiters, ms, false) : Promise.resolve(true); }
+
+  /**
+   * What the next call of a waiter in `waiters` is given, or `missed` when none came within `ms`
+   * or the tab died meanwhile.
+   * @template T @param {Set<(v: T) => void>} waiters @param {number} ms @param {T} missed @returns {Promise<T>}
+   */
+  #waitOn(waiters, ms, missed) {
+    /** @type {(v: T) => void} */
     let done = () => {};
     const p = new Promise((resolve) => { done = resolve; });
-    const timer = setTimeout(() => done(false), ms);
-    const w = () => done(true);
-    this.#stopWaiters.add(w);
-    return this.race(p).catch(() => false).finally(() => { clearTimeout(timer); this.#stopWaiters.delete(w); });
+    const timer = setTimeout(() => done(missed), ms);
+    waiters.add(done);
+    return this.race(p).catch(() => missed).finally(() => { clearTimeout(timer); waiters.delete(done); });
   }
 
   /** An action that loads a new document is under way (a navigation): loading until Chrome says it stopped. */
@@ -590,7 +588,7 @@ export class TabSession {
       case 'Page.frameStoppedLoading':
         if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
           this.#loading = false;
-          for (const w of [...this.#stopWaiters]) w();
+          for (const w of [...this.#stopWaiters]) w(true);
           this.#stopWaiters.clear();
         }
         break;

@@ -22,6 +22,7 @@ export const navigate = defineTool({
   async handler(t, args, ctx) {
     const url = str(args, 'url', true);
     return ctx.flow.run(t, 'navigate', args, async () => {
+      await ctx.flow.leaveHeld(t, 'navigate');
       // A crashed page is left by navigating, as by reloading.
       t.recovered();
       const r = await ctx.send(t, 'Page.navigate', { url });
@@ -51,8 +52,7 @@ function historyTool(name) {
         if (i < 0 || i >= h.entries.length) throw new ToolError('no_history', `${name}: there is no page ${name === 'back' ? 'before' : 'after'} this one in the tab's history`);
         const ok = checkUrl(ctx.policy, h.entries[i].url);
         if (!ok.ok) throw new ToolError(ok.code, ok.message);
-        if ((t.takeThroughBlank() || t.busy) && await ctx.flow.hop(t)) {
-          t.note(`${name} left the page through about:blank (a renderer of its own, which the page could not hold) and loaded the ${name === 'back' ? 'previous' : 'next'} page's address as a new page: back now leads to about:blank`);
+        if (await ctx.flow.leaveHeld(t, name, ` and loaded the ${name === 'back' ? 'previous' : 'next'} page's address as a new page`)) {
           const r = await ctx.send(t, 'Page.navigate', { url: h.entries[i].url });
           if (r.errorText) throw new ToolError('navigation_failed', `${name} to ${h.entries[i].url} failed: ${r.errorText}`);
           return;
