@@ -13,13 +13,6 @@ namespace {
 // A listing in an error message stays short: the agent needs examples, not the whole page.
 constexpr std::size_t kMaxListed = 30;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 std::string frame_word(int index) { return "f" + std::to_string(index); }
 
 /// `fA` or a run `fA..fB` (a gap line folding iframes' regions names one): the indices it spans,
@@ -99,15 +92,15 @@ Result<Ok> check_query(const View& view, const FindQuery& q) {
 }  // namespace
 
 bool region_matches(const Element& e, std::string_view region) {
-  const std::string want = lower(region);
-  return want == region_name(e.region) || (!e.region_label.empty() && want == lower(e.region_label));
+  const std::string want = render::ascii_lower(region);
+  return want == region_name(e.region) || (!e.region_label.empty() && want == render::ascii_lower(e.region_label));
 }
 
 Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
   if (q.limit < 1 || q.limit > limits::kMaxFindLimit)
     return make_error(ErrorCode::kInvalidArgument, "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) +
                                                        ", got " + std::to_string(q.limit));
-  const std::string name = lower(q.name);
+  const std::string name = render::ascii_lower(q.name);
   const std::pair<long, long> span = frame_span(q.frame);
   auto checked = check_query(view, q);
   if (!checked) return checked.error();
@@ -153,7 +146,7 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
     if (!q.role.empty() && e.element.role != q.role) continue;
     if (!q.region.empty() && !region_matches(e.element, q.region)) continue;
     if (!q.frame.empty() && !frame_in(e.frame_index, span)) continue;
-    if (!name.empty() && lower(e.element.name).find(name) == std::string::npos) continue;
+    if (!name.empty() && render::ascii_lower(e.element.name).find(name) == std::string::npos) continue;
     ++r.total;
     if (i < start) continue;
     if (!full && r.elements.size() < q.limit) {

@@ -108,6 +108,13 @@ void element_line(std::string& out, const Element& e) {
   out.push_back('\n');
 }
 
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 void region_open(std::string& out, const RegionBlock& b) {
   out += "<region name=\"";
   out += region_name(b.region);

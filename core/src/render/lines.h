@@ -30,6 +30,9 @@ std::string state_words(const Element& e);
 /// `ref role "name" state...\n`.
 void element_line(std::string& out, const Element& e);
 
+/// ASCII letters in lower case, nothing else folded (find's names and regions, region labels).
+std::string ascii_lower(std::string_view s);
+
 /// `<region name="main"[ label="…"][ frame="f2"]` (the caller closes the tag).
 void region_open(std::string& out, const RegionBlock& b);
 

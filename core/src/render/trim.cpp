@@ -389,12 +389,8 @@ std::size_t fold_kinds(const Meter& m, std::vector<Shown>& shown, std::size_t bu
     if (total <= budget) break;
     const std::vector<std::size_t>& ks = by_kind[kind];
     bool exact = std::all_of(ks.begin(), ks.end(), [&](std::size_t k) { return candidate[k]; });
-    for (std::size_t k = 0; k < regions.size() && exact; ++k) {
-      std::string label = regions[k].label;
-      for (char& c : label)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-      exact = regions[k].region == kind || label != region_name(kind);
-    }
+    for (std::size_t k = 0; k < regions.size() && exact; ++k)
+      exact = regions[k].region == kind || ascii_lower(regions[k].label) != region_name(kind);
     if (!exact) continue;
     for (const std::size_t k : ks) std::fill(shown[k].begin(), shown[k].end(), kKindFolded);
     total = m.total(shown);
@@ -440,9 +436,28 @@ void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidat
 
 }  // namespace
 
-bool folded(const Shown& shown) {
-  return !shown.empty() && std::all_of(shown.begin(), shown.end(), [](char c) { return c == kFolded; });
+namespace {
+
+/// Whether every element of a region is in `state` (a region folds whole).
+bool all_in(const Shown& shown, char state) {
+  return !shown.empty() && std::all_of(shown.begin(), shown.end(), [state](char c) { return c == state; });
 }
+
+/// The line of regions folded together: `... N more in WHERE: "first" … "last" (find FIND)`.
+void fold_line(std::string& out, std::size_t n, const std::string& where, const std::string& first, const std::string& last,
+               const std::string& find) {
+  out += "... " + std::to_string(n) + " more in " + where + ": ";
+  quoted(out, first);
+  if (n > 1) {
+    out += " \xE2\x80\xA6 ";  // …
+    quoted(out, last);
+  }
+  out += " (find " + find + ")\n";
+}
+
+}  // namespace
+
+bool folded(const Shown& shown) { return all_in(shown, kFolded); }
 
 std::size_t folded_run_end(const std::vector<Shown>& shown, std::size_t from) {
   std::size_t end = from;
@@ -459,18 +474,11 @@ void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::
     hi = std::max(hi, frame_index(pack.regions[k]));
   }
   const std::string frames = lo == hi ? "f" + std::to_string(lo) : "f" + std::to_string(lo) + "..f" + std::to_string(hi);
-  out += "... " + std::to_string(n) + " more in " + (lo == hi ? "frame " : "frames ") + frames + ": ";
-  quoted(out, pack.regions[from].elements.front().name);
-  if (n > 1) {
-    out += " \xE2\x80\xA6 ";  // …
-    quoted(out, pack.regions[to - 1].elements.back().name);
-  }
-  out += " (find frame=" + frames + ")\n";
+  fold_line(out, n, (lo == hi ? "frame " : "frames ") + frames, pack.regions[from].elements.front().name,
+            pack.regions[to - 1].elements.back().name, "frame=" + frames);
 }
 
-bool kind_folded(const Shown& shown) {
-  return !shown.empty() && std::all_of(shown.begin(), shown.end(), [](char c) { return c == kKindFolded; });
-}
+bool kind_folded(const Shown& shown) { return all_in(shown, kKindFolded); }
 
 void kind_folded_line(std::string& out, const FactPack& pack, const std::vector<Shown>& shown, std::size_t index) {
   const Region kind = pack.regions[index].region;
@@ -484,13 +492,9 @@ void kind_folded_line(std::string& out, const FactPack& pack, const std::vector<
       ++count;
       last = k;
     }
-  out += "... " + std::to_string(n) + " more in " + std::to_string(count) + " " + region_name(kind) + " regions: ";
-  quoted(out, pack.regions[index].elements.front().name);
-  if (n > 1) {
-    out += " \xE2\x80\xA6 ";  // …
-    quoted(out, pack.regions[last].elements.back().name);
-  }
-  out += " (find region=" + std::string(region_name(kind)) + " frame=f0)\n";
+  const std::string word = region_name(kind);
+  fold_line(out, n, std::to_string(count) + " " + word + " regions", pack.regions[index].elements.front().name,
+            pack.regions[last].elements.back().name, "region=" + word + " frame=f0");
 }
 
 std::vector<Shown> untrimmed(const FactPack& pack) {
