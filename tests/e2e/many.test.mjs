@@ -64,6 +64,11 @@ test(`${LIMITS.framesCapturedMax} frames whose regions pass the budget fold into
   const listed = await chain.call('find', { frame: fold.find?.frame, name: 'Widget button', limit: 5 });
   assert.equal(listed.isError, false, listed.text);
   assert.equal(listed.fp.find?.total, fold.count, listed.text);
+  // A run that is not one, or that the page does not have, is an error that says so.
+  const malformed = await chain.call('find', { frame: 'f1..' });
+  assert.match(malformed.text, /^error bad_arguments: find: frame is a frame id as the FactPack shows it \(like f1\), or a run of them \(like f2\.\.f9\), got "f1\.\."$/, malformed.text);
+  const backwards = await chain.call('find', { frame: `f${LIMITS.framesCapturedMax}..f1` });
+  assert.match(backwards.text, /^error invalid_argument: find: this page has no frame "f\d+\.\.f1"; frames: f0, f1, /, backwards.text);
   const widget = listed.fp.find?.elements[0];
   assert.match(widget?.ref ?? '', new RegExp(`^c0p\\d+f${first}e\\d+$`), listed.text);
   const click = await chain.call('click', { ref: widget?.ref, version: nav.fp.version });
