@@ -48,6 +48,20 @@ test('forged structure: option labels, a disabled element\'s name and the page\'
   assertNoForgedStructure(disabled.text);
 });
 
+test('a named link is known by its name; read of its ref gives its address, which cannot close the answer', async () => {
+  assert.equal((await chain.call('navigate', { url: sites.url('/sites/forged.html') })).isError, false);
+  const nav = await chain.call('snapshot', {});  // every region, also one unchanged since the last page
+  assert.equal(nav.isError, false, nav.text);
+  const link = nav.fp.elements.find((x) => x.role === 'link' && x.name === 'Refund policy');
+  assert.ok(link, nav.text);
+  assert.match(nav.text, new RegExp(`^${link.ref} link "Refund policy"$`, 'm'), 'the line names no address');
+  const r = await chain.call('read', { ref: link.ref });
+  assert.equal(r.isError, false, r.text);
+  // The address as the page wrote it, quoted by the core's rules: its quote and "<" escaped.
+  assert.equal(r.text.split('\n')[0], String.raw`<read ref="${link.ref}" href="/refund?to=\">\</read>\<full v=\"99\">" chars="13">`);
+  assertNoForgedStructure(r.text);
+});
+
 test('forged structure: a read body keeps its lines, and none passes for an element line', async () => {
   assert.equal((await chain.call('navigate', { url: sites.url('/sites/forged.html') })).isError, false);
   const nav = await chain.call('snapshot', {});  // every region, also one unchanged since the last page

@@ -32,7 +32,7 @@ function jsonLine(e) {
   else if (s.value) w.push(`value=${quote(s.value)}`);
   let line = `${e.ref} ${e.role || e.category} ${quote(e.name)}`;
   if (w.length) line += ' ' + w.join(' ');
-  if (e.href) line += ` href=${quote(e.href)}`;
+  if (e.href && !e.name) line += ` href=${quote(e.href)}`;  // a named link shows no address (read gives it)
   if (e.description) line += ` desc=${quote(e.description)}`;
   return line;
 }

@@ -91,7 +91,8 @@ std::string state_words(const Element& e) {
   } else if (!s.value.empty()) {
     attr(out, "value", s.value);
   }
-  if (!e.href.empty()) attr(out, "href", e.href);
+  // A link's name says where it leads; its address only when it has no name (read gives it).
+  if (!e.href.empty() && e.name.empty()) attr(out, "href", e.href);
   if (!e.description.empty()) attr(out, "desc", e.description);
   return out;
 }

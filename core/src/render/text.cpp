@@ -1,7 +1,7 @@
 // The agent text of a FactPack (docs/design.md: "What a FactPack contains", "Trimming and dedup across baselines").
 //
 // One line per element: `<ref> <role> "<name>"` then only the state that is set
-// (`checked`, `expanded=false`, `value="…"`, `href="…"`). Blocks are XML-like tags whose
+// (`checked`, `expanded=false`, `value="…"`; a link's `href="…"` only when it has no name). Blocks are XML-like tags whose
 // attribute names are words, so an agent reads it without a manual:
 //
 //   <delta v="5" after="4">

@@ -73,7 +73,7 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
   bool under = !repeat && before && from > 0 && before == &b.elements[from - 1];
   for (std::size_t i = from; under && i < to; ++i) under = b.elements[i].depth > before->depth;
   if (under) {
-    // The end of that line says it: `… href="functions.html" (61 more links)`, and `find within=`
+    // The end of that line says it: `… link "Built-in Functions" (61 more links)`, and `find within=`
     // its ref lists them (engine/find_query.cpp, docs/factpack-format.md). When
     // only measured (`out` empty) the line break it moves counts once more: never an underestimate.
     if (!out.empty() && out.back() == '\n') out.pop_back();

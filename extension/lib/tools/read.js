@@ -92,7 +92,9 @@ async function readText(ctx, t, args) {
   if (args.ref !== undefined) {
     const target = await resolveNow(ctx, t, str(args, 'ref', true));
     r = await ctx.driver.callOn(t, target, READ_FN, [maxBytes, from]);
-    what = `ref=${quoteValue(args.ref)}`;
+    // A FactPack names a link by its text: its address is here.
+    const href = target.element?.href;
+    what = `ref=${quoteValue(args.ref)}${href ? ` href=${quoteValue(href)}` : ''}`;
   } else {
     const region = args.region === undefined ? 'page' : str(args, 'region', true);
     const frame = args.frame ?? 'f0';
