@@ -298,15 +298,28 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   if (!p.regions.empty()) {
     // Rendered once with everything the text bound allows; trimmed and rendered again only
     // when that is over the budget.
-    std::vector<render::Shown> shown = render::untrimmed(p);
-    std::string whole;
-    regions(whole, p, shown, o, t);
-    const std::size_t bytes = out.size() + whole.size() + after_regions_bytes(p);
-    if (o.trim_regions && bytes > o.token_budget * limits::kBytesPerToken) {
-      render::trim_to_budget(p, o, bytes, shown);
+    const std::size_t budget = o.token_budget * limits::kBytesPerToken, after = after_regions_bytes(p);
+    auto fit = [&](const RenderOptions& with, std::string& whole) {
+      std::vector<render::Shown> shown = render::untrimmed(p);
+      t = Totals{};
+      regions(whole, p, shown, with, t);
+      const std::size_t bytes = out.size() + whole.size() + after;
+      if (!with.trim_regions || bytes <= budget) return;
+      render::trim_to_budget(p, with, bytes, shown);
       t = Totals{};
       whole.clear();
-      regions(whole, p, shown, o, t);
+      regions(whole, p, shown, with, t);
+    };
+    std::string whole;
+    fit(o, whole);
+    // A region unchanged since the last baseline is one line that no trimming takes. When so
+    // many of them keep the pack over its budget, the pack renders without that dedup: those
+    // regions show their lines (the same refs) and trim and fold like any other.
+    if (o.trim_regions && o.dedup && t.unchanged_regions > 0 && out.size() + whole.size() + after > budget) {
+      RenderOptions plain = o;
+      plain.dedup = false;
+      whole.clear();
+      fit(plain, whole);
     }
     out += whole;
   }

@@ -52,6 +52,47 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     REQUIRE(agent.apply(nav) == "");
     CHECK(check_fidelity(agent, h.engine, h.key, s1) == "");
   }
+  SECTION("so many unchanged regions that their lines pass the budget: they render and fold, and find lists them") {
+    // Each row's form unchanged after a navigation was a line no trimming took.
+    auto rows = [](const std::string& loader, std::int64_t base) {
+      PageBuilder b(loader);
+      b.el(base + 1, "heading", "Orders").el(base + 2, "button", "New order");
+      for (int r = 1; r <= 80; ++r) {
+        b.el(base + 100 + 2 * r, "textbox", "Quantity " + std::to_string(r), Region::kForm);
+        b.last().region_label = "Edit row " + std::to_string(r);
+        b.el(base + 101 + 2 * r, "button", "Save " + std::to_string(r), Region::kForm);
+        b.last().region_label = "Edit row " + std::to_string(r);
+      }
+      return b.build();
+    };
+    Harness m;
+    auto r0 = rows("L1", 0), r1 = rows("L2", 1000);
+    const FactPack before = m.snap(r0);
+    const FactPack nav = m.act(before.version, r1, &r0);
+    REQUIRE(nav.reason == "navigation");
+    std::size_t unchanged = 0;
+    for (const RegionBlock& b : nav.regions) unchanged += b.unchanged ? 1 : 0;
+    REQUIRE(unchanged == 81);  // the rows and the main region
+    RenderOptions o;
+    o.token_budget = 500;
+    const std::string t = render_text(nav, o);
+    INFO(t);
+    CHECK(estimate_tokens(t) <= o.token_budget);
+    CHECK(t.find("unchanged=\"true\"") == std::string::npos);
+    CHECK(t.find("\n... 160 more in 80 form regions: \"Quantity 1\" \xE2\x80\xA6 \"Save 80\" (find region=form frame=f0)\n") != std::string::npos);
+    FindQuery q;
+    q.region = "form";
+    q.frame = "f0";
+    q.limit = limits::kMaxFindLimit;
+    auto found = m.engine.find_paged(m.key, q);
+    REQUIRE(found);
+    CHECK(found->total == 160);
+    // The refs it lists are the agent's, rebound to the new document.
+    auto target = m.resolve(found->elements.back().ref);
+    REQUIRE(target);
+    CHECK(target->loader_id == "L2");
+    CHECK(target->name == "Save 80");
+  }
   SECTION("one element different: the region is sent again") {
     auto s1 = site("L2", 100, "Laptop");
     s1.nodes[2].name = "Cart (1)";

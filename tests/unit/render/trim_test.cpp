@@ -286,6 +286,33 @@ TEST_CASE("trimming: the page's own regions of one kind, too many for their tags
   }
 }
 
+TEST_CASE("trimming: regions unchanged since the last baseline, too many for the budget, render and fold like any other", "[render][limits][trim]") {
+  // After a navigation to a page of the same hundred rows, each row's form was one line
+  // `<region … unchanged="true" count="2"/>`, about 15 tokens that no trimming took.
+  std::vector<RegionBlock> regions{block(Region::kMain, 3, 1, "Top ", "button")};
+  for (int r = 1; r <= 100; ++r) {
+    RegionBlock b = block(Region::kForm, 2, 10 * r, "Row " + std::to_string(r) + " ", "button");
+    b.label = "Edit row " + std::to_string(r);
+    b.unchanged = true;
+    regions.push_back(b);
+  }
+  FactPack p = full(regions);
+  p.reason = "navigation";
+  RenderOptions o;
+  o.token_budget = 600;
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(count(t, " button \"Top ") == 3);
+  CHECK(count(t, "unchanged=\"true\"") == 0);
+  CHECK(t.find("\n... 200 more in 100 form regions: \"Row 1 0\" \xE2\x80\xA6 \"Row 100 1\" (find region=form frame=f0)\n") != std::string::npos);
+  SECTION("while they fit, each stays one line and keeps what the agent holds") {
+    o.token_budget = 4000;
+    const std::string u = render_text(p, o);
+    CHECK(estimate_tokens(u) <= o.token_budget);
+    CHECK(count(u, "unchanged=\"true\" count=\"2\"/>") == 100);
+  }
+}
+
 TEST_CASE("trimming: the gap's find hint names the region by label when its name is ambiguous, and the frame", "[render][trim]") {
   RegionBlock a = block(Region::kNav, 50, 1, "A");
   a.label = "Primary";
