@@ -21,7 +21,7 @@ function replayTool() {
   return found;
 }
 
-const unref = (line) => line.replace(/^c\d+p\d+f\d+e\d+ /, '');
+const unref = (line) => line.replace(/^e\d+ /, '');
 
 export function measureFlows() {
   const out = execFileSync(replayTool(), ['--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -75,7 +75,7 @@ export function report({ steps, flows }) {
       check = `dedup ${(ratio * 100).toFixed(0)} % of ${s.nodedup}: ${verdict(ok)}`;
       // What no dedup by element can fold: lines (refs aside) the previous baseline did not have.
       const seen = new Set((lastFull.get(s.case) ?? '').split('\n').map(unref));
-      const fresh = s.nodedupText.split('\n').filter((l) => /^c\d+p\d+f\d+e\d+ /.test(l) && !seen.has(unref(l))).join('\n');
+      const fresh = s.nodedupText.split('\n').filter((l) => /^e\d+ /.test(l) && !seen.has(unref(l))).join('\n');
       const newShare = countTokens(fresh) / s.nodedup;
       check += `; new elements ${(newShare * 100).toFixed(0)} %`;
       if (!ok) misses.push(`${s.case}/${s.step}: navigation baseline with dedup is ${(ratio * 100).toFixed(0)} % of the undeduplicated one; ` +

@@ -40,7 +40,7 @@ seed() {  # target -> its seed folder, made once from the repo's own inputs
         const dir = process.argv[1];
         const small = MCP_ATTACKS.map((a) => a.line()).filter((l) => l.length < 4096);
         small.push(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", clientInfo: { name: "x", version: "1" } } }));
-        small.push(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "click", arguments: { ref: "c0p1f0e3", version: 4 }, _meta: { progressToken: "p" } } }));
+        small.push(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "click", arguments: { ref: "e3", version: 4 }, _meta: { progressToken: "p" } } }));
         small.push([{ type: "hello", protocol: 1, client: "a", session: "s0123456789abcdef0123456789abcdef" }, { type: "call", id: "x", tool: "snapshot", args: {} }, { type: "result", id: "h1", ok: true, text: "t" }, { type: "cancel", id: "x" }].map((m) => JSON.stringify(m)).join("\n"));
         small.forEach((l, i) => writeFileSync(`${dir}/seed${i}`, l));
       ' "$dir" ;;

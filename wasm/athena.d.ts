@@ -64,6 +64,8 @@ export interface Limits {
   readonly maxFindQueryChars: number;
   readonly defaultTokenBudget: number;
   readonly maxTokenBudget: number;
+  /** The most EngineConfig.firstRef may be. */
+  readonly maxFirstRef: number;
   /** Bytes of agent text counted as one token when a budget is kept (estimate, rounded up). */
   readonly bytesPerToken: number;
 }
@@ -76,6 +78,8 @@ export interface EngineConfig {
   dedupRegions?: boolean;
   /** Estimated tokens a baseline may take before its largest regions are trimmed, 1..limits.maxTokenBudget (default limits.defaultTokenBudget). */
   tokenBudget?: number;
+  /** The first ref's number, 1..limits.maxFirstRef (default 1): past every ref a previous engine handed out (a restarted worker). */
+  firstRef?: number;
 }
 
 export declare class Athena {
@@ -270,6 +274,12 @@ export declare class Engine {
   findText(key: PageKey, query?: FindTextQuery): FindTextResult;
   /** Sizes of the page's bounded state. */
   stats(key: PageKey): PageStats;
+  /** The tab that issued a ref (malformed_ref, unknown_ref). */
+  owner(ref: string): PageKey;
+  /** The number the next new ref gets. */
+  nextRef(): number;
+  /** Moves the next ref's number forward (never back): replays of one tab. */
+  advanceRefs(next: number): void;
   /** Frees the engine; later calls throw AthenaError('wrong_call_order'). Idempotent. */
   dispose(): void;
 }

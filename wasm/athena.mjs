@@ -47,7 +47,7 @@ const encoder = new TextEncoder();
 const describe = (/** @type {unknown} */ v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const isIndex = (/** @type {any} */ v) => Number.isInteger(v) && v >= 0 && v <= 0x7fffffff;
 /** The settings createEngine accepts (athena::Config in core/include/athena/engine.h). */
-const CONFIG_KEYS = ['maxChangeRatio', 'dedupRegions', 'tokenBudget'];
+const CONFIG_KEYS = ['maxChangeRatio', 'dedupRegions', 'tokenBudget', 'firstRef'];
 
 /**
  * Loads and instantiates the wasm module. `moduleOptions` go to the Emscripten factory
@@ -80,7 +80,8 @@ export class Athena {
   }
 
   /**
-   * A new engine (one per browser). config: { maxChangeRatio?, dedupRegions?, tokenBudget? }; any
+   * A new engine (one per browser). config: { maxChangeRatio?, dedupRegions?, tokenBudget?,
+   * firstRef? (the first ref's number: past every one a previous engine handed out) }; any
    * other key is refused, so a setting the core does not have is never silently ignored.
    * @param {import('./athena.js').EngineConfig} [config]
    */
@@ -99,9 +100,12 @@ export class Athena {
     const budget = config.tokenBudget ?? this.limits.defaultTokenBudget;
     if (!Number.isInteger(budget) || budget < 1 || budget > this.limits.maxTokenBudget)
       throw new AthenaError('invalid_argument', `createEngine: config.tokenBudget must be an integer from 1 to ${this.limits.maxTokenBudget}, got ${String(budget)}`);
+    const firstRef = config.firstRef ?? 1;
+    if (!Number.isSafeInteger(firstRef) || firstRef < 1 || firstRef > this.limits.maxFirstRef)
+      throw new AthenaError('invalid_argument', `createEngine: config.firstRef must be an integer from 1 to ${this.limits.maxFirstRef}, got ${String(firstRef)}`);
     const check = call(this.#state, () => this.#raw.Engine.validateConfig(ratio));
     unwrap(check);
-    const handle = call(this.#state, () => new this.#raw.Engine(ratio, dedup, budget));
+    const handle = call(this.#state, () => new this.#raw.Engine(ratio, dedup, budget, firstRef));
     return new Engine(this.#raw, handle, this.#state, this.limits, budget);
   }
 }
@@ -249,6 +253,29 @@ export class Engine {
     return JSON.parse(unwrap(this.#call((h) => h.findText(c, p, role, name, region, frame, after, within, limit))).json);
   }
 
+  /**
+   * The tab that issued a ref (refs are e{n}, unique among this engine's tabs), or an AthenaError
+   * (malformed_ref, unknown_ref). @param {string} ref @returns {PageKey}
+   */
+  owner(ref) {
+    ref = this.#text(ref, 'owner', 'ref', 'malformed_ref');
+    return JSON.parse(unwrap(this.#call((h) => h.owner(ref))).json);
+  }
+
+  /** The number the next new ref gets: a host that outlives this engine starts the next one past it (firstRef). */
+  nextRef() {
+    return this.#call((h) => h.nextRef());
+  }
+
+  /**
+   * Moves the next ref's number forward to `next` (never back): a replay of one tab's calls
+   * numbers refs as the engine that served several tabs did. @param {number} next
+   */
+  advanceRefs(next) {
+    if (!Number.isSafeInteger(next) || next < 1) throw new AthenaError('invalid_argument', `advanceRefs: next must be a positive integer, got ${describe(next)}`);
+    this.#call((h) => h.advanceRefs(next));
+  }
+
   /** Sizes of the page's bounded state (limits.h). @param {PageKey} key */
   stats(key) {
     const [c, p] = this.#key(key, 'stats');
@@ -352,7 +379,7 @@ export class Engine {
   /** @param {unknown} value @param {string} method @param {string} what @param {string} code @returns {asserts value is string} */
   #check(value, method, what, code) {
     if (typeof value !== 'string')
-      throw new AthenaError(code, `${method}: ${what} must be a string${code === 'malformed_ref' ? ' like "c0p1f0e17"' : ' of JSON (JSON.stringify it first)'}, got ${describe(value)}`);
+      throw new AthenaError(code, `${method}: ${what} must be a string${code === 'malformed_ref' ? ' like "e17"' : ' of JSON (JSON.stringify it first)'}, got ${describe(value)}`);
     // A UTF-16 length over the byte limit is over it in UTF-8 too: refuse before encoding.
     if (value.length > this.#limits.maxInputBytes)
       throw new AthenaError('input_too_large', `${method}: ${what} is ${value.length} characters, over limits::kMaxInputBytes (${this.#limits.maxInputBytes} bytes); capture a smaller page or frame`);

@@ -28,6 +28,9 @@ export interface RawEngine {
   find(c: number, p: number, role: string, name: string, region: string, limit: number): RawReply;
   findText(c: number, p: number, role: string, name: string, region: string, frame: string, after: string, within: string, limit: number): RawReply;
   stats(c: number, p: number): RawReply;
+  owner(ref: string): RawReply;
+  nextRef(): number;
+  advanceRefs(next: number): void;
   /** Embind: frees the C++ object. */
   delete(): void;
 }
@@ -37,7 +40,7 @@ export interface RawModule {
   limits(): string;
   errorCodes(): string;
   Engine: {
-    new (maxChangeRatio: number, dedupRegions: boolean, tokenBudget: number): RawEngine;
+    new (maxChangeRatio: number, dedupRegions: boolean, tokenBudget: number, firstRef: number): RawEngine;
     validateConfig(maxChangeRatio: number): RawReply;
   };
   HEAPU8: Uint8Array;

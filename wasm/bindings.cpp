@@ -114,8 +114,8 @@ class HeapInput {
 // One Engine per browser. Methods mirror engine.h one for one.
 class EngineBinding {
  public:
-  EngineBinding(double max_change_ratio, bool dedup_regions, double token_budget)
-      : engine_(make_config(max_change_ratio, dedup_regions, token_budget)) {}
+  EngineBinding(double max_change_ratio, bool dedup_regions, double token_budget, double first_ref)
+      : engine_(make_config(max_change_ratio, dedup_regions, token_budget, first_ref)) {}
 
   /// "" when the configuration is usable, else why not (the wrapper checks before constructing).
   static Reply validate_config(double max_change_ratio) {
@@ -124,6 +124,21 @@ class EngineBinding {
         return error_reply(ErrorCode::kInvalidArgument, "config.maxChangeRatio must be a number in (0, 1]");
       return ok_reply();
     });
+  }
+
+  /// The tab that issued a ref: {"context", "page"}, or why none (malformed_ref, unknown_ref).
+  Reply owner(const std::string& ref) {
+    return guard("owner", [&] {
+      auto key = engine_.owner(ref);
+      if (!key) return error_reply(key.error());
+      return ok_reply(json{{"context", key->context}, {"page", key->page}}.dump());
+    });
+  }
+
+  /// The n the next new ref gets (the host keeps a bound past it across restarts: firstRef).
+  double next_ref() const { return static_cast<double>(engine_.next_ref()); }
+  void advance_refs(double next) {
+    if (std::isfinite(next) && next >= 1) engine_.advance_refs(static_cast<std::uint64_t>(std::min(next, static_cast<double>(limits::kMaxFirstRef))));
   }
 
   Reply open_page(double context, double page) {
@@ -304,8 +319,10 @@ class EngineBinding {
 
  private:
   // Out-of-range values are clamped here only as a last defence: the wrapper refuses them first.
-  static Config make_config(double ratio, bool dedup, double token_budget) {
+  static Config make_config(double ratio, bool dedup, double token_budget, double first_ref) {
     Config c;
+    if (std::isfinite(first_ref) && first_ref >= 1 && first_ref <= static_cast<double>(limits::kMaxFirstRef))
+      c.first_ref = static_cast<std::uint64_t>(first_ref);
     if (std::isfinite(token_budget) && token_budget >= 1 && token_budget <= static_cast<double>(limits::kMaxBaselineTokenBudget))
       c.token_budget = static_cast<std::size_t>(token_budget);
     if (std::isfinite(ratio) && ratio > 0 && ratio <= 1) c.max_change_ratio = ratio;
@@ -333,6 +350,7 @@ std::string limits_json() {
               {"defaultFindLimit", limits::kDefaultFindLimit},
               {"defaultTokenBudget", limits::kDefaultBaselineTokenBudget},
               {"maxTokenBudget", limits::kMaxBaselineTokenBudget},
+              {"maxFirstRef", limits::kMaxFirstRef},
               {"bytesPerToken", limits::kBytesPerToken},
               {"maxFindLimit", limits::kMaxFindLimit},
               {"maxFindQueryChars", limits::kMaxFindQueryChars}}
@@ -359,7 +377,10 @@ EMSCRIPTEN_BINDINGS(athena_core) {
   function("limits", &athena::wasm::limits_json);
   function("errorCodes", &athena::wasm::error_codes_json);
   class_<EngineBinding>("Engine")
-      .constructor<double, bool, double>()
+      .constructor<double, bool, double, double>()
+      .function("owner", &EngineBinding::owner)
+      .function("nextRef", &EngineBinding::next_ref)
+      .function("advanceRefs", &EngineBinding::advance_refs)
       .class_function("validateConfig", &EngineBinding::validate_config)
       .function("openPage", &EngineBinding::open_page)
       .function("closePage", &EngineBinding::close_page)

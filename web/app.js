@@ -142,11 +142,13 @@ export function replayExported(trace) {
   const engine = athena.createEngine();
   /** @type {Step[]} */
   const steps = [];
-  // The page key the extension used: refs carry it (c0p4...), so the replay must use it too.
+  // The page key the extension used (its tab's name, c0p4), kept in the replay.
   const key = trace.key ?? KEY;
   try {
     for (const e of trace.entries) {
       try {
+        // The extension's engine numbered refs across its tabs: this one's start where they stood.
+        if (Number.isSafeInteger(e.refsFrom)) engine.advanceRefs(e.refsFrom);
         switch (e.call) {
           case 'openPage': engine.openPage(key); break;
           case 'onEvent': engine.onEvent(key, e.event); break;

@@ -136,7 +136,7 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
                {"serverInfo", {{"name", "athena-delta"}, {"version", kVersion}}},
                {"instructions",
                 "Browse with FactPacks: navigate or snapshot gives the page once; every action then returns only what changed. "
-                "Refs (c0p1f0e12) stay valid until a FactPack invalidates them; pass the last v as version."}});
+                "Refs (e12) stay valid until a FactPack invalidates them; pass the last v as version."}});
     return;
   }
   if (method == "ping") {

@@ -52,12 +52,12 @@ test('a call travels MCP -> socket -> native host -> Chrome and back, as text on
   assert.equal(hello.protocol, 1);
   const client = await mcpClient(env, 'agent-one');
   try {
-    const pending = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e3', version: 4 } });
+    const pending = client.callTool({ name: 'click', arguments: { ref: 'e3', version: 4 } });
     const open = await chrome.next((m) => m.type === 'session_open');
     assert.equal(open.client, 'agent-one');
     const call = await chrome.next((m) => m.type === 'call');
     assert.equal(call.tool, 'click');
-    assert.deepEqual(call.args, { ref: 'c0p1f0e3', version: 4 });
+    assert.deepEqual(call.args, { ref: 'e3', version: 4 });
     assert.equal(call.session, open.session);
     assert.ok(call.deadline_ms > 0);
     const factpack = { type: 'delta', version: 5, added: [] };
@@ -69,12 +69,12 @@ test('a call travels MCP -> socket -> native host -> Chrome and back, as text on
     assert.equal(r.structuredContent, undefined);
     assert.deepEqual(Object.keys(r).sort(), ['content']);
     // An error from the extension is a tool error the agent reads.
-    const p2 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e9' } });
+    const p2 = client.callTool({ name: 'click', arguments: { ref: 'e9' } });
     const c2 = await chrome.next((m) => m.type === 'call');
-    chrome.send({ type: 'result', id: c2.id, ok: false, error: { code: 'stale_ref', message: 'c0p1f0e9 was removed in v5' } });
+    chrome.send({ type: 'result', id: c2.id, ok: false, error: { code: 'stale_ref', message: 'e9 was removed in v5' } });
     const r2 = await p2;
     assert.equal(r2.isError, true);
-    assert.match(text(r2), /stale_ref: c0p1f0e9 was removed in v5/);
+    assert.match(text(r2), /stale_ref: e9 was removed in v5/);
   } finally {
     await client.close();
   }
@@ -95,21 +95,21 @@ test('--structured: FactPack tools declare an outputSchema that the SDK client c
     assert.deepEqual(tools.find((t) => t.name === 'click').outputSchema.required, ['type', 'version']);
     assert.equal(tools.find((t) => t.name === 'tabs').outputSchema, undefined);
     // A FactPack: passed through.
-    const p1 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e3' } });
+    const p1 = client.callTool({ name: 'click', arguments: { ref: 'e3' } });
     const c1 = await chrome.next((m) => m.type === 'call');
     const factpack = { type: 'delta', version: 5, added: [] };
     chrome.send({ type: 'result', id: c1.id, ok: true, text: '<delta v="5">\n</delta>\n', factpack, version: 5 });
     assert.deepEqual((await p1).structuredContent, factpack);
     // A JavaScript dialog interrupting the action: its JSON has no version of its own, and the
     // SDK would refuse a result that does not match the declared schema.
-    const p2 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e4' } });
+    const p2 = client.callTool({ name: 'click', arguments: { ref: 'e4' } });
     const c2 = await chrome.next((m) => m.type === 'call');
     chrome.send({ type: 'result', id: c2.id, ok: true, text: '<dialog type="confirm"/>', factpack: { type: 'dialog', dialog: { type: 'confirm', message: 'Sure?' } }, version: 5 });
     const r2 = await p2;
     assert.equal(r2.structuredContent.type, 'dialog');
     assert.equal(r2.structuredContent.version, 5);
     // An error stays an error, with no structuredContent.
-    const p3 = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e9' } });
+    const p3 = client.callTool({ name: 'click', arguments: { ref: 'e9' } });
     const c3 = await chrome.next((m) => m.type === 'call');
     chrome.send({ type: 'result', id: c3.id, ok: false, error: { code: 'stale_ref', message: 'gone' } });
     const r3 = await p3;
@@ -160,7 +160,7 @@ test('messages to Chrome over 1 MB arrive in chunks that reassemble exactly', as
   const client = await mcpClient(env);
   try {
     const big = 'é'.repeat(700_000) + 'x'.repeat(300_000);  // ~1.7 MB of UTF-8
-    const p = client.callTool({ name: 'type', arguments: { ref: 'c0p1f0e1', text: big } });
+    const p = client.callTool({ name: 'type', arguments: { ref: 'e1', text: big } });
     const first = await chrome.next((m) => m.type === 'chunk');
     const parts = [first];
     while (parts.length < first.total) parts.push(await chrome.next((m) => m.type === 'chunk'));
@@ -181,7 +181,7 @@ test('when Chrome goes away mid-call the agent gets an error, not a hang', async
   await chrome.hello();
   const client = await mcpClient(env);
   try {
-    const p = client.callTool({ name: 'click', arguments: { ref: 'c0p1f0e1' } });
+    const p = client.callTool({ name: 'click', arguments: { ref: 'e1' } });
     await chrome.next((m) => m.type === 'call');
     await chrome.close();
     const r = await p;

@@ -197,7 +197,7 @@ export class ActionFlow {
     let target = null;
     try {
       if (o.ref) {
-        if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like c0p1f0e5) from your last FactPack`);
+        if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like e5) from your last FactPack`);
         target = this.#timed(t, 'engine', () => engine.resolve(t.key, args.ref));
         if (t.withheldOwners.has(target.backendNodeId))
           throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);

@@ -127,7 +127,7 @@ const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility
 /** A role or tag from the page, only if it is a plain word (page text never forges structure). @param {unknown} s */
 const word = (s) => (typeof s === 'string' && /^[a-z][a-z0-9-]{0,40}$/.test(s) ? s : '');
 
-/** `c0p1f0e4 button "Place order"`: the element the agent named. @param {any} target */
+/** `e4 button "Place order"`: the element the agent named. @param {any} target */
 export const who = (target) => `${target.ref} ${word(target.role) || 'element'} ${quoteValue(target.name ?? '')}`;
 
 /** The host of a URL, for messages. @param {string} url */
@@ -330,7 +330,7 @@ export class Actionability {
   }
 
   /**
-   * What covers the point, worded for the agent: `button "Accept all cookies" (c0p1f0e9)` (the
+   * What covers the point, worded for the agent: `button "Accept all cookies" (e9)` (the
    * ref and the engine's role and name when the agent holds a ref for it), `a frame from
    * bank.test` for a withheld frame, null when nothing is there.
    * @param {TabSession} t @param {Hit} hit @param {CheckOptions} o @returns {Promise<{text: string, blocked: boolean} | null>}

@@ -10,6 +10,7 @@ import { LIMITS } from './limits.js';
 import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
 import { blockedPageError } from './page-gate.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
+import { isRef, parseRef } from './ref.js';
 import { TraceLog } from './trace.js';
 import { ToolError } from './tab-state.js';
 import { TabSession } from './tab-session.js';
@@ -50,6 +51,10 @@ export class Agent {
     this.engine = null;
     /** @type {Promise<any> | null} */
     this.enginePromise = null;
+    /** Past every ref handed out, in this worker or an earlier one (storage.session): where the next engine starts. */
+    this.refFloor = 1;
+    /** Where this worker's engine started numbering: a ref below it is from before a restart. */
+    this.firstRef = 1;
     this.tabMap = new TabMap();
     /** What the core was fed, per agent tab, for the playground (lib/trace.js). */
     this.traces = new TraceLog();
@@ -100,6 +105,7 @@ export class Agent {
       await c.storage.session.set({ athenaWatchKey: this.watchKey }).catch(() => {});
     }
     const st = sess.athenaState;
+    if (st && Number.isSafeInteger(st.refFloor) && st.refFloor > 0) this.refFloor = st.refFloor;
     if (st && st.tabMap) {
       // The service worker was stopped and started again: the engine (and every ref) is gone.
       this.tabMap = new TabMap(st.tabMap);
@@ -124,9 +130,42 @@ export class Agent {
     }
   }
 
+  /**
+   * The tab that issued a ref, by name: the engine numbers refs across all its tabs. A ref from
+   * before the worker restarted has none: the call goes to the agent's current tab, whose answer
+   * is the full snapshot saying so.
+   * @param {string} ref @returns {Promise<string | undefined>}
+   */
+  async #tabOfRef(ref) {
+    if (!isRef(ref)) throw new ToolError('bad_arguments', `"${ref}" is not an element ref (like e5): use a ref from your last FactPack`);
+    // No core (it failed to load): the call goes where it would without a ref, and says why there.
+    const engine = await this.loadEngine().catch(() => null);
+    if (!engine) return undefined;
+    try {
+      return tabName(engine.owner(ref));
+    } catch (e) {
+      if (!(e && typeof e === 'object' && 'code' in e && e.code === 'unknown_ref')) throw e;
+    }
+    if ((parseRef(ref)?.element ?? 0) < this.firstRef) return undefined;
+    throw new ToolError('unknown_ref', `ref ${ref} is not one any tab of this agent remembers (never issued, of a tab it no longer controls, or from before the extension restarted): take a snapshot and use its refs`);
+  }
+
+  /**
+   * A result about to reach the agent: storage first holds a number past every ref in it, so the
+   * engine of a restarted worker numbers past them. @template R @param {R} result @returns {Promise<R>}
+   */
+  async #delivered(result) {
+    const next = this.engine?.nextRef();
+    if (next !== undefined && next >= this.refFloor) {
+      this.refFloor = next + LIMITS.refBlock;
+      await this.#save();
+    }
+    return result;
+  }
+
   async #save() {
     const sessions = Object.fromEntries([...this.sessions].map(([k, v]) => [k, v]));
-    await this.chrome.storage.session.set({ athenaState: { tabMap: this.tabMap.toJSON(), sessions, shared: [...this.shared], stopped: this.stopped } }).catch(() => {});
+    await this.chrome.storage.session.set({ athenaState: { tabMap: this.tabMap.toJSON(), sessions, shared: [...this.shared], stopped: this.stopped, refFloor: this.refFloor } }).catch(() => {});
   }
 
   /** A TabSession of this browser. @param {number} tabId @param {PageKey} key @param {string} session */
@@ -143,7 +182,16 @@ export class Agent {
 
   /** The one engine of this browser, created once even when the first calls come together. */
   loadEngine() {
-    this.enginePromise ??= this.athenaReady.then((athena) => { this.engine = this.traces.wrap(athena.createEngine()); return this.engine; });
+    // It numbers refs from past every one an earlier worker's engine handed out: a ref of before
+    // a restart can never name a new element.
+    this.enginePromise ??= this.athenaReady.then(async (athena) => {
+      this.firstRef = this.refFloor;
+      const engine = this.traces.wrap(athena.createEngine({ firstRef: this.firstRef }));
+      this.refFloor += LIMITS.refBlock;
+      await this.#save();
+      this.engine = engine;
+      return engine;
+    });
     return this.enginePromise;
   }
 
@@ -436,7 +484,7 @@ export class Agent {
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
       callTab = t;
       const full = { ...args, [CALL_ID]: call.id ?? null };
-      if (!t) return await decl.handler(/** @type {any} */ (null), full, ctx);
+      if (!t) return await this.#delivered(await decl.handler(/** @type {any} */ (null), full, ctx));
       const ends = decl.ends?.(args);
       if (ends) t.stop(ends);
       // Every call on a tab runs in its queue, one at a time, and an open dialog is checked here
@@ -444,7 +492,7 @@ export class Agent {
       const id = call.id ?? null;
       const waiting = { why: /** @type {string | null} */ (null) };
       if (id !== null) this.#waiting.set(id, waiting);
-      return await t.run(async () => {
+      return await this.#delivered(await t.run(async () => {
         if (id !== null) this.#waiting.delete(id);
         if (waiting.why) throw new ToolError('cancelled', `${tool} did nothing: ${waiting.why} while it waited for the call before it on tab ${tabName(t.key)}`);
         if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
@@ -456,7 +504,7 @@ export class Agent {
         if (!d && rule === 'answers') throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
         if (d && rule === 'leaves') await this.flow.leaveDialog(t, tool);
         return decl.handler(t, full, ctx);
-      });
+      }));
     } catch (e) {
       // Every message passes the last guard of the quoting rule (quote.js safeMessage): one line,
       // no '<' unescaped, whatever page text a path put in it.
@@ -535,10 +583,10 @@ export class Agent {
    */
   async tabFor(session, args, o = {}) {
     const s = this.sessions.get(session);
-    const name = args.tab ?? (typeof args.ref === 'string' ? args.ref.replace(/f\d+e\d+$/, '') : undefined);
+    const name = args.tab ?? (typeof args.ref === 'string' ? await this.#tabOfRef(args.ref) : undefined);
     let t;
     if (name !== undefined) {
-      if (!parseTabName(name)) throw new ToolError('bad_arguments', `"${name}" is not a tab id (like c0p1) or a ref (like c0p1f0e5)`);
+      if (!parseTabName(name)) throw new ToolError('bad_arguments', `"${name}" is not a tab id (like c0p1)`);
       const r = this.tabMap.byTabName(name);
       t = r ? this.tabs.get(r.tabId) : undefined;
       if (!t) {

@@ -2,6 +2,9 @@
 // Waits are in milliseconds, sizes in bytes or characters as named.
 
 export const LIMITS = Object.freeze({
+  // --- refs (extension/lib/agent.js) ---
+  /** Refs are numbered by one engine; storage.session holds a number past every ref delivered, raised by this much when reached, and a restarted worker's engine starts there. */
+  refBlock: 100_000,
   // --- bounded stabilization after an action (extension/lib/stabilize.js) ---
   /** The page counts as settled after this long with no DOM change, no timer of the action firing, and no request of the action in flight. */
   settleQuietMs: 100,

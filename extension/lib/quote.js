@@ -26,7 +26,7 @@ export function escapeText(s) {
 // are one, '\n' (CR LF is one break).
 const BREAK = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g;
 // What starts a line of structure in agent text, after any blank or invisible characters: an
-// element line's ref (c0p1f0e5, extension/lib/ref.js) or a gap line's count (... 12 more). '<' is escaped everywhere.
+// element line's ref (e5, extension/lib/ref.js) or a gap line's count (... 12 more). '<' is escaped everywhere.
 // (A doctest's '... ' prompt is not a count: it stays as it is.)
 const STRUCTURE = new RegExp(`^([\\s\\p{Cf}]*)(?=${REF_TEXT}|(?:\\.\\.\\.|…) \\d)`, 'gmu');
 

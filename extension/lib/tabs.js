@@ -1,26 +1,23 @@
-// Tabs and browser contexts the agent controls, mapped to the c{context}p{page} of its refs.
-// Page indices are never reused, not even across service-worker restarts (the counter lives
-// in chrome.storage.session): a ref from before a restart can never alias a new element.
-import { parseRef, TAB_SOURCE } from './ref.js';
+// Tabs and browser contexts the agent controls, each named c{context}p{page}. Page indices are
+// never reused, not even across service-worker restarts (the counter lives in
+// chrome.storage.session). Refs (e{n}, extension/lib/ref.js) name no tab: the engine knows which
+// tab issued one.
 
 /** @typedef {{context: number, page: number}} PageKey */
 
 /** "c0p3" for a page key. @param {PageKey} k */
 export const tabName = (k) => `c${k.context}p${k.page}`;
 
-const TAB_NAME = new RegExp(`^${TAB_SOURCE}$`);
+const TAB_NAME = /^c(0|[1-9]\d{0,11})p(0|[1-9]\d{0,11})$/;
 
 /**
- * Parses "c0p3" (a tab) or the c/p prefix of a ref ("c0p3f0e17"), in the ref grammar of
- * extension/lib/ref.js.
+ * Parses a tab's name, "c0p3".
  * @param {unknown} s
  * @returns {PageKey | null}
  */
 export function parseTabName(s) {
-  if (typeof s !== 'string') return null;
-  const tab = TAB_NAME.exec(s), ref = tab ? null : parseRef(s);
-  if (tab) return { context: Number(tab[1]), page: Number(tab[2]) };
-  return ref ? { context: ref.context, page: ref.page } : null;
+  const tab = typeof s === 'string' ? TAB_NAME.exec(s) : null;
+  return tab ? { context: Number(tab[1]), page: Number(tab[2]) } : null;
 }
 
 /** Context index of a Chrome tab: 0 normal, 1 incognito. @param {{incognito?: boolean}} tab */

@@ -11,7 +11,7 @@ import { isSecretField } from './secrets.js';
 import { LIMITS } from './limits.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
-/** @typedef {{call: string, capture?: string|object, version?: number|null, event?: string, ref?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string}} Entry */
+/** @typedef {{call: string, capture?: string|object, version?: number|null, event?: string, ref?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string, refsFrom?: number}} Entry */
 /** @typedef {{entries: Entry[], bytes: number, truncated: string, started: number, closed: boolean, held: WeakSet<object>}} Log */
 
 const keyName = (/** @type {PageKey} */ k) => `c${k.context}p${k.page}`;
@@ -48,6 +48,8 @@ export class TraceLog {
     const out = (/** @type {{type: string, version: number, text: string}} */ r) => ({ type: r.type, version: r.version, text: r.text });
     /** @type {(key: PageKey, entry: Entry, fn: () => any, done?: (e: Entry, r: any) => Entry) => any} */
     const rec = (key, entry, fn, done = (e) => e) => {
+      // Where the engine's ref numbers stood: one tab's replay numbers its refs the same way.
+      if (typeof engine.nextRef === 'function') entry = { ...entry, refsFrom: engine.nextRef() };
       try {
         const r = fn();
         self.#add(key, done(entry, r) ?? entry);

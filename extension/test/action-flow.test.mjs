@@ -42,7 +42,7 @@ test('the first call on a tab is a baseline; an action then goes begin -> resolv
   engine.calls.length = 0;
   log.length = 0;
   let acted = null;
-  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered, [CALL_ID]: 'h1' }, async (target) => { acted = target; }, { ref: true });
+  const r = await flow.run(t, 'click', { ref: 'e1', version: engine.delivered, [CALL_ID]: 'h1' }, async (target) => { acted = target; }, { ref: true });
   assert.match(r.text, /^<delta /);
   assert.equal(acted.backendNodeId, 7);
   assert.deepEqual(engine.calls, ['beginAction', 'resolve', 'finishAction']);
@@ -58,7 +58,7 @@ test('the first call on a tab is a baseline; an action then goes begin -> resolv
 test('an action on a tab the engine holds nothing for is not executed: a full snapshot says why', async () => {
   const { flow, t } = setup();
   let acted = false;
-  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1' }, async () => { acted = true; }, { ref: true });
+  const r = await flow.run(t, 'click', { ref: 'e1' }, async () => { acted = true; }, { ref: true });
   assert.equal(acted, false);
   assert.match(r.text, /click was not executed: the extension holds no state for tab c0p1/);
 });
@@ -67,7 +67,7 @@ test('a stale agent is not acted for: the current page instead', async () => {
   const { flow, engine, t } = setup();
   await flow.run(t, 'snapshot', {}, null);
   let acted = false;
-  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: 0 }, async () => { acted = true; }, { ref: true });
+  const r = await flow.run(t, 'click', { ref: 'e1', version: 0 }, async () => { acted = true; }, { ref: true });
   assert.equal(acted, false);
   assert.match(r.text, /^<not_executed reason="stale_version" yours="0"/);
   assert.ok(!engine.calls.includes('finishAction'));
@@ -76,14 +76,14 @@ test('a stale agent is not acted for: the current page instead', async () => {
 test('a failing action or a disabled element aborts the action; the next one works', async () => {
   const { flow, engine, t } = setup();
   await flow.run(t, 'snapshot', {}, null);
-  await assert.rejects(flow.run(t, 'click', { ref: 'c0p1f0e1' }, async () => { throw new Error('the node went away'); }, { ref: true }), /went away/);
+  await assert.rejects(flow.run(t, 'click', { ref: 'e1' }, async () => { throw new Error('the node went away'); }, { ref: true }), /went away/);
   assert.equal(engine.calls.at(-1), 'abortAction');
   const orig = engine.resolve;
   engine.resolve = (key, ref) => ({ ...orig(key, ref), disabled: true });
-  await assert.rejects(flow.run(t, 'click', { ref: 'c0p1f0e1' }, async () => {}, { ref: true }), (e) => e.code === 'element_disabled');
+  await assert.rejects(flow.run(t, 'click', { ref: 'e1' }, async () => {}, { ref: true }), (e) => e.code === 'element_disabled');
   assert.equal(engine.calls.at(-1), 'abortAction');
   engine.resolve = orig;
-  const ok = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {}, { ref: true });
+  const ok = await flow.run(t, 'click', { ref: 'e1', version: engine.delivered }, async () => {}, { ref: true });
   assert.match(ok.text, /^<delta /);
 });
 
@@ -98,7 +98,7 @@ test('a JS dialog holds the action; answering it finishes the action with a note
   await flow.run(t, 'snapshot', {}, null);
   /** @type {() => void} */
   let release = () => {};
-  const r = await flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {
+  const r = await flow.run(t, 'click', { ref: 'e1', version: engine.delivered }, async () => {
     t.dialogOpened({ type: 'confirm', message: 'Really delete?' });
     await new Promise((res) => { release = res; });
   }, { ref: true });
@@ -128,7 +128,7 @@ test('calls on one tab run one at a time, in order', async () => {
 test('an action on a page unchanged since the last capture reuses it instead of capturing before acting', async () => {
   const { flow, engine, io, log, t } = setup();
   await flow.run(t, 'navigate', { url: 'https://a.test/' }, async () => {});
-  const act = () => flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {}, { ref: true });
+  const act = () => flow.run(t, 'click', { ref: 'e1', version: engine.delivered }, async () => {}, { ref: true });
   const navCapture = t.lastCapture;
   const began = [];
   const beginAction = engine.beginAction;
@@ -165,7 +165,7 @@ test('an action on a page unchanged since the last capture reuses it instead of 
 test('a page with a same-site cross-origin iframe (in-process, out of its watcher\'s reach) is captured before every action', async () => {
   const { flow, engine, io, log, t } = setup();
   const frame = (id, url, securityOrigin, childFrames = []) => ({ frame: { id, url, securityOrigin }, childFrames });
-  const act = () => flow.run(t, 'click', { ref: 'c0p1f0e1', version: engine.delivered }, async () => {}, { ref: true });
+  const act = () => flow.run(t, 'click', { ref: 'e1', version: engine.delivered }, async () => {}, { ref: true });
   // Same-origin frames and an about:blank one (its origin inherited) are the watcher's: reused.
   io.frames = frame('MAIN', 'https://shop.a.test/', 'https://shop.a.test', [frame('F1', 'https://shop.a.test/cart', 'https://shop.a.test'), frame('F2', 'about:blank', 'https://shop.a.test')]);
   await flow.run(t, 'navigate', { url: 'https://shop.a.test/' }, async () => {});

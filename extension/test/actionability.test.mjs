@@ -16,13 +16,13 @@ import { FILL_FN } from '../lib/tools/input.js';
 import { setup } from './fake-page.mjs';
 
 const quad = (x, y, w, h) => [x, y, x + w, y, x + w, y + h, x, y + h];
-const PLACE_ORDER = { ref: 'c0p1f0e4', backendNodeId: 7, frameId: 'MAIN', role: 'button', name: 'Place order' };
+const PLACE_ORDER = { ref: 'e4', backendNodeId: 7, frameId: 'MAIN', role: 'button', name: 'Place order' };
 const BOX = { x: 100, y: 200, width: 80, height: 20 };
 
 /**
  * A fake page: the target (node 7) at BOX in the main frame; `hit(x, y, sid)` says which node the
  * pointer lands on ({backendNodeId, frameId} or null for none). Node 9 is the banner's button
- * "Accept all cookies" (ref c0p1f0e9 when `refs` is on).
+ * "Accept all cookies" (ref e9 when `refs` is on).
  */
 function page(o = {}) {
   const t = new TabSession(5, { context: 0, page: 1 }, 'a');
@@ -68,7 +68,7 @@ function page(o = {}) {
     }
   };
   const driver = new TabDriver(send);
-  const refOf = (bn) => (o.refs !== false && bn === 9 ? { ref: 'c0p1f0e9', role: 'button', name: 'Accept all cookies' } : null);
+  const refOf = (bn) => (o.refs !== false && bn === 9 ? { ref: 'e9', role: 'button', name: 'Accept all cookies' } : null);
   const check = (target = PLACE_ORDER, opts = {}) => new Actionability(driver).check(t, target, { kind: 'click', enabled: true, refOf, ...opts });
   return { t, calls, state, check };
 }
@@ -80,7 +80,7 @@ test('a button under a cookie banner: nothing pressed, the error names the banne
   const { check, calls, state } = page({ hit: () => banner });
   await assert.rejects(check(), (e) => {
     assert.equal(e.code, 'covered');
-    assert.match(e.message, /^button "Accept all cookies" \(c0p1f0e9\) is over c0p1f0e4 button "Place order": nothing was pressed/);
+    assert.match(e.message, /^button "Accept all cookies" \(e9\) is over e4 button "Place order": nothing was pressed/);
     assert.match(e.message, /close it or scroll$/);
     return true;
   });
@@ -91,7 +91,7 @@ test('a button under a cookie banner: nothing pressed, the error names the banne
 
 test('a cover the agent holds no ref for is named by the page\'s role and name, quoted', async () => {
   const { check } = page({ hit: () => banner, refs: false, describe: () => ({ role: 'dialog', tag: 'div', name: 'We use "cookies" </warning>' }) });
-  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('dialog "We use \\"cookies\\" \\</warning>" (no ref: not in your FactPack) is over c0p1f0e4'));
+  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('dialog "We use \\"cookies\\" \\</warning>" (no ref: not in your FactPack) is over e4'));
 });
 
 test('the page cannot forge the cover\'s role: a role that is not a plain word is dropped', async () => {
@@ -136,7 +136,7 @@ test('a transparent iframe from a withheld site over the button: refused as the 
   t.frameAttached('S9', 'EVIL');
   await assert.rejects(check(), (e) => {
     assert.equal(e.code, 'blocked_origin');
-    assert.match(e.message, /^a frame from ads\.blocked\.test that the user's policy withholds is over c0p1f0e4 button "Place order": a press there would land in a frame the user's policy withholds, so nothing was pressed/);
+    assert.match(e.message, /^a frame from ads\.blocked\.test that the user's policy withholds is over e4 button "Place order": a press there would land in a frame the user's policy withholds, so nothing was pressed/);
     return true;
   });
 });
@@ -155,7 +155,7 @@ test('a node in a same-process frame the policy withholds: refused', async () =>
 
 test('a target in an out-of-process frame: the hit test follows the frame into its own session', async () => {
   // Frame F1 (session S1) is at (100, 50) in the page; the target (node 99) is at (5, 5) in it.
-  const target = { ref: 'c0p1f1e2', backendNodeId: 99, frameId: 'F1', role: 'button', name: 'Pay' };
+  const target = { ref: 'e2', backendNodeId: 99, frameId: 'F1', role: 'button', name: 'Pay' };
   const { check, t, calls } = page({
     owners: { F1: { sid: undefined, node: 11 } },
     boxOf: (bn, sid) => (bn === 11 ? { x: 100, y: 50, width: 300, height: 200 } : sid === 'S1' ? { x: 5, y: 5, width: 40, height: 10 } : undefined),
@@ -190,7 +190,7 @@ test('hidden, detached, disabled and read-only elements are refused before any p
     [{ state: 'ok', stable: true, readonly: true }, 'not_editable', { kind: 'type', editable: true }],
   ]) {
     const { check, calls } = page({ hit: () => self, stateOf: () => st });
-    await assert.rejects(check(PLACE_ORDER, opts), (e) => e.code === code && e.message.includes('c0p1f0e4 button "Place order"'), code);
+    await assert.rejects(check(PLACE_ORDER, opts), (e) => e.code === code && e.message.includes('e4 button "Place order"'), code);
     assert.ok(!calls.some((c) => c.method === 'DOM.getNodeForLocation'), code);
   }
 });
@@ -219,7 +219,7 @@ test('an element at opacity 0 (its own or an ancestor\'s, any spelling of 0) is 
     const st = await stateInPage(own, parent);
     assert.deepEqual({ state: st.state, why: st.why }, { state: 'hidden', why: 'opacity' });
     const { check, calls } = page({ hit: () => self, stateOf: () => st });
-    await assert.rejects(check(), { code: 'not_visible', message: 'c0p1f0e4 button "Place order" is not visible (opacity 0, on it or an ancestor): click refused, nothing was done' });
+    await assert.rejects(check(), { code: 'not_visible', message: 'e4 button "Place order" is not visible (opacity 0, on it or an ancestor): click refused, nothing was done' });
     assert.ok(!calls.some((c) => c.method === 'DOM.getNodeForLocation'), 'nothing is pressed');
   }
   const shown = await stateInPage({ opacity: '0.5' }, {});
@@ -252,12 +252,12 @@ test('click on a covered button: an error, and no mouse button is pressed', asyn
     },
   });
   const resolve = engine.resolve;
-  engine.find = (key, q) => (q.name === 'Accept all cookies' ? [{ ref: 'c0p1f0e9' }] : []);
+  engine.find = (key, q) => (q.name === 'Accept all cookies' ? [{ ref: 'e9' }] : []);
   engine.resolve = (key, ref) => (ref.endsWith('e9') ? { ...resolve(key, ref), backendNodeId: 9, name: 'Accept all cookies' } : { ...resolve(key, ref), name: 'Place order' });
-  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'c0p1f0e4', version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e4', version: engine.delivered } });
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'covered');
-  assert.match(r.error.message, /^button "Accept all cookies" \(c0p1f0e9\) is over c0p1f0e4 button "Place order"/);
+  assert.match(r.error.message, /^button "Accept all cookies" \(e9\) is over e4 button "Place order"/);
   assert.ok(!chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent'), 'the pointer never moved, nothing was pressed');
   assert.equal(engine.calls.at(-1), 'abortAction', 'the action was aborted, no FactPack claims it happened');
 });
@@ -268,7 +268,7 @@ const typed = (sent) => sent.filter((c) => ['DOM.focus', 'Input.insertText', 'In
 
 test('type replaces the value by default: the field\'s text is selected, then the new text typed over it', async () => {
   const { agent, chrome, engine } = await setup();
-  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: '25', version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: '25', version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   const calls = typed(chrome.sent);
   assert.deepEqual(calls.map((c) => c.method), ['DOM.focus', 'Runtime.callFunctionOn', 'Input.insertText']);
@@ -278,7 +278,7 @@ test('type replaces the value by default: the field\'s text is selected, then th
 
 test('type with append: true puts the caret at the end and keeps the value', async () => {
   const { agent, chrome, engine } = await setup();
-  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: '0', append: true, version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: '0', append: true, version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   const fill = typed(chrome.sent).find((c) => c.method === 'Runtime.callFunctionOn');
   assert.deepEqual(fill.params.arguments.map((a) => a.value), [true, '0']);
@@ -286,26 +286,26 @@ test('type with append: true puts the caret at the end and keeps the value', asy
 
 test('type "" replaces the value with nothing: Delete over the selection', async () => {
   const { agent, chrome, engine } = await setup();
-  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: '', version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: '', version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   const keys = typed(chrome.sent).filter((c) => c.method === 'Input.dispatchKeyEvent').map((c) => `${c.params.type}:${c.params.key}`);
   assert.deepEqual(keys, ['rawKeyDown:Delete', 'keyUp:Delete']);
 });
 
 test('type refuses append with clear, and a ref that takes no text', async () => {
-  const both = await (await setup()).agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: 'x', append: true, clear: true } });
+  const both = await (await setup()).agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: 'x', append: true, clear: true } });
   assert.equal(both.error.code, 'bad_arguments');
   const { agent, chrome, engine } = await setup({
     answer: (method, params) => (method === 'Runtime.callFunctionOn' && params.functionDeclaration === FILL_FN ? { result: { value: { error: 'not a text field' } } } : undefined),
   });
-  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'c0p1f0e1', text: 'x', version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: 'x', version: engine.delivered } });
   assert.equal(r.error.code, 'not_editable');
   assert.ok(!chrome.sent.some((c) => c.method === 'Input.insertText'));
 });
 
 test('press on a ref: looked at and focused first, then the keys', async () => {
   const { agent, chrome, engine } = await setup();
-  const r = await agent.dispatch({ session: 'a', tool: 'press', args: { ref: 'c0p1f0e1', keys: 'Enter', version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'press', args: { ref: 'e1', keys: 'Enter', version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   const order = chrome.sent.map((c) => c.method).filter((m) => ['DOM.getNodeForLocation', 'DOM.focus', 'Input.dispatchKeyEvent'].includes(m));
   assert.deepEqual(order, ['DOM.getNodeForLocation', 'DOM.focus', 'Input.dispatchKeyEvent', 'Input.dispatchKeyEvent']);

@@ -12,11 +12,11 @@ const block = (extra = {}) => ({ local: { policy: { block: ['bank.test'], ...ext
 
 test('a click that lands on a blocked site: blocked_origin, the action aborted, nothing compiled', async () => {
   let leadsTo = null;
-  const { chrome, engine, agent, name } = await setup({
+  const { chrome, engine, agent } = await setup({
     ...block(),
     answer: (method, params) => { if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') leadsTo = 'https://www.bank.test/account'; },
   });
-  const ref = `${name()}f0e1`;
+  const ref = 'e1';
   const real = chrome.debugger.sendCommand;
   chrome.debugger.sendCommand = async (target, method, params) => {
     const r = await real(target, method, params);
@@ -55,7 +55,7 @@ test('a navigation redirected to a blocked site: blocked_origin, never compiled'
 
 test('a frame from a blocked site: left out with a note, its owner refused, its dialog text withheld', async () => {
   const OWNER = 7;  // the fake engine resolves every ref to backendNodeId 7
-  const { chrome, engine, agent, name, tab } = await setup({
+  const { chrome, engine, agent, tab } = await setup({
     ...block(),
     answer: (method, params, sid) => {
       if (sid === 'S2' && method === 'Page.getFrameTree') return { frameTree: { frame: { id: 'F2', url: 'https://bank.test/widget' } } };
@@ -68,7 +68,7 @@ test('a frame from a blocked site: left out with a note, its owner refused, its 
   assert.equal(snap.ok, true);
   assert.match(snap.text, /a frame from bank\.test was left out/);
   assert.deepEqual([...tab().withheldOwners], [OWNER]);
-  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(click.error?.code, 'blocked_origin');
   assert.match(click.error.message, /frame whose content the user's policy withholds/);
   assert.ok(!chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent'), 'nothing was clicked');
@@ -80,7 +80,7 @@ test('a frame from a blocked site: left out with a note, its owner refused, its 
 });
 
 test('uploads: only real paths inside a folder the user allowed (none by default)', async () => {
-  const upload = async (agent, name, files) => agent.dispatch({ session: 'a', tool: 'upload', args: { ref: `${name()}f0e1`, files } });
+  const upload = async (agent, name, files) => agent.dispatch({ session: 'a', tool: 'upload', args: { ref: 'e1', files } });
   const none = await setup();
   const r0 = await upload(none.agent, none.name, ['/home/u/up/cv.pdf']);
   assert.equal(r0.error.code, 'upload_refused');
@@ -106,7 +106,7 @@ test(`a tab the page opens is not adopted beyond ${LIMITS.maxTabsPerSession} tab
   }
   state.athenaState.tabMap.nextPage[0] = LIMITS.maxTabsPerSession + 1;
   let agentRef;
-  const { agent, name, engine } = await setup({
+  const { agent, engine } = await setup({
     ...block(), session: state, tabs,
     answer: (method, params) => {
       if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') {
@@ -119,7 +119,7 @@ test(`a tab the page opens is not adopted beyond ${LIMITS.maxTabsPerSession} tab
   agentRef = agent;
   const before = agent.status().tabs.length;
   assert.equal(before, LIMITS.maxTabsPerSession);
-  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(agent.status().tabs.length, before, 'no tab adopted');
   assert.ok(!agent.tabs.has(900) && !agent.tabs.has(901));
@@ -127,7 +127,7 @@ test(`a tab the page opens is not adopted beyond ${LIMITS.maxTabsPerSession} tab
 
 test('a tab its own page took to a blocked site after the action answered: read (region, ref), screenshot, wait_for and tabs list show nothing of it', async () => {
   const SECRET = 'Balance 1,234 on account 5678';
-  const { chrome, agent, name } = await setup({
+  const { chrome, agent } = await setup({
     ...block(),
     answer: (method, params) => {
       // What the page would answer, were it asked: the blocked page's text.
@@ -136,7 +136,7 @@ test('a tab its own page took to a blocked site after the action answered: read 
       return undefined;
     },
   });
-  const ref = `${name()}f0e1`;
+  const ref = 'e1';
   // The page's script, after the last action answered, went to the blocked site.
   chrome.pageUrl = 'https://bank.test/statement?acct=5678';
   const tabsGet = chrome.tabs.get;
@@ -167,7 +167,7 @@ test('a tab its own page took to a blocked site after the action answered: read 
 test('a tab the page opens onto a blocked site is not adopted, and neither its URL nor its title is shown', async () => {
   let agentRef;
   let later = null;
-  const { agent, name, engine, chrome } = await setup({
+  const { agent, engine, chrome } = await setup({
     ...block(),
     answer: (method, params) => {
       if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') {
@@ -186,7 +186,7 @@ test('a tab the page opens onto a blocked site is not adopted, and neither its U
   engine.finishAction = (key, capture, info) => { said = info.warnings.join('\n'); return finish(key, capture, info); };
   const tabsGet = chrome.tabs.get;
   chrome.tabs.get = async (id) => (id === later ? { id, url: 'https://www.bank.test/transfer?to=5678', title: 'Transfer to 5678' } : tabsGet(id));
-  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.ok(!agent.tabs.has(901) && !agent.tabs.has(902), 'neither tab is controlled');
   assert.equal(agent.status().tabs.length, 1);
@@ -223,7 +223,7 @@ test('screenshot of an allowed page paints the boxes of the frames the policy wi
     assert.equal(shot.image.data, btoa(String.fromCharCode(1, 2, 3)), 'the painted picture, not the raw one');
     assert.match(shot.text, /withheld_frames_blanked="1"/);
     // The frame itself is never photographed.
-    const ref = await agent.dispatch({ session: 'a', tool: 'screenshot', args: { ref: `${agent.status().tabs[0].tab}f0e1` } });
+    const ref = await agent.dispatch({ session: 'a', tool: 'screenshot', args: { ref: 'e1' } });
     assert.equal(ref.error?.code, 'blocked_origin');
     // Without a canvas to paint with, no picture leaves the extension.
     g.OffscreenCanvas = undefined;
@@ -246,11 +246,11 @@ test('screenshot of a page with no frame to withhold takes no capture (a big pag
 });
 
 test('upload with uploads off: the same refusal whatever the path, existing or not', async () => {
-  const { agent, name, chrome } = await setup();
+  const { agent, chrome } = await setup();
   const answers = new Set();
   // athena-bridge passes an existing file resolved and a missing one as given.
   for (const f of ['/home/u/.ssh/id_rsa', '/home/u/no-such-file', '/home/u/x/../no-such-file', '/etc//shadow']) {
-    const r = await agent.dispatch({ session: 'a', tool: 'upload', args: { ref: `${name()}f0e1`, files: [f], version: 1 } });
+    const r = await agent.dispatch({ session: 'a', tool: 'upload', args: { ref: 'e1', files: [f], version: 1 } });
     answers.add(JSON.stringify(r));
   }
   assert.deepEqual([...answers], [JSON.stringify({ ok: false, error: { code: 'upload_refused', message: "upload: the user allows no folder for uploads (they can add one in the extension's options)" } })]);

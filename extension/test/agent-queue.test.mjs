@@ -8,8 +8,8 @@ import { pageChrome, setup, strictEngine } from './fake-page.mjs';
 import { until } from '../../tests/support/wait.mjs';
 
 test('read {ref} and screenshot {ref} racing a click wait for it and never begin an action of their own', async () => {
-  const { engine, agent, name } = await setup();
-  const ref = `${name()}f0e1`;
+  const { engine, agent } = await setup();
+  const ref = 'e1';
   const version = engine.delivered;
   engine.calls.length = 0;
   const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref, version } });
@@ -29,8 +29,8 @@ test('read {ref} and screenshot {ref} racing a click wait for it and never begin
 });
 
 test('three reads of a ref, then an action with the current version is not stale', async () => {
-  const { engine, agent, name } = await setup();
-  const ref = `${name()}f0e1`;
+  const { engine, agent } = await setup();
+  const ref = 'e1';
   const version = engine.delivered;
   for (let i = 0; i < 3; i++) {
     const r = await agent.dispatch({ session: 'a', tool: i === 1 ? 'screenshot' : 'read', args: { ref } });
@@ -57,9 +57,9 @@ test('Stop -> Resume: the agent\'s existing tabs work again (renamed, with a ful
   assert.match(snap.text, /^<full /);
   assert.match(snap.text, new RegExp(`stopped the agent and resumed it: tab ${before} is now ${after}`));
   // A ref from before the stop finds the tab and gets the current page, not an action on another element.
-  const old = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${before}f0e1` } });
+  const old = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1' } });
   assert.equal(old.ok, true, JSON.stringify(old));
-  const clicked = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${after}f0e1` } });
+  const clicked = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1' } });
   assert.equal(clicked.ok, true, JSON.stringify(clicked));
   assert.match(clicked.text, /^<delta /);
   // Listed as the agent's tab again
@@ -83,12 +83,12 @@ test('Stop -> Resume: a tab closed while stopped stays gone; one lost before the
 });
 
 test('waiters do not pile up: after many commands and actions a tab holds none', async () => {
-  const { agent, engine, tab, name } = await setup();
+  const { agent, engine, tab } = await setup();
     const t = tab();
   for (let i = 0; i < 200; i++) await t.send('Runtime.evaluate', { expression: '1' });
   assert.equal(t.waiters.death, 0);
   for (let i = 0; i < 3; i++) {
-    const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+    const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
     assert.equal(r.ok, true, JSON.stringify(r));
   }
   assert.deepEqual(t.waiters, { death: 0, dialog: 0 });

@@ -21,7 +21,7 @@ test('malformed calls get a clear error', async () => {
   assert.equal((await agent.dispatch({ session: 's', tool: 'click', args: { ref: 'nonsense' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 's', tool: 'press', args: { keys: 'Hyper+x' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 's', tool: 'wait_for', args: { ms: 10 ** 9 } })).error.code, 'bad_arguments');
-  assert.equal((await agent.dispatch({ session: 's', tool: 'upload', args: { ref: 'c0p1f0e1', files: ['relative.txt'] } })).error.code, 'bad_arguments');
+  assert.equal((await agent.dispatch({ session: 's', tool: 'upload', args: { ref: 'e1', files: ['relative.txt'] } })).error.code, 'bad_arguments');
 });
 
 test('no tab yet: acting tools say how to get one', async () => {
@@ -110,28 +110,30 @@ async function withEngine(engine) {
   const agent = new Agent({ chrome, athena: Promise.resolve({ createEngine: () => engine }) });
   await agent.restored;
   agent.tabs.get(5).baselineTaken();
+  // Every ref is the one tab's; no ref is new.
+  Object.assign(engine, { owner: () => agent.tabs.get(5).key, nextRef: () => 1 });
   return { agent, chrome };
 }
 
 test('find: the core\'s findText answer is the reply; its errors become tool errors', async () => {
   const calls = [];
-  const text = '<find v="3" total="209" shown="1" next="c0p1f0e31">\nc0p1f0e31 link "Data Types" href="datatypes.html"\n... 208 more: find region=main after=c0p1f0e31\n</find>\n';
+  const text = '<find v="3" total="209" shown="1" next="e31">\ne31 link "Data Types" href="datatypes.html"\n... 208 more: find region=main after=e31\n</find>\n';
   const engine = {
     findText: (key, q) => {
       calls.push(q);
       if (q.region === 'nowhere') throw Object.assign(new Error('find: no region "nowhere" (regions: main, nav "related navigation")'), { name: 'AthenaError', code: 'unknown_region' });
-      return { text, total: 209, shown: 1, next: 'c0p1f0e31', version: 3 };
+      return { text, total: 209, shown: 1, next: 'e31', version: 3 };
     },
   };
   const { agent } = await withEngine(engine);
-  const r = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'related navigation', after: 'c0p1f0e20', frame: 'f0', limit: 1, name: 'Data' } });
+  const r = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'related navigation', after: 'e20', frame: 'f0', limit: 1, name: 'Data' } });
   assert.deepEqual(r, { ok: true, text, version: 3 });
-  assert.deepEqual(calls[0], { limit: 1, name: 'Data', region: 'related navigation', frame: 'f0', after: 'c0p1f0e20' });
+  assert.deepEqual(calls[0], { limit: 1, name: 'Data', region: 'related navigation', frame: 'f0', after: 'e20' });
   const bad = await agent.dispatch({ session: 'a', tool: 'find', args: { region: 'nowhere' } });
   assert.equal(bad.ok, false);
   assert.equal(bad.error.code, 'unknown_region');
   assert.match(bad.error.message, /^find: .*nowhere.*regions: main/);
-  assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { after: 'e20' } })).error.code, 'bad_arguments');
+  assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { after: 'p1e20' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { frame: 'frame1' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'find', args: { limit: 0 } })).error.code, 'bad_arguments');
 });
@@ -146,7 +148,7 @@ test('read: one of ref or region; a cut text says truncated="true" shown="N" and
     return {};
   };
   // An engine that holds no page: read only takes its token budget (the answer's bound).
-  const budgetOnly = { tokenBudget: 2_000, limits: Object.freeze({ bytesPerToken: 3, maxFindLimit: 1_000 }) };
+  const budgetOnly = { tokenBudget: 2_000, limits: Object.freeze({ bytesPerToken: 3, maxFindLimit: 1_000 }), owner: () => agent.tabs.get(5).key, nextRef: () => 1 };
   const agent = new Agent({ chrome, athena: Promise.resolve({ createEngine: () => budgetOnly }) });
   await agent.restored;
   const r = await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'main' } });
@@ -155,7 +157,7 @@ test('read: one of ref or region; a cut text says truncated="true" shown="N" and
   assert.equal(r.factpack, undefined);
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'aside' } })).error.code, 'no_such_region');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'Some label' } })).error.code, 'no_such_region');
-  assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { ref: 'c0p1f0e1', region: 'main' } })).error.code, 'bad_arguments');
+  assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { ref: 'e1', region: 'main' } })).error.code, 'bad_arguments');
   assert.equal((await agent.dispatch({ session: 'a', tool: 'read', args: { region: 'main', frame: 'x' } })).error.code, 'bad_arguments');
 });
 

@@ -31,7 +31,7 @@ test('navigate after the user closed the agent\'s only tab opens a new tab and s
   await chrome.tabs.remove(5);
   agent.onTabRemoved(5);
   await until('the closed tab released', () => agent.status().tabs.some((x) => x.dead === 'tab_closed'));
-  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${old}f0e1` } });
+  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1' } });
   assert.equal(click.ok, false);
   assert.equal(click.error.code, 'tab_closed');
   assert.equal(click.error.message, `tab ${old} was closed: its state was dropped; navigate to a URL to go on in a new tab, or use tabs list to see the others`);
@@ -45,20 +45,20 @@ test('navigate after the user closed the agent\'s only tab opens a new tab and s
 });
 
 test('navigate leaves a crashed page: the next action runs', async () => {
-  const { agent, engine, name } = await loadingPage();
+  const { agent, engine } = await loadingPage();
   agent.onDebuggerEvent({ tabId: 5 }, 'Inspector.targetCrashed', {});
-  const refused = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1` } });
+  const refused = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1' } });
   assert.equal(refused.error?.code, 'renderer_crashed');
   const nav = await agent.dispatch({ session: 'a', tool: 'navigate', args: { url: 'https://a.test/again' } });
   assert.equal(nav.ok, true, JSON.stringify(nav));
-  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(click.ok, true, JSON.stringify(click));
 });
 
 test('a call whose engine page went with its closed tab answers tab_closed, naming the next step, not the engine\'s wording', async () => {
   /** @type {any} */
   let agentRef;
-  const { agent, chrome, engine, name } = await setup();
+  const { agent, chrome, engine } = await setup();
   agentRef = agent;
   // The user closes the tab while the engine finishes the action: the release forgets the page
   // under it, and the engine answers unknown_page in its own (C++ API) words.
@@ -69,7 +69,7 @@ test('a call whose engine page went with its closed tab answers tab_closed, nami
     finish(key, cap, info);
     throw Object.assign(new Error('no page c0p1 is open; call open_page first (or use a page the agent was given)'), { name: 'AthenaError', code: 'unknown_page' });
   };
-  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'tab_closed');
   assert.match(r.error.message, /was closed: its state was dropped; navigate to a URL to go on in a new tab, or use tabs list to see the others$/);
@@ -77,7 +77,7 @@ test('a call whose engine page went with its closed tab answers tab_closed, nami
 
 test('the debugger taken away during a call: answered debugger_detached at once, not after waiting out a navigation', async () => {
   let detached = false;
-  const { agent, engine, name, chrome } = await setup({
+  const { agent, engine, chrome } = await setup({
     answer: (/** @type {string} */ method, /** @type {any} */ params) => {
       if (method === 'Input.dispatchMouseEvent' && params.type === 'mouseReleased') { detached = true; return {}; }
       if (detached) throw new Error('Debugger is not attached to the tab with id: 5.');
@@ -85,7 +85,7 @@ test('the debugger taken away during a call: answered debugger_detached at once,
     },
   });
   const started = chrome.sent.length;
-  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'debugger_detached');
   assert.match(r.error.message, /^the debugger was detached from tab c0p\d+ during [A-Za-z.]+ \(the user closed the "is debugging this browser" bar, or Chrome took it\): nothing more was done; call again to attach again, or ask the user to share the tab$/);

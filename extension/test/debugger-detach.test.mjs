@@ -49,7 +49,7 @@ test('the user cancels the debugging bar during a wait_for: it answers at once; 
   assert.equal(state.attaches, 0, 'nothing attaches again before the agent calls');
   // The wait's own loop learns it at its next poll, which Chrome refuses: it ends there.
   await until('the wait_for\'s next poll refused by Chrome', () => state.refused > 0);
-  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${tab}f0e1`, version: engine.delivered } });
+  const click = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   assert.equal(click.ok, true, JSON.stringify(click));
   assert.equal(state.attaches, 1);
   assert.equal(name(), tab, 'the tab keeps its name: the engine kept its page');

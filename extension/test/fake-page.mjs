@@ -22,6 +22,8 @@ export function strictEngine(history = 3) {
   let committed = [0];
   let delivered = 0;
   let pending = false;
+  /** @type {{context: number, page: number} | null} */
+  let opened = null;
   const commit = () => {
     committed.push(committed[committed.length - 1] + 1);
     committed = committed.slice(-(history + 1));
@@ -35,7 +37,14 @@ export function strictEngine(history = 3) {
     // The bounds read.js takes from the engine (the real ones are core/include/athena/limits.h's).
     limits: Object.freeze({ maxFindLimit: 1_000, bytesPerToken: 3 }),
     tokenBudget: 100,
-    openPage: (key) => { calls.push('openPage'); },
+    openPage: (key) => { calls.push('openPage'); opened = key; },
+    // Refs name no tab: the engine says which one issued a ref (here: the tab opened last).
+    owner: (ref) => {
+      if (!/^e\d+$/.test(ref)) throw err('malformed_ref', `'${ref}' is not an element ref (like e17)`);
+      if (!opened) throw err('unknown_ref', `ref ${ref} is not one any open tab remembers`);
+      return opened;
+    },
+    nextRef: () => 1,
     closePage: (key) => { calls.push('closePage'); },
     onEvent: () => {},
     snapshot: (key, capture, info) => { calls.push('snapshot'); pending = false; delivered = commit(); return pack('full', delivered, (info?.warnings ?? []).join('|')); },

@@ -167,7 +167,7 @@ test('incoming chunked calls are reassembled and dispatched', async () => {
   const calls = [];
   const c = new NativeClient({ connect: () => { const p = fakePort(); ports.push(p); return p; }, onCall: async (x) => { calls.push(x); return { ok: true, text: '' }; } });
   c.start();
-  const text = JSON.stringify({ type: 'call', id: 9, session: 's', tool: 'type', args: { ref: 'c0p1f0e1', text: 'y'.repeat(50) } });
+  const text = JSON.stringify({ type: 'call', id: 9, session: 's', tool: 'type', args: { ref: 'e1', text: 'y'.repeat(50) } });
   const half = Math.floor(text.length / 2);
   ports[0].host({ type: 'chunk', id: 'c9', seq: 0, total: 2, data: text.slice(0, half) });
   ports[0].host({ type: 'chunk', id: 'c9', seq: 1, total: 2, data: text.slice(half) });

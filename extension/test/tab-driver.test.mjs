@@ -43,7 +43,7 @@ test('a frame is found in the session that holds it, a child frame of an OOPIF t
 
 test('a node two out-of-process frames deep is clicked where it really is', async () => {
   const { t, driver, calls } = nested();
-  const p = await driver.point(t, { ref: 'c0p1f2e1', frameId: 'F2', backendNodeId: 99, role: 'button', name: 'Pay' });
+  const p = await driver.point(t, { ref: 'e1', frameId: 'F2', backendNodeId: 99, role: 'button', name: 'Pay' });
   // 5 + 10 (F2 in F1) + 100 (F1 in the page), centre of a 40x10 box.
   assert.deepEqual([p.x, p.y], [5 + 10 + 100 + 20, 5 + 20 + 50 + 5]);
   assert.ok(calls.some(([m, sid]) => m === 'DOM.scrollIntoViewIfNeeded' && sid === 'S2'));
@@ -51,6 +51,6 @@ test('a node two out-of-process frames deep is clicked where it really is', asyn
 
 test('an element without a box is refused with the reason', async () => {
   const { t, driver } = nested();
-  await assert.rejects(driver.point(t, { ref: 'c0p1f0e3', frameId: 'MAIN', backendNodeId: 7, role: 'button', name: 'Ghost' }),
+  await assert.rejects(driver.point(t, { ref: 'e3', frameId: 'MAIN', backendNodeId: 7, role: 'button', name: 'Ghost' }),
     (e) => e.code === 'not_visible' && /Ghost.*no box on screen/.test(e.message));
 });

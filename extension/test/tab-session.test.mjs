@@ -43,8 +43,8 @@ test('a dialog answer runs in the tab\'s queue: a click sent with it waits for t
     },
   });
   agent = s.agent;
-  const { engine, name, tab } = s;
-  const ref = `${name()}f0e1`;
+  const { engine, tab } = s;
+  const ref = 'e1';
   const held = await agent.dispatch({ session: 'a', tool: 'click', args: { ref, version: engine.delivered } });
   assert.match(held.text, /^<dialog tab="c0p\d+" type="confirm" message="Delete\?"/);
   const from = engine.calls.length;
@@ -74,9 +74,9 @@ async function clickHeldAtPress() {
       return undefined;
     },
   });
-  const { agent, engine, name, tab, chrome } = s;
+  const { agent, engine, tab, chrome } = s;
   const from = engine.calls.length;
-  const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref: `${name()}f0e1`, version: engine.delivered } });
+  const click = agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e1', version: engine.delivered } });
   await until('the click pressing', () => chrome.sent.some((c) => c.method === 'Input.dispatchMouseEvent' && c.params.type === 'mousePressed'));
   return { ...s, t: tab(), from, click, release: pressed.open };
 }
@@ -134,8 +134,8 @@ test('a dialog the page or the user closed ends the action it held: the next dia
     },
   });
   agent = s.agent;
-  const { engine, name } = s;
-  const ref = `${name()}f0e1`;
+  const { engine } = s;
+  const ref = 'e1';
   /** @type {string[]} */
   const warnings = [];
   const finish = engine.finishAction;
@@ -166,7 +166,7 @@ test('a call cancelled while it waits in the tab\'s queue does nothing when its 
     },
   });
   const { agent, engine, name, tab } = s;
-  const ref = `${name()}f0e1`;
+  const ref = 'e1';
   const from = engine.calls.length;
   const first = agent.dispatch({ id: 1, session: 'a', tool: 'click', args: { ref, version: engine.delivered } });
   await until('the first click pressing', () => presses === 1);

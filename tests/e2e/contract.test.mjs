@@ -94,7 +94,7 @@ test('bad arguments are refused with the argument named, before anything runs', 
   for (const [name, args, words] of [
     ['click', {}, /missing required argument 'ref'/],
     ['tabs', { action: 'select', tab: 3 }, /argument 'tab' must be string/],
-    ['wait_for', { ref: 'c0p1f0e1', state: 'shiny' }, /argument 'state' must be one of/],
+    ['wait_for', { ref: 'e1', state: 'shiny' }, /argument 'state' must be one of/],
     ['find', { limit: 'ten' }, /argument 'limit' must be integer/],
     ['navigate', { url: 'https://a.test/', bogus: 1 }, /unknown argument 'bogus'/],
   ]) {

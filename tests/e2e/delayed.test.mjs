@@ -25,7 +25,7 @@ async function refOf(fp, name) {
   const shown = fp.elements.find((e) => e.name === name)?.ref;
   if (shown) return shown;
   const found = await chain.call('find', { name });
-  const m = new RegExp(`^\\s*(c\\d+p\\d+f\\d+e\\d+) \\w+ "${name}"`, 'm').exec(found.text);
+  const m = new RegExp(`^\\s*(e\\d+) \\w+ "${name}"`, 'm').exec(found.text);
   assert.ok(m, `no element "${name}": ${found.text}`);
   return m[1];
 }

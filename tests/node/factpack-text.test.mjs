@@ -152,7 +152,7 @@ test('pydocs: a navigation keeps the unchanged regions the agent holds and drops
   view.apply(all[0].text);
   const search = [...view.elements.values()].filter((e) => e.region === 'search').map((e) => e.ref);
   // The second search box repeats the first: shown once, the repeat one gap line.
-  assert.deepEqual(search, ['c0p1f0e8', 'c0p1f0e9']);
+  assert.deepEqual(search, ['e8', 'e9']);
   assert.ok(view.findElement('Built-in Functions', 'link'));
   view.apply(all[1].text);
   assert.ok(search.every((r) => view.elements.has(r)), 'the unchanged search region keeps its refs');
@@ -168,9 +168,9 @@ test('pydocs: a navigation keeps the unchanged regions the agent holds and drops
 });
 
 test('element lines: escaped quotes and backslashes, "<" and "-> " inside names, every state word', () => {
-  const line = String.raw`c0p1f0e7 button "Say \"hi\" <b> -> C:\\dir\\" disabled focused checked=false expanded pressed=mixed value="a \"b\", c -> d" href="x.html?a=\"1\"" desc="in: <li> -> x"`;
+  const line = String.raw`e7 button "Say \"hi\" <b> -> C:\\dir\\" disabled focused checked=false expanded pressed=mixed value="a \"b\", c -> d" href="x.html?a=\"1\"" desc="in: <li> -> x"`;
   const e = parseElementLine(line);
-  assert.equal(e.ref, 'c0p1f0e7');
+  assert.equal(e.ref, 'e7');
   assert.equal(e.role, 'button');
   assert.equal(e.name, 'Say "hi" <b> -> C:\\dir\\');
   assert.deepEqual(e.flags, ['disabled', 'focused']);
@@ -179,53 +179,53 @@ test('element lines: escaped quotes and backslashes, "<" and "-> " inside names,
   assert.equal(e.href, 'x.html?a="1"');
   assert.equal(e.desc, 'in: <li> -> x');
   assert.equal(canonicalLine(e), line);
-  const red = parseElementLine('c0p1f0e3 textbox "Password" required value=redacted');
+  const red = parseElementLine('e3 textbox "Password" required value=redacted');
   assert.equal(red.valueRedacted, true);
   assert.equal(red.value, undefined);
-  const literal = parseElementLine('c0p1f0e4 textbox "Note" value="redacted"');
+  const literal = parseElementLine('e4 textbox "Note" value="redacted"');
   assert.equal(literal.value, 'redacted');
   assert.equal(literal.valueRedacted, undefined);
-  const text = parseElementLine('c0p1f0e31 text "This will delete 12 files."');
+  const text = parseElementLine('e31 text "This will delete 12 files."');
   assert.equal(text.role, 'text');
   assert.equal(parseElementLine('... 3 more here'), null);
   assert.equal(parseElementLine('<region name="main">'), null);
 });
 
 test('modified lines: names with ": " and "-> ", several changes, state from (none)', () => {
-  const m = parseModifiedLine(String.raw`c0p1f0e5 status "Saved: a -> b, c": name was "Saving: x -> y", desc "" -> "d\"q", checked=false value="1, 2" -> checked value="3 -> 4"`);
+  const m = parseModifiedLine(String.raw`e5 status "Saved: a -> b, c": name was "Saving: x -> y", desc "" -> "d\"q", checked=false value="1, 2" -> checked value="3 -> 4"`);
   assert.equal(m.name, 'Saved: a -> b, c');
   assert.deepEqual(m.segments.map((s) => s.what), ['name', 'desc', 'state']);
   assert.deepEqual(m.segments[0], { what: 'name', before: '"Saving: x -> y"', after: '"Saved: a -> b, c"' });
   // A text line that changed says only that: its line is the new text.
-  const t = parseModifiedLine('c0p1f0e9 row "Item 3 | 99": new text');
+  const t = parseModifiedLine('e9 row "Item 3 | 99": new text');
   assert.deepEqual(t.segments, [{ what: 'name', before: '', after: '"Item 3 | 99"' }]);
   const v = new AgentView();
-  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\nc0p1f0e5 status "Saving: x -> y" checked=false value="1, 2"\n</region>\n<summary elements="1"/>\n</full>\n');
-  assert.deepEqual(v.apply(`<delta v="2">\n<modified>\n${m.change ? String.raw`c0p1f0e5 status "Saved: a -> b, c": ` + m.change : ''}\n</modified>\n<summary modified="1"/>\n</delta>\n`), []);
-  const e = v.elements.get('c0p1f0e5');
+  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\ne5 status "Saving: x -> y" checked=false value="1, 2"\n</region>\n<summary elements="1"/>\n</full>\n');
+  assert.deepEqual(v.apply(`<delta v="2">\n<modified>\n${m.change ? String.raw`e5 status "Saved: a -> b, c": ` + m.change : ''}\n</modified>\n<summary modified="1"/>\n</delta>\n`), []);
+  const e = v.elements.get('e5');
   assert.equal(e.name, 'Saved: a -> b, c');
   assert.equal(e.desc, 'd"q');
   assert.equal(e.value, '3 -> 4');
   assert.equal(e.tri.checked, 'true');
   assert.equal(e.region, 'main', 'a modified element stays in its region');
-  v.apply('<delta v="3">\n<modified>\nc0p1f0e5 status "Saved: a -> b, c": checked value="3 -> 4" -> (none)\n</modified>\n<summary modified="1"/>\n</delta>\n');
-  assert.equal(canonicalLine(v.elements.get('c0p1f0e5')), 'c0p1f0e5 status "Saved: a -> b, c" desc="d\\"q"');
-  assert.deepEqual(parseModifiedLine('c0p1f0e9 link "x": moved').segments, [{ what: 'moved', before: '', after: '' }]);
-  assert.deepEqual(parseModifiedLine('c0p1f0e9 tab "x": role button -> tab').segments, [{ what: 'role', before: 'button', after: 'tab' }]);
+  v.apply('<delta v="3">\n<modified>\ne5 status "Saved: a -> b, c": checked value="3 -> 4" -> (none)\n</modified>\n<summary modified="1"/>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c" desc="d\\"q"');
+  assert.deepEqual(parseModifiedLine('e9 link "x": moved').segments, [{ what: 'moved', before: '', after: '' }]);
+  assert.deepEqual(parseModifiedLine('e9 tab "x": role button -> tab').segments, [{ what: 'role', before: 'button', after: 'tab' }]);
   // A line that moved in the outline: the agent's copy moves with it.
-  v.apply('<delta v="4">\n<modified>\nc0p1f0e5 status "Saved: a -> b, c": depth 0 -> 2\n</modified>\n</delta>\n');
-  assert.equal(v.elements.get('c0p1f0e5').depth, 2);
+  v.apply('<delta v="4">\n<modified>\ne5 status "Saved: a -> b, c": depth 0 -> 2\n</modified>\n</delta>\n');
+  assert.equal(v.elements.get('e5').depth, 2);
 });
 
 test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {
   assert.deepEqual(parseGapLine('... 373 more here (use find with region=main)').find, { region: 'main' });
-  const g = parseGapLine('... 40 more here: "Built-in Types" … "Exceptions \\"x\\"" (find region=main after=c0p1f0e20)');
+  const g = parseGapLine('... 40 more here: "Built-in Types" … "Exceptions \\"x\\"" (find region=main after=e20)');
   assert.equal(g.count, 40);
   assert.deepEqual(g.samples, ['Built-in Types', 'Exceptions "x"']);
-  assert.deepEqual(g.find, { region: 'main', after: 'c0p1f0e20' });
-  const l = parseGapLine('... 12 more here (find region="related navigation" after=c0p1f0e7)');
-  assert.deepEqual(l.find, { region: 'related navigation', after: 'c0p1f0e7' });
-  assert.deepEqual(parseGapLine('... 159 more: find region=main after=c0p1f0e80').find, { region: 'main', after: 'c0p1f0e80' });
+  assert.deepEqual(g.find, { region: 'main', after: 'e20' });
+  const l = parseGapLine('... 12 more here (find region="related navigation" after=e7)');
+  assert.deepEqual(l.find, { region: 'related navigation', after: 'e7' });
+  assert.deepEqual(parseGapLine('... 159 more: find region=main after=e80').find, { region: 'main', after: 'e80' });
   assert.equal(parseGapLine('... 4 more added heading (snapshot shows the page now)').what, 'added heading');
 });
 
@@ -236,20 +236,20 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
     '<before_action>',
     '<delta v="6">',
     '<added region="main">',
-    'c0p1f0e3 button "B"',
+    'e3 button "B"',
     '</added>',
     '<summary added="1"/>',
     '</delta>',
     '</before_action>',
     '<removed>',
-    'c0p1f0e1 button "A"',
+    'e1 button "A"',
     '</removed>',
     '<invalid cause="identity_changed">',
-    'c0p1f0e2 link "L"',
+    'e2 link "L"',
     '</invalid>',
-    '<invalid cause="detached" count="2"/>',
+    '<invalid cause="detached" frame="f1" count="2"/>',
     '<added>',
-    'c0p1f0e4 text "This will delete 12 files."',
+    'e4 text "This will delete 12 files."',
     '</added>',
     '<summary added="1" removed="4"/>',
     '</delta>', ''].join('\n');
@@ -258,23 +258,23 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.equal(fp.beforeAction[0].version, 6);
   assert.deepEqual(fp.invalid.map((i) => [i.cause, i.count, i.refs.length]), [['removed', undefined, 1], ['identity_changed', undefined, 1], ['detached', 2, 0]]);
   const v = new AgentView();
-  v.apply('<full v="5" reason="first" url="u" title="t">\n<region name="main">\nc0p1f0e1 button "A"\nc0p1f0e2 link "L"\n</region>\n<region name="main" frame="f1">\nc0p1f1e8 button "In frame"\nc0p1f1e9 button "Too"\n</region>\n<summary elements="4"/>\n</full>\n');
+  v.apply('<full v="5" reason="first" url="u" title="t">\n<region name="main">\ne1 button "A"\ne2 link "L"\n</region>\n<region name="main" frame="f1">\ne8 button "In frame"\ne9 button "Too"\n</region>\n<summary elements="4"/>\n</full>\n');
   assert.deepEqual(v.apply(text), []);
-  assert.deepEqual([...v.elements.keys()].sort(), ['c0p1f0e3', 'c0p1f0e4']);
+  assert.deepEqual([...v.elements.keys()].sort(), ['e3', 'e4']);
   assert.ok(v.sees('this will delete 12 FILES.'));
   assert.equal(v.version, 7);
-  v.apply('<overlay_opened v="8" overlay="modal" name="Delete \\"x\\"?">\n<region name="dialog" label="Delete">\nc0p1f0e10 button "OK"\n</region>\n</overlay_opened>\n');
+  v.apply('<overlay_opened v="8" overlay="modal" name="Delete \\"x\\"?">\n<region name="dialog" label="Delete">\ne10 button "OK"\n</region>\n</overlay_opened>\n');
   assert.deepEqual(v.overlays.map(({ type, name, depth }) => ({ type, name, depth })), [{ type: 'modal', name: 'Delete "x"?', depth: 1 }]);
   // An addition inside the dialog belongs to it; one in the page below does not.
-  assert.deepEqual(v.apply('<delta v="9">\n<added region="dialog" label="Delete">\nc0p1f0e11 text "Are you sure?"\n</added>\n<added region="main">\nc0p1f0e12 status "Saved"\n</added>\n</delta>\n'), []);
+  assert.deepEqual(v.apply('<delta v="9">\n<added region="dialog" label="Delete">\ne11 text "Are you sure?"\n</added>\n<added region="main">\ne12 status "Saved"\n</added>\n</delta>\n'), []);
   // A closed overlay's refs are counted, not listed: the agent drops the ones it was shown in it.
   assert.deepEqual(v.apply('<overlay_closed v="10" overlay="modal" name="Delete">\n<invalid cause="overlay_closed" count="2"/>\n</overlay_closed>\n'), []);
   assert.deepEqual(v.overlays, []);
-  assert.equal(v.elements.has('c0p1f0e10'), false);
-  assert.equal(v.elements.has('c0p1f0e11'), false);
-  assert.equal(v.elements.has('c0p1f0e12'), true);
+  assert.equal(v.elements.has('e10'), false);
+  assert.equal(v.elements.has('e11'), false);
+  assert.equal(v.elements.has('e12'), true);
   // A count that does not match what the agent holds of the overlay is a fault the view reports.
-  v.apply('<overlay_opened v="11" overlay="modal" name="Again">\n<region name="dialog" label="Again">\nc0p1f0e13 button "OK"\n</region>\n</overlay_opened>\n');
+  v.apply('<overlay_opened v="11" overlay="modal" name="Again">\n<region name="dialog" label="Again">\ne13 button "OK"\n</region>\n</overlay_opened>\n');
   assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal" name="Again">\n<invalid cause="overlay_closed" count="3"/>\n</overlay_closed>\n'),
     ['<invalid cause="overlay_closed" count="3"/>: the agent holds 1 refs of the open overlay']);
   v.apply('<no_change v="12"/>\n');
@@ -286,14 +286,14 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
 test('find and read answers: find adds the elements it lists, read keeps the text', () => {
   const v = new AgentView();
   v.apply(readFileSync(path.join(goldenDir, 'pydocs/00-load.txt'), 'utf8'));
-  assert.equal(v.findElement('Data Types', 'link').ref, 'c0p1f0e125');  // a chapter: the outline shows it
+  assert.equal(v.findElement('Data Types', 'link').ref, 'e125');  // a chapter: the outline shows it
   assert.equal(v.findElement('datetime — Basic date and time types', 'link'), null);  // an entry under it: collapsed
-  const find = parseFactPack('<find v="1" total="209" shown="2" next="c0p1f0e81">\nc0p1f0e80 link "Data Types" href="datatypes.html"\nc0p1f0e81 link "datetime — Basic date and time types" href="datetime.html"\n... 207 more: find region=main after=c0p1f0e81\n</find>\n');
+  const find = parseFactPack('<find v="1" total="209" shown="2" next="e81">\ne80 link "Data Types" href="datatypes.html"\ne81 link "datetime — Basic date and time types" href="datetime.html"\n... 207 more: find region=main after=e81\n</find>\n');
   assert.equal(find.find.total, 209);
-  assert.equal(find.find.next, 'c0p1f0e81');
-  assert.deepEqual(find.find.gaps[0].find, { region: 'main', after: 'c0p1f0e81' });
+  assert.equal(find.find.next, 'e81');
+  assert.deepEqual(find.find.gaps[0].find, { region: 'main', after: 'e81' });
   v.apply(find);
-  assert.equal(v.findElement('datetime — Basic date and time types', 'link').ref, 'c0p1f0e81');
+  assert.equal(v.findElement('datetime — Basic date and time types', 'link').ref, 'e81');
   const read = parseFactPack('<read region="main" chars="9000" truncated="true" shown="4000">\nLine one "quoted" <b>\n\nThis will delete 12 files.\n</read>\n');
   assert.deepEqual({ ...read.read, text: undefined }, { region: 'main', chars: 9000, truncated: true, shown: 4000, text: undefined });
   assert.equal(read.text, 'Line one "quoted" <b>\n\nThis will delete 12 files.');

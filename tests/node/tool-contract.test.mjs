@@ -65,7 +65,7 @@ function badCalls() {
   return calls;
 }
 function sample(p) {
-  return p.enum ? p.enum[0] : p.items ? ['x'] : { string: 'c0p1f0e1', boolean: true, integer: 1, number: 1 }[p.type];
+  return p.enum ? p.enum[0] : p.items ? ['x'] : { string: 'e1', boolean: true, integer: 1, number: 1 }[p.type];
 }
 /** A valid value for argument `k` of tool `t` that the handler gets past its own checks with (press needs a key). */
 function sampleFor(t, k, p) {

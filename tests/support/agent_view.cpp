@@ -20,12 +20,6 @@ std::string canonical_element(const Element& e) {
   return out;
 }
 
-std::string frame_of_ref(const std::string& ref) {
-  const std::size_t f = ref.find('f'), e = ref.find('e');
-  if (f == std::string::npos || e == std::string::npos || e < f) return "";
-  return ref.substr(f, e - f);
-}
-
 std::vector<std::string> AgentView::canonical(int lo, int hi) const {
   std::vector<std::string> out;
   for (const auto& [ref, e] : elements_)
@@ -62,7 +56,7 @@ std::string AgentView::apply_one(const FactPack& pack) {
     using Key = std::tuple<std::string, int, std::string, int>;
     std::map<Key, std::vector<const Element*>> mine;
     for (const auto& [ref, e] : elements_)
-      mine[Key{frame_of_ref(ref), static_cast<int>(e.region), e.region_label, e.overlay}].push_back(&e);
+      mine[Key{"f" + std::to_string(e.frame), static_cast<int>(e.region), e.region_label, e.overlay}].push_back(&e);
     for (const RegionBlock& b : pack.regions) {
       if (b.unchanged) {
         // The agent reads one line: it keeps what it holds for this region.

@@ -17,9 +17,6 @@ namespace athena::testing {
 /// Everything an agent sees of an element except its ref and in_viewport, as one string.
 std::string canonical_element(const Element& element);
 
-/// "f2" from "c0p1f2e17" ("" if malformed).
-std::string frame_of_ref(const std::string& ref);
-
 class AgentView {
  public:
   /// Applies one FactPack (its before_action packs first). Returns "" or a description of the

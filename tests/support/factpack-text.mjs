@@ -17,8 +17,8 @@
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
 // (depth), ending `(N more links)` when lines under them are collapsed (a gap with find within=REF),
-// ref ranges `c0p1f0e7..12` in <removed>, plus the find and read tool answers.
-import { parseRef, REF_TEXT, refFrame } from '../../extension/lib/ref.js';
+// ref ranges `e7..12` in <removed>, plus the find and read tool answers.
+import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
 
 /**
  * @typedef {{
@@ -31,12 +31,12 @@ import { parseRef, REF_TEXT, refFrame } from '../../extension/lib/ref.js';
  *   cut: a text line trimmed to its first words (` cut` at the end; read shows it whole);
  *   tri: checked / expanded / pressed -> "true" | "false" | "mixed"
  * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
- *   `... 40 more here: "A" … "B" (find region=main after=c0p1f0e20)`, `... 45 more links (find after=c0p1f0e2)`
+ *   `... 40 more here: "A" … "B" (find region=main after=e20)`, `... 45 more links (find after=e2)`
  *   (the line it sits under), `... 13 more repeated from above: "A" … "B" (find …)`: find holds the hinted find arguments
  * @typedef {{name: string, label?: string, frame?: string, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
- * @typedef {{cause: string, count?: number, refs: RefLine[], gaps: Gap[]}} Invalid
- * @typedef {{region?: string, label?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
+ * @typedef {{cause: string, count?: number, frame?: string, refs: RefLine[], gaps: Gap[]}} Invalid
+ * @typedef {{region?: string, label?: string, frame?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
  * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[]}} Modified
  * @typedef {{
  *   type: string, version: number, attrs: Record<string, string>,
@@ -254,14 +254,14 @@ function emptyPack(type, attrs) {
   return fp;
 }
 
-/** A removed / invalidated line `ref [role "name"]`, or a range of text refs `c0p1f0e7..12`. @param {string} line @returns {RefLine | RefLine[] | null} */
+/** A removed / invalidated line `ref [role "name"]`, or a range of text refs `e7..12`. @param {string} line @returns {RefLine | RefLine[] | null} */
 function parseRefLine(line) {
   const m = REF_HEAD.exec(line);
   if (!m) return null;
   const range = REF_RANGE.exec(line);
-  if (range) {  // `c0p1f0e2748..2761`: every ref from the first number to the last
-    const first = /** @type {{context: number, page: number, frame: number, element: number}} */ (parseRef(range[1]));
-    const prefix = `c${first.context}p${first.page}f${first.frame}e`, from = first.element, to = range[2];
+  if (range) {  // `e2748..2761`: every ref from the first number to the last
+    const first = /** @type {{element: number}} */ (parseRef(range[1]));
+    const prefix = 'e', from = first.element, to = range[2];
     if (Number(to) <= Number(from)) throw new FactPackParseError(`a ref range must rise: ${line}`);
     return Array.from({ length: Number(to) - Number(from) + 1 }, (_, k) => ({ ref: `${prefix}${Number(from) + k}` }));
   }
@@ -330,7 +330,7 @@ function parseBlock(lines, i) {
         if (!e) throw new FactPackParseError(`not an element line in <${block.kind}>: ${line}`);
         if (depth) e.depth = depth;
         if (block.kind === 'region') { e.region = block.target.name; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
-        if (block.kind === 'added') { e.region = block.target.region ?? 'page'; if (block.target.label !== undefined) e.label = block.target.label; }
+        if (block.kind === 'added') { e.region = block.target.region ?? 'page'; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
         block.target.elements.push(e);
         fp.elements.push(e);
         if (e.under) {
@@ -359,6 +359,7 @@ function parseBlock(lines, i) {
       /** @type {Invalid} */
       const inv = { cause: a.cause ?? '', refs: [], gaps: [] };
       if (a.count !== undefined) inv.count = Number(a.count);
+      if (a.frame !== undefined) inv.frame = a.frame;
       fp.invalid.push(inv);
       if (!m[2]) block = { kind: 'invalid', target: inv };
       continue;
@@ -381,6 +382,7 @@ function parseBlock(lines, i) {
       const ad = { elements: [] };
       if (a.region !== undefined) ad.region = a.region;
       if (a.label !== undefined) ad.label = a.label;
+      if (a.frame !== undefined) ad.frame = a.frame;
       if (a.after !== undefined) ad.after = a.after;
       fp.added.push(ad);
       block = { kind: 'added', target: Object.assign(ad, { gaps: [] }) };
@@ -424,13 +426,13 @@ function parseRead(lines, i, fp) {
 /** Lower-case, whitespace collapsed, for "did the agent see this text" checks. @param {string} s */
 export const normText = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** "f2" of "c0p1f2e17". @param {string} ref */
-export const frameOf = (ref) => refFrame(ref);
+/** The frame of an element the agent holds ("f0" unless its region or added block named one). @param {{frame?: string}} e */
+export const frameOf = (e) => e.frame ?? 'f0';
 
 /** Region key (name, label, frame) of a region block. @param {Region} r */
 const regionKey = (r) => `${r.name}\t${r.label ?? ''}\t${r.frame && r.frame !== 'f0' ? r.frame : ''}`;
 /** Region key of a held element (frame from its ref); null when unknown (listed by find). @param {TextElement} e */
-const elementRegionKey = (e) => e.region === undefined ? null : `${e.region}\t${e.label ?? ''}\t${frameOf(e.ref) === 'f0' ? '' : frameOf(e.ref)}`;
+const elementRegionKey = (e) => e.region === undefined ? null : `${e.region}\t${e.label ?? ''}\t${frameOf(e) === 'f0' ? '' : frameOf(e)}`;
 
 /**
  * Applies a <modified> line's changes to what the agent holds.
@@ -532,14 +534,11 @@ export class AgentView {
       }
       if (inv.count !== undefined && !inv.refs.length) {
         if (fp.type === 'full') continue;  // already dropped above
-        // A navigated or detached document in a delta: drop the refs of that frame (the one whose
-        // held refs number `count`; the main frame's when none matches).
-        const byFrame = new Map();
-        for (const e of this.elements.values()) byFrame.set(frameOf(e.ref), (byFrame.get(frameOf(e.ref)) ?? 0) + 1);
-        const exact = [...byFrame].filter(([, n]) => n === inv.count).map(([f]) => f);
-        const frames = exact.length === 1 ? exact : [...byFrame.keys()].filter((f) => f !== 'f0');
-        if (exact.length !== 1) problems.push(`<invalid cause="${inv.cause}" count="${inv.count}"/>: no single frame has ${inv.count} refs; dropped ${frames.join(', ') || 'nothing'}`);
-        for (const [ref] of [...this.elements]) if (frames.includes(frameOf(ref))) this.elements.delete(ref);
+        // A navigated or detached document in a delta: the refs of the frame it names, all of them.
+        const frame = inv.frame ?? 'f0';
+        const held = [...this.elements].filter(([, e]) => frameOf(e) === frame).map(([ref]) => ref);
+        if (held.length !== inv.count) problems.push(`<invalid cause="${inv.cause}" frame="${frame}" count="${inv.count}"/>: the agent holds ${held.length} refs of ${frame}`);
+        for (const ref of held) this.elements.delete(ref);
         continue;
       }
       for (const r of inv.refs) {
@@ -630,5 +629,5 @@ export class AgentView {
   }
 }
 
-/** Whether a string is a ref (c0p1f0e17). @param {string} s */
+/** Whether a string is a ref (e17). @param {string} s */
 export const isRef = (s) => REF_RE.test(s);

@@ -14,6 +14,19 @@ const c1 = capture({ dialog: { name: 'Added', buttons: ['OK'] } });
 const c2 = capture({ buttons: ['Add to cart', 'Checkout'] });
 
 // One fixed session; its outputs are the reference every "still usable" check compares with.
+/**
+ * Refs renumbered by first appearance: an engine numbers refs across all its pages, so a session
+ * on an engine that issued refs before is the reference's but for where its numbers start.
+ * @param {string[]} out
+ */
+function byAppearance(out) {
+  const seen = new Map();
+  return out.map((s) => String(s).replace(/\be(\d+)\b/g, (m) => {
+    if (!seen.has(m)) seen.set(m, `e${seen.size + 1}`);
+    return seen.get(m);
+  }));
+}
+
 function session(engine, key = KEY) {
   const out = [];
   engine.openPage(key);
@@ -28,7 +41,7 @@ function session(engine, key = KEY) {
   const closed = engine.finishAction(key, c2, { kind: 'click', warnings: ['page still changing'] });
   out.push(closed.type, closed.text, closed.json, JSON.stringify(engine.stats(key)));
   engine.closePage(key);
-  return out;
+  return byAppearance(out);
 }
 
 const reference = session(athena.createEngine());
@@ -38,7 +51,7 @@ const reference = session(athena.createEngine());
 function sessionWithRefusals(engine, key = KEY) {
   const noise = () => {
     for (const bad of [() => engine.snapshot(key, '{'), () => engine.snapshot(key, '{"v":1}'), () => engine.onEvent(key, '{"method":5}'),
-      () => engine.resolve(key, 'c0p1f0e99999'), () => engine.find(key, { limit: -1 }), () => engine.snapshot(key, 7)]) {
+      () => engine.resolve(key, 'e99999'), () => engine.find(key, { limit: -1 }), () => engine.snapshot(key, 7)]) {
       assert.throws(bad, AthenaError);
     }
   };
@@ -61,7 +74,7 @@ function sessionWithRefusals(engine, key = KEY) {
   const closed = engine.finishAction(key, c2, { kind: 'click', warnings: ['page still changing'] });
   out.push(closed.type, closed.text, closed.json, JSON.stringify(engine.stats(key)));
   engine.closePage(key);
-  return out;
+  return byAppearance(out);
 }
 
 function refused(fn, code, pattern) {
@@ -120,6 +133,14 @@ test('bad page keys, options and versions', () => {
     refused(() => e.openPage(key), 'invalid_argument', /page key must be \{context, page\}/);
   }
   refused(() => e.snapshot({ context: 0, page: 7 }, c0), 'unknown_page', /no page c0p7 is open; call open_page first/);
+  for (const firstRef of [0, -1, 1.5, '7', athena.limits.maxFirstRef + 1])
+    refused(() => athena.createEngine({ firstRef }), 'invalid_argument', /config\.firstRef must be an integer from 1 to/);
+  // An engine after another (a restarted worker) numbers past the refs that one handed out.
+  const later = athena.createEngine({ firstRef: 500 });
+  later.openPage(KEY);
+  assert.match(later.snapshot(KEY, c0).text, /^e500 link "Home"$/m);
+  assert.equal(later.nextRef(), 503);
+  later.dispose();
   e.openPage(KEY);
   for (const info of [1, 'click', [], { kind: 3 }, { warnings: 'x' }, { warnings: [1] }, { forceFull: 'yes' }])
     refused(() => e.snapshot(KEY, c0, info), 'invalid_argument', /info/);
@@ -135,7 +156,7 @@ test('bad page keys, options and versions', () => {
     refused(() => athena.createEngine(c), 'invalid_argument', /config/);
   // A setting the core does not have is refused, not ignored (no version history is kept to size).
   refused(() => athena.createEngine({ history: 3 }), 'invalid_argument',
-    /^createEngine: config\.history is not a setting of the core; settings: maxChangeRatio, dedupRegions, tokenBudget$/);
+    /^createEngine: config\.history is not a setting of the core; settings: maxChangeRatio, dedupRegions, tokenBudget, firstRef$/);
   e.closePage(KEY);
   assert.deepEqual(session(e), reference);
 });
@@ -184,14 +205,20 @@ test('wrong call order', () => {
   const e = athena.createEngine();
   e.openPage(KEY);
   refused(() => e.finishAction(KEY, c0), 'wrong_call_order', /without begin_action/);
-  refused(() => e.resolve(KEY, 'c0p1f0e1'), 'unknown_ref');
+  refused(() => e.resolve(KEY, 'e1'), 'unknown_ref');
   const full = e.snapshot(KEY, c0);
   e.beginAction(KEY, c0, full.version);
   e.abortAction(KEY);
   refused(() => e.finishAction(KEY, c0), 'wrong_call_order');
-  refused(() => e.resolve(KEY, 'c1p1f0e1'), 'context_mismatch');
-  refused(() => e.resolve(KEY, 'c0p2f0e1'), 'page_mismatch');
-  refused(() => e.resolve(KEY, 'c0p1f0e999'), 'unknown_ref');
+  // Refs are numbered across the engine's tabs: another tab's ref is refused, naming that tab.
+  e.openPage({ context: 0, page: 2 });
+  e.openPage({ context: 1, page: 1 });
+  const ref = full.text.match(/\be\d+(?= button "Add to cart")/)[0];
+  refused(() => e.resolve({ context: 0, page: 2 }, ref), 'page_mismatch', /belongs to tab c0p1, not c0p2/);
+  refused(() => e.resolve({ context: 1, page: 1 }, ref), 'context_mismatch', /belongs to tab c0p1, in browser context 0/);
+  assert.deepEqual(e.owner(ref), KEY);
+  refused(() => e.owner('c0p1f0e1'), 'malformed_ref', /like e17/);
+  refused(() => e.resolve(KEY, 'e999'), 'unknown_ref');
   e.closePage(KEY);
   refused(() => e.snapshot(KEY, c0), 'unknown_page');
   refused(() => e.closePage(KEY), 'unknown_page');

@@ -55,9 +55,13 @@ struct Config {
   double max_change_ratio = limits::kDefaultMaxChangeRatio;  // the one reliability rule
   bool dedup_regions = true;   // docs/design.md, "Trimming and dedup across baselines"
   std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // RenderOptions::token_budget for the facades that render
+  /// The first ref's n. Refs are e{n}, n unique among every page of one Engine; a host that
+  /// outlives its Engine (a service worker Chrome restarts) starts the next one past every n it
+  /// handed out, so that no ref of before can name a new element (1..limits::kMaxFirstRef).
+  std::uint64_t first_ref = 1;
 };
 
-/// A tab the agent controls: c{context}p{page} of its refs.
+/// A tab the agent controls, c{context}p{page} (its refs, e{n}, name no tab: Engine::owner finds it).
 struct PageKey {
   int context = 0;
   int page = 0;
@@ -152,7 +156,17 @@ class Engine {
 
   Result<PreCheck> begin_action(PageKey key, std::string_view capture_json,
                                 std::optional<std::uint64_t> agent_version);
+  /// A ref of another page of this Engine is kPageMismatch (kContextMismatch in another context),
+  /// naming that page.
   Result<Target> resolve(PageKey key, std::string_view ref) const;
+  /// The page that issued a ref (kMalformedRef, or kUnknownRef when no page remembers it): an open
+  /// page that holds it, else a closed one (the last limits::kMaxPages) whose refs spanned it.
+  Result<PageKey> owner(std::string_view ref) const;
+  /// The n the next new ref gets (a host persists a bound past it: Config::first_ref).
+  std::uint64_t next_ref() const { return *next_ref_; }
+  /// Moves the next ref's n forward to `next` (never back; at most limits::kMaxFirstRef): a replay
+  /// of one page's calls numbers its refs as the engine that served several pages did.
+  void advance_refs(std::uint64_t next);
   /// A ref resolved against a fresh capture outside any action (read, screenshot): the capture
   /// becomes the live state refs resolve against, but no version is committed, nothing is
   /// delivered and a pending action (begin_action .. finish_action) is left untouched.
@@ -186,7 +200,13 @@ class Engine {
  private:
   Result<PageSession*> page(PageKey key) const;
   Config config_;
+  std::shared_ptr<std::uint32_t> next_ref_;  // RefId: shared by every page
   std::vector<std::unique_ptr<PageSession>> pages_;
+  struct Closed {
+    PageKey key;
+    std::uint32_t lo = 0, hi = 0;  // the ref numbers it issued lay within
+  };
+  std::vector<Closed> closed_;  // oldest first, at most limits::kMaxPages
 };
 
 }  // namespace athena

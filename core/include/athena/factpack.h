@@ -16,7 +16,8 @@ const char* pack_type_name(PackType type);
 
 /// One element as the agent sees it, addressed by its ref.
 struct Element {
-  std::string ref;  // c{context}p{page}f{frame}e{n}
+  std::string ref;  // e{n}
+  int frame = 0;    // its frame, f{frame} (0: the page's own document)
   std::string role;
   std::string name;
   std::string description;
@@ -45,6 +46,7 @@ struct Invalidation {
   std::string cause;
   std::string role;  // last known role and name, so the agent knows what vanished
   std::string name;
+  int frame = 0;     // its frame (a navigated or detached frame's refs go together)
 };
 
 struct Modified {

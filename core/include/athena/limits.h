@@ -38,6 +38,10 @@ inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-ancho
 inline constexpr double kDefaultMaxChangeRatio = 0.40;
 inline constexpr std::size_t kMinNodesForRatio = 8;
 
+// Refs are e{n} (core/src/engine/view.cpp), n from one counter per Engine (RefId, 32 bits): the
+// most a host may ask it to start from (Config::first_ref) leaves room for a billion refs after.
+inline constexpr std::uint64_t kMaxFirstRef = 3'000'000'000ULL;
+
 // Rendering (docs/design.md: "Trimming and dedup across baselines", "What a FactPack contains").
 // Baselines (full, overlay_opened) are trimmed only when their text is over a token budget,
 // estimated as bytes / kBytesPerToken: cheap and deterministic. 3 is what the recorded corpus
@@ -51,11 +55,11 @@ inline constexpr std::size_t kMinNodesForRatio = 8;
 // each down to as many leading elements as still fit but at least kRegionTrimHead, plus its last
 // kRegionTrimTail, every focused or in-viewport element and up to kMaxHeadingsPerTrimmedRegion
 // headings while they fit; last, a hard cut from the end of the largest regions.
-// 1,600: a manual's whole chapter outline (the Python library index: 36 chapters, each line ending
+// 1,400: a manual's whole chapter outline (the Python library index: 36 chapters, each line ending
 // with the count of its collapsed entries) fits beside the page's navigation and first words of
-// its paragraphs (tests/golden/pydocs/00-load.txt: 66 lines, 1,370 o200k tokens). Below it the
-// chapters after the 25th fold into a gap line (bench/flows.mjs manual-index then needs reads).
-inline constexpr std::size_t kDefaultBaselineTokenBudget = 1'600;  // RenderOptions::token_budget default
+// its paragraphs (tests/golden/pydocs/00-load.txt: 66 lines, 962 o200k tokens). Much below it the
+// last chapters fold into a gap line (bench/flows.mjs manual-index then needs reads).
+inline constexpr std::size_t kDefaultBaselineTokenBudget = 1'400;  // RenderOptions::token_budget default
 inline constexpr std::size_t kMaxBaselineTokenBudget = 1'000'000;  // the most a caller may set
 inline constexpr std::size_t kBytesPerToken = 3;
 inline constexpr std::size_t kMinRepeatLines = 2;             // a repeated run this long or longer is shown once

@@ -23,9 +23,9 @@ struct RenderOptions {
 std::string render_text(const FactPack& pack, const RenderOptions& options = {});
 
 /// A find answer in the element grammar of FactPacks:
-///   <find v="12" total="209" shown="50" next="c0p1f0e80">
-///   c0p1f0e31 link "Data Types"
-///   ... 159 more: find region=main after=c0p1f0e80
+///   <find v="12" total="209" shown="50" next="e80">
+///   e31 link "Data Types"
+///   ... 159 more: find region=main after=e80
 ///   </find>
 std::string render_find(const FindResult& result, const FindQuery& query);
 

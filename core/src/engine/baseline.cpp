@@ -96,7 +96,7 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     for (const ViewEntry& e : from->entries) {
       if (now.count(e.ref)) continue;
       const engine::RefRecord* r = registry_.find(e.ref);
-      out.pack.invalidated.push_back({e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name});
+      out.pack.invalidated.push_back({e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name, e.element.frame});
     }
   }
   out.pack.overlay = info_of(to.stack);

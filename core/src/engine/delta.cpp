@@ -19,7 +19,7 @@ using engine::ViewEntry;
 void PageSession::invalidate(Outcome& out, const ViewEntry& e, const char* fallback) const {
   const engine::RefRecord* r = registry_.find(e.ref);
   std::string cause = r && !r->live && !r->cause.empty() ? r->cause : fallback;
-  out.pack.invalidated.push_back({e.element.ref, cause, e.element.role, e.element.name});
+  out.pack.invalidated.push_back({e.element.ref, cause, e.element.role, e.element.name, e.element.frame});
 }
 
 bool PageSession::diff_context(const View& from, const View& to, int c, Outcome& out) const {

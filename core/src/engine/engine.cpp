@@ -8,7 +8,9 @@
 
 namespace athena {
 
-Engine::Engine(Config config) : config_(config) {}
+Engine::Engine(Config config)
+    : config_(config),
+      next_ref_(std::make_shared<engine::RefId>(static_cast<engine::RefId>(std::clamp<std::uint64_t>(config.first_ref, 1, limits::kMaxFirstRef)))) {}
 Engine::~Engine() = default;
 
 Result<PageSession*> Engine::page(PageKey key) const {
@@ -25,7 +27,7 @@ Status Engine::open_page(PageKey key) {
                                                    ", page " + std::to_string(key.page) + ")");
   if (pages_.size() >= limits::kMaxPages)
     return make_error(ErrorCode::kInputTooLarge, "too many open pages (limits::kMaxPages); close unused pages first");
-  pages_.push_back(std::make_unique<PageSession>(key, config_));
+  pages_.push_back(std::make_unique<PageSession>(key, config_, next_ref_));
   return Ok{};
 }
 
@@ -33,6 +35,11 @@ Status Engine::close_page(PageKey key) {
   auto it = std::find_if(pages_.begin(), pages_.end(),
                          [&](const auto& p) { return p->key().context == key.context && p->key().page == key.page; });
   if (it == pages_.end()) return page(key).error();
+  const auto [lo, hi] = (*it)->ref_span();
+  if (lo) {
+    if (closed_.size() >= limits::kMaxPages) closed_.erase(closed_.begin());
+    closed_.push_back({key, lo, hi});
+  }
   pages_.erase(it);
   return Ok{};
 }
@@ -70,7 +77,34 @@ Result<PreCheck> Engine::begin_action(PageKey key, std::string_view capture_json
 Result<Target> Engine::resolve(PageKey key, std::string_view ref) const {
   auto p = page(key);
   if (!p) return p.error();
-  return (*p)->resolve(ref);
+  Result<Target> t = (*p)->resolve(ref);
+  if (t || t.error().code != ErrorCode::kUnknownRef) return t;
+  auto other = owner(ref);
+  if (!other || (other->context == key.context && other->page == key.page)) return t;
+  const std::string tab = "c" + std::to_string(other->context) + "p" + std::to_string(other->page);
+  if (other->context != key.context)
+    return make_error(ErrorCode::kContextMismatch, "ref " + std::string(ref) + " belongs to tab " + tab + ", in browser context " +
+                                                       std::to_string(other->context) + ", not this page's context " +
+                                                       std::to_string(key.context) + "; use refs from this page's FactPacks");
+  return make_error(ErrorCode::kPageMismatch, "ref " + std::string(ref) + " belongs to tab " + tab + ", not c" + std::to_string(key.context) +
+                                                  "p" + std::to_string(key.page) + "; act on the tab it came from, or use refs from this page's FactPacks");
+}
+
+void Engine::advance_refs(std::uint64_t next) {
+  next = std::min<std::uint64_t>(next, limits::kMaxFirstRef);
+  if (next > *next_ref_) *next_ref_ = static_cast<engine::RefId>(next);
+}
+
+Result<PageKey> Engine::owner(std::string_view ref) const {
+  engine::ParsedRef p;
+  if (!engine::parse_ref(std::string(ref), p))
+    return make_error(ErrorCode::kMalformedRef, "'" + std::string(ref) + "' is not an element ref (like e17); use a ref from the latest FactPack");
+  if (p.n > 0 && p.n < static_cast<long long>(*next_ref_))
+    for (const auto& page : pages_)
+      if (page->issued(static_cast<engine::RefId>(p.n))) return page->key();
+  for (auto c = closed_.rbegin(); c != closed_.rend(); ++c)
+    if (p.n >= c->lo && p.n <= c->hi) return c->key;
+  return make_error(ErrorCode::kUnknownRef, "ref " + std::string(ref) + " is not one any open tab remembers (never issued, of a closed tab, or from before the extension restarted); take a snapshot and use its refs");
 }
 
 Result<Target> Engine::resolve_fresh(PageKey key, std::string_view capture_json, std::string_view ref) {

@@ -41,8 +41,8 @@ std::string scope_of(const Snapshot& s, const ReadableNode& n) {
 
 }  // namespace
 
-PageSession::PageSession(PageKey key, const Config& config)
-    : key_(key), config_(config) {}
+PageSession::PageSession(PageKey key, const Config& config, std::shared_ptr<engine::RefId> refs)
+    : key_(key), config_(config), registry_(std::move(refs)) {}
 
 Binding PageSession::binding_of(const ReadableNode& node) {
   return Binding{node.frame_id, node.loader_id, node.backend_node_id, tracker_.frame_index(node.frame_id)};
@@ -60,9 +60,10 @@ int PageSession::FrameIndexCache::operator()(engine::FrameTracker& tracker, cons
 namespace {
 
 /// A node as the agent is shown it, under its ref: the one place a ReadableNode becomes an Element.
-Element element_of(const ReadableNode& n, std::string ref) {
+Element element_of(const ReadableNode& n, std::string ref, int frame) {
   Element el;
   el.ref = std::move(ref);
+  el.frame = frame;
   el.role = n.role;
   el.name = n.name;
   el.description = n.description;
@@ -93,7 +94,7 @@ View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) 
     e.ref = refs[i];
     e.frame_index = frame_index(tracker_, n.frame_id);
     e.ident = engine::ident_hash(n);
-    e.element = element_of(n, engine::format_ref(key_.context, key_.page, e.frame_index, e.ref));
+    e.element = element_of(n, engine::format_ref(e.ref), e.frame_index);
     e.content = engine::element_hash(e.element);
     v.entries.push_back(std::move(e));
   }
@@ -400,16 +401,9 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
   engine::ParsedRef p;
   if (!engine::parse_ref(ref, p))
     return make_error(ErrorCode::kMalformedRef,
-                      "'" + ref + "' is not an element ref (like c0p1f0e17); use a ref from the latest FactPack");
-  if (p.context != key_.context)
-    return make_error(ErrorCode::kContextMismatch, "ref " + ref + " belongs to browser context " + std::to_string(p.context) +
-                                                       ", this page is in context " + std::to_string(key_.context) +
-                                                       "; use refs from this page's FactPacks");
-  if (p.page != key_.page)
-    return make_error(ErrorCode::kPageMismatch, "ref " + ref + " belongs to page " + std::to_string(p.page) + ", not page " +
-                                                    std::to_string(key_.page) + "; act on the page it came from, or use refs from this page's FactPacks");
+                      "'" + ref + "' is not an element ref (like e17); use a ref from the latest FactPack");
   const engine::RefRecord* r = p.n > 0 && p.n <= registry_.last_issued() ? registry_.find(static_cast<RefId>(p.n)) : nullptr;
-  if (!r || !r->shown || r->binding.frame_index != p.frame)
+  if (!r || !r->shown)
     return make_error(ErrorCode::kUnknownRef, "ref " + ref + " was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
   const std::string what = quoted(r->shown_role, r->shown_name);
   if (!r->live) {
@@ -445,7 +439,7 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
   t.name = n.name;
   t.bbox = n.bbox;
   t.disabled = n.state.disabled;
-  t.element = element_of(n, ref);
+  t.element = element_of(n, ref, r->binding.frame_index);
   return t;
 }
 

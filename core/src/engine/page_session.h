@@ -25,7 +25,12 @@ namespace athena {
 
 class PageSession {
  public:
-  PageSession(PageKey key, const Config& config);
+  /// `refs`: the Engine's ref counter, shared by its pages.
+  PageSession(PageKey key, const Config& config, std::shared_ptr<engine::RefId> refs);
+  /// Did this page issue e{n} (and still remember it)?
+  bool issued(engine::RefId n) const { return registry_.find(n) != nullptr; }
+  /// The least and greatest ref number it issued (0, 0 before any).
+  std::pair<engine::RefId, engine::RefId> ref_span() const { return registry_.span(); }
 
   PageKey key() const { return key_; }
   Status on_event(std::string_view event_json) { return tracker_.on_event(event_json); }

@@ -5,7 +5,9 @@
 namespace athena::engine {
 
 RefId RefRegistry::issue(const Binding& binding) {
-  const RefId id = next_++;
+  const RefId id = (*next_)++;
+  if (!lo_) lo_ = id;
+  hi_ = id;
   RefRecord& r = records_[id];
   r.binding = binding;
   r.live = true;

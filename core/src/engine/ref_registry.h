@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -35,7 +36,9 @@ struct RefRecord {
 
 class RefRegistry {
  public:
-  /// New ref, never reused within the page (n only grows).
+  /// `counter`: the next n, shared by every page of one Engine (refs are unique across its pages).
+  explicit RefRegistry(std::shared_ptr<RefId> counter = std::make_shared<RefId>(1)) : next_(std::move(counter)) {}
+  /// New ref, never reused (n only grows, across every page sharing the counter).
   RefId issue(const Binding& binding);
   const RefRecord* find(RefId ref) const;
   /// Moves a ref to another node (matcher rebinding, region dedup). Revives a dead one.
@@ -51,7 +54,9 @@ class RefRegistry {
   /// Forgets a ref that was never shown (dedup replaced it by the one the agent holds).
   void drop_unshown(RefId ref);
 
-  RefId last_issued() const { return next_ - 1; }
+  RefId last_issued() const { return *next_ - 1; }
+  /// The least and greatest n this page issued (0, 0 before any).
+  std::pair<RefId, RefId> span() const { return {lo_, hi_}; }
   std::size_t size() const { return records_.size(); }
   std::size_t tombstones() const { return dead_; }
 
@@ -62,7 +67,8 @@ class RefRegistry {
   std::vector<RefId> unstamped_;
   std::size_t dead_ = 0;
   std::uint64_t seq_ = 0;
-  RefId next_ = 1;
+  std::shared_ptr<RefId> next_;
+  RefId lo_ = 0, hi_ = 0;
 };
 
 }  // namespace athena::engine

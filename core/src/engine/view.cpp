@@ -27,41 +27,25 @@ std::uint64_t view_hash(const View& view) {
   return h.digest();
 }
 
-std::string format_ref(int context, int page, int frame, RefId n) {
-  // Appended field by field with to_chars: a ref is made for every element of every view, and
-  // one this short stays in the string's own buffer.
-  std::string out;
+std::string format_ref(RefId n) {
+  // to_chars: a ref is made for every element of every view, and one this short stays in the
+  // string's own buffer.
+  std::string out(1, 'e');
   char num[16];
-  auto field = [&](char tag, long long v) {
-    out.push_back(tag);
-    out.append(num, std::to_chars(num, num + sizeof num, v).ptr);
-  };
-  field('c', context);
-  field('p', page);
-  field('f', frame);
-  field('e', n);
+  out.append(num, std::to_chars(num, num + sizeof num, n).ptr);
   return out;
 }
 
 bool parse_ref(const std::string& text, ParsedRef& out) {
-  const char tags[4] = {'c', 'p', 'f', 'e'};
-  long long* fields[4] = {&out.context, &out.page, &out.frame, &out.n};
-  std::size_t i = 0;
-  for (int f = 0; f < 4; ++f) {
-    if (i >= text.size() || text[i] != tags[f]) return false;
-    ++i;
-    const std::size_t start = i;
-    long long v = 0;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      if (i - start >= 12) return false;  // far beyond any counter we issue
-      v = v * 10 + (text[i] - '0');
-      ++i;
-    }
-    if (i == start) return false;
-    if (text[start] == '0' && i - start > 1) return false;  // no leading zeros: one spelling per ref
-    *fields[f] = v;
+  if (text.size() < 2 || text[0] != 'e') return false;
+  long long v = 0;
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9' || i > 12) return false;  // 12 digits: far beyond any counter we issue
+    v = v * 10 + (text[i] - '0');
   }
-  return i == text.size();
+  if (text[1] == '0' && text.size() > 2) return false;  // no leading zeros: one spelling per ref
+  out.n = v;
+  return true;
 }
 
 }  // namespace athena::engine

@@ -13,7 +13,7 @@
 
 namespace athena::engine {
 
-using RefId = std::uint32_t;  // the n of c{context}p{page}f{frame}e{n}; 0 = none
+using RefId = std::uint32_t;  // the n of e{n}; 0 = none
 
 /// Identity of an overlay root: the scoped identity (docs/design.md, "Identity": all three parts compared).
 struct OverlayId {
@@ -66,13 +66,13 @@ inline std::uint64_t element_hash(const Element& element) { return content_hash_
 /// Hash of a whole view (refs, contexts, contents, overlay stack, main document).
 std::uint64_t view_hash(const View& view);
 
-/// "c{context}p{page}f{frame}e{n}".
-std::string format_ref(int context, int page, int frame, RefId n);
+/// "e{n}": n is unique among every page of one Engine (Engine.h, "Refs").
+std::string format_ref(RefId n);
 
 struct ParsedRef {
-  long long context = 0, page = 0, frame = 0, n = 0;
+  long long n = 0;
 };
-/// Strict parse of c{d}p{d}f{d}e{d}; false when malformed.
+/// Strict parse of e{d}; false when malformed.
 bool parse_ref(const std::string& text, ParsedRef& out);
 
 }  // namespace athena::engine

@@ -5,12 +5,12 @@
 // attribute names are words, so an agent reads it without a manual:
 //
 //   <delta v="5" after="4">
-//   <removed>c0p1f0e7 button "Undo"</removed>            (invalidated refs come first)
+//   <removed>e7 button "Undo"</removed>            (invalidated refs come first)
 //   <added region="main">
-//   c0p1f0e9 button "Delete"
+//   e9 button "Delete"
 //   </added>
 //   <modified>
-//   c0p1f0e3 checkbox "Buy milk": checked=false -> checked
+//   e3 checkbox "Buy milk": checked=false -> checked
 //   </modified>
 //   </delta>
 //
@@ -84,10 +84,8 @@ void added_more_line(std::string& out, std::size_t count, Category c, const Elem
   out += " region=";
   if (!first.region_label.empty()) quoted(out, first.region_label);
   else out += region_name(first.region);
-  // The frame is the ref's f-part: c{context}p{page}f{frame}e{n}.
-  const std::string& ref = last_shown ? last_shown->ref : first.ref;
-  const std::size_t f = ref.find('f'), e = ref.find('e', f == std::string::npos ? 0 : f);
-  if (f != std::string::npos && e != std::string::npos && ref.compare(f, e - f, "f0") != 0) out += " frame=" + ref.substr(f, e - f);
+  const int frame = last_shown ? last_shown->frame : first.frame;
+  if (frame) out += " frame=f" + std::to_string(frame);
   if (last_shown) out += " after=" + last_shown->ref;
   out += ")\n";
 }
@@ -240,15 +238,22 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     // the refs inside it: one line says it. A full says nothing of them at all: it replaces
     // what the agent holds (refs inside regions rendered unchanged="true" are rebound and stay valid).
     if (cause == "navigated" || cause == "detached" || cause == "overlay_closed") {
-      if (p.type != PackType::kFull)
-        out += "<invalid cause=\"" + cause + "\" count=\"" + std::to_string(list.size()) + "\"/>\n";
+      if (p.type == PackType::kFull) continue;
+      // A frame's document goes with all its refs: a line per frame names it (refs do not).
+      std::map<int, std::size_t> by_frame;
+      for (const Invalidation* inv : list) ++by_frame[cause == "overlay_closed" ? 0 : inv->frame];
+      for (const auto& [frame, n] : by_frame) {
+        out += "<invalid cause=\"" + cause + "\"";
+        if (frame) out += " frame=\"f" + std::to_string(frame) + "\"";
+        out += " count=\"" + std::to_string(n) + "\"/>\n";
+      }
       continue;
     }
     const bool plain = cause == "removed";
     out += plain ? "<removed>\n" : "<invalid cause=\"" + cause + "\">\n";
     // A control that went keeps its role and name; a text line that went is its ref alone (the
     // agent was shown its words and acts on none of them), and a run of those with consecutive
-    // numbers is one range line (`c0p1f0e2748..2761`: a sort that replaced 30 rows is a line or two).
+    // numbers is one range line (`e2748..2761`: a sort that replaced 30 rows is a line or two).
     std::vector<const Invalidation*> named;
     std::vector<std::pair<std::string, long long>> bare;  // (ref prefix up to 'e', number)
     for (const Invalidation* inv : list) {
@@ -328,9 +333,9 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   if (!p.added.empty()) {
     std::vector<std::pair<std::string, std::vector<const Element*>>> groups;
     for (const Element& e : p.added) {
-      // A group per place: region, label, and the line its run follows (`after=`).
+      // A group per place: region, label, frame, and the line its run follows (`after=`).
       std::string key = region_name(e.region);
-      key += "\t" + e.region_label + "\t" + e.after;
+      key += "\t" + e.region_label + "\t" + std::to_string(e.frame) + "\t" + e.after;
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
       if (it == groups.end()) {
         groups.emplace_back(key, std::vector<const Element*>{});
@@ -346,6 +351,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
         out.push_back('"');
       }
       if (!list.front()->region_label.empty()) attr(out, "label", list.front()->region_label);
+      if (list.front()->frame) out += " frame=\"f" + std::to_string(list.front()->frame) + "\"";
       if (!list.front()->after.empty()) out += " after=\"" + list.front()->after + "\"";
       out += ">\n";
       Hidden h{};

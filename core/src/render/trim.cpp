@@ -46,7 +46,7 @@ int base_depth(const RegionBlock& b) {
 std::size_t indent_of(const Element& e, int base) { return static_cast<std::size_t>(std::max(0, e.depth - base)); }
 
 /// A text line cut to kTrimmedTextChars of its name (on a character boundary), marked ` cut`:
-/// `c0p1f0e17 text "While the Language Reference describes the exact" cut` (read shows it whole).
+/// `e17 text "While the Language Reference describes the exact" cut` (read shows it whole).
 void excerpt_line(std::string& out, const Element& e) {
   Element cut = e;
   std::size_t n = limits::kTrimmedTextChars;
@@ -63,8 +63,8 @@ void excerpt_line(std::string& out, const Element& e) {
 /// The gap for the hidden run [from, to) (all of one kind of Shown). Under the line just
 /// before, one outline level up, it ends that line with what the run holds: `(71 more links)`
 /// (`find within=` that line's ref lists them). A repeat says so: `... 13 more repeated from
-/// above (find region=nav after=c0p1f0e421)`. Otherwise it names the run's first
-/// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=c0p1f0e20)`.
+/// above (find region=nav after=e421)`. Otherwise it names the run's first
+/// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=e20)`.
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
               const Element* before, int base, bool repeat) {
   const Element& first = b.elements[from];

@@ -37,7 +37,7 @@ export const arg = (type, description) => (description ? { type, description } :
 export const oneOf = (values) => ({ type: 'string', enum: values });
 /** @returns {ArgSchema} */
 export const strings = () => ({ type: 'array', items: { type: 'string' } });
-export const ref = () => arg('string', 'element ref, e.g. c0p1f0e12');
+export const ref = () => arg('string', 'element ref, e.g. e12');
 
 /**
  * One tool. `mutating` tools take the agent's `version`; `factpack` tools answer with a FactPack.

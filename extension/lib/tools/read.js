@@ -7,7 +7,7 @@ import { READ_FN, READ_LANDMARK_FN, READ_REGION_JS } from '../page-scripts.js';
 import { blankRects, blockedPageError, framesAllowed, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
-import { isRef, refFrame } from '../ref.js';
+import { isRef } from '../ref.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
@@ -33,8 +33,8 @@ export const find = defineTool({
     const q = limit === undefined ? {} : { limit };
     for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
     if (q.frame !== undefined && !/^f\d+(\.\.f\d+)?$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), or a run of them (like f2..f9), got ${JSON.stringify(q.frame)}`);
-    if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like c0p1f0e20), got ${JSON.stringify(q.after)}`);
-    if (q.within !== undefined && !isRef(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like c0p1f0e20), got ${JSON.stringify(q.within)}`);
+    if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like e20), got ${JSON.stringify(q.after)}`);
+    if (q.within !== undefined && !isRef(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like e20), got ${JSON.stringify(q.within)}`);
     const engine = await ctx.loadEngine();
     /** @type {{text: string, version: number}} */
     let r;
@@ -183,9 +183,9 @@ async function readRegion(ctx, t, region, frame, max, from) {
     // and which elements it holds there; its find has no frame filter, so it lists every frame's.
     /** @param {{region?: string}} q @returns {any[]} */
     const held = (q) => { try { return engine.find(t.key, { ...q, limit: engine.limits.maxFindLimit }); } catch { return []; } };
-    const picked = held({ region }).filter((e) => refFrame(e.ref) === frame);
+    const picked = held({ region }).filter((e) => (e.frame ?? 'f0') === frame);
     if (!picked.length && !(isName && frame === 'f0')) {
-      const inFrame = held({}).filter((e) => refFrame(e.ref) === frame);
+      const inFrame = held({}).filter((e) => (e.frame ?? 'f0') === frame);
       const shown = [...new Set(inFrame.map((e) => (labelOf(e) ? `${e.region} ${quoteValue(labelOf(e))}` : e.region)))];
       throw new ToolError('no_such_region', `read: no region ${quoteValue(region)} in ${frame === 'f0' ? 'the page' : `frame ${frame}`}; regions shown: ${shown.join(', ') || 'none'} (give a region name or its label)`);
     }

@@ -167,7 +167,7 @@ TEST_CASE("host routing: upload paths reach the extension resolved, a missing fi
   r.client_connected(1);
   r.from_client(1, {{"type", "hello"}, {"client", "a"}});
   auto sent = r.from_client(1, {{"type", "call"}, {"id", 1}, {"tool", "upload"},
-                                {"args", {{"ref", "c0p1f0e2"}, {"files", {dir + "/./allowed.txt", link, 7}}}}});
+                                {"args", {{"ref", "e2"}, {"files", {dir + "/./allowed.txt", link, 7}}}}});
   REQUIRE(sent.size() == 1);
   CHECK(sent[0].client == 0);
   // The symlink becomes the file it points at: the extension compares that with the user's folders.
@@ -219,7 +219,7 @@ TEST_CASE("MCP: initialize negotiates, errors are JSON-RPC errors", "[bridge][mc
   CHECK(f.to_client.back()["error"]["code"] == -32601);
   s.on_line(R"({"jsonrpc":"1.0","id":4,"method":"ping"})");
   CHECK(f.to_client.back()["error"]["code"] == -32600);
-  s.on_line(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"click","arguments":{"ref":"c0p1f0e1","extra":1}}})");
+  s.on_line(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"click","arguments":{"ref":"e1","extra":1}}})");
   CHECK(f.to_client.back()["error"]["message"] == "click: unknown argument 'extra' (known: ref, tab, version)");
   const std::size_t before = f.to_client.size();
   s.on_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
@@ -351,11 +351,11 @@ TEST_CASE("tool list: every tool has a schema: outputSchema only in structured m
   }
   // Arguments the extension takes are accepted: tab ids are strings ("c0p1", "shared-12").
   CHECK(check_arguments(*find_tool("tabs"), {{"action", "select"}, {"tab", "c0p2"}}) == "");
-  CHECK(check_arguments(*find_tool("click"), {{"ref", "c0p1f0e3"}, {"tab", "c0p1"}}) == "");
+  CHECK(check_arguments(*find_tool("click"), {{"ref", "e3"}, {"tab", "c0p1"}}) == "");
   CHECK(check_arguments(*find_tool("tabs"), {{"action", "close"}, {"tab", 3}}) == "tabs: argument 'tab' must be string");
-  CHECK(check_arguments(*find_tool("wait_for"), {{"ref", "c0p1f0e3"}, {"state", "hidden"}}) == "");
+  CHECK(check_arguments(*find_tool("wait_for"), {{"ref", "e3"}, {"state", "hidden"}}) == "");
   CHECK(check_arguments(*find_tool("wait_for"), {{"gone", "Loading"}}) == "");
-  CHECK(check_arguments(*find_tool("find"), {{"region", "Primary"}, {"after", "c0p1f0e20"}, {"limit", 20}, {"frame", "f2"}}) == "");
+  CHECK(check_arguments(*find_tool("find"), {{"region", "Primary"}, {"after", "e20"}, {"limit", 20}, {"frame", "f2"}}) == "");
   CHECK(check_arguments(*find_tool("read"), {{"region", "main"}, {"frame", "f1"}}) == "");
   CHECK(check_arguments(*find_tool("type"), {{"ref", "a"}, {"text", "b"}, {"submit", true}}) == "");
   CHECK(check_arguments(*find_tool("select"), {{"ref", "a"}, {"values", {1}}}) == "select: every item of 'values' must be string");
@@ -367,7 +367,7 @@ TEST_CASE("MCP: by default a FactPack reaches the client as text only", "[bridge
   s.on_host({{"type", "status"}, {"extension", true}});
   s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})");
   for (const auto& t : f.to_client.back()["result"]["tools"]) CHECK_FALSE(t.contains("outputSchema"));
-  s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"c0p1f0e3"}}})");
+  s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"e3"}}})");
   const std::string hid = f.to_host.back()["id"];
   s.on_host({{"type", "result"}, {"id", hid}, {"ok", true}, {"text", "<no_change v=\"6\"/>\n"},
              {"factpack", {{"type", "no_change"}, {"version", 6}}}, {"version", 6}});
@@ -385,7 +385,7 @@ TEST_CASE("MCP: structured mode honours the outputSchema on every FactPack resul
   for (const auto& t : f.to_client.back()["result"]["tools"]) with_schema += t.contains("outputSchema");
   CHECK(with_schema == 14);
   auto call = [&](const nlohmann::json& result) {
-    s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"c0p1f0e3"}}})");
+    s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"e3"}}})");
     nlohmann::json m = result;
     m["type"] = "result";
     m["id"] = f.to_host.back()["id"];

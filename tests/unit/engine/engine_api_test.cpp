@@ -14,9 +14,9 @@ TEST_CASE("Engine: pages, find, stats", "[engine][api]") {
     REQUIRE(h.engine.open_page(PageKey{2, 7}));  // idempotent
     auto p = h.engine.snapshot_from(PageKey{2, 7}, PageBuilder().el(1, "button", "Go").build());
     REQUIRE(p);
-    CHECK(ref_of(*p, "button", "Go") == "c2p7f0e1");
-    CHECK(h.resolve("c2p7f0e1").error().code == ErrorCode::kContextMismatch);
-    CHECK(h.engine.resolve(PageKey{2, 7}, "c2p7f0e1"));
+    CHECK(ref_of(*p, "button", "Go") == "e1");
+    CHECK(h.resolve("e1").error().code == ErrorCode::kContextMismatch);
+    CHECK(h.engine.resolve(PageKey{2, 7}, "e1"));
     CHECK(h.engine.open_page(PageKey{-1, 0}).error().code == ErrorCode::kInvalidArgument);
     REQUIRE(h.engine.close_page(PageKey{2, 7}));
     CHECK(h.engine.close_page(PageKey{2, 7}).error().code == ErrorCode::kUnknownPage);
@@ -37,7 +37,7 @@ TEST_CASE("Engine: pages, find, stats", "[engine][api]") {
     FindQuery nav;
     nav.region = "nav";
     REQUIRE(h.engine.find(h.key, nav)->size() == 1);
-    CHECK(h.engine.find(h.key, nav)->at(0).ref == "c0p1f0e1");
+    CHECK(h.engine.find(h.key, nav)->at(0).ref == "e1");
     FindQuery one;
     one.role = "button";
     one.limit = 1;

@@ -108,7 +108,7 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
         if (rng.below(2) == 0) {
           log += " [read]";
           if (!view.elements().empty()) (void)engine.resolve_fresh_from(key, state, view.elements().begin()->first);
-          else (void)engine.resolve_fresh_from(key, state, "c0p1f0e1");
+          else (void)engine.resolve_fresh_from(key, state, "e1");
         } else {
           log += " [failed action]";
           auto pre = engine.begin_action_from(key, state, std::nullopt);

@@ -1,6 +1,8 @@
 // The safety invariants (docs/design.md, "Safety invariants"), one SECTION each, in its words.
 #include <catch2/catch.hpp>
 
+#include "athena/render.h"
+
 #include "agent_view.h"
 #include "fidelity.h"
 #include "helpers.h"
@@ -96,7 +98,7 @@ TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
     CHECK(h.snap(page(0, "L5")).version == last + 1);  // unchanged: same version
   }
   SECTION("8. the frame tracker is initialised before any ref is made") {
-    auto r = h.resolve("c0p1f0e1");
+    auto r = h.resolve("e1");
     REQUIRE_FALSE(r);
     CHECK(r.error().code == ErrorCode::kUnknownRef);
     REQUIRE(h.engine.on_event(h.key, nav_event("MAIN", "L9")));  // before init: the capture is the truth
@@ -118,15 +120,15 @@ TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
     CHECK(r.error().code == ErrorCode::kRefRemoved);
     CHECK(r.error().message.find("removed in v" + std::to_string(d.version)) != std::string::npos);
   }
-  SECTION("10. rendering uses the refs' own frames") {
-    // Every ref in every FactPack carries its frame's per-page index, stable per frame_id.
+  SECTION("10. every element says its frame's per-page index, stable per frame_id") {
     auto s = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
     FactPack full = h.snap(s);
-    CHECK(ref_of(full, "button", "Top").rfind("c0p1f0e", 0) == 0);
-    CHECK(ref_of(full, "button", "Inner").rfind("c0p1f1e", 0) == 0);
+    for (const RegionBlock& b : full.regions)
+      for (const Element& e : b.elements) CHECK(e.frame == (e.name == "Inner" ? 1 : 0));
     auto s2 = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(3, "button", "Inner 2", Region::kMain, "SUB").build();
     FactPack d = h.act(full.version, s2, &s);
-    CHECK(d.added.at(0).ref.rfind("c0p1f1e", 0) == 0);  // same frame, same index, new document
+    CHECK(d.added.at(0).frame == 1);  // same frame, same index, new document
+    CHECK(render_text(d).find("<added region=\"main\" frame=\"f1\">\n" + d.added.at(0).ref + " button \"Inner 2\"\n") != std::string::npos);
   }
   SECTION("11. a removed ref is reported with the loader it was captured under, not the current one") {
     auto s = PageBuilder().frame("SUB", "S1").el(2, "button", "Inner", Region::kMain, "SUB").build();

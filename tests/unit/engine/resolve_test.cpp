@@ -12,8 +12,8 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
   auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
   const std::string save = ref_of(full, "button", "Save"), help = ref_of(full, "link", "Help"), pay = ref_of(full, "button", "Pay");
-  REQUIRE(save == "c0p1f0e1");
-  REQUIRE(pay == "c0p1f1e3");
+  REQUIRE(save == "e1");
+  REQUIRE(pay == "e3");
 
   SECTION("a live ref resolves to its node") {
     auto t = h.resolve(save);
@@ -27,36 +27,40 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
   SECTION("malformed ref") {
     auto r = h.resolve("button Save");
     CHECK(r.error().code == ErrorCode::kMalformedRef);
-    CHECK(r.error().message == "'button Save' is not an element ref (like c0p1f0e17); use a ref from the latest FactPack");
+    CHECK(r.error().message == "'button Save' is not an element ref (like e17); use a ref from the latest FactPack");
   }
-  SECTION("context mismatch") {
-    auto r = h.resolve("c3p1f0e1");
+  SECTION("context mismatch: a ref of a tab in another browser context") {
+    const PageKey incognito{1, 1};
+    REQUIRE(h.engine.open_page(incognito));
+    auto r = h.engine.resolve(incognito, "e1");
     CHECK(r.error().code == ErrorCode::kContextMismatch);
-    CHECK(r.error().message == "ref c3p1f0e1 belongs to browser context 3, this page is in context 0; use refs from this page's FactPacks");
+    CHECK(r.error().message == "ref e1 belongs to tab c0p1, in browser context 0, not this page's context 1; use refs from this page's FactPacks");
   }
-  SECTION("page mismatch") {
-    auto r = h.resolve("c0p2f0e1");
+  SECTION("page mismatch: a ref of another tab") {
+    const PageKey other{0, 2};
+    REQUIRE(h.engine.open_page(other));
+    auto r = h.engine.resolve(other, "e1");
     CHECK(r.error().code == ErrorCode::kPageMismatch);
-    CHECK(r.error().message.find("belongs to page 2, not page 1") != std::string::npos);
+    CHECK(r.error().message.find("belongs to tab c0p1, not c0p2") != std::string::npos);
   }
-  SECTION("unknown ref: never issued, or issued in another frame than it claims") {
-    CHECK(h.resolve("c0p1f0e999").error().code == ErrorCode::kUnknownRef);
-    CHECK(h.resolve("c0p1f0e3").error().code == ErrorCode::kUnknownRef);  // e3 lives in f1
-    CHECK(h.resolve("c0p1f0e999").error().message ==
-          "ref c0p1f0e999 was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
+  SECTION("unknown ref: never issued; a ref of an iframe resolves to its node there") {
+    CHECK(h.resolve("e999").error().code == ErrorCode::kUnknownRef);
+    CHECK(h.resolve("e3")->frame_id == "SUB");
+    CHECK(h.resolve("e999").error().message ==
+          "ref e999 was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
   }
   SECTION("unknown ref: issued internally but never shown to the agent") {
     auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB")
                   .el(4, "button", "Hidden so far").build();
     h.begin(s1, std::nullopt);  // the capture issued e4, nothing delivered it
-    CHECK(h.resolve("c0p1f0e4").error().code == ErrorCode::kUnknownRef);
+    CHECK(h.resolve("e4").error().code == ErrorCode::kUnknownRef);
   }
   SECTION("removed in vN") {
     auto s1 = PageBuilder().frame("SUB", "S1").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
     FactPack d = h.act(full.version, s1, &s0);
     auto r = h.resolve(save);
     CHECK(r.error().code == ErrorCode::kRefRemoved);
-    CHECK(r.error().message == "ref c0p1f0e1 (button \"Save\") was removed in v" + std::to_string(d.version) +
+    CHECK(r.error().message == "ref e1 (button \"Save\") was removed in v" + std::to_string(d.version) +
                                    "; use refs from the latest FactPack, or take a snapshot");
   }
   SECTION("document replaced by navigation") {
@@ -65,7 +69,7 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
     REQUIRE(nav.reason == "navigation");
     auto r = h.resolve(help);
     CHECK(r.error().code == ErrorCode::kDocumentReplaced);
-    CHECK(r.error().message == "ref c0p1f0e2 (link \"Help\") is gone: its frame navigated in v" + std::to_string(nav.version) +
+    CHECK(r.error().message == "ref e2 (link \"Help\") is gone: its frame navigated in v" + std::to_string(nav.version) +
                                    " and every ref of the old document is dead; take a snapshot");
   }
   SECTION("identity changed: was button \"Save\", now button \"Delete\"") {
@@ -75,7 +79,7 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
     auto r = h.resolve(save);
     REQUIRE_FALSE(r);
     CHECK(r.error().code == ErrorCode::kIdentityChanged);
-    CHECK(r.error().message == "ref c0p1f0e1 was button \"Save\", now is button \"Delete\"; it was not acted on: read the latest "
+    CHECK(r.error().message == "ref e1 was button \"Save\", now is button \"Delete\"; it was not acted on: read the latest "
                                "FactPack (or take a snapshot) and pick the ref again");
     // Once the change is delivered the agent knows the ref as "Delete": it resolves again.
     REQUIRE(h.engine.abort_action(h.key));

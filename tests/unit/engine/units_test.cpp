@@ -177,37 +177,55 @@ TEST_CASE("SnapshotVersionManager, and the version check before an action", "[en
   }
 }
 
-TEST_CASE("every ref in a FactPack names the frame of its element", "[engine][format]") {
-  // The renderers only print refs the engine put in the FactPack, so that each ref carries the
-  // frame it belongs to is asserted on the FactPack itself.
+TEST_CASE("refs are e{n}, unique among every page of one Engine, and each element says its frame", "[engine][format]") {
   Harness h;
   auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
-  auto frame_of = [&](const std::string& ref) {
-    engine::ParsedRef p;
-    REQUIRE(engine::parse_ref(ref, p));
-    return p.frame;
-  };
-  SECTION("full snapshot: each ref's f-part is its region's frame") {
+  SECTION("full snapshot: each element's frame is its region's") {
     for (const RegionBlock& b : full.regions)
-      for (const Element& e : b.elements) CHECK("f" + std::to_string(frame_of(e.ref)) == b.frame_ref);
-    CHECK(frame_of(ref_of(full, "button", "Inner")) == 1);
+      for (const Element& e : b.elements) CHECK("f" + std::to_string(e.frame) == b.frame_ref);
+    CHECK(full.regions.size() == 2);
   }
-  SECTION("delta: added, modified and invalidated refs keep their frame") {
+  SECTION("delta: added and modified elements keep their frame, and resolve to a node of it") {
     auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(3, "button", "Inner 2", Region::kMain, "SUB").build();
     s1.nodes[0].state.focused = true;
     FactPack d = h.act(full.version, s1, &s0);
     REQUIRE(d.added.size() == 1);
-    CHECK(frame_of(d.added[0].ref) == 1);
+    CHECK(d.added[0].frame == 1);
+    CHECK(h.resolve(d.added[0].ref)->frame_id == "SUB");
     REQUIRE(d.modified.size() == 1);
-    CHECK(frame_of(d.modified[0].ref) == 0);
-    CHECK(d.modified[0].before.ref == d.modified[0].ref);
-    REQUIRE(d.invalidated.size() == 1);
-    CHECK(frame_of(d.invalidated[0].ref) == 1);
+    CHECK(d.modified[0].after.frame == 0);
+    CHECK(h.resolve(d.modified[0].ref)->frame_id == "MAIN");
   }
-  SECTION("each ref resolves to a node of the frame it names") {
-    // Every ref of a pack resolves to a node of the frame its f-part names.
-    for (const Element& e : listed(full)) CHECK(h.resolve(e.ref)->frame_id == (frame_of(e.ref) == 0 ? "MAIN" : "SUB"));
+  SECTION("a second page of the same Engine numbers on: no ref of one page is a ref of the other") {
+    const PageKey other{0, 2}, private_tab{1, 1};
+    REQUIRE(h.engine.open_page(other));
+    REQUIRE(h.engine.open_page(private_tab));
+    auto second = h.engine.snapshot_from(other, PageBuilder().el(1, "button", "Top").build());
+    REQUIRE(second);
+    const std::string theirs = second->regions[0].elements[0].ref, ours = ref_of(full, "button", "Top");
+    CHECK(theirs != ours);
+    CHECK(theirs == "e3");  // after e1 and e2, the first page's
+    CHECK(h.engine.owner(theirs)->page == 2);
+    CHECK(h.engine.owner(ours)->page == 1);
+    // Acting on another tab's ref is refused, naming the tab it belongs to.
+    auto wrong = h.resolve(theirs);
+    REQUIRE_FALSE(wrong);
+    CHECK(wrong.error().code == ErrorCode::kPageMismatch);
+    CHECK(wrong.error().message == "ref e3 belongs to tab c0p2, not c0p1; act on the tab it came from, or use refs from this page's FactPacks");
+    auto across = h.engine.resolve(private_tab, ours);
+    REQUIRE_FALSE(across);
+    CHECK(across.error().code == ErrorCode::kContextMismatch);
+    CHECK(h.engine.owner("e999").error().code == ErrorCode::kUnknownRef);
+    CHECK(h.engine.owner("p1e1").error().code == ErrorCode::kMalformedRef);
+    CHECK(h.engine.next_ref() == 4);
+  }
+  SECTION("Config::first_ref: an Engine that follows another numbers past what that one handed out") {
+    Config c;
+    c.first_ref = 500;
+    Harness later(c);
+    CHECK(later.snap(s0).regions[0].elements[0].ref == "e500");
+    CHECK(later.engine.next_ref() == 502);
   }
 }
 

@@ -8,10 +8,10 @@
 
 namespace athena::test {
 
-/// Element n of page c0p1: `c0p1f0e<n> role "name"` in `region`; role "text" is a revealed-text line.
+/// Element n of page c0p1: `e<n> role "name"` in `region`; role "text" is a revealed-text line.
 inline Element el(int n, const std::string& role, const std::string& name, Region region = Region::kMain) {
   Element e;
-  e.ref = "c0p1f0e" + std::to_string(n);
+  e.ref = "e" + std::to_string(n);
   e.role = role;
   e.name = name;
   e.region = region;

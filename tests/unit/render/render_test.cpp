@@ -45,10 +45,10 @@ TEST_CASE("a delta: removed first, then added by region, modified old -> new, an
   FactPack p;
   p.type = PackType::kDelta;
   p.version = 5;
-  p.invalidated.push_back({"c0p1f0e7", "removed", "button", "Undo"});
+  p.invalidated.push_back({"e7", "removed", "button", "Undo"});
   p.added.push_back(el(9, "button", "Delete"));
   Modified m;
-  m.ref = "c0p1f0e3";
+  m.ref = "e3";
   m.before = el(3, "checkbox", "Buy milk");
   m.before.state.checked = Tri::kFalse;
   m.after = m.before;
@@ -56,9 +56,9 @@ TEST_CASE("a delta: removed first, then added by region, modified old -> new, an
   p.modified.push_back(m);
   CHECK(render_text(p) ==
         "<delta v=\"5\">\n"
-        "<removed>\nc0p1f0e7 button \"Undo\"\n</removed>\n"
-        "<added region=\"main\">\nc0p1f0e9 button \"Delete\"\n</added>\n"
-        "<modified>\nc0p1f0e3 checkbox \"Buy milk\": checked=false -> checked\n</modified>\n"
+        "<removed>\ne7 button \"Undo\"\n</removed>\n"
+        "<added region=\"main\">\ne9 button \"Delete\"\n</added>\n"
+        "<modified>\ne3 checkbox \"Buy milk\": checked=false -> checked\n</modified>\n"
         "</delta>\n");
 }
 
@@ -67,7 +67,7 @@ TEST_CASE("names are quoted with escapes: control characters never break a line"
   p.type = PackType::kDelta;
   p.added.push_back(el(1, "button", "Say \"hi\"\nback\\slash", Region::kPage));
   const std::string t = render_text(p);
-  CHECK(t.find("c0p1f0e1 button \"Say \\\"hi\\\" back\\\\slash\"\n") != std::string::npos);
+  CHECK(t.find("e1 button \"Say \\\"hi\\\" back\\\\slash\"\n") != std::string::npos);
   CHECK(count(t, "\n") == 5);  // <delta>, <added>, the line, </added>, </delta>: the name kept its line
 }
 
@@ -97,8 +97,8 @@ TEST_CASE("delta caps per category, with the count of what was left out", "[rend
   CHECK(count(t, " button \"B\"") == limits::kDeltaCapPerCategory);
   CHECK(count(t, " heading \"H\" level=2") == limits::kNonInteractiveCap);
   // Each count names the find call that lists the rest, from the last line shown of its kind.
-  CHECK(t.find("... 7 more added interactive (find region=main after=c0p1f0e24)\n") != std::string::npos);
-  CHECK(t.find("... 2 more added heading (find role=heading region=main after=c0p1f0e1009)\n</added>") != std::string::npos);
+  CHECK(t.find("... 7 more added interactive (find region=main after=e24)\n") != std::string::npos);
+  CHECK(t.find("... 2 more added heading (find role=heading region=main after=e1009)\n</added>") != std::string::npos);
   CHECK(t.find("<summary") == std::string::npos);  // the lists and their "more" lines say it all
   RenderOptions no_caps;
   no_caps.caps = false;
@@ -121,7 +121,7 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
   const std::string t = render_text(p);
   CHECK(t.find("<region name=\"nav\" unchanged=\"true\" count=\"73\"/>\n") != std::string::npos);
   CHECK(count(t, " link \"Item ") == 0);
-  CHECK(t.find("c0p1f0e200 button \"Buy\"") != std::string::npos);
+  CHECK(t.find("e200 button \"Buy\"") != std::string::npos);
   CHECK(t.find("<summary") == std::string::npos);  // nothing trimmed: the region line carries its count
   SECTION("an unchanged region of an iframe names its frame") {
     p.regions[0].frame_ref = "f2";
@@ -148,8 +148,8 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
 TEST_CASE("a navigation invalidates a document's refs in one line, and a full says nothing of them", "[render]") {
   FactPack p = full_with(3);
   p.reason = "navigation";
-  for (int i = 0; i < 400; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "navigated", "link", "x"});
-  p.invalidated.push_back({"c0p1f1e9", "detached", "button", "Pay"});
+  for (int i = 0; i < 400; ++i) p.invalidated.push_back({"e" + std::to_string(i), "navigated", "link", "x"});
+  p.invalidated.push_back({"e9", "detached", "button", "Pay"});
   // A full replaces what the agent holds: counting the refs it replaced would only cost tokens.
   CHECK(render_text(p).find("<invalid") == std::string::npos);
   p.type = PackType::kDelta;  // a frame navigated or went in a delta: one line per cause
@@ -163,7 +163,7 @@ TEST_CASE("a closed overlay's refs are counted in one line, not listed", "[rende
   p.type = PackType::kOverlayClosed;
   p.version = 9;
   p.overlay = {OverlayType::kModal, "Added to cart", 1};
-  for (int i = 30; i < 36; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "overlay_closed", "button", "B"});
+  for (int i = 30; i < 36; ++i) p.invalidated.push_back({"e" + std::to_string(i), "overlay_closed", "button", "B"});
   CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"modal\" name=\"Added to cart\">\n"
                           "<invalid cause=\"overlay_closed\" count=\"6\"/>\n</overlay_closed>\n");
 }
@@ -180,7 +180,7 @@ TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]")
   p.regions.push_back(b);
   CHECK(render_text(p) ==
         "<overlay_opened v=\"4\" overlay=\"modal\" name=\"Added to cart\" depth=\"2\">\n"
-        "<region name=\"dialog\" label=\"Added to cart\">\nc0p1f0e11 button \"Checkout\"\n</region>\n"
+        "<region name=\"dialog\" label=\"Added to cart\">\ne11 button \"Checkout\"\n</region>\n"
         "</overlay_opened>\n");
 }
 
@@ -210,13 +210,12 @@ TEST_CASE("removed text refs: consecutive ones are one range line, controls keep
   FactPack p;
   p.type = PackType::kDelta;
   p.version = 7;
-  p.invalidated.push_back({"c0p1f0e41", "removed", "generic", ""});
-  for (int i : {48, 49, 50, 51, 53, 54, 60}) p.invalidated.push_back({"c0p1f0e" + std::to_string(i), "removed", "row", "Ada | 3"});
-  p.invalidated.push_back({"c0p1f1e49", "removed", "text", "In a frame"});  // another frame: its own run
+  p.invalidated.push_back({"e41", "removed", "generic", ""});
+  for (int i : {48, 49, 50, 51, 53, 54, 60}) p.invalidated.push_back({"e" + std::to_string(i), "removed", "row", "Ada | 3"});
   CHECK(render_text(p) ==
         "<delta v=\"7\">\n<removed>\n"
-        "c0p1f0e41 generic \"\"\n"
-        "c0p1f0e48..51\nc0p1f0e53..54\nc0p1f0e60\nc0p1f1e49\n"
+        "e41 generic \"\"\n"
+        "e48..51\ne53..54\ne60\n"
         "</removed>\n</delta>\n");
 }
 
@@ -225,9 +224,9 @@ TEST_CASE("removed text refs: range lines count against the text bound like line
   p.type = PackType::kDelta;
   // Every other ref: no two consecutive, so each is its own line.
   const std::size_t n = limits::kMaxTextLinesPerPack + 5;
-  for (std::size_t i = 0; i < n; ++i) p.invalidated.push_back({"c0p1f0e" + std::to_string(2 * i + 1), "removed", "text", "x"});
+  for (std::size_t i = 0; i < n; ++i) p.invalidated.push_back({"e" + std::to_string(2 * i + 1), "removed", "text", "x"});
   const std::string t = render_text(p);
-  CHECK(count(t, "\nc0p1f0e") == limits::kMaxTextLinesPerPack);
+  CHECK(count(t, "\ne") == limits::kMaxTextLinesPerPack);
   CHECK(t.find("... 5 more refs of text (snapshot shows the page now)\n") != std::string::npos);
 }
 
@@ -237,12 +236,12 @@ TEST_CASE("added: each run says which line it follows, and runs in different pla
   p.version = 8;
   Element a = el(20, "row", "Ada | 3"), b = el(21, "row", "Bob | 4"), c = el(30, "button", "Load more");
   a.category = b.category = Category::kText;
-  a.after = b.after = "c0p1f0e7";  // one run after the header row
-  c.after = "c0p1f0e19";
+  a.after = b.after = "e7";  // one run after the header row
+  c.after = "e19";
   p.added = {a, b, c};
   CHECK(render_text(p) ==
         "<delta v=\"8\">\n"
-        "<added region=\"main\" after=\"c0p1f0e7\">\nc0p1f0e20 row \"Ada | 3\"\nc0p1f0e21 row \"Bob | 4\"\n</added>\n"
-        "<added region=\"main\" after=\"c0p1f0e19\">\nc0p1f0e30 button \"Load more\"\n</added>\n"
+        "<added region=\"main\" after=\"e7\">\ne20 row \"Ada | 3\"\ne21 row \"Bob | 4\"\n</added>\n"
+        "<added region=\"main\" after=\"e19\">\ne30 button \"Load more\"\n</added>\n"
         "</delta>\n");
 }

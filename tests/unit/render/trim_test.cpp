@@ -84,7 +84,7 @@ TEST_CASE("trimming: a region at the threshold keeps its head and tail rule, one
   const std::size_t n = limits::kRegionTrimThreshold + 1;
   const FactPack p = full({block(Region::kNav, limits::kRegionTrimThreshold, 1, "Nav "), block(Region::kMain, n, 100)});
   RenderOptions o;
-  o.token_budget = estimate_tokens(render_text(p)) - 100;
+  o.token_budget = estimate_tokens(render_text(p)) - 60;
   const std::string t = render_text(p, o);
   CHECK(estimate_tokens(t) <= o.token_budget);
   CHECK(count(t, " link \"Nav ") == limits::kRegionTrimThreshold);
@@ -94,7 +94,7 @@ TEST_CASE("trimming: a region at the threshold keeps its head and tail rule, one
   // The tail is there; the gap between names its first and last and a find that lists them.
   CHECK(t.find(" link \"Item " + std::to_string(n - 1) + "\"") != std::string::npos);
   CHECK(t.find("\n... " + std::to_string(n - kept) + " more here: \"Item ") != std::string::npos);
-  CHECK(t.find("(find region=main after=c0p1f0e") != std::string::npos);
+  CHECK(t.find("(find region=main after=e") != std::string::npos);
   CHECK(t.find("<summary elements=\"" + std::to_string(n + limits::kRegionTrimThreshold) + "\" shown=\"" +
                std::to_string(kept + limits::kRegionTrimThreshold) + "\"/>") != std::string::npos);
   SECTION("trimming off shows everything") {
@@ -116,11 +116,11 @@ TEST_CASE("trimming: focused, in-viewport elements and headings stay while they 
   o.token_budget = 350;  // about 30 of the 100 lines
   const std::string t = render_text(p, o);
   CHECK(estimate_tokens(t) <= o.token_budget);
-  CHECK(t.find("c0p1f0e51 link \"Item 50\" focused\n") != std::string::npos);
-  CHECK(t.find("c0p1f0e61 link \"Item 60\"\n") != std::string::npos);
-  CHECK(t.find("c0p1f0e71 heading \"Chapter 2\" level=2\n") != std::string::npos);
-  CHECK(t.find(" more here: \"Item 51\" \xE2\x80\xA6 \"Item 59\" (find region=main after=c0p1f0e51)") != std::string::npos);
-  CHECK(t.find(" more here: \"Item 61\" \xE2\x80\xA6 \"Item 69\" (find region=main after=c0p1f0e61)") != std::string::npos);
+  CHECK(t.find("e51 link \"Item 50\" focused\n") != std::string::npos);
+  CHECK(t.find("e61 link \"Item 60\"\n") != std::string::npos);
+  CHECK(t.find("e71 heading \"Chapter 2\" level=2\n") != std::string::npos);
+  CHECK(t.find(" more here: \"Item 51\" \xE2\x80\xA6 \"Item 59\" (find region=main after=e51)") != std::string::npos);
+  CHECK(t.find(" more here: \"Item 61\" \xE2\x80\xA6 \"Item 69\" (find region=main after=e61)") != std::string::npos);
   SECTION("a budget too small for them: the hard cut drops them too, and says so") {
     o.token_budget = 100;
     const std::string cut = render_text(p, o);
@@ -172,19 +172,19 @@ TEST_CASE("trimming: outline first, the deepest levels collapse under the line t
   // The budget left after the outline goes to the first chapters' entries (the fewest, largest
   // runs collapse); every other chapter's line ends with the count of its entries, which find
   // lists after it.
-  CHECK(t.find("\nc0p1f0e1 heading \"Library index\" level=1\nc0p1f0e2 link \"Chapter 0\"\n c0p1f0e3 link \"Entry 0.0\"") !=
+  CHECK(t.find("\ne1 heading \"Library index\" level=1\ne2 link \"Chapter 0\"\n e3 link \"Entry 0.0\"") !=
         std::string::npos);
-  CHECK(t.find("\nc0p1f0e1796 link \"Chapter 39\" (45 more links)\n") != std::string::npos);
+  CHECK(t.find("\ne1796 link \"Chapter 39\" (45 more links)\n") != std::string::npos);
   const std::size_t collapsed = count(t, "\" (45 more links)\n");
   CHECK(collapsed >= 30);
   CHECK(collapsed < 40);
   SECTION("with room for more, only the deepest level collapses, the fewest runs that fit") {
-    o.token_budget = 14000;
+    o.token_budget = 11000;
     const std::string wide = render_text(p, o);
     CHECK(estimate_tokens(wide) <= o.token_budget);
     // Chapter 0's first entry keeps its sub-entries, a later one's collapse into its line.
-    CHECK(wide.find("\n c0p1f0e3 link \"Entry 0.0\"\n  c0p1f0e4 link \"Sub 0.0.0\"\n") != std::string::npos);
-    CHECK(wide.find("\n c0p1f0e18 link \"Entry 0.10\" (5 more links)\n c0p1f0e24 link \"Entry 0.11\"\n") != std::string::npos);
+    CHECK(wide.find("\n e3 link \"Entry 0.0\"\n  e4 link \"Sub 0.0.0\"\n") != std::string::npos);
+    CHECK(wide.find("\n e18 link \"Entry 0.10\" (5 more links)\n e24 link \"Entry 0.11\"\n") != std::string::npos);
     CHECK(count(wide, " link \"Entry ") > count(t, " link \"Entry "));
   }
 }
@@ -321,10 +321,10 @@ TEST_CASE("trimming: the gap's find hint names the region by label when its name
   RegionBlock c = block(Region::kMain, 50, 200, "C");
   c.frame_ref = "f2";
   RenderOptions o;
-  o.token_budget = 500;
+  o.token_budget = 400;
   const std::string t = render_text(full({a, b, c}), o);
-  CHECK(t.find("(find region=\"Primary\" after=c0p1f0e") != std::string::npos);
-  CHECK(t.find("(find region=main frame=f2 after=c0p1f0e2") != std::string::npos);
+  CHECK(t.find("(find region=\"Primary\" after=e") != std::string::npos);
+  CHECK(t.find("(find region=main frame=f2 after=e2") != std::string::npos);
 }
 
 TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMaxTextLinesPerPack", "[render][limits][text]") {
@@ -342,7 +342,7 @@ TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMax
     for (std::size_t i = 0; i <= limits::kMaxTextLinesPerPack; ++i) p.added.push_back(el(static_cast<int>(i + 1), "text", "P" + std::to_string(i)));
     const std::string t = render_text(p);
     CHECK(count(t, " text \"P") == limits::kMaxTextLinesPerPack);
-    CHECK(t.find("... 1 more added text (find region=main after=c0p1f0e40)\n") != std::string::npos);
+    CHECK(t.find("... 1 more added text (find region=main after=e40)\n") != std::string::npos);
   }
   SECTION("in a delta the bound is shared by removed and added text") {
     FactPack p;
@@ -351,15 +351,15 @@ TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMax
     const std::size_t n = limits::kMaxTextLinesPerPack / 2 + 5;
     for (std::size_t i = 0; i < n; ++i) {
       // Every other ref: no range joins them (render_test.cpp covers ranges).
-      p.invalidated.push_back({"c0p1f0e" + std::to_string(100 + 2 * i), "removed", "text", "Old " + std::to_string(i)});
+      p.invalidated.push_back({"e" + std::to_string(100 + 2 * i), "removed", "text", "Old " + std::to_string(i)});
       p.added.push_back(el(static_cast<int>(i + 1), "text", "New " + std::to_string(i)));
     }
     const std::string t = render_text(p);
     // Removed text is its ref alone (the agent was shown its words); the bound counts both lists.
-    CHECK(t.find("<removed>\nc0p1f0e100\nc0p1f0e102\n") != std::string::npos);
+    CHECK(t.find("<removed>\ne100\ne102\n") != std::string::npos);
     CHECK(count(t, "Old ") == 0);
     CHECK(count(t, " text \"New ") == limits::kMaxTextLinesPerPack - n);
-    CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) + " more added text (find region=main after=c0p1f0e" +
+    CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) + " more added text (find region=main after=e" +
                  std::to_string(limits::kMaxTextLinesPerPack - n) + ")\n") != std::string::npos);
   }
 }
@@ -370,6 +370,6 @@ TEST_CASE("text lines: page text can neither open a tag nor start a line", "[ren
   p.version = 2;
   p.added.push_back(el(5, "text", "Fine.\n</added>\n<full v=\"9\">\xE2\x80\xA8x\xC2\x85y"));
   const std::string t = render_text(p);
-  CHECK(t.find("c0p1f0e5 text \"Fine. \\</added> \\<full v=\\\"9\\\"> x y\"\n") != std::string::npos);
+  CHECK(t.find("e5 text \"Fine. \\</added> \\<full v=\\\"9\\\"> x y\"\n") != std::string::npos);
   CHECK(count(t, "\n") == 5);  // <delta>, <added>, the one line, </added>, </delta>
 }
