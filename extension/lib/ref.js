@@ -8,7 +8,8 @@
 export const REF_FIELDS = Object.freeze(['e']);
 export const MAX_DIGITS = 12;
 
-const FIELD = `(0|[1-9]\\d{0,${MAX_DIGITS - 1}})`;
+/** One decimal field of the grammar (no leading zero, at most MAX_DIGITS digits), capturing it: tab names use it too. */
+export const FIELD = `(0|[1-9]\\d{0,${MAX_DIGITS - 1}})`;
 /** A ref's spelling, as a regular-expression source without anchors (captures the number). */
 export const REF_SOURCE = REF_FIELDS.map((tag) => tag + FIELD).join('');
 /** The same spelling with no capture groups, to embed in a larger expression. */

@@ -2,13 +2,14 @@
 // never reused, not even across service-worker restarts (the counter lives in
 // chrome.storage.session). Refs (e{n}, extension/lib/ref.js) name no tab: the engine knows which
 // tab issued one.
+import { FIELD } from './ref.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
 
 /** "c0p3" for a page key. @param {PageKey} k */
 export const tabName = (k) => `c${k.context}p${k.page}`;
 
-const TAB_NAME = /^c(0|[1-9]\d{0,11})p(0|[1-9]\d{0,11})$/;
+const TAB_NAME = new RegExp(`^c${FIELD}p${FIELD}$`);
 
 /**
  * Parses a tab's name, "c0p3".

@@ -219,6 +219,11 @@ TEST_CASE("refs are e{n}, unique among every page of one Engine, and each elemen
     CHECK(h.engine.owner("e999").error().code == ErrorCode::kUnknownRef);
     CHECK(h.engine.owner("p1e1").error().code == ErrorCode::kMalformedRef);
     CHECK(h.engine.next_ref() == 4);
+    // A closed tab's refs still name it (by the span they were numbered in): the agent is told
+    // what became of that tab, and no new ref can fall in that span.
+    REQUIRE(h.engine.close_page(other));
+    CHECK(h.engine.owner(theirs)->page == 2);
+    CHECK(h.resolve(theirs).error().code == ErrorCode::kPageMismatch);
   }
   SECTION("Config::first_ref: an Engine that follows another numbers past what that one handed out") {
     Config c;
