@@ -122,6 +122,10 @@ test('iframes: typing and clicking inside a same-origin and a cross-site (out-of
   assert.equal(nav.fp.type, 'full');
   const email = refOf(nav.fp, 'textbox', 'Email');
   assert.match(nav.fp.elements.find((e) => e.ref === email)?.frame ?? 'f0', /^f[1-9]\d*$/);  // a frame other than the main one
+  // A find answer's line says the frame too: it has no region line to say it.
+  const found = await chain.call('find', { role: 'textbox', name: 'Email' });
+  assert.equal(found.fp.find.elements.length, 1, found.text);
+  assert.equal(found.fp.find.elements[0].frame, nav.fp.elements.find((e) => e.ref === email)?.frame, found.text);
   const typed = await chain.call('type', { ref: email, text: 'ada@example.com', version: nav.fp.version });
   assert.equal(typed.isError, false, typed.text);
   const sub = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Subscribe'), version: typed.fp.version });

@@ -302,6 +302,16 @@ test('find and read answers: find adds the elements it lists, read keeps the tex
   assert.ok(v.sees('this will   delete 12 files.'));
 });
 
+test('a find line in an iframe names its frame: that frame navigating drops exactly what find listed there', () => {
+  const v = new AgentView();
+  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\ne1 button "Top"\n</region>\n<summary elements="3" shown="1"/>\n</full>\n');
+  assert.deepEqual(v.apply('<find v="1" total="2" shown="2">\ne2 button "Framed" frame=f2\ne3 button "Main"\n</find>\n'), []);
+  assert.equal(v.elements.get('e2').frame, 'f2');
+  assert.equal(v.elements.get('e3').frame, undefined);
+  assert.deepEqual(v.apply('<delta v="2">\n<invalid cause="navigated" frame="f2" count="1"/>\n</delta>\n'), []);
+  assert.deepEqual([...v.elements.keys()].sort(), ['e1', 'e3']);
+});
+
 test('a one-line note before the FactPack (not_executed) is kept, the FactPack after it parsed', () => {
   const fp = parseFactPack('<not_executed reason="stale_version" yours="19" current="20">type was not executed: your page state is too old to reconcile. Here is the current page; retry with its refs.</not_executed>\n<full v="20" reason="stale_version" url="u" title="t">\n<region name="header" unchanged="true" count="2"/>\n<summary elements="2" shown="0" unchanged_regions="1"/>\n</full>\n');
   assert.equal(fp.type, 'full');

@@ -131,6 +131,7 @@ function parseWords(s, e) {
     else if (key === 'href') e.href = value ?? '';
     else if (key === 'desc') e.desc = value ?? '';
     else if (key === 'cut' && value === null) e.cut = true;
+    else if (key === 'frame' && value) e.frame = value;  // a find line of an element in an iframe
     else (e.extra ??= {})[key] = value ?? 'true';
   }
 }

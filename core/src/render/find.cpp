@@ -1,4 +1,5 @@
-// The agent text of a find answer: the element lines of FactPacks, and a last line that says how
+// The agent text of a find answer: the element lines of FactPacks (plus ` frame=f2` for an element
+// in an iframe, which no region line says here), and a last line that says how
 // many matches remain and the exact call that lists them.
 #include <string>
 
@@ -28,7 +29,8 @@ std::string render_find(const FindResult& r, const FindQuery& q) {
                     std::to_string(r.elements.size()) + "\"";
   if (!r.next.empty()) out += " next=\"" + r.next + "\"";
   out += ">\n";
-  for (const Element& e : r.elements) render::element_line(out, e);
+  // A found element in an iframe says which: the agent drops it when that frame navigates.
+  for (const Element& e : r.elements) render::element_line(out, e, /*say_frame=*/true);
   if (r.remaining) {
     out += "... " + std::to_string(r.remaining) + " more: find";
     hint_value(out, "role", q.role);

@@ -98,7 +98,7 @@ std::string state_words(const Element& e) {
 }
 
 // Non-interactive things have no ref worth acting on but keep it (a delta can remove them).
-void element_line(std::string& out, const Element& e) {
+void element_line(std::string& out, const Element& e, bool say_frame) {
   out += e.ref;
   out.push_back(' ');
   if (e.role.empty()) out += category_name(e.category);
@@ -106,6 +106,7 @@ void element_line(std::string& out, const Element& e) {
   out.push_back(' ');
   quoted(out, e.name);
   out += state_words(e);
+  if (say_frame && e.frame != 0) out += " frame=f" + std::to_string(e.frame);
   out.push_back('\n');
 }
 

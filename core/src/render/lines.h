@@ -27,8 +27,9 @@ void attr(std::string& out, const char* key, std::string_view value);
 /// The state words of an element, in a fixed order; "" when nothing is set.
 std::string state_words(const Element& e);
 
-/// `ref role "name" state...\n`.
-void element_line(std::string& out, const Element& e);
+/// `ref role "name" state...\n`. `say_frame`: end with ` frame=f2` when the element is in an
+/// iframe (a find answer's lines stand alone; in a FactPack its region or added block says it).
+void element_line(std::string& out, const Element& e, bool say_frame = false);
 
 /// ASCII letters in lower case, nothing else folded (find's names and regions, region labels).
 std::string ascii_lower(std::string_view s);

@@ -302,6 +302,26 @@ TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly 
   }
 }
 
+TEST_CASE("find: a line of an element in an iframe ends with its frame, a main-frame line says none", "[engine][find]") {
+  Engine engine;
+  const PageKey key{0, 1};
+  PageBuilder b;
+  b.el(1, "button", "Top button");
+  b.frame("F1", "LF1");
+  b.el(2, "button", "Framed button", Region::kMain, "F1");
+  REQUIRE(engine.open_page(key));
+  REQUIRE(engine.snapshot_from(key, b.build()));
+  FindQuery q;
+  q.role = "button";
+  auto r = engine.find_paged(key, q);
+  REQUIRE(r);
+  REQUIRE(r->elements.size() == 2);
+  const std::string text = render_find(*r, q);
+  INFO(text);
+  CHECK(text.find(r->elements[0].ref + " button \"Top button\"\n") != std::string::npos);
+  CHECK(text.find(r->elements[1].ref + " button \"Framed button\" frame=f1\n") != std::string::npos);
+}
+
 TEST_CASE("find: region=KIND frame=f0 lists the regions a kind's folded line names, exactly what it counts", "[engine][find][trim]") {
   Engine engine;
   const PageKey key{0, 1};
