@@ -10,8 +10,8 @@
 // the overhead grows with the number of JSON nodes). Median of RUNS runs. Writes
 // bench/capture-approaches.md (a section of RESULTS.md).
 import { chromium } from 'playwright-core';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../tests/support/tmp.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { capture } from '../extension/lib/capture.js';
@@ -59,7 +59,7 @@ async function main() {
   const { loadAthena } = await import(path.join(root, 'extension/core/athena.mjs'));
   const athena = await loadAthena({ wasmBinary: readFileSync(path.join(root, 'extension/core/athena_core.wasm')) });
   const sites = await startSites();
-  const home = mkdtempSync(path.join(os.tmpdir(), 'athena-capture-bench-'));
+  const home = tempDir('athena-capture-bench-');
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true,
     args: ['--no-sandbox', '--disable-gpu'], env: { ...process.env, HOME: home } });
   const pages = [

@@ -4,8 +4,8 @@
 // client receives (name, description, schemas). Writes bench/tool-list-results.md.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
+import { tempDir } from '../tests/support/tmp.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connectPeer } from './lib/peers.mjs';
@@ -18,7 +18,7 @@ export async function athenaTools() {
   const bin = [process.env.ATHENA_BRIDGE, 'build/release/bridge/athena-bridge', 'build/dev/bridge/athena-bridge']
     .filter(Boolean).map((p) => path.resolve(root, p)).find(existsSync);
   if (!bin) throw new Error('athena-bridge is not built: ./athena build');
-  const home = mkdtempSync(path.join(os.tmpdir(), 'athena-toollist-'));
+  const home = tempDir('athena-toollist-');
   const client = new Client({ name: 'athena-bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: bin, args: ['mcp'], env: { ...process.env, HOME: home, ATHENA_RUNTIME_DIR: home } }));
   try { return (await client.listTools()).tools; } finally { await client.close(); }

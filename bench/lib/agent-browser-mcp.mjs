@@ -14,7 +14,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { tempDir } from '../../tests/support/tmp.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +39,7 @@ function binary() {
 
 const BIN = binary();
 const SESSION = `athena-bench-${process.pid}`;
-const SOCKETS = mkdtempSync(path.join(os.tmpdir(), 'agent-browser-'));
+const SOCKETS = tempDir('agent-browser-');
 const ENV = {
   ...process.env,
   AGENT_BROWSER_SESSION: SESSION,

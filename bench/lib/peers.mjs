@@ -3,8 +3,7 @@
 // agent-browser is a CLI; its wrapper (bench/lib/agent-browser-mcp.mjs) is started the same way.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { tempDir } from '../../tests/support/tmp.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,7 +41,7 @@ export const PEERS = {
 /** Starts a peer and returns a connected SDK client. */
 export async function connectPeer(key) {
   const spec = PEERS[key]();
-  const home = mkdtempSync(path.join(os.tmpdir(), `athena-peer-${key}-`));
+  const home = tempDir(`athena-peer-${key}-`);
   const transport = new StdioClientTransport({
     command: spec.command,
     args: spec.args,

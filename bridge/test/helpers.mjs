@@ -2,11 +2,11 @@
 // HOME, and play Chrome's side of native messaging (spawn `athena-bridge native-host` exactly as
 // Chrome does: 4-byte little-endian length + JSON on its stdin/stdout).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from '../../tests/support/tmp.mjs';
 import { until } from '../../tests/support/wait.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -22,7 +22,7 @@ export function bridgeBinary() {
 }
 
 export function sandbox() {
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'athena-bridge-test-'));
+  const tmp = tempDir('athena-bridge-test-');
   const runtime = path.join(tmp, 'run');
   mkdirSync(runtime, { mode: 0o700 });
   mkdirSync(path.join(tmp, 'home'));

@@ -4,8 +4,8 @@
 // with a small program using the API the way the extension does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync, mkdtempSync, copyFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tempDir } from '../support/tmp.mjs';
 import path from 'node:path';
 import ts from 'typescript';
 import { capture } from './capture.mjs';
@@ -53,7 +53,7 @@ function matchesShape(obj, shapeName) {
 }
 
 test('athena.d.ts type-checks on its own and with a program using the API', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'athena-dts-'));
+  const dir = tempDir('athena-dts-');
   copyFileSync(dtsPath, path.join(dir, 'athena.d.ts'));
   writeFileSync(path.join(dir, 'use.ts'), `
 import { loadAthena, AthenaError, type FactPackResult, type Target, type ErrorCode } from './athena.js';
