@@ -308,6 +308,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // The outline (is_outline_list / is_outline_item): per node its nearest item ancestor-or-self,
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
+  std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
   std::vector<int> line_depth;  // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
@@ -332,9 +333,15 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       item[u] = item[pu];
       if (dom.is_element(node.parent)) {
         // A row or <details> holds its content under its own first line; a list, under the line
-        // of the item it is nested in (none for a top-level list).
-        if (dom.tag(node.parent) == "tr" || role[pu] == "row" || dom.tag(node.parent) == "details") anchor[u] = node.parent;
-        else if (is_outline_list(dom, node.parent, role[pu])) anchor[u] = item[pu];
+        // of the item it is nested in (none for a top-level list). A row that is no line of its
+        // own (a header row of sortable column headers) puts its cells side by side, where it is.
+        if (dom.tag(node.parent) == "tr" || role[pu] == "row") {
+          if (own_line[pu]) anchor[u] = node.parent;
+        } else if (dom.tag(node.parent) == "details") {
+          anchor[u] = node.parent;
+        } else if (is_outline_list(dom, node.parent, role[pu])) {
+          anchor[u] = item[pu];
+        }
       }
     }
     if (dom.is_element(i) && is_outline_item(dom, i, role[u])) item[u] = i;
@@ -412,6 +419,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (vis.aria_hidden(i)) continue;
     const bool shown = sel >= 0 ? vis.visible(sel, true) : visible;
     if (!shown) continue;
+    // An empty, zero-size element that is only tabbable (the focus guards a data grid or a dialog
+    // puts around itself) is nothing to read and nothing to aim at: Chrome's tree leaves it out too.
+    if (cat == Category::kInteractive && r == "generic" && !clickable && node.box.width <= 0 && node.box.height <= 0 &&
+        is_blank(accessible_name(dom, vis, i, r)) && is_blank(subtree_text(dom, vis, i)))
+      continue;
     if (cat == Category::kAlert || cat == Category::kStatus || cat == Category::kValidation) in_live[u] = 1;
 
     ReadableNode rn;
@@ -508,6 +520,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       first_line[static_cast<std::size_t>(a)] = static_cast<int>(snap.nodes.size());
     if (cat == Category::kText) in_text[u] = 1;
     else covered[u] = !is_container_role(r);
+    own_line[u] = 1;
     snap.nodes.push_back(std::move(rn));
     node_ov.push_back(ov[u]);
     if (cat == Category::kHeading) heading = snap.nodes.back().name;

@@ -299,11 +299,15 @@ TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line 
   // keyboard navigation, a sortable column header, a presentational clickable icon.
   CaptureBuilder b;
   const int grid = b.el(0, b.el(0, 0, "body"), "div", {{"role", "grid"}});
+  // Its focus guards: empty, zero-size, tabbable, declared presentational (which focus overrides).
+  b.el(0, grid, "div", {{"role", "presentation"}, {"tabindex", "0"}, {"class", "ag-tab-guard"}}, {0, 0, 0, 0});
   const int head = b.el(0, grid, "div", {{"role", "row"}, {"tabindex", "-1"}});
-  const int name = b.el(0, head, "div", {{"role", "columnheader"}, {"tabindex", "-1"}});
-  b.flag(0, name, "isClickable");
-  b.text(0, name, "Name");
-  b.flag(0, b.el(0, name, "span", {{"role", "presentation"}}), "isClickable");
+  for (const char* column : {"Name", "City"}) {
+    const int header = b.el(0, head, "div", {{"role", "columnheader"}, {"tabindex", "-1"}});
+    b.flag(0, header, "isClickable");
+    b.text(0, header, column);
+    b.flag(0, b.el(0, header, "span", {{"role", "presentation"}}), "isClickable");
+  }
   for (const char* person : {"Ada Lovelace", "Alan Turing"}) {
     const int row = b.el(0, grid, "div", {{"role", "row"}, {"tabindex", "0"}});
     b.flag(0, row, "isClickable");
@@ -313,11 +317,15 @@ TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line 
     b.text(0, b.el(0, row, "div", {{"role", "gridcell"}, {"tabindex", "-1"}}), "London");
     b.text(0, b.el(0, b.el(0, row, "div", {{"role", "gridcell"}}), "button"), "Edit");
   }
+  b.el(0, grid, "div", {{"role", "presentation"}, {"tabindex", "0"}, {"class", "ag-tab-guard"}}, {0, 0, 0, 0});
+  // A zero-size tabbable element that says something is still a line (a skip link's target, say).
+  b.el(0, grid, "div", {{"tabindex", "0"}, {"aria-label", "Grid end"}}, {0, 0, 0, 0});
   const Snapshot s = compile_ok(b);
   std::vector<std::string> got;
   for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
-  CHECK(got == std::vector<std::string>{"columnheader Name", "row Ada Lovelace | London", " button Edit", "row Alan Turing | London",
-                                        " button Edit"});
+  // The header row has no line of its own: its column headers sit side by side, not one under another.
+  CHECK(got == std::vector<std::string>{"columnheader Name", "columnheader City", "row Ada Lovelace | London", " button Edit",
+                                        "row Alan Turing | London", " button Edit", "generic Grid end"});
 }
 
 TEST_CASE("text blocks: a line of inline pieces is one block, a line of block pieces is not", "[compiler][text]") {
