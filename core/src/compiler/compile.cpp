@@ -45,6 +45,12 @@ bool is_live(const Dom& dom, int i, std::string_view role, Category& cat) {
   return false;
 }
 
+// Lines that give a container its structure: table rows, list items, headings.
+bool is_structure(const Dom& dom, int i, std::string_view role) {
+  const std::string_view t = dom.tag(i);
+  return t == "tr" || t == "li" || role == "row" || role == "listitem" || role == "heading";
+}
+
 // Elements named by aria-errormessage / aria-describedby of an aria-invalid field.
 std::vector<char> validation_targets(const Dom& dom) {
   std::vector<char> out(dom.nodes.size(), 0);
@@ -275,10 +281,16 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     likely_nodes += base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable) || role[static_cast<std::size_t>(i)] == "heading";
   }
   snap.nodes.reserve(likely_nodes);
+  // Per node: something below it has lines of its own structure (a table row, a list item, a
+  // heading). A polite live region that holds such is a container (Swagger UI's responses table is
+  // `aria-live="polite"`), not one message: its rows are lines, not words cut into one status.
+  std::vector<char> structure_below(n, 0);
   for (auto it = dom.order.rbegin(); it != dom.order.rend(); ++it) {
-    const int p = dom.nodes[static_cast<std::size_t>(*it)].parent;
-    if (p >= 0 && (base_interactive[static_cast<std::size_t>(*it)] || has_inter_desc[static_cast<std::size_t>(*it)]))
-      has_inter_desc[static_cast<std::size_t>(p)] = 1;
+    const auto c = static_cast<std::size_t>(*it);
+    const int p = dom.nodes[c].parent;
+    if (p < 0) continue;
+    if (base_interactive[c] || has_inter_desc[c]) has_inter_desc[static_cast<std::size_t>(p)] = 1;
+    if (structure_below[c] || (dom.is_element(*it) && is_structure(dom, *it, role[c]))) structure_below[static_cast<std::size_t>(p)] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
   std::vector<char> control(n, 0);
@@ -392,7 +404,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     } else if (validation[u] && !in_live[u]) {
       cat = Category::kValidation;
       emit = true;
-    } else if (!in_live[u] && is_live(dom, i, r, cat)) {
+    } else if (Category live = cat; !in_live[u] && is_live(dom, i, r, live) && (live == Category::kAlert || !structure_below[u])) {
+      cat = live;
       emit = true;
     } else if (r == "heading") {
       cat = Category::kHeading;

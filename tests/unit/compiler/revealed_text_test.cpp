@@ -328,6 +328,31 @@ TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line 
                                         "row Alan Turing | London", " button Edit", "generic Grid end"});
 }
 
+TEST_CASE("live regions: one holding rows, items or headings is a container whose lines are its own", "[compiler][text]") {
+  // Swagger UI's responses table is aria-live="polite" role="region": as one status line its rows
+  // were words cut at kMaxTextChars. A toast is still one status line, an alert one alert line.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int table = b.el(0, body, "table", {{"aria-live", "polite"}, {"role", "region"}});
+  const int head = b.el(0, b.el(0, table, "thead"), "tr");
+  for (const char* h : {"Code", "Description"}) b.text(0, b.el(0, head, "td"), h);
+  const int rows = b.el(0, table, "tbody");
+  for (const char* code : {"200", "404"}) {
+    const int tr = b.el(0, rows, "tr");
+    b.text(0, b.el(0, tr, "td"), code);
+    b.text(0, b.el(0, tr, "td"), std::string(code) == "200" ? "The order." : "No such order.");
+  }
+  b.text(0, b.el(0, b.el(0, body, "div", {{"role", "status"}}), "p"), "Saved");
+  const int alert = b.el(0, body, "div", {{"role", "alert"}});
+  b.text(0, b.el(0, alert, "h4"), "Error");
+  b.text(0, b.el(0, alert, "p"), "The card was declined.");
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> got;
+  for (const ReadableNode& n : s.nodes) got.push_back(n.role + " " + n.name);
+  CHECK(got == std::vector<std::string>{"row Code | Description", "row 200 | The order.", "row 404 | No such order.", "status Saved",
+                                        "alert Error The card was declined.", "heading Error"});
+}
+
 TEST_CASE("text blocks: a line of inline pieces is one block, a line of block pieces is not", "[compiler][text]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
