@@ -217,6 +217,22 @@ test('modified lines: names with ": " and "-> ", several changes, state from (no
   assert.equal(v.elements.get('e5').depth, 2);
 });
 
+test('modified state: only the words that differ, the rest of the line kept as the agent holds it', () => {
+  const v = new AgentView();
+  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\ne9 textbox "Email" disabled required value="ada"\ne10 checkbox "Keep" focused checked=false\n</region>\n<summary elements="2"/>\n</full>\n');
+  // Enabled, its value unchanged and not repeated; a box ticked, still focused.
+  assert.deepEqual(v.apply('<delta v="2">\n<modified>\ne9 textbox "Email": disabled -> (none)\ne10 checkbox "Keep": checked=false -> checked\n</modified>\n</delta>\n'), []);
+  assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" required value="ada"');
+  assert.equal(canonicalLine(v.elements.get('e10')), 'e10 checkbox "Keep" focused checked');
+  // Typed into and focused; then a value the page made secret; then cleared and required no more.
+  v.apply('<delta v="3">\n<modified>\ne9 textbox "Email": value="ada" -> focused value="ada@x"\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused required value="ada@x"');
+  v.apply('<delta v="4">\n<modified>\ne9 textbox "Email": value="ada@x" -> value=redacted\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused required value=redacted');
+  v.apply('<delta v="5">\n<modified>\ne9 textbox "Email": required value=redacted -> (none)\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused');
+});
+
 test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {
   assert.deepEqual(parseGapLine('... 373 more here (use find with region=main)').find, { region: 'main' });
   const g = parseGapLine('... 40 more here: "Built-in Types" … "Exceptions \\"x\\"" (find region=main after=e20)');

@@ -449,10 +449,21 @@ function applyModified(held, m) {
       const [v] = readQuoted(s.after, 0);
       if (v) e[s.what] = v; else delete e[s.what];
     } else if (s.what === 'state') {
-      const next = { flags: [], tri: {} };
-      if (s.after !== '(none)') parseWords(s.after, next);
-      e.flags = next.flags; e.tri = next.tri;
-      for (const k of ['level', 'value', 'valueRedacted']) { if (next[k] !== undefined) e[k] = next[k]; else delete e[k]; }
+      // Only the words that differ: a key on the left is cleared, a word on the right is set.
+      /** @type {TextElement} */ const gone = { ref: '', role: '', name: '', flags: [], tri: {} };
+      /** @type {TextElement} */ const now = { ref: '', role: '', name: '', flags: [], tri: {} };
+      if (s.before !== '(none)') parseWords(s.before, gone);
+      if (s.after !== '(none)') parseWords(s.after, now);
+      e.flags = e.flags.filter((f) => !gone.flags.includes(f) && !now.flags.includes(f)).concat(now.flags);
+      for (const k of Object.keys(gone.tri)) delete e.tri[k];
+      Object.assign(e.tri, now.tri);
+      const valueGone = gone.value !== undefined || gone.valueRedacted !== undefined;
+      const valueNow = now.value !== undefined || now.valueRedacted !== undefined;
+      if (valueGone || valueNow) { delete e.value; delete e.valueRedacted; }
+      if (now.value !== undefined) e.value = now.value;
+      if (now.valueRedacted !== undefined) e.valueRedacted = now.valueRedacted;
+      if (gone.level !== undefined) delete e.level;
+      if (now.level !== undefined) e.level = now.level;
     }
   }
   delete e.line;

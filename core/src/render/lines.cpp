@@ -59,23 +59,15 @@ const char* tri_word(Tri t) {
 
 }  // namespace
 
-std::string state_words(const Element& e) {
-  std::string out;
+std::vector<StateWord> state_word_list(const Element& e) {
+  std::vector<StateWord> out;
   const NodeState& s = e.state;
-  auto word = [&](const char* w) {
-    out.push_back(' ');
-    out += w;
-  };
+  auto word = [&](const char* w) { out.push_back({w, w}); };
   auto tri = [&](const char* key, Tri t, bool false_matters) {
     if (t == Tri::kUnset || (t == Tri::kFalse && !false_matters)) return;
-    out.push_back(' ');
-    out += key;
-    if (t != Tri::kTrue) {
-      out.push_back('=');
-      out += tri_word(t);
-    }
+    out.push_back({key, t == Tri::kTrue ? std::string(key) : std::string(key) + "=" + tri_word(t)});
   };
-  if (e.category == Category::kHeading && e.level > 0) out += " level=" + std::to_string(e.level);
+  if (e.category == Category::kHeading && e.level > 0) out.push_back({"level", "level=" + std::to_string(e.level)});
   if (s.disabled) word("disabled");
   if (s.focused) word("focused");
   if (s.required) word("required");
@@ -87,13 +79,32 @@ std::string state_words(const Element& e) {
   tri("expanded", s.expanded, true);
   tri("pressed", s.pressed, true);
   if (s.value_redacted) {
-    out += " value=redacted";
+    out.push_back({"value", "value=redacted"});
   } else if (!s.value.empty()) {
-    attr(out, "value", s.value);
+    std::string w;
+    attr(w, "value", s.value);
+    out.push_back({"value", w.substr(1)});
   }
   // A link's name says where it leads; its address only when it has no name (read gives it).
-  if (!e.href.empty() && e.name.empty()) attr(out, "href", e.href);
-  if (!e.description.empty()) attr(out, "desc", e.description);
+  if (!e.href.empty() && e.name.empty()) {
+    std::string w;
+    attr(w, "href", e.href);
+    out.push_back({"href", w.substr(1)});
+  }
+  if (!e.description.empty()) {
+    std::string w;
+    attr(w, "desc", e.description);
+    out.push_back({"desc", w.substr(1)});
+  }
+  return out;
+}
+
+std::string state_words(const Element& e) {
+  std::string out;
+  for (const StateWord& w : state_word_list(e)) {
+    out.push_back(' ');
+    out += w.word;
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "athena/factpack.h"
 
@@ -24,7 +25,17 @@ void role_word(std::string& out, std::string_view role);
 /// ` key="value"` through quoted().
 void attr(std::string& out, const char* key, std::string_view value);
 
-/// The state words of an element, in a fixed order; "" when nothing is set.
+/// One state word and the key it sets (`checked=false` sets "checked", `value="a"` "value").
+struct StateWord {
+  const char* key;
+  std::string word;
+};
+
+/// The state words of an element, in a fixed order (level, flags, checked/expanded/pressed,
+/// value, href of a nameless link, desc).
+std::vector<StateWord> state_word_list(const Element& e);
+
+/// state_word_list joined, each word after a space; "" when nothing is set.
 std::string state_words(const Element& e);
 
 /// `ref role "name" state...\n`. `say_frame`: end with ` frame=f2` when the element is in an

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,7 +39,6 @@ namespace {
 using render::attr;
 using render::element_line;
 using render::quoted;
-using render::state_words;
 using Hidden = std::array<std::size_t, kCategoryCount>;
 
 std::size_t cap_of(Category c) {
@@ -139,11 +139,28 @@ std::string change_words(const Modified& m) {
   sb.href.clear();
   sa.description.clear();
   sb.description.clear();
-  std::string wa = state_words(sa), wb = state_words(sb);
-  if (wa != wb) {
+  // Only the state words that differ, each side in line order: `disabled -> (none)` when a field
+  // is enabled, never its unchanged value twice. A key on one side only was set or cleared.
+  const std::vector<render::StateWord> la = render::state_word_list(sa), lb = render::state_word_list(sb);
+  auto word_of = [](const std::vector<render::StateWord>& l, const char* key) -> const std::string* {
+    for (const render::StateWord& w : l)
+      if (std::strcmp(w.key, key) == 0) return &w.word;
+    return nullptr;
+  };
+  auto side = [&](const std::vector<render::StateWord>& mine, const std::vector<render::StateWord>& other) {
+    std::string words;
+    for (const render::StateWord& w : mine) {
+      const std::string* there = word_of(other, w.key);
+      if (there && *there == w.word) continue;
+      if (!words.empty()) words.push_back(' ');
+      words += w.word;
+    }
+    return words.empty() ? std::string("(none)") : words;
+  };
+  const std::string wa = side(la, lb), wb = side(lb, la);
+  if (wa != "(none)" || wb != "(none)") {
     sep();
-    auto trim = [](std::string s) { return s.empty() ? std::string("(none)") : s.substr(1); };
-    out += trim(wa) + " -> " + trim(wb);
+    out += wa + " -> " + wb;
   }
   if (a.depth != b.depth) {
     sep();

@@ -62,6 +62,42 @@ TEST_CASE("a delta: removed first, then added by region, modified old -> new, an
         "</delta>\n");
 }
 
+TEST_CASE("a modified line names only the state words that differ, never an unchanged value twice", "[render]") {
+  auto line = [](const Element& before, const Element& after) {
+    FactPack p;
+    p.type = PackType::kDelta;
+    p.version = 2;
+    Modified m;
+    m.ref = after.ref;
+    m.before = before;
+    m.after = after;
+    p.modified.push_back(m);
+    const std::string t = render_text(p);
+    const std::size_t from = t.find("<modified>\n") + 11;
+    return t.substr(from, t.find('\n', from) - from);
+  };
+  Element field = el(9, "textbox", "Email");
+  field.state.disabled = true;
+  field.state.required = true;
+  field.state.value = "a long address, unchanged";
+  Element enabled = field;
+  enabled.state.disabled = false;
+  CHECK(line(field, enabled) == "e9 textbox \"Email\": disabled -> (none)");
+  Element typed = enabled;
+  typed.state.focused = true;
+  typed.state.value = "ada";
+  CHECK(line(enabled, typed) == "e9 textbox \"Email\": value=\"a long address, unchanged\" -> focused value=\"ada\"");
+  Element secret = typed;
+  secret.state.value.clear();
+  secret.state.value_redacted = true;
+  CHECK(line(typed, secret) == "e9 textbox \"Email\": value=\"ada\" -> value=redacted");
+  Element box = el(3, "checkbox", "Keep");
+  box.state.checked = Tri::kFalse;
+  Element mixed = box;
+  mixed.state.checked = Tri::kMixed;
+  CHECK(line(box, mixed) == "e3 checkbox \"Keep\": checked=false -> checked=mixed");
+}
+
 TEST_CASE("names are quoted with escapes: control characters never break a line", "[render]") {
   FactPack p;
   p.type = PackType::kDelta;
