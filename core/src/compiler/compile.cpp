@@ -498,7 +498,16 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         if (at == "ul" || at == "ol" || at == "table" || at == "tbody" || at == "section" || at == "main" || at == "form" ||
             at == "body" || at == "nav" || at == "header" || at == "footer")
           break;
-        const std::string around = collapse_ws(subtree_text(dom, vis, a));
+        std::string around = collapse_ws(subtree_text(dom, vis, a));
+        // The words around it, not its own value (a select's chosen option is in its parent's text).
+        const std::string& own = rn.state.value;
+        if (!own.empty() && !rn.state.value_redacted) {
+          if (around == own) around.clear();
+          else if (around.size() > own.size() && around.compare(around.size() - own.size(), own.size(), own) == 0 && around[around.size() - own.size() - 1] == ' ')
+            around.resize(around.size() - own.size() - 1);
+          else if (around.size() > own.size() && around.compare(0, own.size(), own) == 0 && around[own.size()] == ' ')
+            around.erase(0, own.size() + 1);
+        }
         if (is_blank(around)) continue;
         if (around.size() <= limits::kContextMaxChars) rn.description = "in: " + around;
         break;

@@ -204,3 +204,25 @@ TEST_CASE("DOM-shaped shadow roots are flattened with slot assignment", "[compil
   CHECK(button->shadow_path == "x-card");
   for (const auto& n : s.nodes) CHECK(n.name.find("Lost") == std::string::npos);
 }
+
+TEST_CASE("a nameless control is told apart by the words around it, never by its own value", "[compiler][accname]") {
+  // Swagger UI's server picker: a select with no label, its chosen option the only text in its
+  // parent, the words that say what it picks one level up.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int block = b.el(0, body, "div");
+  b.text(0, b.el(0, block, "h4"), "Servers");
+  const int wrap = b.el(0, block, "div");
+  const int box = b.el(0, wrap, "input");
+  b.rare_string(0, box, "inputValue", "/api/v2 - This server");
+  // Its value first, then the words: only the words.
+  const int row = b.el(0, body, "div");
+  const int field = b.el(0, row, "input");
+  b.rare_string(0, field, "inputValue", "false");
+  b.text(0, row, " Also return the customer");
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> descs;
+  for (const ReadableNode& n : s.nodes)
+    if (n.role == "textbox") descs.push_back(n.state.value + " | " + n.description);
+  CHECK(descs == std::vector<std::string>{"/api/v2 - This server | in: Servers", "false | in: Also return the customer"});
+}
