@@ -41,6 +41,8 @@ const char* const kNames[] = {"Save", "Delete", "Edit", "Open", "Item A", "Item 
 const char* const kTexts[] = {"Ships in 2 days.", "This will delete 12 files.", "Weight 2 kg.", "Returns are free.",
                               "Great grinder.", "Too loud."};
 // Table rows (a `row` line: cells joined by " | "), with repeats as a sorted grid has them.
+// A fieldset's or group's line: the question its controls answer (the same words twice: a repeat).
+const char* const kGroups[] = {"Shipping method", "Gift wrap", "Shipping method"};
 const char* const kRows[] = {"Ada | Admin | 3", "Bob | Viewer | 4", "Ada | Admin | 3", "Cy | Editor | 12", "Dee | Billing | 0"};
 const Region kRegions[] = {Region::kHeader, Region::kNav, Region::kMain, Region::kMain, Region::kMain, Region::kFooter, Region::kAside};
 }  // namespace
@@ -82,9 +84,13 @@ SnapshotGen::El SnapshotGen::text_element(std::size_t frame, int overlay) {
   e.href.clear();
   e.state = NodeState{};
   e.level = 0;
-  if (rng_.chance(30)) {
+  const std::size_t kind = rng_.below(100);
+  if (kind < 30) {
     e.role = "row";
     e.name = kRows[rng_.below(std::size(kRows))];
+  } else if (kind < 40) {
+    e.role = "group";
+    e.name = kGroups[rng_.below(std::size(kGroups))];
   } else {
     e.name = kTexts[rng_.below(std::size(kTexts))];
   }

@@ -45,6 +45,12 @@ bool is_live(const Dom& dom, int i, std::string_view role, Category& cat) {
   return false;
 }
 
+// A container whose name says what its controls answer: a fieldset (named by its legend), or an
+// element the page declares a group or radiogroup (an <optgroup> or <details> is no such line).
+bool is_group_line(const Dom& dom, int i, std::string_view role) {
+  return dom.tag(i) == "fieldset" || role == "radiogroup" || (role == "group" && dom.has_attr(i, "role"));
+}
+
 // Lines that give a container its structure: table rows, list items, headings.
 bool is_structure(const Dom& dom, int i, std::string_view role) {
   const std::string_view t = dom.tag(i);
@@ -349,6 +355,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         // own (a header row of sortable column headers) puts its cells side by side, where it is.
         if (dom.tag(node.parent) == "tr" || role[pu] == "row") {
           if (own_line[pu]) anchor[u] = node.parent;
+        } else if (own_line[pu] && is_group_line(dom, node.parent, role[pu])) {
+          anchor[u] = node.parent;
         } else if (dom.tag(node.parent) == "details") {
           anchor[u] = node.parent;
         } else if (is_outline_list(dom, node.parent, role[pu])) {
@@ -383,6 +391,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // What is this element to the agent?
     Category cat = Category::kInteractive;
     bool emit = false;
+    bool group = false;  // a named fieldset or group: a line of its name, its content under it
     const std::string_view t = node.tag;
     const int sel = (t == "option") ? [&] {
       for (int p = node.parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
@@ -422,6 +431,12 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
           }
         }
       }
+    } else if (!covered[u] && !in_text[u] && !in_live[u] && is_group_line(dom, i, r)) {
+      // A fieldset or group says what its controls answer ("Shipping method"): its line, with
+      // them under it (named only: an unnamed group says nothing).
+      cat = Category::kText;
+      emit = true;
+      group = true;
     } else if (!covered[u] && !in_text[u] && !in_live[u] && (is_row(dom, i, r) || is_text_block(dom, i))) {
       // Text the agent reads, wherever it is: visibility decides, not the viewport.
       cat = Category::kText;
@@ -442,7 +457,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     ReadableNode rn;
     rn.category = cat;
     rn.role = r;
-    if (cat == Category::kText) {
+    if (group) {
+      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
+      if (is_blank(rn.name)) continue;
+    } else if (cat == Category::kText) {
       const bool row = is_row(dom, i, r);
       rn.role = row ? "row" : "text";
       auto words = [&](const std::vector<char>& hidden) {
@@ -540,8 +558,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     line_depth.push_back(rn.depth);
     for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0; a = dom.nodes[static_cast<std::size_t>(a)].parent)
       first_line[static_cast<std::size_t>(a)] = static_cast<int>(snap.nodes.size());
-    if (cat == Category::kText) in_text[u] = 1;
-    else covered[u] = !is_container_role(r);
+    if (cat == Category::kText && !group) in_text[u] = 1;
+    else if (!group) covered[u] = !is_container_role(r);
     own_line[u] = 1;
     snap.nodes.push_back(std::move(rn));
     node_ov.push_back(ov[u]);

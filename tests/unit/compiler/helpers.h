@@ -26,6 +26,13 @@ inline const ReadableNode* by_name(const Snapshot& s, const std::string& name) {
   return nullptr;
 }
 
+/// The first node of `role` named `name` (nullptr if none).
+inline const ReadableNode* by_role_name(const Snapshot& s, const std::string& role, const std::string& name) {
+  for (const ReadableNode& n : s.nodes)
+    if (n.role == role && n.name == name) return &n;
+  return nullptr;
+}
+
 inline const ReadableNode* by_backend(const Snapshot& s, long long id) {
   for (const ReadableNode& n : s.nodes)
     if (n.backend_node_id == id) return &n;

@@ -428,3 +428,25 @@ TEST_CASE("a field the browser's own validation refused is invalid, with the bro
   CHECK_FALSE(phone->state.invalid);
   CHECK(phone->description.empty());
 }
+
+TEST_CASE("outline: a named fieldset or group is a line, what it holds under it", "[compiler][text][outline]") {
+  // Two radio groups answer two questions: without the question, "Yes" and "No" say nothing.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int ship = b.el(0, body, "fieldset");
+  b.text(0, b.el(0, ship, "legend"), "Shipping method");
+  for (const char* o : {"Standard", "Express"}) b.el(0, ship, "input", {{"type", "radio"}, {"aria-label", o}});
+  para(b, ship, "Express arrives in 2 days.");
+  const int wrap = b.el(0, body, "div", {{"role", "radiogroup"}, {"aria-label", "Gift wrap"}});
+  for (const char* o : {"Yes", "No"}) b.text(0, b.el(0, wrap, "div", {{"role", "radio"}, {"tabindex", "0"}}), o);
+  // A fieldset with no legend, and a group the page did not declare (a select's optgroup), are no lines.
+  b.el(0, b.el(0, body, "fieldset"), "input", {{"type", "radio"}, {"aria-label", "Alone"}});
+  const int select = b.el(0, body, "select", {{"aria-label", "Size"}, {"size", "3"}});
+  const int og = b.el(0, select, "optgroup", {{"label", "Common"}});
+  b.text(0, b.el(0, og, "option"), "Medium");
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> got;
+  for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
+  CHECK(got == std::vector<std::string>{"group Shipping method", " radio Standard", " radio Express", " text Express arrives in 2 days.",
+                                        "radiogroup Gift wrap", " radio Yes", " radio No", "radio Alone", "listbox Size", "option Medium"});
+}

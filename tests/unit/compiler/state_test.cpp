@@ -15,7 +15,8 @@ TEST_CASE("disabled: native, fieldset inheritance except the first legend, aria-
   b.el(0, body, "div", {{"role", "button"}, {"aria-disabled", "true"}, {"aria-label", "Aria"}});
   b.el(0, body, "button", {{"aria-label", "Enabled"}});
   const Snapshot s = compile_ok(b);
-  CHECK_FALSE(by_name(s, "In legend")->state.disabled);
+  CHECK_FALSE(by_role_name(s, "button", "In legend")->state.disabled);
+  CHECK(by_role_name(s, "group", "In legend")->state.disabled);  // the fieldset's own line
   CHECK(by_name(s, "Inherits")->state.disabled);
   CHECK(by_name(s, "Native")->state.disabled);
   CHECK(by_name(s, "Aria")->state.disabled);
