@@ -136,6 +136,18 @@ test('iframes: typing and clicking inside a same-origin and a cross-site (out-of
   assert.match(apply.text, /Coupon applied/);
 });
 
+test('radio groups: each question is a line, its answers under it, and a click changes the answers of that one', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/checkout-options.html') });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const outline = nav.fp.elements.map((e) => `${' '.repeat(e.depth ?? 0)}${e.role} ${e.name}`);
+  assert.deepEqual(outline, ['heading Checkout options', 'group Gift wrap', ' radio Yes', ' radio No', 'group Leave at the door', ' radio Yes',
+    ' radio No', ' text The courier takes a photo of the parcel.', 'radiogroup Delivery speed', ' radio Standard', ' radio Express'], nav.text);
+  const wrapYes = nav.fp.elements[2].ref, wrapNo = nav.fp.elements[3].ref;
+  const click = await chain.call('click', { ref: wrapYes, version: nav.fp.version });
+  assert.equal(click.isError, false, click.text);
+  assert.deepEqual(click.fp.modified.map((m) => m.ref).sort(), [wrapNo, wrapYes].sort(), click.text);
+});
+
 test('Shoelace: the dialog opens and closes through shadow DOM', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/shoelace.html') });
   const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Delete account'), version: nav.fp.version });
