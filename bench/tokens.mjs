@@ -62,7 +62,13 @@ export function report({ steps, flows }) {
       const ok = s.ours <= TARGETS.deltaOverFloor * s.floor;
       deltaSteps++; deltaOk += ok;
       check = `delta <= ${TARGETS.deltaOverFloor}x floor: ${verdict(ok)}`;
-      if (!ok) misses.push(`${s.case}/${s.step}: ${s.type} ${s.ours} tokens vs floor ${s.floor}`);
+      if (!ok) {
+        // Where the tokens are: the element lines, or the tags around them (a fixed envelope).
+        const body = s.text.split('\n').filter((l) => /^\s*e\d+[ .]/.test(l)).join('\n');
+        const own = countTokens(body);
+        misses.push(`${s.case}/${s.step}: ${s.type} ${s.ours} tokens vs floor ${s.floor}: its element lines are ${own} tokens ` +
+          `(${(own / s.floor).toFixed(1)}x the floor), its tags ${s.ours - own}`);
+      }
     } else if (s.type === 'no_change') {
       const ok = s.ours <= TARGETS.noChangeTokens;
       ncSteps++; ncOk += ok;
