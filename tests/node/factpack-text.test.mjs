@@ -192,7 +192,7 @@ test('element lines: escaped quotes and backslashes, "<" and "-> " inside names,
 });
 
 test('modified lines: names with ": " and "-> ", several changes, state from (none)', () => {
-  const m = parseModifiedLine(String.raw`e5 status "Saved: a -> b, c": name was "Saving: x -> y", desc "" -> "d\"q", checked=false value="1, 2" -> checked value="3 -> 4"`);
+  const m = parseModifiedLine(String.raw`e5 status "Saved: a -> b, c": name was "Saving: x -> y", desc "d\"q -> x", checked=false value="1, 2" -> checked value="3 -> 4"`);
   assert.equal(m.name, 'Saved: a -> b, c');
   assert.deepEqual(m.segments.map((s) => s.what), ['name', 'desc', 'state']);
   assert.deepEqual(m.segments[0], { what: 'name', before: '"Saving: x -> y"', after: '"Saved: a -> b, c"' });
@@ -204,16 +204,18 @@ test('modified lines: names with ": " and "-> ", several changes, state from (no
   assert.deepEqual(v.apply(`<delta v="2">\n<modified>\n${m.change ? String.raw`e5 status "Saved: a -> b, c": ` + m.change : ''}\n</modified>\n<summary modified="1"/>\n</delta>\n`), []);
   const e = v.elements.get('e5');
   assert.equal(e.name, 'Saved: a -> b, c');
-  assert.equal(e.desc, 'd"q');
+  assert.equal(e.desc, 'd"q -> x');
   assert.equal(e.value, '3 -> 4');
   assert.equal(e.tri.checked, 'true');
   assert.equal(e.region, 'main', 'a modified element stays in its region');
   v.apply('<delta v="3">\n<modified>\ne5 status "Saved: a -> b, c": checked value="3 -> 4" -> (none)\n</modified>\n<summary modified="1"/>\n</delta>\n');
-  assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c" desc="d\\"q"');
+  assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c" desc="d\\"q -> x"');
+  v.apply('<delta v="4">\n<modified>\ne5 status "Saved: a -> b, c": desc ""\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c"', 'desc "" is a description that went');
   assert.deepEqual(parseModifiedLine('e9 link "x": moved').segments, [{ what: 'moved', before: '', after: '' }]);
   assert.deepEqual(parseModifiedLine('e9 tab "x": role button -> tab').segments, [{ what: 'role', before: 'button', after: 'tab' }]);
   // A line that moved in the outline: the agent's copy moves with it.
-  v.apply('<delta v="4">\n<modified>\ne5 status "Saved: a -> b, c": depth 0 -> 2\n</modified>\n</delta>\n');
+  v.apply('<delta v="5">\n<modified>\ne5 status "Saved: a -> b, c": depth 0 -> 2\n</modified>\n</delta>\n');
   assert.equal(v.elements.get('e5').depth, 2);
 });
 

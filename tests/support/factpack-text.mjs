@@ -217,6 +217,9 @@ export function parseModifiedLine(line) {
     if (seg === 'new text') { segments.push({ what: 'name', before: '', after: quote(name) }); continue; }
     if (seg.startsWith('name was "')) { segments.push({ what: 'name', before: seg.slice('name was '.length), after: quote(name) }); continue; }
     const sides = splitTop(seg, ' -> ');
+    // A description or address the line does not show: `desc "what it is now"`.
+    const now = /^(desc|href) ("(?:[^"\\]|\\.)*")$/s.exec(seg);
+    if (sides.length === 1 && now) { segments.push({ what: now[1], before: '', after: now[2] }); continue; }
     if (sides.length !== 2) throw new FactPackParseError(`a change is "before -> after": ${JSON.stringify(seg)} in ${line}`);
     const [b, a] = sides;
     const km = /^(role|name|desc|href|depth) (.*)$/s.exec(b);

@@ -112,13 +112,13 @@ std::string change_words(const Modified& m) {
     out += " -> ";
     render::role_word(out, b.role);
   }
+  // A description or address the line does not show: what it is now (`desc ""` when it went),
+  // never the old words again (a refused field's message appended to its hint).
   auto text_change = [&](const char* what, const std::string& before, const std::string& after) {
     if (before == after) return;
     sep();
     out += what;
     out.push_back(' ');
-    quoted(out, before);
-    out += " -> ";
     quoted(out, after);
   };
   // The line already shows the new name: a changed name says what it was, and changed text (a
