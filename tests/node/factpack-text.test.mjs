@@ -77,6 +77,8 @@ test('every golden parses; type, version, url, summary and element lines agree w
           assert.equal(canonicalLine(e), jsonLine(jsonByRef.get(e.ref)), where);
         }
         assert.equal(canonicalLine(e), e.line, `${where}: the canonical line is the line as rendered`);
+        // Its indentation is its outline depth, in a full's regions and in <added> alike.
+        assert.equal(e.depth ?? 0, jsonByRef.get(e.ref).depth ?? 0, `${where}: depth of ${e.line}`);
       }
       // Gaps + shown = every element of a baseline region.
       for (const [i, r] of fp.regions.entries()) {

@@ -373,11 +373,11 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
       out += ">\n";
       Hidden h{};
       std::array<const Element*, kCategoryCount> last{};  // the last line shown, per category
-      int base = limits::kMaxOutlineDepth;  // indented like region lines, below the group's shallowest
-      for (const Element* e : list) base = std::min(base, e->depth);
       capped<Element>(out, list, element_category, o.caps,
                       [&](std::string& s, const Element& e) {
-                        s.append(static_cast<std::size_t>(std::max(0, e.depth - base)), ' ');
+                        // Indented as in a full snapshot: an addition under the line it follows
+                        // (a disclosure's text under its summary) says so.
+                        s.append(static_cast<std::size_t>(e.depth), ' ');
                         element_line(s, e);
                         last[static_cast<std::size_t>(e.category)] = &e;
                       },

@@ -43,7 +43,10 @@ int base_depth(const RegionBlock& b) {
   return b.elements.empty() ? 0 : base;
 }
 
-std::size_t indent_of(const Element& e, int base) { return static_cast<std::size_t>(std::max(0, e.depth - base)); }
+// A line's indentation is its outline depth, as in an <added> list: a region whose lines all sit
+// one level down (a dropdown's links under its menu) shows them so, and an addition after one of
+// them lines up with it. (`base` still sets the levels trimming collapses, not the indentation.)
+std::size_t indent_of(const Element& e, int /*base*/) { return static_cast<std::size_t>(std::max(0, e.depth)); }
 
 /// A text line cut to kTrimmedTextChars of its name (on a character boundary), marked ` cut`:
 /// `e17 text "While the Language Reference describes the exact" cut` (read shows it whole).
