@@ -416,7 +416,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     } else if (Category live = cat; !in_live[u] && is_live(dom, i, r, live) && (live == Category::kAlert || !structure_below[u])) {
       cat = live;
       emit = true;
-    } else if (r == "heading") {
+    } else if (r == "heading" && !in_live[u]) {  // inside an alert line, its words are that line's
       cat = Category::kHeading;
       emit = true;
       // A heading that only wraps one control of the same words (an accordion's <h3><button>)
