@@ -141,7 +141,8 @@ test('radio groups: each question is a line, its answers under it, and a click c
   assert.equal(nav.fp.type, 'full', nav.text);
   const outline = nav.fp.elements.map((e) => `${' '.repeat(e.depth ?? 0)}${e.role} ${e.name}`);
   assert.deepEqual(outline, ['heading Checkout options', 'group Gift wrap', ' radio Yes', ' radio No', 'group Leave at the door', ' radio Yes',
-    ' radio No', ' text The courier takes a photo of the parcel.', 'radiogroup Delivery speed', ' radio Standard', ' radio Express'], nav.text);
+    ' radio No', ' text The courier takes a photo of the parcel.', 'group Notify me by', ' checkbox Email', ' checkbox SMS',
+    'radiogroup Delivery speed', ' radio Standard', ' radio Express'], nav.text);
   const wrapYes = nav.fp.elements[2].ref, wrapNo = nav.fp.elements[3].ref;
   const click = await chain.call('click', { ref: wrapYes, version: nav.fp.version });
   assert.equal(click.isError, false, click.text);

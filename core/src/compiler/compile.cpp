@@ -314,7 +314,14 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const auto u = static_cast<std::size_t>(i);
     // (A sortable column header is a control too: its words are its own line, not its row's.)
     const bool header_control = (dom.flags(i) & kClickable) && (role[u] == "columnheader" || role[u] == "rowheader");
-    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading" || header_control;
+    // A <label> of a control is that control's name, already on its line (`<li><label><input
+    // type=checkbox> Email</label></li>` is one checkbox line, not a text line "Email" too).
+    bool labels_control = false;
+    if (dom.is_element(i) && dom.tag(i) == "label") {
+      labels_control = has_inter_desc[u];
+      for (const int c : dom.idrefs(i, "for")) labels_control = labels_control || control[static_cast<std::size_t>(c)];
+    }
+    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading" || header_control || labels_control;
     opaque_but_links[u] = opaque[u] && role[u] != "link";
   }
 
@@ -561,6 +568,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (cat == Category::kText && !group) in_text[u] = 1;
     else if (!group) covered[u] = !is_container_role(r);
     own_line[u] = 1;
+    if (group) item[u] = i;  // a list inside a named group sits under the group's line too
     snap.nodes.push_back(std::move(rn));
     node_ov.push_back(ov[u]);
     if (cat == Category::kHeading) heading = snap.nodes.back().name;

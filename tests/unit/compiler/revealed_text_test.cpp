@@ -440,6 +440,11 @@ TEST_CASE("outline: a named fieldset or group is a line, what it holds under it"
   para(b, ship, "Express arrives in 2 days.");
   const int wrap = b.el(0, body, "div", {{"role", "radiogroup"}, {"aria-label", "Gift wrap"}});
   for (const char* o : {"Yes", "No"}) b.text(0, b.el(0, wrap, "div", {{"role", "radio"}, {"tabindex", "0"}}), o);
+  // Checkboxes in a list inside a fieldset sit under its line as well.
+  const int notify = b.el(0, body, "fieldset");
+  b.text(0, b.el(0, notify, "legend"), "Notify me by");
+  const int options = b.el(0, notify, "ul");
+  for (const char* o : {"Email", "SMS"}) b.el(0, b.el(0, options, "li"), "input", {{"type", "checkbox"}, {"aria-label", o}});
   // A fieldset with no legend, and a group the page did not declare (a select's optgroup), are no lines.
   b.el(0, b.el(0, body, "fieldset"), "input", {{"type", "radio"}, {"aria-label", "Alone"}});
   const int select = b.el(0, body, "select", {{"aria-label", "Size"}, {"size", "3"}});
@@ -449,5 +454,23 @@ TEST_CASE("outline: a named fieldset or group is a line, what it holds under it"
   std::vector<std::string> got;
   for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
   CHECK(got == std::vector<std::string>{"group Shipping method", " radio Standard", " radio Express", " text Express arrives in 2 days.",
-                                        "radiogroup Gift wrap", " radio Yes", " radio No", "radio Alone", "listbox Size", "option Medium"});
+                                        "radiogroup Gift wrap", " radio Yes", " radio No", "group Notify me by", " checkbox Email",
+                                        " checkbox SMS", "radio Alone", "listbox Size", "option Medium"});
+}
+
+TEST_CASE("text blocks: a control's label is its name on its line, not a text line again", "[compiler][text]") {
+  CaptureBuilder b;
+  const int list = b.el(0, b.el(0, 0, "body"), "ul");
+  const int wrapped = b.el(0, b.el(0, list, "li"), "label");
+  b.el(0, wrapped, "input", {{"type", "checkbox"}});
+  b.text(0, wrapped, " Email");
+  const int item = b.el(0, list, "li");
+  b.text(0, b.el(0, item, "label", {{"for", "phone"}}), "Phone");
+  b.el(0, item, "input", {{"id", "phone"}});
+  // A label of nothing is words the agent reads.
+  b.text(0, b.el(0, b.el(0, list, "li"), "label"), "Plain words");
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> got;
+  for (const ReadableNode& n : s.nodes) got.push_back(n.role + " " + n.name);
+  CHECK(got == std::vector<std::string>{"checkbox Email", "textbox Phone", "text Plain words"});
 }
