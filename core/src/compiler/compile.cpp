@@ -51,12 +51,6 @@ bool is_group_line(const Dom& dom, int i, std::string_view role) {
   return dom.tag(i) == "fieldset" || role == "radiogroup" || (role == "group" && dom.has_attr(i, "role"));
 }
 
-// Lines that give a container its structure: table rows, list items, headings.
-bool is_structure(const Dom& dom, int i, std::string_view role) {
-  const std::string_view t = dom.tag(i);
-  return t == "tr" || t == "li" || role == "row" || role == "listitem" || role == "heading";
-}
-
 // Elements named by aria-errormessage / aria-describedby of an aria-invalid field.
 std::vector<char> validation_targets(const Dom& dom) {
   std::vector<char> out(dom.nodes.size(), 0);
@@ -84,6 +78,9 @@ bool is_outline_item(const Dom& dom, int i, std::string_view role) {
   const std::string_view t = dom.tag(i);
   return t == "li" || t == "tr" || t == "details" || role == "listitem" || role == "treeitem" || role == "row";
 }
+
+// Lines that give a container its structure: the outline's items (rows, list items), headings.
+bool is_structure(const Dom& dom, int i, std::string_view role) { return role == "heading" || is_outline_item(dom, i, role); }
 
 // A table row is one text line: its cells in order, " | " between them.
 bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) == "tr" || role == "row"; }

@@ -45,8 +45,8 @@ int base_depth(const RegionBlock& b) {
 
 // A line's indentation is its outline depth, as in an <added> list: a region whose lines all sit
 // one level down (a dropdown's links under its menu) shows them so, and an addition after one of
-// them lines up with it. (`base` still sets the levels trimming collapses, not the indentation.)
-std::size_t indent_of(const Element& e, int /*base*/) { return static_cast<std::size_t>(std::max(0, e.depth)); }
+// them lines up with it. (A region's base depth sets the levels trimming collapses, not this.)
+std::size_t indent_of(const Element& e) { return static_cast<std::size_t>(std::max(0, e.depth)); }
 
 /// A text line cut to kTrimmedTextChars of its name (on a character boundary), marked ` cut`:
 /// `e17 text "While the Language Reference describes the exact" cut` (read shows it whole).
@@ -69,7 +69,7 @@ void excerpt_line(std::string& out, const Element& e) {
 /// above (find region=nav after=e421)`. Otherwise it names the run's first
 /// and last element: `... 40 more here: "Built-in Types" … "Exceptions" (find region=main after=e20)`.
 void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std::size_t from, std::size_t to,
-              const Element* before, int base, bool repeat) {
+              const Element* before, bool repeat) {
   const Element& first = b.elements[from];
   // Under the line before only when all it hides sits under that line (a head-and-tail cut
   // through a table hides rows too: that is a run "here").
@@ -91,8 +91,8 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
     out += ")\n";
     return;
   }
-  std::size_t indent = indent_of(first, base);  // the run's shallowest line's
-  for (std::size_t i = from + 1; i < to && indent > 0; ++i) indent = std::min(indent, indent_of(b.elements[i], base));
+  std::size_t indent = indent_of(first);  // the run's shallowest line's
+  for (std::size_t i = from + 1; i < to && indent > 0; ++i) indent = std::min(indent, indent_of(b.elements[i]));
   out.append(indent, ' ');
   out += "... " + std::to_string(to - from) + " more";
   if (repeat) {
@@ -130,11 +130,11 @@ Lines measure(const RegionBlock& b) {
   for (const Element& e : b.elements) {
     scratch.clear();
     element_line(scratch, e);
-    out.bytes.push_back(scratch.size() + indent_of(e, out.base));
+    out.bytes.push_back(scratch.size() + indent_of(e));
     if (e.category == Category::kText && e.name.size() > limits::kTrimmedTextChars) {
       scratch.clear();
       excerpt_line(scratch, e);
-      out.excerpt.push_back(scratch.size() + indent_of(e, out.base));
+      out.excerpt.push_back(scratch.size() + indent_of(e));
     } else {
       out.excerpt.push_back(out.bytes.back());
     }
@@ -159,7 +159,7 @@ std::size_t lines_bytes(const FactPack& pack, std::size_t index, const Shown& sh
     std::size_t j = i;
     while (j < b.elements.size() && shown[j] == shown[i]) ++j;
     gap.clear();
-    gap_line(gap, pack, b, i, j, last_shown, line.base, shown[i] == kRepeat);
+    gap_line(gap, pack, b, i, j, last_shown, shown[i] == kRepeat);
     bytes += gap.size();
     i = j;
   }
@@ -230,7 +230,7 @@ std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int le
       }
       // Worth it only when the gap line is shorter than what it hides.
       gap.clear();
-      gap_line(gap, m.pack, b, r.from, r.to, &b.elements[r.from - 1], l.base, false);
+      gap_line(gap, m.pack, b, r.from, r.to, &b.elements[r.from - 1], false);
       if (r.bytes > gap.size()) out.push_back(r);
       i = r.to - 1;
     }
@@ -562,12 +562,11 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
 
 std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t index, const Shown& shown) {
   const RegionBlock& b = pack.regions[index];
-  const int base = base_depth(b);
   const Element* last_shown = nullptr;
   std::size_t count = 0;
   for (std::size_t i = 0; i < b.elements.size();) {
     if (visible(shown[i])) {
-      out.append(indent_of(b.elements[i], base), ' ');
+      out.append(indent_of(b.elements[i]), ' ');
       if (shown[i] == kExcerpt) excerpt_line(out, b.elements[i]);
       else element_line(out, b.elements[i]);
       last_shown = &b.elements[i];
@@ -577,7 +576,7 @@ std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t ind
     }
     std::size_t j = i;
     while (j < b.elements.size() && shown[j] == shown[i]) ++j;
-    gap_line(out, pack, b, i, j, last_shown, base, shown[i] == kRepeat);
+    gap_line(out, pack, b, i, j, last_shown, shown[i] == kRepeat);
     i = j;
   }
   return count;
