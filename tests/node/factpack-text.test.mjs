@@ -193,7 +193,7 @@ test('element lines: escaped quotes and backslashes, "<" and "-> " inside names,
   assert.equal(parseElementLine('<region name="main">'), null);
 });
 
-test('modified lines: names with ": " and "-> ", several changes, state from (none)', () => {
+test('modified lines: names with ": " and "-> ", several changes, state words only cleared', () => {
   const m = parseModifiedLine(String.raw`e5 status "Saved: a -> b, c": name was "Saving: x -> y", desc "d\"q -> x", checked=false value="1, 2" -> checked value="3 -> 4"`);
   assert.equal(m.name, 'Saved: a -> b, c');
   assert.deepEqual(m.segments.map((s) => s.what), ['name', 'desc', 'state']);
@@ -210,7 +210,7 @@ test('modified lines: names with ": " and "-> ", several changes, state from (no
   assert.equal(e.value, '3 -> 4');
   assert.equal(e.tri.checked, 'true');
   assert.equal(e.region, 'main', 'a modified element stays in its region');
-  v.apply('<delta v="3">\n<modified>\ne5 status "Saved: a -> b, c": checked value="3 -> 4" -> (none)\n</modified>\n<summary modified="1"/>\n</delta>\n');
+  v.apply('<delta v="3">\n<modified>\ne5 status "Saved: a -> b, c": - checked value="3 -> 4"\n</modified>\n<summary modified="1"/>\n</delta>\n');
   assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c" desc="d\\"q -> x"');
   v.apply('<delta v="4">\n<modified>\ne5 status "Saved: a -> b, c": desc ""\n</modified>\n</delta>\n');
   assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c"', 'desc "" is a description that went');
@@ -225,7 +225,7 @@ test('modified state: only the words that differ, the rest of the line kept as t
   const v = new AgentView();
   v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\ne9 textbox "Email" disabled required value="ada"\ne10 checkbox "Keep" focused checked=false\n</region>\n<summary elements="2"/>\n</full>\n');
   // Enabled, its value unchanged and not repeated; a box ticked, still focused.
-  assert.deepEqual(v.apply('<delta v="2">\n<modified>\ne9 textbox "Email": disabled -> (none)\ne10 checkbox "Keep": checked=false -> checked\n</modified>\n</delta>\n'), []);
+  assert.deepEqual(v.apply('<delta v="2">\n<modified>\ne9 textbox "Email": - disabled\ne10 checkbox "Keep": checked=false -> checked\n</modified>\n</delta>\n'), []);
   assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" required value="ada"');
   assert.equal(canonicalLine(v.elements.get('e10')), 'e10 checkbox "Keep" focused checked');
   // Typed into and focused; then a value the page made secret; then cleared and required no more.
@@ -233,8 +233,14 @@ test('modified state: only the words that differ, the rest of the line kept as t
   assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused required value="ada@x"');
   v.apply('<delta v="4">\n<modified>\ne9 textbox "Email": value="ada@x" -> value=redacted\n</modified>\n</delta>\n');
   assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused required value=redacted');
-  v.apply('<delta v="5">\n<modified>\ne9 textbox "Email": required value=redacted -> (none)\n</modified>\n</delta>\n');
+  v.apply('<delta v="5">\n<modified>\ne9 textbox "Email": - required value=redacted\n</modified>\n</delta>\n');
   assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused');
+  // Words only set: the rest of the line stays.
+  v.apply('<delta v="6">\n<modified>\ne9 textbox "Email": + invalid value="x"\ne10 checkbox "Keep": - focused\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e9')), 'e9 textbox "Email" focused invalid value="x"');
+  assert.equal(canonicalLine(v.elements.get('e10')), 'e10 checkbox "Keep" checked');
+  assert.deepEqual(parseModifiedLine('e9 textbox "Email": + focused value="a -> b"').segments, [{ what: 'state', before: '', after: 'focused value="a -> b"' }]);
+  assert.deepEqual(parseModifiedLine('e9 textbox "Email": - disabled, depth 1 -> 2').segments.map((x) => x.what), ['state', 'depth']);
 });
 
 test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {

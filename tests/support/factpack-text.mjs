@@ -216,6 +216,9 @@ export function parseModifiedLine(line) {
     // The line shows the new name: `name was "old"`, or for a text line only `new text`.
     if (seg === 'new text') { segments.push({ what: 'name', before: '', after: quote(name) }); continue; }
     if (seg.startsWith('name was "')) { segments.push({ what: 'name', before: seg.slice('name was '.length), after: quote(name) }); continue; }
+    // State words only set (`+ focused value="ada"`) or only cleared (`- disabled`).
+    if (seg.startsWith('+ ')) { segments.push({ what: 'state', before: '', after: seg.slice(2) }); continue; }
+    if (seg.startsWith('- ')) { segments.push({ what: 'state', before: seg.slice(2), after: '' }); continue; }
     const sides = splitTop(seg, ' -> ');
     // A description or address the line does not show: `desc "what it is now"`.
     const now = /^(desc|href) ("(?:[^"\\]|\\.)*")$/s.exec(seg);
@@ -455,8 +458,8 @@ function applyModified(held, m) {
       // Only the words that differ: a key on the left is cleared, a word on the right is set.
       /** @type {TextElement} */ const gone = { ref: '', role: '', name: '', flags: [], tri: {} };
       /** @type {TextElement} */ const now = { ref: '', role: '', name: '', flags: [], tri: {} };
-      if (s.before !== '(none)') parseWords(s.before, gone);
-      if (s.after !== '(none)') parseWords(s.after, now);
+      if (s.before) parseWords(s.before, gone);
+      if (s.after) parseWords(s.after, now);
       e.flags = e.flags.filter((f) => !gone.flags.includes(f) && !now.flags.includes(f)).concat(now.flags);
       for (const k of Object.keys(gone.tri)) delete e.tri[k];
       Object.assign(e.tri, now.tri);

@@ -139,8 +139,9 @@ std::string change_words(const Modified& m) {
   sb.href.clear();
   sa.description.clear();
   sb.description.clear();
-  // Only the state words that differ, each side in line order: `disabled -> (none)` when a field
-  // is enabled, never its unchanged value twice. A key on one side only was set or cleared.
+  // Only the state words that differ, each side in line order, never an unchanged value twice:
+  // `checked=false -> checked` when a key changed its word, `- disabled` when words were only
+  // cleared (a field enabled), `+ focused value="ada"` when they were only set (a field typed into).
   const std::vector<render::StateWord> la = render::state_word_list(sa), lb = render::state_word_list(sb);
   auto word_of = [](const std::vector<render::StateWord>& l, const char* key) -> const std::string* {
     for (const render::StateWord& w : l)
@@ -155,12 +156,17 @@ std::string change_words(const Modified& m) {
       if (!words.empty()) words.push_back(' ');
       words += w.word;
     }
-    return words.empty() ? std::string("(none)") : words;
+    return words;
   };
   const std::string wa = side(la, lb), wb = side(lb, la);
-  if (wa != "(none)" || wb != "(none)") {
+  if (!wa.empty() || !wb.empty()) {
     sep();
-    out += wa + " -> " + wb;
+    if (wa.empty())
+      out += "+ " + wb;
+    else if (wb.empty())
+      out += "- " + wa;
+    else
+      out += wa + " -> " + wb;
   }
   if (a.depth != b.depth) {
     sep();

@@ -82,7 +82,7 @@ TEST_CASE("a modified line names only the state words that differ, never an unch
   field.state.value = "a long address, unchanged";
   Element enabled = field;
   enabled.state.disabled = false;
-  CHECK(line(field, enabled) == "e9 textbox \"Email\": disabled -> (none)");
+  CHECK(line(field, enabled) == "e9 textbox \"Email\": - disabled");
   Element typed = enabled;
   typed.state.focused = true;
   typed.state.value = "ada";
@@ -96,6 +96,12 @@ TEST_CASE("a modified line names only the state words that differ, never an unch
   Element mixed = box;
   mixed.state.checked = Tri::kMixed;
   CHECK(line(box, mixed) == "e3 checkbox \"Keep\": checked=false -> checked=mixed");
+  Element empty = el(5, "textbox", "Name");
+  Element filled = empty;
+  filled.state.focused = true;
+  filled.state.value = "Ada";
+  CHECK(line(empty, filled) == "e5 textbox \"Name\": + focused value=\"Ada\"");
+  CHECK(line(filled, empty) == "e5 textbox \"Name\": - focused value=\"Ada\"");
 }
 
 TEST_CASE("names are quoted with escapes: control characters never break a line", "[render]") {
