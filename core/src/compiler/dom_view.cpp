@@ -1,5 +1,6 @@
 #include "compiler/dom_view.h"
 
+#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -293,6 +294,50 @@ void Dom::place_oopifs(ChildLists& kids, std::vector<std::string>& warnings) {
   }
 }
 
+namespace {
+
+/// aria-rowindex as a position (1..), or 0 when it is absent or not one.
+std::uint32_t row_index(std::string_view v) {
+  while (!v.empty() && (v.front() == ' ' || v.front() == '\t' || v.front() == '\n')) v.remove_prefix(1);
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\n')) v.remove_suffix(1);
+  if (v.empty() || v.size() > 9) return 0;
+  std::uint32_t n = 0;
+  for (const char ch : v) {
+    if (ch < '0' || ch > '9') return 0;
+    n = n * 10 + static_cast<std::uint32_t>(ch - '0');
+  }
+  return n;
+}
+
+}  // namespace
+
+bool Dom::rows_out_of_order(const int* first, const int* last, std::vector<int>& out) const {
+  // A virtualized grid (AG Grid, TanStack) recycles row elements and places them with a
+  // transform: after a sort the DOM can hold row 5 before row 2. aria-rowindex is the order the
+  // page declares (and shows), so rows that carry it are read in that order, each in one of the
+  // slots the rows held; every other child stays where it is.
+  if (last - first < 2) return false;
+  std::vector<std::pair<std::uint32_t, int>> rows;
+  std::vector<std::size_t> slots;
+  std::uint32_t prev = 0;
+  bool sorted = true;
+  for (std::size_t k = 0; first + k != last; ++k) {
+    const int c = first[k];
+    if (nodes[static_cast<std::size_t>(c)].type != 1) continue;
+    const std::uint32_t at = row_index(attr(c, "aria-rowindex"));
+    if (at == 0) continue;
+    if (at < prev) sorted = false;
+    prev = at;
+    rows.emplace_back(at, c);
+    slots.push_back(k);
+  }
+  if (sorted) return false;
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  out.assign(first, last);
+  for (std::size_t r = 0; r < rows.size(); ++r) out[slots[r]] = rows[r].second;
+  return true;
+}
+
 void Dom::link(const ChildLists& kids, std::vector<std::string>& warnings) {
   std::unordered_map<std::string_view, int> frame_index;
   // An OOPIF's own session knows its loaderId best: its entry wins over the parent's view.
@@ -307,6 +352,7 @@ void Dom::link(const ChildLists& kids, std::vector<std::string>& warnings) {
   root = base_[0];
   bool too_deep = false;
   order.reserve(nodes.size());
+  std::vector<int> by_row;  // a parent's children with its rows in aria-rowindex order (rows_out_of_order)
   std::vector<int> stack{root};
   nodes[static_cast<std::size_t>(root)].parent = -1;
   while (!stack.empty()) {
@@ -348,7 +394,13 @@ void Dom::link(const ChildLists& kids, std::vector<std::string>& warnings) {
       too_deep = true;
       continue;
     }
-    for (const int* it = ks.end(); it != ks.begin();) {
+    const int* first = ks.begin();
+    const int* last = ks.end();
+    if (rows_out_of_order(ks.begin(), ks.end(), by_row)) {
+      first = by_row.data();
+      last = by_row.data() + by_row.size();
+    }
+    for (const int* it = last; it != first;) {
       --it;
       Node& c = nodes[static_cast<std::size_t>(*it)];
       if (c.linked) continue;

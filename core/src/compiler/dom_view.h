@@ -113,6 +113,9 @@ class Dom {
   void build_children(ChildLists& kids, std::vector<std::string>& warnings);
   void place_oopifs(ChildLists& kids, std::vector<std::string>& warnings);
   void link(const ChildLists& kids, std::vector<std::string>& warnings);
+  /// True when the element children [first, last) of one parent that carry aria-rowindex are not in its
+  /// order; then `out` is the children with those rows sorted by it, each in a slot a row held.
+  bool rows_out_of_order(const int* first, const int* last, std::vector<int>& out) const;
   void index_ids();
 };
 

@@ -328,6 +328,28 @@ TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line 
                                         "row Alan Turing | London", " button Edit", "generic Grid end"});
 }
 
+TEST_CASE("text blocks: a virtualized grid's rows are read in aria-rowindex order, not the recycled DOM's", "[compiler][text][outline]") {
+  // After a sort, AG Grid keeps a row element that still shows a row in view and appends the
+  // others: the DOM holds row 4 before rows 2 and 3, each placed on screen by a transform.
+  CaptureBuilder b;
+  const int grid = b.el(0, b.el(0, 0, "body"), "div", {{"role", "grid"}});
+  const int head = b.el(0, grid, "div", {{"role", "row"}, {"aria-rowindex", "1"}});
+  b.text(0, b.el(0, head, "div", {{"role", "columnheader"}, {"aria-sort", "ascending"}}), "Name");
+  const int body = b.el(0, grid, "div", {{"role", "presentation"}});
+  b.text(0, b.el(0, body, "p"), "Rows");  // not a row: stays in its slot
+  for (const auto& [at, person] : std::vector<std::pair<const char*, const char*>>{
+           {"4", "Ada Floyd"}, {"2", "Aaron Abbott"}, {" 3 ", "Ada Babbage"}, {"x", "No index"}}) {
+    const int row = b.el(0, body, "div", {{"role", "row"}, {"aria-rowindex", at}});
+    b.text(0, b.el(0, row, "div", {{"role", "gridcell"}}), person);
+    b.flag(0, b.el(0, b.el(0, row, "div", {{"role", "gridcell"}}), "button"), "isClickable");
+  }
+  const Snapshot s = compile_ok(b);
+  std::vector<std::string> got;
+  for (const ReadableNode& n : s.nodes)
+    if (n.role == "row" || n.role == "text") got.push_back(n.role + " " + n.name);
+  CHECK(got == std::vector<std::string>{"row Name", "text Rows", "row Aaron Abbott", "row Ada Babbage", "row Ada Floyd", "row No index"});
+}
+
 TEST_CASE("live regions: one holding rows, items or headings is a container whose lines are its own", "[compiler][text]") {
   // Swagger UI's responses table is aria-live="polite" role="region": as one status line its rows
   // were words cut at kMaxTextChars. A toast is still one status line, an alert one alert line
