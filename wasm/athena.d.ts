@@ -154,6 +154,8 @@ export interface ElementState {
   checked?: Tri;
   expanded?: Tri;
   pressed?: Tri;
+  /** aria-sort of a column or row header ("none" is no sort). */
+  sort?: 'ascending' | 'descending' | 'other';
 }
 
 export type Category = 'interactive' | 'heading' | 'alert' | 'status' | 'validation' | 'text';

@@ -81,7 +81,7 @@ const char* pack_type_name(PackType type) {
 bool NodeState::operator==(const NodeState& o) const {
   return disabled == o.disabled && focused == o.focused && required == o.required && invalid == o.invalid &&
          selected == o.selected && readonly == o.readonly && checked == o.checked && expanded == o.expanded &&
-         pressed == o.pressed && value == o.value && value_redacted == o.value_redacted;
+         pressed == o.pressed && sort == o.sort && value == o.value && value_redacted == o.value_redacted;
 }
 
 }  // namespace athena

@@ -149,6 +149,25 @@ test('radio groups: each question is a line, its answers under it, and a click c
   assert.deepEqual(click.fp.modified.map((m) => m.ref).sort(), [wrapNo, wrapYes].sort(), click.text);
 });
 
+test('AG Grid: a sort says which way on its header, and the rows read in the order the page shows them', async () => {
+  // 300 rows, virtualized: a sort recycles row elements, so the DOM holds a kept row before the new top rows.
+  const nav = await chain.call('navigate', { url: sites.url('/sites/user-grid.html') });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const name = refOf(nav.fp, 'columnheader', 'Name');
+  const firstRow = (fp) => fp.elements.find((e) => e.role === 'row')?.name.split(' | ')[0];
+  let version = nav.fp.version;
+  for (const [sort, top, change] of [['ascending', 'Aaron Abbott', '+ sort=ascending'], ['descending', 'Zoe Zimmerman', 'sort=ascending -> sort=descending']]) {
+    const click = await chain.call('click', { ref: name, version });
+    assert.equal(click.isError, false, click.text);
+    assert.deepEqual(click.fp.modified.filter((m) => m.ref === name).map((m) => m.change), [change], click.text);
+    const snap = await chain.call('snapshot', {});
+    assert.equal(snap.fp.type, 'full', snap.text);
+    assert.ok(snap.fp.elements.some((e) => e.ref === name && e.tri.sort === sort), snap.text);
+    assert.equal(firstRow(snap.fp), top, snap.text);
+    version = snap.fp.version;
+  }
+});
+
 test('Shoelace: the dialog opens and closes through shadow DOM', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/shoelace.html') });
   const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Delete account'), version: nav.fp.version });

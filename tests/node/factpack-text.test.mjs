@@ -241,6 +241,12 @@ test('modified state: only the words that differ, the rest of the line kept as t
   assert.equal(canonicalLine(v.elements.get('e10')), 'e10 checkbox "Keep" checked');
   assert.deepEqual(parseModifiedLine('e9 textbox "Email": + focused value="a -> b"').segments, [{ what: 'state', before: '', after: 'focused value="a -> b"' }]);
   assert.deepEqual(parseModifiedLine('e9 textbox "Email": - disabled, depth 1 -> 2').segments.map((x) => x.what), ['state', 'depth']);
+  // A column sorted, then sorted the other way.
+  v.apply('<full v="7" reason="first" url="u" title="t">\n<region name="main">\ne3 columnheader "Name"\n</region>\n</full>\n');
+  v.apply('<delta v="8">\n<modified>\ne3 columnheader "Name": + sort=ascending\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e3')), 'e3 columnheader "Name" sort=ascending');
+  v.apply('<delta v="9">\n<modified>\ne3 columnheader "Name": sort=ascending -> sort=descending\n</modified>\n</delta>\n');
+  assert.equal(canonicalLine(v.elements.get('e3')), 'e3 columnheader "Name" sort=descending');
 });
 
 test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {

@@ -33,6 +33,8 @@ const char* category_name(Category category);
 
 /// A tri-state ARIA flag: absent, false, true, or (for checked/pressed) mixed.
 enum class Tri : std::uint8_t { kUnset = 0, kFalse, kTrue, kMixed };
+/// aria-sort of a column or row header: absent (or "none"), ascending, descending, other.
+enum class Sort : std::uint8_t { kUnset = 0, kAscending, kDescending, kOther };
 
 struct NodeState {
   bool disabled = false;
@@ -44,6 +46,7 @@ struct NodeState {
   Tri checked = Tri::kUnset;
   Tri expanded = Tri::kUnset;
   Tri pressed = Tri::kUnset;
+  Sort sort = Sort::kUnset;
   /// Current value of a text field / select / slider. Secrets (password, cc-*, one-time-code)
   /// are never stored: value stays empty and value_redacted is set.
   std::string value;

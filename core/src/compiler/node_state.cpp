@@ -254,6 +254,12 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   }
   if (t == "select" && role == "combobox" && s.expanded == Tri::kUnset) s.expanded = Tri::kFalse;
   s.pressed = tri_attr(dom, i, "aria-pressed", true);
+  if (role == "columnheader" || role == "rowheader") {  // the only roles aria-sort belongs to
+    const std::string sort = lower(collapse_ws(dom.attr(i, "aria-sort")));
+    if (sort == "ascending") s.sort = Sort::kAscending;
+    else if (sort == "descending") s.sort = Sort::kDescending;
+    else if (sort == "other") s.sort = Sort::kOther;
+  }
   s.required = ((t == "input" || t == "select" || t == "textarea") && dom.has_attr(i, "required")) ||
                attr_true(dom, i, "aria-required");
   const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));

@@ -59,6 +59,16 @@ const char* tri_word(Tri t) {
 
 }  // namespace
 
+const char* sort_word(Sort s) {
+  switch (s) {
+    case Sort::kAscending: return "sort=ascending";
+    case Sort::kDescending: return "sort=descending";
+    case Sort::kOther: return "sort=other";
+    case Sort::kUnset: break;
+  }
+  return nullptr;
+}
+
 std::vector<StateWord> state_word_list(const Element& e) {
   std::vector<StateWord> out;
   const NodeState& s = e.state;
@@ -78,6 +88,7 @@ std::vector<StateWord> state_word_list(const Element& e) {
   tri("checked", s.checked, true);
   tri("expanded", s.expanded, true);
   tri("pressed", s.pressed, true);
+  if (const char* w = sort_word(s.sort)) out.push_back({"sort", w});
   if (s.value_redacted) {
     out.push_back({"value", "value=redacted"});
   } else if (!s.value.empty()) {

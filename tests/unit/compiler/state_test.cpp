@@ -100,3 +100,23 @@ TEST_CASE("secrets never enter the Snapshot", "[compiler][state][redaction]") {
     CHECK(all.find(secret) == std::string::npos);
   }
 }
+
+TEST_CASE("sort: a column or row header's aria-sort, and no other role's", "[compiler][state]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int row = b.el(0, b.el(0, body, "div", {{"role", "grid"}}), "div", {{"role", "row"}});
+  for (const auto& [name, sort] : std::vector<std::pair<const char*, const char*>>{
+           {"Name", "ascending"}, {"Email", " DESCENDING "}, {"City", "other"}, {"Joined", "none"}, {"Orders", "sideways"}}) {
+    const int h = b.el(0, row, "div", {{"role", "columnheader"}, {"aria-sort", sort}});
+    b.flag(0, h, "isClickable");
+    b.text(0, h, name);
+  }
+  b.el(0, body, "button", {{"aria-sort", "ascending"}, {"aria-label", "Not a header"}});
+  const Snapshot s = compile_ok(b);
+  CHECK(by_name(s, "Name")->state.sort == Sort::kAscending);
+  CHECK(by_name(s, "Email")->state.sort == Sort::kDescending);
+  CHECK(by_name(s, "City")->state.sort == Sort::kOther);
+  CHECK(by_name(s, "Joined")->state.sort == Sort::kUnset);
+  CHECK(by_name(s, "Orders")->state.sort == Sort::kUnset);
+  CHECK(by_name(s, "Not a header")->state.sort == Sort::kUnset);
+}

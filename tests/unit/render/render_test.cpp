@@ -102,6 +102,13 @@ TEST_CASE("a modified line names only the state words that differ, never an unch
   filled.state.value = "Ada";
   CHECK(line(empty, filled) == "e5 textbox \"Name\": + focused value=\"Ada\"");
   CHECK(line(filled, empty) == "e5 textbox \"Name\": - focused value=\"Ada\"");
+  Element column = el(7, "columnheader", "Name");
+  Element up = column;
+  up.state.sort = Sort::kAscending;
+  Element down = column;
+  down.state.sort = Sort::kDescending;
+  CHECK(line(column, up) == "e7 columnheader \"Name\": + sort=ascending");
+  CHECK(line(up, down) == "e7 columnheader \"Name\": sort=ascending -> sort=descending");
 }
 
 TEST_CASE("names are quoted with escapes: control characters never break a line", "[render]") {
