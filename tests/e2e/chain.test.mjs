@@ -168,6 +168,36 @@ test('AG Grid: a sort says which way on its header, and the rows read in the ord
   }
 });
 
+test('a table sorted by moving its rows: each moved row says where it went, and the agent\'s order is the page\'s', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/sortable-table.html') });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const names = new Map(nav.fp.elements.map((e) => [e.ref, e.name.split(' | ')[0]]));
+  const rows = (refs) => refs.filter((r) => /\|/.test(nav.fp.elements.find((e) => e.ref === r)?.name ?? ''));
+  let order = nav.fp.elements.map((e) => e.ref);  // every line, in the page's order
+  assert.equal(rows(order).length, 5, nav.text);
+  let version = nav.fp.version;
+  const button = refOf(nav.fp, 'button', 'Name');
+  for (const [sort, want] of [['+ sort=ascending', ['Ada Lovelace', 'Alan Turing', 'Edsger Dijkstra', 'Grace Hopper', 'Margaret Hamilton']],
+    ['sort=ascending -> sort=descending', ['Margaret Hamilton', 'Grace Hopper', 'Edsger Dijkstra', 'Alan Turing', 'Ada Lovelace']]]) {
+    const click = await chain.call('click', { ref: button, version });
+    assert.equal(click.fp.type, 'delta', click.text);
+    // The header's aria-sort is on the one button in it: its line says which way.
+    assert.equal(click.fp.modified.find((m) => m.ref === button)?.change, sort, click.text);
+    assert.deepEqual([click.fp.added.length, click.fp.removed.length], [0, 0], click.text);
+    // Apply the moves as an agent would: each line goes after the line it names.
+    for (const m of click.fp.modified) {
+      const to = m.segments.find((x) => x.what === 'order');
+      if (!to) continue;
+      order = order.filter((r) => r !== m.ref);
+      order.splice(to.after ? order.indexOf(to.after) + 1 : 0, 0, m.ref);
+    }
+    assert.deepEqual(rows(order).map((r) => names.get(r)), want, click.text);
+    const snap = await chain.call('snapshot', {});
+    assert.deepEqual(snap.fp.elements.map((e) => e.ref), order, snap.text);
+    version = snap.fp.version;
+  }
+});
+
 test('Shoelace: the dialog opens and closes through shadow DOM', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/shoelace.html') });
   const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Delete account'), version: nav.fp.version });

@@ -216,6 +216,10 @@ test('modified lines: names with ": " and "-> ", several changes, state words on
   assert.equal(canonicalLine(v.elements.get('e5')), 'e5 status "Saved: a -> b, c"', 'desc "" is a description that went');
   assert.deepEqual(parseModifiedLine('e9 link "x": moved').segments, [{ what: 'moved', before: '', after: '' }]);
   assert.deepEqual(parseModifiedLine('e9 tab "x": role button -> tab').segments, [{ what: 'role', before: 'button', after: 'tab' }]);
+  // A line that changed places: the line it follows now, or first in its region.
+  assert.deepEqual(parseModifiedLine('e9 row "Ada | Analyst": moved after e3').segments, [{ what: 'order', before: '', after: 'e3' }]);
+  assert.deepEqual(parseModifiedLine('e9 row "x": new text, moved first').segments.map((x) => [x.what, x.after]), [['name', '"x"'], ['order', '']]);
+  assert.throws(() => parseModifiedLine('e9 row "x": moved after nowhere'), /before -> after/);
   // A line that moved in the outline: the agent's copy moves with it.
   v.apply('<delta v="5">\n<modified>\ne5 status "Saved: a -> b, c": depth 0 -> 2\n</modified>\n</delta>\n');
   assert.equal(v.elements.get('e5').depth, 2);

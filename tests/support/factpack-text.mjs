@@ -213,6 +213,10 @@ export function parseModifiedLine(line) {
   const segments = [];
   for (const seg of splitTop(change, ', ')) {
     if (seg === 'moved') { segments.push({ what: 'moved', before: '', after: '' }); continue; }
+    // Its place among the lines that stayed: after that ref, or first in its region.
+    if (seg === 'moved first') { segments.push({ what: 'order', before: '', after: '' }); continue; }
+    const to = new RegExp(`^moved after (${REF_TEXT})$`).exec(seg);
+    if (to) { segments.push({ what: 'order', before: '', after: to[1] }); continue; }
     // The line shows the new name: `name was "old"`, or for a text line only `new text`.
     if (seg === 'new text') { segments.push({ what: 'name', before: '', after: quote(name) }); continue; }
     if (seg.startsWith('name was "')) { segments.push({ what: 'name', before: seg.slice('name was '.length), after: quote(name) }); continue; }

@@ -53,6 +53,10 @@ struct Modified {
   std::string ref;
   Element before;
   Element after;
+  /// It moved among the lines of its region that stayed (a sorted table, a reordered list):
+  /// it now follows `moved_after` ("" = it is its region's first line).
+  bool moved = false;
+  std::string moved_after;
 };
 
 /// A landmark region of a full snapshot or of an overlay's content.

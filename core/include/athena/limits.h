@@ -17,6 +17,7 @@ inline constexpr std::size_t kMaxValueChars = 200;            // input value kep
 inline constexpr std::size_t kMaxTextChars = 300;            // alert/status/toast text kept
 inline constexpr std::size_t kMaxRevealedTextChars = 300;    // one text block (paragraph, list item, caption, table row) kept
 inline constexpr std::size_t kMaxRowCells = 256;              // cells read into one table row's line
+inline constexpr std::size_t kMaxHeaderCellNodes = 64;        // nodes looked at in a sorted header for its one control
 inline constexpr int kMaxOutlineDepth = 12;                   // nesting levels told apart (deeper ones render at this depth)
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description

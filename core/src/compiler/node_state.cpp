@@ -21,6 +21,45 @@ bool attr_true(const Dom& dom, int i, std::string_view name) {
   return !v.empty() && lower(collapse_ws(v)) == "true";
 }
 
+Sort sort_attr(const Dom& dom, int i) {
+  const std::string v = lower(collapse_ws(dom.attr(i, "aria-sort")));
+  if (v == "ascending") return Sort::kAscending;
+  if (v == "descending") return Sort::kDescending;
+  if (v == "other") return Sort::kOther;
+  return Sort::kUnset;  // "none", absent, or not a value
+}
+
+bool is_header_cell(const Dom& dom, int i) {
+  const std::string role = lower(collapse_ws(dom.attr(i, "role")));
+  return role == "columnheader" || role == "rowheader" || (role.empty() && dom.tag(i) == "th");
+}
+
+// The sort of the header a control sorts by: `<th aria-sort><button>Name</button></th>` (the
+// sortable table of the ARIA practices) has one line, the button's, so the button says it. Only
+// when the control is the header's one button or link (a filter button beside it sorts nothing).
+Sort header_sort_of_control(const Dom& dom, int i) {
+  int h = dom.nodes[static_cast<std::size_t>(i)].parent;
+  for (int up = 0; h >= 0 && up < 3 && !is_header_cell(dom, h); ++up) h = dom.nodes[static_cast<std::size_t>(h)].parent;
+  if (h < 0 || !is_header_cell(dom, h)) return Sort::kUnset;
+  const Sort sort = sort_attr(dom, h);
+  if (sort == Sort::kUnset) return sort;
+  int controls = 0;
+  std::size_t seen = 0;
+  std::vector<int> stack{h};
+  while (!stack.empty() && seen++ < limits::kMaxHeaderCellNodes) {
+    const int n = stack.back();
+    stack.pop_back();
+    if (n != h && dom.is_element(n)) {
+      const std::string_view t = dom.tag(n);
+      const std::string role = lower(collapse_ws(dom.attr(n, "role")));
+      if (t == "button" || (t == "a" && dom.has_attr(n, "href")) || role == "button" || role == "link") ++controls;
+    }
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      stack.push_back(c);
+  }
+  return controls == 1 && stack.empty() ? sort : Sort::kUnset;
+}
+
 bool is_form_control(std::string_view t) {
   return t == "button" || t == "input" || t == "select" || t == "textarea" || t == "fieldset" || t == "optgroup" ||
          t == "option";
@@ -254,12 +293,8 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   }
   if (t == "select" && role == "combobox" && s.expanded == Tri::kUnset) s.expanded = Tri::kFalse;
   s.pressed = tri_attr(dom, i, "aria-pressed", true);
-  if (role == "columnheader" || role == "rowheader") {  // the only roles aria-sort belongs to
-    const std::string sort = lower(collapse_ws(dom.attr(i, "aria-sort")));
-    if (sort == "ascending") s.sort = Sort::kAscending;
-    else if (sort == "descending") s.sort = Sort::kDescending;
-    else if (sort == "other") s.sort = Sort::kOther;
-  }
+  if (role == "columnheader" || role == "rowheader") s.sort = sort_attr(dom, i);  // the only roles aria-sort belongs to
+  else if (role == "button" || role == "link") s.sort = header_sort_of_control(dom, i);
   s.required = ((t == "input" || t == "select" || t == "textarea") && dom.has_attr(i, "required")) ||
                attr_true(dom, i, "aria-required");
   const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));

@@ -2,6 +2,9 @@
 // between two views, matched by ref, and the one reliability rule that decides whether those
 // changes are a delta the agent can trust or too many to be one (then a full FactPack is sent).
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -22,16 +25,52 @@ void PageSession::invalidate(Outcome& out, const ViewEntry& e, const char* fallb
   out.pack.invalidated.push_back({e.element.ref, cause, e.element.role, e.element.name, e.element.frame});
 }
 
+namespace {
+
+/// The refs (sorted) of the stayed elements of context c whose order changed: every one outside
+/// a longest run kept in its old order (`was(e)`: its index in the old view, -1 when it is new),
+/// so a sort names the fewest lines that, moved, give the order the page shows.
+std::vector<RefId> moved_refs(const View& to, int c, const std::function<std::ptrdiff_t(const ViewEntry&)>& was) {
+  std::vector<std::pair<std::ptrdiff_t, RefId>> seq;  // old index, in new order
+  each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
+    const std::ptrdiff_t at = was(e);
+    if (at >= 0) seq.emplace_back(at, e.ref);
+  });
+  // Longest increasing subsequence (patience sorting), then every element not on it moved.
+  std::vector<std::size_t> tails, parent(seq.size(), SIZE_MAX);
+  for (std::size_t i = 0; i < seq.size(); ++i) {
+    auto it = std::lower_bound(tails.begin(), tails.end(), seq[i].first,
+                               [&](std::size_t t, std::ptrdiff_t v) { return seq[t].first < v; });
+    if (it != tails.begin()) parent[i] = *(it - 1);
+    if (it == tails.end()) tails.push_back(i);
+    else *it = i;
+  }
+  std::vector<char> stays(seq.size(), 0);
+  for (std::size_t i = tails.empty() ? SIZE_MAX : tails.back(); i != SIZE_MAX; i = parent[i]) stays[i] = 1;
+  std::vector<RefId> out;
+  for (std::size_t i = 0; i < seq.size(); ++i)
+    if (!stays[i]) out.push_back(seq[i].second);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
 bool PageSession::diff_context(const View& from, const View& to, int c, Outcome& out) const {
   // Lookups by ref in sorted arrays (no allocation per element); a stable sort keeps the
   // first entry of a ref first, as a map's emplace would.
-  std::vector<std::pair<RefId, const ViewEntry*>> before;
+  struct Held {
+    RefId ref;
+    const ViewEntry* entry;
+    std::ptrdiff_t position;  // its index in the old view's document order
+  };
+  std::vector<Held> before;
   std::vector<RefId> after;
   // Revealed text stays out of the reliability rule (limits.h): a tab switch swapping three
   // paragraphs on a small page is a plain delta, and no ref an agent acts on is at stake.
   std::size_t text_before = 0, text_after = 0, text_changed = 0, text_added = 0;
   each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
-    before.emplace_back(e.ref, &e);
+    before.push_back({e.ref, &e, static_cast<std::ptrdiff_t>(before.size())});
     text_before += e.element.category == Category::kText;
   });
   each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
@@ -39,19 +78,38 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     text_after += e.element.category == Category::kText;
   });
   const std::size_t n_before = before.size() - text_before, n_after = after.size() - text_after;
-  std::stable_sort(before.begin(), before.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(before.begin(), before.end(), [](const Held& a, const Held& b) { return a.ref < b.ref; });
   std::sort(after.begin(), after.end());
+  auto held = [&](const ViewEntry& e) -> const Held* {
+    auto it = std::lower_bound(before.begin(), before.end(), e.ref, [](const Held& a, RefId r) { return a.ref < r; });
+    return it == before.end() || it->ref != e.ref ? nullptr : &*it;
+  };
+  const std::vector<RefId> moved = moved_refs(to, c, [&](const ViewEntry& e) -> std::ptrdiff_t {
+    const Held* was = held(e);
+    return was ? was->position : -1;
+  });
+  // The line each element now follows in its region block (a move says where it went): the line
+  // before it when that is in the same block, as nearly always; else the block's last line so far.
+  std::map<engine::BlockKey, const ViewEntry*> last_in_block;
+  std::size_t moved_only = 0;
   // Where an addition sits: after the line before it in the page (same region and frame), or,
   // in a run of additions, after the line before the run's first.
   const ViewEntry* prev = nullptr;
   bool prev_added = false;
   std::string run_after;
   each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
-    auto it = std::lower_bound(before.begin(), before.end(), e.ref, [](const auto& a, RefId r) { return a.first < r; });
+    const Held* h = held(e);
+    const ViewEntry* was = h ? h->entry : nullptr;
     const bool text = e.element.category == Category::kText;
-    const bool added = it == before.end() || it->first != e.ref;
+    const bool added = was == nullptr;
     const bool same_place = prev && prev->frame_index == e.frame_index && prev->element.region == e.element.region &&
-                            prev->element.region_label == e.element.region_label;
+                            prev->element.region_label == e.element.region_label;  // one context: one overlay
+    const ViewEntry* follows = prev;
+    if (!same_place) {
+      if (prev) last_in_block[engine::block_key(*prev)] = prev;
+      auto at = last_in_block.find(engine::block_key(e));
+      follows = at == last_in_block.end() ? nullptr : at->second;
+    }
     // A status, alert or validation message is an announcement: where it sits says nothing, and
     // naming a line for it would cost more than the message (it is placed by its region alone).
     const Category cat = e.element.category;
@@ -62,9 +120,15 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
       out.pack.added.back().after = announcement ? std::string() : run_after;
       text_changed += text;
       text_added += text;
-    } else if (it->second->content != e.content) {
-      out.pack.modified.push_back({e.element.ref, it->second->element, e.element});
-      text_changed += text;
+    } else {
+      const bool changed_content = was->content != e.content;
+      const bool went = std::binary_search(moved.begin(), moved.end(), e.ref);
+      if (changed_content || went) {
+        out.pack.modified.push_back({e.element.ref, was->element, e.element, went, went && follows ? follows->element.ref : std::string()});
+        // A move alone invalidates nothing: the ref is the same element, only its place changed.
+        if (!changed_content) ++moved_only;
+        else text_changed += text;
+      }
     }
     prev_added = added;
     prev = &e;
@@ -75,7 +139,8 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     text_changed += e.element.category == Category::kText;
   });
   // The one reliability rule (limits.h, docs/design.md "The reliability rule"), revealed text left out of it.
-  const std::size_t changed = out.pack.added.size() + out.pack.modified.size() + out.pack.invalidated.size() - text_changed;
+  const std::size_t changed =
+      out.pack.added.size() + out.pack.modified.size() - moved_only + out.pack.invalidated.size() - text_changed;
   // Pure growth (a first todo brings its list and footer) cannot mislead: every ref the agent
   // holds is still what it was, and the delta lists exactly what is new.
   if (changed == out.pack.added.size() - text_added) return true;

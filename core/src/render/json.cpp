@@ -78,8 +78,11 @@ json pack_json(const FactPack& p) {
   for (const Element& e : p.added) added.push_back(element_json(e));
   j["added"] = std::move(added);
   json modified = json::array();
-  for (const Modified& m : p.modified)
-    modified.push_back({{"ref", m.ref}, {"before", element_json(m.before)}, {"after", element_json(m.after)}});
+  for (const Modified& m : p.modified) {
+    json one = {{"ref", m.ref}, {"before", element_json(m.before)}, {"after", element_json(m.after)}};
+    if (m.moved) one["moved_after"] = m.moved_after;  // "" = first line of its region
+    modified.push_back(std::move(one));
+  }
   j["modified"] = std::move(modified);
   if (p.type == PackType::kOverlayOpened || p.type == PackType::kOverlayClosed)
     j["overlay"] = {{"type", overlay_type_name(p.overlay.type)}, {"name", p.overlay.name}, {"depth", p.overlay.depth}};

@@ -172,6 +172,11 @@ std::string change_words(const Modified& m) {
     sep();
     out += "depth " + std::to_string(a.depth) + " -> " + std::to_string(b.depth);
   }
+  // Where it went among the lines that stayed: the line it follows now, or the top of its region.
+  if (m.moved) {
+    sep();
+    out += m.moved_after.empty() ? "moved first" : "moved after " + m.moved_after;
+  }
   if (out.empty()) out = "moved";  // region or overlay changed only
   return out;
 }

@@ -112,7 +112,17 @@ TEST_CASE("sort: a column or row header's aria-sort, and no other role's", "[com
     b.text(0, h, name);
   }
   b.el(0, body, "button", {{"aria-sort", "ascending"}, {"aria-label", "Not a header"}});
+  // A table's sortable header is a th holding the button that sorts it: the button's line says it,
+  // unless the header holds another control too.
+  const int tr = b.el(0, b.el(0, b.el(0, body, "table"), "thead"), "tr");
+  b.text(0, b.el(0, b.el(0, tr, "th", {{"aria-sort", "descending"}}), "button"), "Joined by");
+  const int two = b.el(0, tr, "th", {{"aria-sort", "ascending"}});
+  b.text(0, b.el(0, two, "button"), "Team");
+  b.text(0, b.el(0, two, "button"), "Filter");
   const Snapshot s = compile_ok(b);
+  CHECK(by_name(s, "Joined by")->state.sort == Sort::kDescending);
+  CHECK(by_name(s, "Team")->state.sort == Sort::kUnset);
+  CHECK(by_name(s, "Filter")->state.sort == Sort::kUnset);
   CHECK(by_name(s, "Name")->state.sort == Sort::kAscending);
   CHECK(by_name(s, "Email")->state.sort == Sort::kDescending);
   CHECK(by_name(s, "City")->state.sort == Sort::kOther);

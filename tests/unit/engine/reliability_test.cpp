@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "athena/limits.h"
+#include "athena/render.h"
 #include "helpers.h"
 
 using namespace athena;
@@ -98,4 +99,67 @@ TEST_CASE("an added element says where it sits: after the line before its run", 
   REQUIRE(p.added.size() == 2);
   CHECK(p.added[0].after == last);
   CHECK(p.added[1].after == last);  // one run: both follow B9
+}
+
+TEST_CASE("a sort that moves rows: each row out of its old order says where it went, refs kept", "[engine][outline]") {
+  // A plain table sorted in place (its <tr>s moved, none replaced): the same elements, new order.
+  auto table = [](const std::vector<int>& order) {
+    PageBuilder b;
+    b.el(1, "columnheader", "Name");
+    for (int i : order) {
+      b.el(100 + i, "row", "Person " + std::to_string(i));
+      b.last().category = Category::kText;
+    }
+    b.el(2, "button", "Next page");
+    return b.build();
+  };
+  const Snapshot before = table({0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  Harness h;
+  const FactPack full = h.snap(before);
+  auto ref = [&](const std::string& name) { return ref_of(full, name == "Name" ? "columnheader" : "row", name); };
+  SECTION("reversed: every row but one moves, each after the row now above it; still a delta") {
+    const FactPack p = h.act(full.version, table({9, 8, 7, 6, 5, 4, 3, 2, 1, 0}), &before);
+    REQUIRE(p.type == PackType::kDelta);
+    CHECK(p.added.empty());
+    CHECK(p.invalidated.empty());
+    REQUIRE(p.modified.size() == 9);
+    // Person 0 stays (the longest run kept in order is one row); 9 goes to the top, under the header.
+    CHECK(p.modified[0].ref == ref("Person 9"));
+    CHECK(p.modified[0].moved_after == ref("Name"));
+    for (std::size_t k = 1; k < 9; ++k) {
+      CHECK(p.modified[k].ref == ref("Person " + std::to_string(9 - k)));
+      CHECK(p.modified[k].moved_after == ref("Person " + std::to_string(10 - k)));
+    }
+    const std::string text = render_text(p);
+    CHECK(text.find("row \"Person 9\": moved after " + ref("Name") + "\n") != std::string::npos);
+  }
+  SECTION("one row to the top: one line") {
+    const FactPack p = h.act(full.version, table({7, 0, 1, 2, 3, 4, 5, 6, 8, 9}), &before);
+    REQUIRE(p.type == PackType::kDelta);
+    REQUIRE(p.modified.size() == 1);
+    CHECK(p.modified[0].ref == ref("Person 7"));
+    CHECK(p.modified[0].moved);
+    CHECK(p.modified[0].moved_after == ref("Name"));
+  }
+  SECTION("to the top of a region whose other lines sit in another region: moved first") {
+    auto split = [](const std::vector<int>& order) {
+      PageBuilder b;
+      b.el(1, "link", "Home", Region::kNav);
+      for (int i : order) b.el(100 + i, "button", "Person " + std::to_string(i), i < 3 ? Region::kMain : Region::kNav);
+      return b.build();
+    };
+    Harness h2;
+    const Snapshot s0 = split({0, 1, 2, 3, 4});
+    const FactPack f = h2.snap(s0);
+    const FactPack p = h2.act(f.version, split({2, 0, 1, 3, 4}), &s0);
+    REQUIRE(p.modified.size() == 1);
+    CHECK(p.modified[0].ref == ref_of(f, "button", "Person 2"));
+    CHECK(p.modified[0].moved_after.empty());
+    CHECK(render_text(p).find("button \"Person 2\": moved first\n") != std::string::npos);
+  }
+  SECTION("rows that only shift, because one before them left, did not move") {
+    const FactPack p = h.act(full.version, table({0, 1, 3, 4, 5, 6, 7, 8, 9}), &before);
+    CHECK(p.modified.empty());
+    CHECK(p.invalidated.size() == 1);
+  }
 }
