@@ -4,7 +4,7 @@
 // response tokens (o200k_base), calls, latency (median of RUNS runs), success. An agent using a
 // peer takes a snapshot after each action it needs to see; with Athena the action's FactPack is
 // the look. After every flow, Athena's rebuilt view is checked against a fresh snapshot of the
-// page (bench/lib/agents.mjs checkFidelity): ghosts and mismatches per flow.
+// page (bench/lib/agents.mjs checkFidelity): ghosts, mismatches and misordered regions per flow.
 // Writes bench/flows-results.md.
 //
 //   node bench/flows.mjs [runs=3] [--agents athena,playwright,devtools,agent-browser] [--flows docs,create-user]
@@ -80,7 +80,7 @@ async function runAgent(key, sites, chain) {
 /** The worst end-of-flow check of a flow over its runs (most faults), or null. */
 function worstCheck(checks) {
   if (!checks?.length) return null;
-  const faults = (c) => (c.error ? Infinity : c.ghosts.length + c.mismatched.length);
+  const faults = (c) => (c.error ? Infinity : c.ghosts.length + c.mismatched.length + c.misordered.length);
   return checks.reduce((a, c) => (faults(c) > faults(a) ? c : a));
 }
 
@@ -123,15 +123,16 @@ async function main() {
     'result carries one, else the text (what Claude Code gives the model). A step with `expect` passes only if the sentence is in what the',
     'agent was shown (Athena: its view rebuilt from the FactPack text + its find/read answers; a peer: its latest snapshot).',
     'Latency: median over runs, wall time of the step.',
-    'Athena fidelity: after each flow, the ghosts (refs the agent holds that the page no longer has) and mismatches (refs whose line',
-    'differs) of its rebuilt view against a fresh `snapshot` plus the finds its gap lines name; the worst run of the flow.', ''];
+    'Athena fidelity: after each flow, the ghosts (refs the agent holds that the page no longer has), mismatches (refs whose line',
+    'differs) and misordered regions (lines held in another order than the snapshot\'s) of its rebuilt view against a fresh `snapshot`',
+    'plus the finds its gap lines name; the worst run of the flow.', ''];
   const flowNames = Object.keys(results[0]?.perFlow ?? {});
   const misses = [];
   /** Text-mode tokens of each flow's leanest peer (for the per-flow sum). */
   const leanest = [];
   const sc = results.map((r) => { let w = 0, n = 0; for (const f of flowNames) for (const c of r.perFlow[f]) { w += c.withStructured; n += c.results; } return `${r.name} ${w}/${n}`; });
   lines.push(`Results carrying structuredContent: ${sc.join(', ')}.`, '');
-  const header = `| flow | ${MODES.map(([m]) => names.map((n) => `${n} (${m})`).join(' | ')).join(' | ')} | ${MODES.map(([m]) => `best peer / Athena (${m})`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | Athena calls | Athena ghosts / mismatches |`;
+  const header = `| flow | ${MODES.map(([m]) => names.map((n) => `${n} (${m})`).join(' | ')).join(' | ')} | ${MODES.map(([m]) => `best peer / Athena (${m})`).join(' | ')} | ${names.map((n) => `${n} ok`).join(' | ')} | Athena calls | Athena ghosts / mismatches / misordered |`;
   lines.push(header, `|---|${'---|'.repeat(names.length * MODES.length + MODES.length + names.length + 2)}`);
   const totals = Object.fromEntries(MODES.map(([m]) => [m, Object.fromEntries(names.map((n) => [n, 0]))]));
   const ratio = (tok) => { const peers = tok.filter((_, i) => i !== ai); return ai >= 0 && peers.length ? Math.min(...peers) / tok[ai] : NaN; };
@@ -154,21 +155,21 @@ async function main() {
     });
     leanest.push(ratios.length ? Math.min(...results.filter((_, i) => i !== ai).map((r) => r.perFlow[f].reduce((a, c) => a + median(c.tokens), 0))) : NaN);
     const check = ai >= 0 ? worstCheck(results[ai].fidelity[f]) : null;
-    const fid = !check ? '-' : check.error ? '**check failed**' : `${check.ghosts.length} / ${check.mismatched.length}`;
-    if (check && (check.error || check.ghosts.length || check.mismatched.length)) {
-      misses.push(`${f}: Athena's view at the end of the flow ${check.error ? `could not be checked (${check.error})` : `has ${check.ghosts.length} ghosts and ${check.mismatched.length} mismatches`}`);
+    const fid = !check ? '-' : check.error ? '**check failed**' : `${check.ghosts.length} / ${check.mismatched.length} / ${check.misordered.length}`;
+    if (check && (check.error || check.ghosts.length || check.mismatched.length || check.misordered.length)) {
+      misses.push(`${f}: Athena's view at the end of the flow ${check.error ? `could not be checked (${check.error})` : `has ${check.ghosts.length} ghosts, ${check.mismatched.length} mismatches and ${check.misordered.length} regions out of order`}`);
     }
     lines.push(`| ${f} | ${cells.join(' | ')} | ${ratios.map((x) => (Number.isNaN(x) ? '-' : x.toFixed(1) + 'x')).join(' | ')} | ${ok.map((o) => (o ? 'yes' : '**no**')).join(' | ')} | ${calls} | ${fid} |`);
   }
   const allRatios = MODES.map(([m]) => ratio(names.map((n) => totals[m][n])));
   lines.push(`| **all** | ${MODES.map(([m]) => names.map((n) => totals[m][n]).join(' | ')).join(' | ')} | ${allRatios.map((x) => (Number.isNaN(x) ? '-' : `**${x.toFixed(1)}x**`)).join(' | ')} | ${names.map(() => '').join(' | ')} | | |`, '');
   if (ai >= 0) {
-    lines.push('### Athena end-of-flow fidelity (worst run per flow)', '', '| flow | page elements | held, not on the page (ghosts) | held, line differs (mismatches) | on the page, never shown | check calls | examples |', '|---|---|---|---|---|---|---|');
+    lines.push('### Athena end-of-flow fidelity (worst run per flow)', '', '| flow | page elements | held, not on the page (ghosts) | held, line differs (mismatches) | regions held in another order (misordered) | on the page, never shown | check calls | examples |', '|---|---|---|---|---|---|---|---|');
     for (const f of flowNames) {
       const c = worstCheck(results[ai].fidelity[f]);
       if (!c) continue;
-      const ex = c.error ? c.error : [...c.ghosts.map((g) => `ghost ${g}`), ...c.mismatched].slice(0, FIDELITY_LIMITS.examples).join('; ');
-      lines.push(`| ${f} | ${c.pageElements} | ${c.ghosts.length} | ${c.mismatched.length} | ${c.notHeld} | ${c.calls} | ${ex.replace(/\|/g, '\\|') || '-'} |`);
+      const ex = c.error ? c.error : [...c.ghosts.map((g) => `ghost ${g}`), ...c.mismatched, ...c.misordered].slice(0, FIDELITY_LIMITS.examples).join('; ');
+      lines.push(`| ${f} | ${c.pageElements} | ${c.ghosts.length} | ${c.mismatched.length} | ${c.misordered.length} | ${c.notHeld} | ${c.calls} | ${ex.replace(/\|/g, '\\|') || '-'} |`);
     }
     lines.push('');
   }

@@ -314,7 +314,8 @@ export class AthenaAgent extends BaseAgent {
    * whose line differs; `notHeld` counts elements on the page the agent was never shown (what a
    * FactPack trimmed and the agent did not ask for). These calls are the check's, not the agent's:
    * they are not counted in the flow and do not touch the agent's view.
-   * @returns {Promise<{ghosts: string[], mismatched: string[], notHeld: number, pageElements: number, calls: number, error?: string}>}
+   * A misordered region is one whose lines the agent holds in another order than the page's.
+   * @returns {Promise<{ghosts: string[], mismatched: string[], misordered: string[], notHeld: number, pageElements: number, calls: number, error?: string}>}
    */
   async checkFidelity() {
     let calls = 0;
@@ -337,9 +338,14 @@ export class AthenaAgent extends BaseAgent {
         next = after ? { ...args, after, limit: FIDELITY_LIMITS.findLimit } : null;
       }
     };
+    /** @type {Map<string, string[]>} */
+    let pageOrder = new Map();
     try {
       const snap = await ask('snapshot', {});
       for (const e of snap.elements) page.set(e.ref, e);
+      const fresh = new AgentView();
+      fresh.apply(snap);
+      pageOrder = fresh.order();
       for (const r of snap.regions.filter((x) => x.unchanged)) {
         await follow({ region: r.label ?? r.name, ...(r.frame && r.frame !== 'f0' ? { frame: r.frame } : {}) });
       }
@@ -348,7 +354,7 @@ export class AthenaAgent extends BaseAgent {
         await follow(args);
       }
     } catch (e) {
-      return { ghosts: [], mismatched: [], notHeld: 0, pageElements: page.size, calls, error: String(e.message ?? e) };
+      return { ghosts: [], mismatched: [], misordered: [], notHeld: 0, pageElements: page.size, calls, error: String(e.message ?? e) };
     }
     const ghosts = [], mismatched = [];
     for (const [ref, held] of this.view.elements) {
@@ -356,8 +362,18 @@ export class AthenaAgent extends BaseAgent {
       if (!now) ghosts.push(canonicalLine(held));
       else if (!sameLine(held, now)) mismatched.push(`${canonicalLine(held)} -> now ${canonicalLine(now)}`);
     }
+    // Order: in each region, the lines both hold (the snapshot's, and the agent's with a known place) in the same order.
+    const misordered = [];
+    const heldOrder = this.view.order();
+    for (const [region, refs] of pageOrder) {
+      const mine = heldOrder.get(region) ?? [];
+      const held = new Set(mine), shown = new Set(refs);
+      const want = refs.filter((r) => held.has(r)), got = mine.filter((r) => shown.has(r));
+      const at = want.findIndex((r, i) => r !== got[i]);
+      if (at >= 0) misordered.push(`${region.split('\t').filter(Boolean).join(' ')}: line ${at + 1} of what the agent holds is ${got[at]}, the page has ${want[at]} there`);
+    }
     const notHeld = [...page.keys()].filter((ref) => !this.view.elements.has(ref)).length;
-    return { ghosts, mismatched, notHeld, pageElements: page.size, calls };
+    return { ghosts, mismatched, misordered, notHeld, pageElements: page.size, calls };
   }
   async do(step, call) {
     const v = () => ({ version: this.view.version });

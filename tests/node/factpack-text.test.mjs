@@ -253,6 +253,24 @@ test('modified state: only the words that differ, the rest of the line kept as t
   assert.equal(canonicalLine(v.elements.get('e3')), 'e3 columnheader "Name" sort=descending');
 });
 
+test('order: lines sit where the FactPacks put them (added after a line, moved, first of a region), announcements nowhere', () => {
+  const v = new AgentView();
+  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="nav">\ne1 link "Home"\n</region>\n<region name="main">\ne2 columnheader "Name"\ne3 row "Cy"\ne4 row "Al"\ne5 row "Bo"\n</region>\n</full>\n');
+  const main = () => v.order().get('main\t\t');
+  assert.deepEqual(main(), ['e2', 'e3', 'e4', 'e5']);
+  // Sorted: two rows move, one new row under the header, one at the top of the region, and a status.
+  v.apply('<delta v="2">\n<added region="main" after="e2">\ne6 row "Ab"\n</added>\n<added region="main">\ne7 heading "People" level=2\n</added>\n' +
+    '<added region="main">\ne8 status "Sorted"\n</added>\n<modified>\ne4 row "Al": moved after e6\ne5 row "Bo": moved after e4\n</modified>\n</delta>\n');
+  assert.deepEqual(main(), ['e7', 'e2', 'e6', 'e4', 'e5', 'e3']);  // a status says no place: e8 is not in the order
+  assert.deepEqual(v.order().get('nav\t\t'), ['e1']);
+  v.apply('<delta v="3">\n<modified>\ne3 row "Cy": moved first\n</modified>\n</delta>\n');
+  assert.deepEqual(main(), ['e3', 'e7', 'e2', 'e6', 'e4', 'e5']);
+  // After a line the agent never held (a gap hid it): no known place, left out of the order.
+  v.apply('<delta v="4">\n<added region="main" after="e99">\ne9 row "Zed"\n</added>\n</delta>\n');
+  assert.equal(main().includes('e9'), false);
+  assert.equal(v.elements.has('e9'), true);
+});
+
 test('gap lines: today\'s and the new hint forms, with the find arguments they carry', () => {
   assert.deepEqual(parseGapLine('... 373 more here (use find with region=main)').find, { region: 'main' });
   const g = parseGapLine('... 40 more here: "Built-in Types" … "Exceptions \\"x\\"" (find region=main after=e20)');

@@ -26,7 +26,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  *   level?: number, flags: string[], tri: Record<string, string>,
  *   value?: string, valueRedacted?: boolean, href?: string, desc?: string,
  *   region?: string, label?: string, frame?: string, depth?: number, cut?: boolean,
- *   line?: string, under?: Gap
+ *   line?: string, under?: Gap, unplaced?: boolean
  * }} TextElement  one element line (`line`: without its `(N more …)` end, which is `under`); flags: disabled focused required invalid readonly selected;
  *   cut: a text line trimmed to its first words (` cut` at the end; read shows it whole);
  *   tri: checked / expanded / pressed -> "true" | "false" | "mixed", sort -> "ascending" | "descending" | "other"
@@ -528,13 +528,17 @@ export class AgentView {
     if (Number.isFinite(fp.version)) this.version = fp.version;
     this.warnings = fp.warnings;
     if (fp.type === 'full') {
-      // A full replaces everything, except unchanged regions: the agent keeps what it holds there.
-      const keep = new Set(fp.regions.filter((r) => r.unchanged).map((r) => regionKey(r)));
+      // A full replaces everything, except unchanged regions: the agent keeps what it holds there,
+      // in the order it holds it. Regions in the pack's order, each region's lines in the page's.
       const next = new Map();
-      for (const [ref, e] of this.elements) if (keep.has(elementRegionKey(e))) next.set(ref, e);
-      for (const r of fp.regions.filter((x) => x.unchanged)) {
-        const held = [...next.values()].filter((e) => elementRegionKey(e) === regionKey(r)).length;
-        if (held === 0 && r.count) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
+      for (const r of fp.regions) {
+        if (!r.unchanged) {
+          for (const e of r.elements) next.set(e.ref, e);
+          continue;
+        }
+        const held = [...this.elements].filter(([, e]) => elementRegionKey(e) === regionKey(r));
+        if (held.length === 0 && r.count) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
+        for (const [ref, e] of held) next.set(ref, e);
       }
       this.elements = next;
       this.gaps = [];
@@ -578,15 +582,23 @@ export class AgentView {
     for (const a of fp.added) {
       for (const e of a.elements) {
         if (this.elements.has(e.ref)) problems.push(`${e.ref} added twice`);
-        this.elements.set(e.ref, e);
         if (top && top.regions.has(elementRegionKey(e) ?? '')) top.refs.add(e.ref);
       }
+      // A status or alert comes without a place (where it sits says nothing): it has none in the order.
+      const announcement = a.after === undefined && a.elements.every((e) => e.role === 'status' || e.role === 'alert');
+      this.#place(a.elements.filter((e) => !this.elements.has(e.ref)), a.after, announcement);
     }
     for (const m of fp.modified) {
       const held = this.elements.get(m.ref);
       // On a trimmed page a change can name a line a gap hid: the modified line shows it as it is now.
       if (!held && !this.gaps.length) problems.push(`modified ${m.ref}, which the agent does not hold`);
-      this.elements.set(m.ref, applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m));
+      const now = applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m);
+      this.elements.set(m.ref, now);
+      const moved = m.segments.find((x) => x.what === 'order');
+      if (moved) {
+        this.elements.delete(m.ref);
+        this.#place([now], moved.after, false);
+      }
     }
     if (fp.type === 'full') this.gaps = [...fp.gaps];
     else this.gaps.push(...fp.gaps);
@@ -598,13 +610,54 @@ export class AgentView {
     return problems;
   }
 
+  /**
+   * Puts lines where a FactPack says they sit: after the line `after` names, else (the first
+   * lines of their region) at its start. An announcement says no place (it goes at the end of its
+   * region), nor does a line placed after one the agent does not hold (a gap hid it): neither has
+   * a known place in the order.
+   * @param {TextElement[]} lines @param {string | undefined} after @param {boolean} announcement
+   */
+  #place(lines, after, announcement) {
+    if (!lines.length) return;
+    const all = [...this.elements];
+    const key = elementRegionKey(lines[0]);
+    let at;
+    if (after && this.elements.has(after)) {
+      at = all.findIndex(([ref]) => ref === after) + 1;
+    } else {
+      const mine = [];
+      all.forEach(([, e], i) => { if (elementRegionKey(e) === key) mine.push(i); });
+      at = !mine.length ? all.length : announcement ? mine[mine.length - 1] + 1 : mine[0];
+    }
+    const anchor = after ? this.elements.get(after) : undefined;
+    const unplaced = announcement || (Boolean(after) && (!anchor || anchor.unplaced === true || elementRegionKey(anchor) === null));
+    all.splice(at, 0, ...lines.map((e) => /** @type {[string, TextElement]} */ ([e.ref, unplaced ? { ...e, unplaced } : e])));
+    this.elements = new Map(all);
+  }
+
+  /**
+   * Each region's lines in the order the agent holds them (find results, whose place no answer
+   * gave, left out): region key -> refs.
+   * @returns {Map<string, string[]>}
+   */
+  order() {
+    const out = new Map();
+    for (const [ref, e] of this.elements) {
+      const key = elementRegionKey(e);
+      if (key === null || e.unplaced) continue;
+      if (!out.has(key)) out.set(key, []);
+      out.get(key).push(ref);
+    }
+    return out;
+  }
+
   /** A find answer: the elements it lists are now known to the agent. @param {string | FactPack} answer @returns {string[]} */
   absorbFind(answer) {
     const fp = typeof answer === 'string' ? parseFactPack(answer) : answer;
     if (fp.type !== 'find') return [`absorbFind: a <${fp.type}>, not a <find>`];
     for (const e of fp.elements) {
       const held = this.elements.get(e.ref);
-      this.elements.set(e.ref, held ? { ...e, region: held.region, label: held.label, frame: held.frame } : e);
+      this.elements.set(e.ref, held ? { ...e, region: held.region, label: held.label, frame: held.frame, ...(held.unplaced ? { unplaced: true } : {}) } : e);
     }
     if (Number.isFinite(fp.version)) this.version = Math.max(this.version, fp.version);
     return [];

@@ -92,8 +92,9 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   // before it when that is in the same block, as nearly always; else the block's last line so far.
   std::map<engine::BlockKey, const ViewEntry*> last_in_block;
   std::size_t moved_only = 0;
-  // Where an addition sits: after the line before it in the page (same region and frame), or,
-  // in a run of additions, after the line before the run's first.
+  // Where an addition sits: after the line before it in its region block (a region can come back
+  // after another's lines), or, in a run of additions, after the line before the run's first;
+  // "" only for its block's first line.
   const ViewEntry* prev = nullptr;
   bool prev_added = false;
   std::string run_after;
@@ -110,12 +111,15 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
       auto at = last_in_block.find(engine::block_key(e));
       follows = at == last_in_block.end() ? nullptr : at->second;
     }
-    // A status, alert or validation message is an announcement: where it sits says nothing, and
-    // naming a line for it would cost more than the message (it is placed by its region alone).
+    // A status or alert line is an announcement: where it sits says nothing, and naming a line
+    // for it would cost more than the message (it is placed by its region alone). Its role says
+    // so to the agent; a live region of another role (AG Grid's `generic "Press ENTER to sort"`)
+    // is placed like any line.
     const Category cat = e.element.category;
-    const bool announcement = cat == Category::kStatus || cat == Category::kAlert || cat == Category::kValidation;
+    const bool announcement = (cat == Category::kStatus || cat == Category::kAlert || cat == Category::kValidation) &&
+                              (e.element.role == "status" || e.element.role == "alert");
     if (added) {
-      if (!prev_added || !same_place) run_after = same_place ? prev->element.ref : std::string();
+      if (!prev_added || !same_place) run_after = follows ? follows->element.ref : std::string();
       out.pack.added.push_back(e.element);
       out.pack.added.back().after = announcement ? std::string() : run_after;
       text_changed += text;
