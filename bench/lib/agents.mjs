@@ -16,8 +16,9 @@ export const FIDELITY_LIMITS = Object.freeze({
 
 /** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
  *            {op: 'type', field: string, text: string, submit?: boolean, clear?: boolean} | {op: 'press', key: string} |
- *            {op: 'back'} | {op: 'snapshot'}) & {expect?: string | string[]}} Step
+ *            {op: 'back'} | {op: 'snapshot'}) & {expect?: string | string[], topRow?: string}} Step
  *  expect: after the step, this text (each of these texts) must be in what the agent was shown;
+ *  topRow: the first table row the agent was shown (a row line holding an address) must hold this text;
  *  clear: the field's value is replaced, not added to */
 
 /** The texts a step expects to have been shown. @param {Step} step @returns {string[]} */
@@ -34,6 +35,37 @@ export function structuredView(result, text) {
 }
 
 const norm = (s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** A data row of a customer table, in any agent's snapshot: a row line that holds an address. */
+const isDataRow = (name) => name.includes('@');
+
+/**
+ * The rows of a snapshot's text, in its order: a `row "…"` line's name (chrome-devtools-mcp,
+ * agent-browser), or, for a row line without one (Playwright MCP's `- row [ref=e5]:`), the quoted
+ * texts of the lines nested under it.
+ * @param {string} text @returns {string[]}
+ */
+function rowsInText(text) {
+  const lines = text.split('\n'), out = [];
+  const indent = (l) => l.length - l.trimStart().length;
+  for (let i = 0; i < lines.length; i++) {
+    const m = /\brow(?: "((?:[^"\\]|\\.)*)")?/.exec(lines[i]);
+    if (!m || !/^\s*(?:- |uid=\S+ )row\b/.test(lines[i])) continue;
+    if (m[1] !== undefined) { out.push(m[1]); continue; }
+    const words = [];
+    for (let j = i + 1; j < lines.length && indent(lines[j]) > indent(lines[i]); j++) {
+      for (const q of lines[j].matchAll(/"((?:[^"\\]|\\.)*)"/g)) words.push(q[1]);
+    }
+    out.push(words.join(' '));
+  }
+  return out;
+}
+
+/** Throws unless the first data row the agent was shown holds `want`. @param {string | undefined} first @param {string} want */
+function checkTopRow(first, want) {
+  if (first === undefined) throw new Error(`no table row in what the agent was shown (wanted "${want}" on top)`);
+  if (!normText(first).includes(normText(want))) throw new Error(`the top row the agent was shown is "${first.slice(0, 60)}", not "${want}"`);
+}
 
 /** Finds the ref of the element whose line in `view` carries role and visible text. */
 function findInLines(lines, re, text, role) {
@@ -75,6 +107,8 @@ class BaseAgent {
       for (const want of expectedTexts(step)) {
         if (!normText(this.view).includes(normText(want))) throw new Error(`expected text not in the last snapshot: "${want}"`);
       }
+      // A snapshot's rows in its order: `row "…"` on Playwright's, chrome-devtools-mcp's and agent-browser's lines alike.
+      if (step.topRow) checkTopRow(rowsInText(this.view).find(isDataRow), step.topRow);
       return { texts, structured, withStructured, calls: texts.length, ok: true };
     } catch (e) {
       return { texts, structured, withStructured, calls: texts.length, ok: false, error: String(e.message ?? e) };
@@ -301,6 +335,8 @@ export class AthenaAgent extends BaseAgent {
     try {
       await this.do(step, call);
       for (const want of expectedTexts(step)) await this.see(call, want);
+      // The view in the order the FactPacks placed its lines (lines of no known place left out).
+      if (step.topRow) checkTopRow([...this.view.elements.values()].find((e) => e.role === 'row' && !e.unplaced && isDataRow(e.name))?.name, step.topRow);
       return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, tools: call.tools, ok: true };
     } catch (e) {
       return { texts: call.texts, structured: call.structured, withStructured: call.withStructured, calls: call.texts.length, tools: call.tools, ok: false, error: String(e.message ?? e) };

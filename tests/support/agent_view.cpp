@@ -20,6 +20,71 @@ std::string canonical_element(const Element& e) {
   return out;
 }
 
+namespace {
+
+// A region block. Where one is placed (`after`, first of its block) the frame counts; compared
+// against a fresh engine, whose frame numbers differ, blocks of the same region are one list.
+std::string block_of(const Element& e, bool with_frame = true) {
+  return (with_frame ? "f" + std::to_string(e.frame) + '|' : std::string()) + region_name(e.region) + '|' + e.region_label + '|' +
+         std::to_string(e.overlay);
+}
+
+// A status or alert line: a FactPack places it by its region alone (core/src/engine/delta.cpp).
+bool announcement(const Element& e) {
+  return (e.category == Category::kStatus || e.category == Category::kAlert || e.category == Category::kValidation) &&
+         (e.role == "status" || e.role == "alert");
+}
+
+}  // namespace
+
+// Each region's lines, frame by frame, in the order given: region -> one string per frame's
+// lines (sorted, as frame numbers differ between engines and say nothing of order).
+template <typename Each>
+std::map<std::string, std::vector<std::string>> order_of(int lo, int hi, Each each) {
+  std::map<std::string, std::map<int, std::string>> by_frame;
+  each([&](const Element& e) {
+    if (e.overlay >= lo && e.overlay < hi && !announcement(e)) by_frame[block_of(e, false)][e.frame] += canonical_element(e) + "\n    ";
+  });
+  std::map<std::string, std::vector<std::string>> out;
+  for (auto& [block, frames] : by_frame) {
+    for (auto& [frame, lines] : frames) out[block].push_back(std::move(lines));
+    std::sort(out[block].begin(), out[block].end());
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<std::string>> AgentView::order(int lo, int hi) const {
+  return order_of(lo, hi, [&](auto&& f) {
+    for (const std::string& ref : order_) f(elements_.at(ref));
+  });
+}
+
+std::map<std::string, std::vector<std::string>> order_full(const FactPack& full, int lo, int hi) {
+  return order_of(lo, hi, [&](auto&& f) {
+    for (const RegionBlock& b : full.regions)
+      for (const Element& e : b.elements) f(e);
+  });
+}
+
+std::string AgentView::place(const std::vector<std::string>& refs, const std::string& after) {
+  if (refs.empty()) return "";
+  std::size_t at = order_.size();
+  if (!after.empty()) {
+    auto it = std::find(order_.begin(), order_.end(), after);
+    if (it == order_.end()) return "placed after " + after + ", which the agent does not hold";
+    at = static_cast<std::size_t>(it - order_.begin()) + 1;
+  } else {
+    const std::string block = block_of(elements_.at(refs[0]));
+    for (std::size_t i = 0; i < order_.size(); ++i)
+      if (block_of(elements_.at(order_[i])) == block) {
+        at = i;
+        break;
+      }
+  }
+  order_.insert(order_.begin() + static_cast<std::ptrdiff_t>(at), refs.begin(), refs.end());
+  return "";
+}
+
 std::vector<std::string> AgentView::canonical(int lo, int hi) const {
   std::vector<std::string> out;
   for (const auto& [ref, e] : elements_)
@@ -57,6 +122,7 @@ std::string AgentView::apply_one(const FactPack& pack) {
     std::map<Key, std::vector<const Element*>> mine;
     for (const auto& [ref, e] : elements_)
       mine[Key{"f" + std::to_string(e.frame), static_cast<int>(e.region), e.region_label, e.overlay}].push_back(&e);
+    std::vector<std::string> order;
     for (const RegionBlock& b : pack.regions) {
       if (b.unchanged) {
         // The agent reads one line: it keeps what it holds for this region.
@@ -74,14 +140,18 @@ std::string AgentView::apply_one(const FactPack& pack) {
           std::string err = insert(next, *e);
           if (!err.empty()) return err;
         }
+        for (const std::string& ref : order_)  // in the order the agent holds them
+          if (next.count(ref) && listed.count(ref)) order.push_back(ref);
         continue;
       }
       for (const Element& e : b.elements) {
         std::string err = insert(next, e);
         if (!err.empty()) return err;
+        order.push_back(e.ref);
       }
     }
     elements_ = std::move(next);
+    order_ = std::move(order);
     version_ = pack.version;
     initialized_ = true;
     return "";
@@ -90,6 +160,7 @@ std::string AgentView::apply_one(const FactPack& pack) {
   if (pack.version < version_) return "version went down";
   for (const Invalidation& inv : pack.invalidated) {
     if (!elements_.erase(inv.ref)) return "invalidated ref " + inv.ref + " that the agent does not hold";
+    order_.erase(std::remove(order_.begin(), order_.end(), inv.ref), order_.end());
   }
   switch (pack.type) {
     case PackType::kNoChange:
@@ -99,9 +170,22 @@ std::string AgentView::apply_one(const FactPack& pack) {
     case PackType::kDelta:
     case PackType::kOverlayClosed:
       if (!pack.regions.empty()) return "delta with regions";
-      for (const Element& e : pack.added) {
-        std::string err = insert(elements_, e);
-        if (!err.empty()) return "added: " + err;
+      // Added lines with the same block and `after` sit together, in the order listed (as the
+      // text renders them: one <added> list each).
+      {
+        std::vector<std::pair<std::string, std::vector<std::string>>> lists;  // block + after, refs
+        for (const Element& e : pack.added) {
+          std::string err = insert(elements_, e);
+          if (!err.empty()) return "added: " + err;
+          const std::string key = block_of(e) + '\n' + e.after;
+          auto it = std::find_if(lists.begin(), lists.end(), [&](const auto& l) { return l.first == key; });
+          if (it == lists.end()) it = lists.insert(lists.end(), {key, {}});
+          it->second.push_back(e.ref);
+        }
+        for (const auto& [key, refs] : lists) {
+          std::string err = place(refs, elements_.at(refs[0]).after);
+          if (!err.empty()) return "added: " + err;
+        }
       }
       for (const Modified& m : pack.modified) {
         auto it = elements_.find(m.ref);
@@ -110,6 +194,11 @@ std::string AgentView::apply_one(const FactPack& pack) {
           return "modified ref " + m.ref + ": 'before' is not what the agent holds";
         if (m.after.ref != m.ref) return "modified ref changed its ref";
         it->second = m.after;
+        if (m.moved) {
+          order_.erase(std::remove(order_.begin(), order_.end(), m.ref), order_.end());
+          std::string err = place({m.ref}, m.moved_after);
+          if (!err.empty()) return "moved: " + err;
+        }
       }
       if (pack.type == PackType::kDelta && pack.added.empty() && pack.modified.empty() && pack.invalidated.empty())
         return "empty delta (should be no_change)";
@@ -119,6 +208,7 @@ std::string AgentView::apply_one(const FactPack& pack) {
         for (const Element& e : b.elements) {
           std::string err = insert(elements_, e);
           if (!err.empty()) return "overlay_opened: " + err;
+          order_.push_back(e.ref);
         }
       break;
     case PackType::kFull:

@@ -30,15 +30,23 @@ class AgentView {
 
   /// Sorted canonical strings of the held elements whose overlay context is in [lo, hi).
   std::vector<std::string> canonical(int lo = -1, int hi = 1 << 30) const;
+  /// Each region's lines in the order the agent holds them, one string per frame's lines
+  /// (contexts [lo, hi); announcements, which FactPacks place by region alone, left out).
+  std::map<std::string, std::vector<std::string>> order(int lo = -1, int hi = 1 << 30) const;
 
  private:
   std::string apply_one(const FactPack& pack);
+  /// Puts `refs` where a FactPack says they sit: after `after`, else first in their block.
+  std::string place(const std::vector<std::string>& refs, const std::string& after);
   std::map<std::string, Element> elements_;
+  std::vector<std::string> order_;  // held refs, each region block's lines in the page's order
   std::uint64_t version_ = 0;
   bool initialized_ = false;
 };
 
 /// Sorted canonical strings of every element of a full FactPack in contexts [lo, hi).
 std::vector<std::string> canonical_full(const FactPack& full, int lo = -1, int hi = 1 << 30);
+/// AgentView::order of a full FactPack: each region block's lines in its order.
+std::map<std::string, std::vector<std::string>> order_full(const FactPack& full, int lo = -1, int hi = 1 << 30);
 
 }  // namespace athena::testing

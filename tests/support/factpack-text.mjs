@@ -636,15 +636,16 @@ export class AgentView {
   }
 
   /**
-   * Each region's lines in the order the agent holds them (find results, whose place no answer
-   * gave, left out): region key -> refs.
+   * Each region's lines in the order the agent holds them: region key -> refs. Left out: find
+   * results and lines placed after one a gap hid (no answer gave their place), and status and
+   * alert lines (announcements: a FactPack places them, and nothing after them, by region alone).
    * @returns {Map<string, string[]>}
    */
   order() {
     const out = new Map();
     for (const [ref, e] of this.elements) {
       const key = elementRegionKey(e);
-      if (key === null || e.unplaced) continue;
+      if (key === null || e.unplaced || e.role === 'status' || e.role === 'alert') continue;
       if (!out.has(key)) out.set(key, []);
       out.get(key).push(ref);
     }

@@ -88,13 +88,18 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     const Held* was = held(e);
     return was ? was->position : -1;
   });
-  // The line each element now follows in its region block (a move says where it went): the line
-  // before it when that is in the same block, as nearly always; else the block's last line so far.
-  std::map<engine::BlockKey, const ViewEntry*> last_in_block;
+  // Places, read in the pack's order: first the additions, each run after the line before it
+  // in its region block whose place the agent already knows (one that stayed in order, or an
+  // addition), "" for the block's first; then the moves, each after the line now before it. So
+  // an addition never names a line that is about to move. A region can come back after another
+  // region's lines: its block's last lines are kept.
+  struct Last {
+    const ViewEntry* any = nullptr;     // the line before, whatever it is
+    const ViewEntry* placed = nullptr;  // the nearest line before that is not moved
+  };
+  std::map<engine::BlockKey, Last> last_in_block;
+  Last cur;
   std::size_t moved_only = 0;
-  // Where an addition sits: after the line before it in its region block (a region can come back
-  // after another's lines), or, in a run of additions, after the line before the run's first;
-  // "" only for its block's first line.
   const ViewEntry* prev = nullptr;
   bool prev_added = false;
   std::string run_after;
@@ -103,32 +108,34 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     const ViewEntry* was = h ? h->entry : nullptr;
     const bool text = e.element.category == Category::kText;
     const bool added = was == nullptr;
+    const bool went = !added && std::binary_search(moved.begin(), moved.end(), e.ref);
     const bool same_place = prev && prev->frame_index == e.frame_index && prev->element.region == e.element.region &&
                             prev->element.region_label == e.element.region_label;  // one context: one overlay
-    const ViewEntry* follows = prev;
     if (!same_place) {
-      if (prev) last_in_block[engine::block_key(*prev)] = prev;
+      if (prev) last_in_block[engine::block_key(*prev)] = cur;
       auto at = last_in_block.find(engine::block_key(e));
-      follows = at == last_in_block.end() ? nullptr : at->second;
+      cur = at == last_in_block.end() ? Last{} : at->second;
     }
     // A status or alert line is an announcement: where it sits says nothing, and naming a line
-    // for it would cost more than the message (it is placed by its region alone). Its role says
-    // so to the agent; a live region of another role (AG Grid's `generic "Press ENTER to sort"`)
-    // is placed like any line.
+    // for it would cost more than the message (it is placed by its region alone, and no line is
+    // placed after it). Its role says so to the agent; a live region of another role (AG Grid's
+    // `generic "Press ENTER to sort"`) is placed like any line.
     const Category cat = e.element.category;
     const bool announcement = (cat == Category::kStatus || cat == Category::kAlert || cat == Category::kValidation) &&
                               (e.element.role == "status" || e.element.role == "alert");
+    const Last here = cur;
+    if (!announcement) cur.any = &e;
+    if (!announcement && !went) cur.placed = &e;
     if (added) {
-      if (!prev_added || !same_place) run_after = follows ? follows->element.ref : std::string();
+      if (!prev_added || !same_place) run_after = here.placed ? here.placed->element.ref : std::string();
       out.pack.added.push_back(e.element);
       out.pack.added.back().after = announcement ? std::string() : run_after;
       text_changed += text;
       text_added += text;
     } else {
       const bool changed_content = was->content != e.content;
-      const bool went = std::binary_search(moved.begin(), moved.end(), e.ref);
       if (changed_content || went) {
-        out.pack.modified.push_back({e.element.ref, was->element, e.element, went, went && follows ? follows->element.ref : std::string()});
+        out.pack.modified.push_back({e.element.ref, was->element, e.element, went, went && here.any ? here.any->element.ref : std::string()});
         // A move alone invalidates nothing: the ref is the same element, only its place changed.
         if (!changed_content) ++moved_only;
         else text_changed += text;

@@ -1,5 +1,6 @@
 // The fidelity property: what an agent holds after applying FactPacks equals a fresh
-// full snapshot of the same state, and every ref it holds resolves to that very element.
+// full snapshot of the same state, in the same order, and every ref it holds resolves to that
+// very element.
 #pragma once
 
 #include <set>
@@ -28,6 +29,21 @@ inline std::string check_fidelity(const AgentView& view, const Engine& engine, P
     msg += "\n  fresh:";
     for (const std::string& s : canonical_full(*full, lo)) msg += "\n    " + s;
     return msg;
+  }
+  // (c) and in the page's order: each region's lines, frame by frame, as the fresh snapshot lists them.
+  if (view.order(lo) != order_full(*full, lo)) {
+    const auto held = view.order(lo), now = order_full(*full, lo);
+    for (const auto& [block, lines] : now) {
+      const auto it = held.find(block);
+      if (it != held.end() && it->second == lines) continue;
+      std::string msg = "(c) region " + block + " held in another order\n  agent:";
+      if (it != held.end())
+        for (const std::string& s : it->second) msg += "\n    " + s;
+      msg += "\n  fresh:";
+      for (const std::string& s : lines) msg += "\n    " + s;
+      return msg;
+    }
+    return "(c) the agent holds a region the fresh snapshot does not have";
   }
   std::set<std::tuple<std::string, std::string, std::int64_t>> targets;
   for (const auto& [ref, held] : view.elements()) {

@@ -4,12 +4,15 @@
 // the same sessions and their digests can be compared (tests/wasm/fidelity.test.mjs).
 #pragma once
 
+#include <cstdlib>
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 
 #include "agent_view.h"
+#include "athena/render.h"
 #include "athena/engine.h"
 #include "fidelity.h"
 #include "snapshot_gen.h"
@@ -45,6 +48,7 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     ++stats.packs[pack_type_name(pack.type) + (pack.reason.empty() ? std::string() : ":" + pack.reason)];
     for (const RegionBlock& b : pack.regions) stats.unchanged_regions += b.unchanged;
     log += std::string(" =>") + pack_type_name(pack.type) + "@v" + std::to_string(pack.version);
+    if (std::getenv("ATHENA_FIDELITY_PACKS")) log += "\n" + render_text(pack) + "\n";  // replaying one seed: what the agent read
     std::string err = view.apply(pack);
     if (!err.empty()) return "agent could not apply " + std::string(pack_type_name(pack.type)) + ": " + err;
     stats.mix(std::string(pack_type_name(pack.type)) + "@" + std::to_string(pack.version) + ":" + pack.reason);
