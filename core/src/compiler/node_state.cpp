@@ -1,6 +1,7 @@
 #include "compiler/node_state.h"
 
 #include "athena/limits.h"
+#include "compiler/roles.h"
 #include "compiler/text.h"
 
 namespace athena::compiler {
@@ -30,8 +31,8 @@ Sort sort_attr(const Dom& dom, int i) {
 }
 
 bool is_header_cell(const Dom& dom, int i) {
-  const std::string role = lower(collapse_ws(dom.attr(i, "role")));
-  return role == "columnheader" || role == "rowheader" || (role.empty() && dom.tag(i) == "th");
+  const std::string role = role_of(dom, i);
+  return role == "columnheader" || role == "rowheader";
 }
 
 // The sort of the header a control sorts by: `<th aria-sort><button>Name</button></th>` (the
@@ -50,9 +51,8 @@ Sort header_sort_of_control(const Dom& dom, int i) {
     const int n = stack.back();
     stack.pop_back();
     if (n != h && dom.is_element(n)) {
-      const std::string_view t = dom.tag(n);
-      const std::string role = lower(collapse_ws(dom.attr(n, "role")));
-      if (t == "button" || (t == "a" && dom.has_attr(n, "href")) || role == "button" || role == "link") ++controls;
+      const std::string role = role_of(dom, n);
+      if (role == "button" || role == "link") ++controls;
     }
     for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
       stack.push_back(c);
