@@ -31,7 +31,7 @@ json state_json(const NodeState& s) {
   if (const char* t = tri(s.checked)) j["checked"] = t;
   if (const char* t = tri(s.expanded)) j["expanded"] = t;
   if (const char* t = tri(s.pressed)) j["pressed"] = t;
-  if (const char* w = render::sort_word(s.sort)) j["sort"] = std::string(w).substr(5);  // the word after "sort="
+  if (const char* w = render::sort_name(s.sort)) j["sort"] = w;
   if (s.value_redacted) j["value_redacted"] = true;
   else if (!s.value.empty()) j["value"] = s.value;
   return j;

@@ -59,11 +59,11 @@ const char* tri_word(Tri t) {
 
 }  // namespace
 
-const char* sort_word(Sort s) {
+const char* sort_name(Sort s) {
   switch (s) {
-    case Sort::kAscending: return "sort=ascending";
-    case Sort::kDescending: return "sort=descending";
-    case Sort::kOther: return "sort=other";
+    case Sort::kAscending: return "ascending";
+    case Sort::kDescending: return "descending";
+    case Sort::kOther: return "other";
     case Sort::kUnset: break;
   }
   return nullptr;
@@ -88,7 +88,7 @@ std::vector<StateWord> state_word_list(const Element& e) {
   tri("checked", s.checked, true);
   tri("expanded", s.expanded, true);
   tri("pressed", s.pressed, true);
-  if (const char* w = sort_word(s.sort)) out.push_back({"sort", w});
+  if (const char* w = sort_name(s.sort)) out.push_back({"sort", std::string("sort=") + w});
   if (s.value_redacted) {
     out.push_back({"value", "value=redacted"});
   } else if (!s.value.empty()) {

@@ -34,8 +34,8 @@ struct StateWord {
 /// The state words of an element, in a fixed order (level, flags, checked/expanded/pressed, sort,
 /// value, href of a nameless link, desc).
 std::vector<StateWord> state_word_list(const Element& e);
-/// "sort=ascending", "sort=descending", "sort=other"; nullptr when unset.
-const char* sort_word(Sort s);
+/// "ascending", "descending", "other" (aria-sort's words); nullptr when unset.
+const char* sort_name(Sort s);
 
 /// state_word_list joined, each word after a space; "" when nothing is set.
 std::string state_words(const Element& e);
