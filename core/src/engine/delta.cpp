@@ -3,7 +3,6 @@
 // changes are a delta the agent can trust or too many to be one (then a full FactPack is sent).
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <utility>
 #include <vector>
@@ -27,15 +26,10 @@ void PageSession::invalidate(Outcome& out, const ViewEntry& e, const char* fallb
 
 namespace {
 
-/// The refs (sorted) of the stayed elements of context c whose order changed: every one outside
-/// a longest run kept in its old order (`was(e)`: its index in the old view, -1 when it is new),
-/// so a sort names the fewest lines that, moved, give the order the page shows.
-std::vector<RefId> moved_refs(const View& to, int c, const std::function<std::ptrdiff_t(const ViewEntry&)>& was) {
-  std::vector<std::pair<std::ptrdiff_t, RefId>> seq;  // old index, in new order
-  each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
-    const std::ptrdiff_t at = was(e);
-    if (at >= 0) seq.emplace_back(at, e.ref);
-  });
+/// The refs (sorted) of the stayed elements whose order changed, given each one's index in the
+/// old view in the new view's order: every one outside a longest run kept in its old order, so a
+/// sort names the fewest lines that, moved, give the order the page shows.
+std::vector<RefId> moved_refs(const std::vector<std::pair<std::ptrdiff_t, RefId>>& seq) {
   // Longest increasing subsequence (patience sorting), then every element not on it moved.
   std::vector<std::size_t> tails, parent(seq.size(), SIZE_MAX);
   for (std::size_t i = 0; i < seq.size(); ++i) {
@@ -80,14 +74,17 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   const std::size_t n_before = before.size() - text_before, n_after = after.size() - text_after;
   std::stable_sort(before.begin(), before.end(), [](const Held& a, const Held& b) { return a.ref < b.ref; });
   std::sort(after.begin(), after.end());
-  auto held = [&](const ViewEntry& e) -> const Held* {
+  // The new view's entries, each with what the agent held of it (nullptr: an addition).
+  std::vector<std::pair<const ViewEntry*, const Held*>> now;
+  std::vector<std::pair<std::ptrdiff_t, RefId>> stayed;  // old index of each that stayed, in new order
+  now.reserve(after.size());
+  each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
     auto it = std::lower_bound(before.begin(), before.end(), e.ref, [](const Held& a, RefId r) { return a.ref < r; });
-    return it == before.end() || it->ref != e.ref ? nullptr : &*it;
-  };
-  const std::vector<RefId> moved = moved_refs(to, c, [&](const ViewEntry& e) -> std::ptrdiff_t {
-    const Held* was = held(e);
-    return was ? was->position : -1;
+    const Held* h = it == before.end() || it->ref != e.ref ? nullptr : &*it;
+    now.emplace_back(&e, h);
+    if (h) stayed.emplace_back(h->position, e.ref);
   });
+  const std::vector<RefId> moved = moved_refs(stayed);
   // Places, read in the pack's order: first the additions, each run after the line before it
   // in its region block whose place the agent already knows (one that stayed in order, or an
   // addition), "" for the block's first; then the moves, each after the line now before it. So
@@ -103,8 +100,8 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   const ViewEntry* prev = nullptr;
   bool prev_added = false;
   std::string run_after;
-  each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
-    const Held* h = held(e);
+  for (const auto& [entry, h] : now) {
+    const ViewEntry& e = *entry;
     const ViewEntry* was = h ? h->entry : nullptr;
     const bool text = e.element.category == Category::kText;
     const bool added = was == nullptr;
@@ -116,13 +113,9 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
       auto at = last_in_block.find(engine::block_key(e));
       cur = at == last_in_block.end() ? Last{} : at->second;
     }
-    // A status or alert line is an announcement: where it sits says nothing, and naming a line
-    // for it would cost more than the message (it is placed by its region alone, and no line is
-    // placed after it). Its role says so to the agent; a live region of another role (AG Grid's
-    // `generic "Press ENTER to sort"`) is placed like any line.
-    const Category cat = e.element.category;
-    const bool announcement = (cat == Category::kStatus || cat == Category::kAlert || cat == Category::kValidation) &&
-                              (e.element.role == "status" || e.element.role == "alert");
+    // An announcement's place says nothing, and naming a line for it would cost more than the
+    // message (AG Grid's `generic "Press ENTER to sort"` is not one: its role does not say so).
+    const bool announcement = is_announcement(e.element);
     const Last here = cur;
     if (!announcement) cur.any = &e;
     if (!announcement && !went) cur.placed = &e;
@@ -143,7 +136,7 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     }
     prev_added = added;
     prev = &e;
-  });
+  }
   each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
     if (std::binary_search(after.begin(), after.end(), e.ref)) return;
     invalidate(out, e, "removed");
