@@ -78,6 +78,11 @@ const char* pack_type_name(PackType type) {
   return "full";
 }
 
+bool is_announcement(const Element& e) {
+  const Category c = e.category;
+  return (c == Category::kStatus || c == Category::kAlert || c == Category::kValidation) && (e.role == "status" || e.role == "alert");
+}
+
 bool NodeState::operator==(const NodeState& o) const {
   return disabled == o.disabled && focused == o.focused && required == o.required && invalid == o.invalid &&
          selected == o.selected && readonly == o.readonly && checked == o.checked && expanded == o.expanded &&

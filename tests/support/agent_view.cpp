@@ -29,12 +29,6 @@ std::string block_of(const Element& e, bool with_frame = true) {
          std::to_string(e.overlay);
 }
 
-// A status or alert line: a FactPack places it by its region alone (core/src/engine/delta.cpp).
-bool announcement(const Element& e) {
-  return (e.category == Category::kStatus || e.category == Category::kAlert || e.category == Category::kValidation) &&
-         (e.role == "status" || e.role == "alert");
-}
-
 }  // namespace
 
 // Each region's lines, frame by frame, in the order given: region -> one string per frame's
@@ -43,7 +37,7 @@ template <typename Each>
 std::map<std::string, std::vector<std::string>> order_of(int lo, int hi, Each each) {
   std::map<std::string, std::map<int, std::string>> by_frame;
   each([&](const Element& e) {
-    if (e.overlay >= lo && e.overlay < hi && !announcement(e)) by_frame[block_of(e, false)][e.frame] += canonical_element(e) + "\n    ";
+    if (e.overlay >= lo && e.overlay < hi && !is_announcement(e)) by_frame[block_of(e, false)][e.frame] += canonical_element(e) + "\n    ";
   });
   std::map<std::string, std::vector<std::string>> out;
   for (auto& [block, frames] : by_frame) {

@@ -32,11 +32,16 @@ struct Element {
   /// Outline depth (ReadableNode::depth): where it sits, shown as indentation. Part of what a
   /// delta compares: a line that moves in the outline is modified (`depth 1 -> 2`).
   int depth = 0;
-  /// In a delta's added list: the ref of the line it follows in the page, within its region and
-  /// frame (empty: it opens its region, or it is a status, alert or validation message, whose place
-  /// says nothing). Consecutive additions share their first one's. Presentation only.
+  /// In a delta's added list: the ref of the line it follows in its region and frame whose place
+  /// the agent knows (empty: it opens its region, or it is an announcement, whose place says
+  /// nothing). Consecutive additions share their first one's. Presentation only.
   std::string after;
 };
+
+/// A status or alert line: an announcement, placed by its region alone (no `after`, and no line
+/// is placed after it). Its role says so to the agent; a live region of another role is placed
+/// like any line.
+bool is_announcement(const Element& e);
 
 /// A ref the agent must stop using, and why.
 struct Invalidation {
