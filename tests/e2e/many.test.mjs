@@ -1,6 +1,6 @@
 // A page that multiplies what the browser holds, through the real chain (MCP SDK client ->
 // athena-bridge mcp -> native host -> the extension -> Chromium): 10,000 same-origin iframes, and
-// a click that opens 100 tabs. Each answer is a bounded FactPack that says what it left out, and
+// a click that opens 100 tabs, and one that puts a button in each of 2,000 rows. Each answer is a bounded FactPack that says what it left out, and
 // the agent's next call works. The bounds are extension/lib/limits.js's: framesCapturedMax (the
 // frames a capture keeps; a load attaching more is stopped) and popupsAdoptedMax (the tabs one
 // action opens that become the agent's).
@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { LIMITS } from '../../extension/lib/limits.js';
 import { useChain } from './lib/use-chain.mjs';
 import { until, within, timed } from '../support/wait.mjs';
+import { loadAthena } from '../wasm/load.mjs';
 
 /**
  * Longest a call on these pages may take and still be the action's own bounded answer: a
@@ -16,7 +17,7 @@ import { until, within, timed } from '../support/wait.mjs';
  * (bench/ measures that); past it, the call waited for something it should not have.
  */
 const ANSWER_MS = LIMITS.navigationCapMs + LIMITS.stabilizeCapMs + LIMITS.cdpCommandMs;
-const FRAMES = 10_000, POPUPS = 100;
+const FRAMES = 10_000, POPUPS = 100, ROWS = 2_000;
 
 let sites, chain;
 useChain((s, c) => { sites = s; chain = c; });
@@ -103,4 +104,35 @@ test(`a click that opens ${POPUPS} tabs: the first ${LIMITS.popupsAdoptedMax} be
   const selected = await within('tabs select on an adopted tab', chain.call('tabs', { action: 'select', tab: adopted[0] }), ANSWER_MS);
   assert.equal(selected.isError, false, selected.text);
   assert.match(selected.text, /button "Increment"/);
+});
+
+test(`a click that puts a button in each of ${ROWS} rows: a delta within the token budget, its last line the find that lists the rest`, { timeout: 4 * ANSWER_MS }, async (t) => {
+  const nav = await chain.call('navigate', { url: sites.url(`/sites/ext/edit-rows.html?n=${ROWS}`) });
+  assert.equal(nav.isError, false, nav.text);
+  const edit = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Edit rows');
+  assert.ok(edit, nav.text);
+  const click = await within(`a click adding ${ROWS} buttons`, chain.call('click', { ref: edit.ref, version: nav.fp.version }), ANSWER_MS);
+  assert.equal(click.isError, false, click.text);
+  assert.equal(click.fp.type, 'delta', click.text);
+  // Each button sits after its own row: 2,000 places, bounded as one list (core/src/render/text.cpp).
+  const { limits } = (await loadAthena()).athena;
+  assert.ok(click.text.length <= limits.defaultTokenBudget * limits.bytesPerToken, `the delta is ${click.text.length} characters`);
+  const shown = click.fp.added.flatMap((a) => a.elements).filter((e) => /^Remove row \d+$/.test(e.name));
+  const rest = click.fp.gaps.find((g) => g.what === 'added interactive');
+  assert.ok(shown.length > 0 && rest, click.text);
+  assert.equal(shown.length + rest.count, ROWS, click.text);
+  t.diagnostic(`${click.text.length} characters: ${shown.length} buttons shown, then ${rest.line}`);
+  // The find it names, paged on, lists exactly the buttons left out, and the last of them works.
+  const listed = [];
+  let page = null;
+  for (let after = rest.find.after; after; after = page.fp.find?.next) {
+    page = await chain.call('find', { ...rest.find, role: 'button', after, limit: 500 });
+    assert.equal(page.isError, false, page.text);
+    listed.push(...(page.fp.find?.elements ?? []));
+  }
+  assert.deepEqual(listed.map((e) => e.name), Array.from({ length: rest.count }, (_, i) => `Remove row ${shown.length + i}`));
+  const target = listed.at(-1);
+  const removed = await chain.call('click', { ref: target.ref, version: page.fp.version });
+  assert.equal(removed.isError, false, removed.text);
+  assert.match(removed.text, new RegExp(`${target.ref} button "Remove row ${ROWS - 1}"`), removed.text);
 });

@@ -283,6 +283,22 @@ test('gap lines: today\'s and the new hint forms, with the find arguments they c
   assert.equal(parseGapLine('... 4 more added heading (snapshot shows the page now)').what, 'added heading');
 });
 
+test('a capped added list: runs with their lines, then one block that only counts the rest and names its find', () => {
+  const view = new AgentView();
+  assert.deepEqual(view.apply('<full v="1" reason="first" url="http://x/" title="T">\n<region name="main">\ne10 row "A"\ne12 row "B"\ne14 row "C"\n</region>\n</full>\n'), []);
+  const fp = parseFactPack('<delta v="2">\n<added region="main" after="e10">\ne3000 button "Remove A"\n</added>\n' +
+    '<added region="main" after="e12">\ne3001 button "Remove B"\n</added>\n' +
+    '<added region="main">\n... 1 more added interactive (find region=main after=e3001)\n</added>\n</delta>\n');
+  assert.deepEqual(fp.gaps.map((g) => [g.count, g.what, g.find]), [[1, 'added interactive', { region: 'main', after: 'e3001' }]]);
+  assert.deepEqual(view.apply(fp), []);
+  assert.deepEqual([...view.elements.keys()].sort(), ['e10', 'e12', 'e14', 'e3000', 'e3001']);
+  assert.deepEqual(view.order().get('main\t\t'), ['e10', 'e3000', 'e12', 'e3001', 'e14']);
+  // Left out in several places: the block has no place, and the line points at a snapshot.
+  const many = parseFactPack('<delta v="3">\n<added>\n... 7 more added interactive (snapshot shows the page now)\n</added>\n</delta>\n');
+  assert.deepEqual(many.gaps.map((g) => [g.count, g.find]), [[7, null]]);
+  assert.deepEqual(view.apply(many), []);
+});
+
 test('nested before_action, warnings, invalid blocks and count lines, overlays', () => {
   const text = [
     '<delta v="7">',

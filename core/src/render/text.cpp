@@ -18,8 +18,9 @@
 // Bounds (limits.h): a baseline over RenderOptions::token_budget is trimmed outline first
 // (render/trim.h), each gap line naming what it holds and the find call that lists it; delta
 // lists keep kDeltaCapPerCategory interactive, kNonInteractiveCap other and kMaxTextLinesPerPack
-// text lines, each count naming the find call that lists the rest. Output is a pure function of the
-// FactPack and options: byte-identical everywhere.
+// text lines (for a whole list, not each run), each count naming the find call that lists the rest,
+// and a delta still over the budget halves those caps until it fits (render_text). Output is a pure
+// function of the FactPack and options: byte-identical everywhere.
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -41,23 +42,38 @@ using render::element_line;
 using render::quoted;
 using Hidden = std::array<std::size_t, kCategoryCount>;
 
-std::size_t cap_of(Category c) {
-  if (c == Category::kInteractive) return limits::kDeltaCapPerCategory;
-  if (c == Category::kText) return limits::kMaxTextLinesPerPack;
-  return limits::kNonInteractiveCap;
-}
+/// How many lines of each category one list shows (limits.h: kDeltaCapPerCategory interactive,
+/// kNonInteractiveCap other, kMaxTextLinesPerPack text for the whole pack), halved `shift` times
+/// while the pack is over its budget (render_text). Off (RenderOptions::caps false): every line.
+struct Caps {
+  bool on = true;
+  unsigned shift = 0;
+  std::size_t of(Category c) const {
+    if (!on) return static_cast<std::size_t>(-1);
+    const std::size_t base = c == Category::kInteractive ? limits::kDeltaCapPerCategory
+                             : c == Category::kText      ? limits::kMaxTextLinesPerPack
+                                                         : limits::kNonInteractiveCap;
+    return shift < 32 ? base >> shift : 0;
+  }
+  /// Every cap is 0: halving again shows nothing less.
+  bool spent() const {
+    for (std::size_t k = 0; k < kCategoryCount; ++k)
+      if (of(static_cast<Category>(k))) return false;
+    return true;
+  }
+};
 
-/// Writes a capped list of lines, counting in `hidden` what was left out per category. Text lines
-/// count against `text_shown`, shared by every list of the pack (the bound is per FactPack).
+/// Writes a capped list of lines, counting in `shown` what it wrote and in `hidden` what it left
+/// out, per category. Text lines count against `text_shown`, shared by every list of the pack (the
+/// bound is per FactPack).
 template <typename T, typename Line>
-void capped(std::string& out, const std::vector<const T*>& items, Category (*cat)(const T&), bool caps, Line line,
-            Hidden& hidden, std::size_t& text_shown) {
-  Hidden shown{};
+void capped(std::string& out, const std::vector<const T*>& items, Category (*cat)(const T&), const Caps& caps, Line line,
+            Hidden& hidden, Hidden& shown, std::size_t& text_shown) {
   for (const T* it : items) {
     const Category c = cat(*it);
     const std::size_t k = static_cast<std::size_t>(c);
     std::size_t& n = c == Category::kText ? text_shown : shown[k];
-    if (caps && n >= cap_of(c)) {
+    if (n >= caps.of(c)) {
       ++hidden[k];
       continue;
     }
@@ -236,7 +252,21 @@ void open_tag(std::string& out, const FactPack& p) {
   }
 }
 
-void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
+/// `<added region="main" label="…" frame="f2" after="e7">`: where the run's lines sit.
+void added_open(std::string& out, const Element& first, bool with_after) {
+  out += "<added";
+  if (first.region != Region::kPage) {
+    out += " region=\"";
+    out += region_name(first.region);
+    out.push_back('"');
+  }
+  if (!first.region_label.empty()) attr(out, "label", first.region_label);
+  if (first.frame) out += " frame=\"f" + std::to_string(first.frame) + "\"";
+  if (with_after && !first.after.empty()) out += " after=\"" + first.after + "\"";
+  out += ">\n";
+}
+
+void render_into(std::string& out, const FactPack& p, const RenderOptions& o, const Caps& caps) {
   open_tag(out, p);
   const bool empty = p.invalidated.empty() && p.regions.empty() && p.added.empty() && p.modified.empty() &&
                      p.warnings.empty() && p.before_action.empty();
@@ -253,7 +283,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   }
   for (const FactPack& b : p.before_action) {
     out += "<before_action>\n";
-    render_into(out, b, o);
+    render_into(out, b, o, caps);
     out += "</before_action>\n";
   }
 
@@ -295,8 +325,8 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
       if (num >= 0) bare.emplace_back(inv->ref.substr(0, e + 1), num);
       else named.push_back(inv);
     }
-    Hidden h{};
-    capped<Invalidation>(out, named, invalidation_category, o.caps,
+    Hidden h{}, shown{};
+    capped<Invalidation>(out, named, invalidation_category, caps,
                          [](std::string& s, const Invalidation& inv) {
                            s += inv.ref;
                            if (invalidation_category(inv) != Category::kText && (!inv.role.empty() || !inv.name.empty())) {
@@ -307,12 +337,12 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                            }
                            s.push_back('\n');
                          },
-                         h, text_shown);
+                         h, shown, text_shown);
     std::sort(bare.begin(), bare.end());
     for (std::size_t k = 0; k < bare.size();) {
       std::size_t end = k + 1;
       while (end < bare.size() && bare[end].first == bare[k].first && bare[end].second == bare[end - 1].second + 1) ++end;
-      if (o.caps && text_shown >= cap_of(Category::kText)) {  // a range line counts as one text line
+      if (text_shown >= caps.of(Category::kText)) {  // a range line counts as one text line
         h[static_cast<std::size_t>(Category::kText)] += end - k;
         k = end;
         continue;
@@ -360,41 +390,68 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
   // Added: grouped by region in order of first appearance, capped per category.
   if (!p.added.empty()) {
     std::vector<std::pair<std::string, std::vector<const Element*>>> groups;
+    std::map<std::string, std::size_t> group_of;
     for (const Element& e : p.added) {
       // A group per place: region, label, frame, and the line its run follows (`after=`).
       std::string key = region_name(e.region);
       key += "\t" + e.region_label + "\t" + std::to_string(e.frame) + "\t" + e.after;
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
-      if (it == groups.end()) {
-        groups.emplace_back(key, std::vector<const Element*>{});
-        it = groups.end() - 1;
-      }
-      it->second.push_back(&e);
+      const auto [it, fresh] = group_of.emplace(key, groups.size());
+      if (fresh) groups.emplace_back(key, std::vector<const Element*>{});
+      groups[it->second].second.push_back(&e);
     }
+    // The caps bound the whole list, not each run: a click that put a button in each of 2,000
+    // rows is 2,000 runs of one line. A run left with no line shown is counted after the last one.
+    Hidden shown{}, rest{};
+    using Last = std::array<const Element*, kCategoryCount>;  // the last line shown, per category
+    std::map<std::string, Last> last_at;                          // ... per place (region, label, frame)
+    const Element* rest_first = nullptr;
+    std::string rest_place;
+    bool rest_places = false;  // the rest lies in more than one place
     for (const auto& [key, list] : groups) {
-      out += "<added";
-      if (list.front()->region != Region::kPage) {
-        out += " region=\"";
-        out += region_name(list.front()->region);
-        out.push_back('"');
-      }
-      if (!list.front()->region_label.empty()) attr(out, "label", list.front()->region_label);
-      if (list.front()->frame) out += " frame=\"f" + std::to_string(list.front()->frame) + "\"";
-      if (!list.front()->after.empty()) out += " after=\"" + list.front()->after + "\"";
-      out += ">\n";
+      const std::string place = key.substr(0, key.rfind('\t'));
+      Last& last_here = last_at[place];
+      std::string lines;
       Hidden h{};
-      std::array<const Element*, kCategoryCount> last{};  // the last line shown, per category
-      capped<Element>(out, list, element_category, o.caps,
+      Last last{};
+      capped<Element>(lines, list, element_category, caps,
                       [&](std::string& s, const Element& e) {
                         // Indented as in a full snapshot: an addition under the line it follows
                         // (a disclosure's text under its summary) says so.
                         s.append(static_cast<std::size_t>(e.depth), ' ');
                         element_line(s, e);
-                        last[static_cast<std::size_t>(e.category)] = &e;
+                        last[static_cast<std::size_t>(e.category)] = last_here[static_cast<std::size_t>(e.category)] = &e;
                       },
-                      h, text_shown);
+                      h, shown, text_shown);
+      if (lines.empty()) {
+        for (std::size_t k = 0; k < h.size(); ++k) rest[k] += h[k];
+        if (!rest_first) {
+          rest_first = list.front();
+          rest_place = place;
+        } else if (place != rest_place) {
+          rest_places = true;
+        }
+        continue;
+      }
+      added_open(out, *list.front(), true);
+      out += lines;
       for (std::size_t k = 0; k < h.size(); ++k)
         if (h[k]) added_more_line(out, h[k], static_cast<Category>(k), *list.front(), last[k]);
+      out += "</added>\n";
+    }
+    if (rest_first) {
+      // One place: the find from the last line shown there lists the rest. Several: a snapshot
+      // shows the page now, and its gap lines lead on to find.
+      if (rest_places) out += "<added>\n";
+      else added_open(out, *rest_first, false);
+      const Last& last = last_at[rest_place];
+      for (std::size_t k = 0; k < rest.size(); ++k) {
+        if (!rest[k]) continue;
+        if (rest_places)
+          out += "... " + std::to_string(rest[k]) + " more added " + category_name(static_cast<Category>(k)) +
+                 " (snapshot shows the page now)\n";
+        else
+          added_more_line(out, rest[k], static_cast<Category>(k), *rest_first, last[k]);
+      }
       out += "</added>\n";
     }
   }
@@ -402,8 +459,8 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
     std::vector<const Modified*> list;
     for (const Modified& m : p.modified) list.push_back(&m);
     out += "<modified>\n";
-    Hidden h{};
-    capped<Modified>(out, list, modified_category, o.caps,
+    Hidden h{}, shown{};
+    capped<Modified>(out, list, modified_category, caps,
                      [](std::string& s, const Modified& m) {
                        s += m.ref;
                        s.push_back(' ');
@@ -414,7 +471,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o) {
                        s += change_words(m);
                        s.push_back('\n');
                      },
-                     h, text_shown);
+                     h, shown, text_shown);
     more_lines(out, h, "modified");
     out += "</modified>\n";
   }
@@ -441,7 +498,15 @@ std::size_t estimate_tokens(std::string_view text) {
 std::string render_text(const FactPack& pack, const RenderOptions& options) {
   std::string out;
   out.reserve(256 + 64 * (pack.added.size() + pack.modified.size() + pack.invalidated.size()));
-  render_into(out, pack, options);
+  render_into(out, pack, options, Caps{options.caps, 0});
+  // The budget bounds every pack, not only a baseline's regions: a delta over it shows fewer lines
+  // of each list (the caps halved, down to none), each list counting what it left out.
+  const bool lists = !pack.added.empty() || !pack.modified.empty() || !pack.invalidated.empty() || !pack.before_action.empty();
+  const std::size_t budget = options.token_budget * limits::kBytesPerToken;
+  for (Caps caps{options.caps, 1}; options.caps && lists && out.size() > budget && !Caps{true, caps.shift - 1}.spent(); ++caps.shift) {
+    out.clear();
+    render_into(out, pack, options, caps);
+  }
   return out;
 }
 

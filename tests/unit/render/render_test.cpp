@@ -294,3 +294,78 @@ TEST_CASE("added: each run says which line it follows, and runs in different pla
         "<added region=\"main\" after=\"e19\">\ne30 button \"Load more\"\n</added>\n"
         "</delta>\n");
 }
+
+
+TEST_CASE("added: the caps bound the whole list, and a run left with no line is counted after the last", "[render][limits]") {
+  // A click that put a button in each of 2,000 rows: 2,000 runs of one line each.
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 8;
+  const int n = 2000;
+  for (int i = 0; i < n; ++i) {
+    Element c = el(3000 + i, "button", "Remove row " + std::to_string(i));
+    c.after = "e" + std::to_string(10 + 2 * i);
+    p.added.push_back(c);
+  }
+  const std::string t = render_text(p);
+  REQUIRE(estimate_tokens(t) <= limits::kDefaultBaselineTokenBudget);
+  CHECK(count(t, " button \"Remove row ") == limits::kDeltaCapPerCategory);
+  const std::string last = "e" + std::to_string(3000 + limits::kDeltaCapPerCategory - 1);
+  CHECK(t.find("<added region=\"main\">\n... " + std::to_string(n - limits::kDeltaCapPerCategory) +
+               " more added interactive (find region=main after=" + last + ")\n</added>\n</delta>\n") != std::string::npos);
+  CHECK(count(t, "<added") == limits::kDeltaCapPerCategory + 1);
+
+  SECTION("runs left out in several places: a snapshot shows them") {
+    for (int i = 0; i < n; ++i) p.added[static_cast<std::size_t>(i)].frame = i % 2 ? 2 : 0;
+    const std::string u = render_text(p);
+    CHECK(count(u, " button \"Remove row ") == limits::kDeltaCapPerCategory);
+    CHECK(u.find("<added>\n... " + std::to_string(n - limits::kDeltaCapPerCategory) +
+                 " more added interactive (snapshot shows the page now)\n</added>\n</delta>\n") != std::string::npos);
+  }
+}
+
+TEST_CASE("the budget bounds a delta too: each list shows fewer lines until the pack fits, and counts the rest",
+          "[render][limits]") {
+  // Within every cap, yet over the budget: long text rows, long-named buttons, long modified names.
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 9;
+  const std::size_t texts = limits::kMaxTextLinesPerPack, buttons = limits::kDeltaCapPerCategory;
+  for (std::size_t i = 0; i < texts; ++i) {
+    Element c = el(static_cast<int>(3000 + i), "text", std::to_string(i) + std::string(limits::kMaxRevealedTextChars - 4, 'y'));
+    c.category = Category::kText;
+    p.added.push_back(c);
+  }
+  for (std::size_t i = 0; i < buttons; ++i) p.added.push_back(el(static_cast<int>(5000 + i), "button", std::to_string(i) + std::string(limits::kMaxNameChars - 4, 'z')));
+  for (std::size_t i = 0; i < buttons; ++i) {
+    Modified m;
+    m.ref = "e" + std::to_string(100 + i);
+    m.before = el(static_cast<int>(100 + i), "checkbox", std::string(limits::kMaxNameChars, 'a'));
+    m.after = m.before;
+    m.after.name = std::string(limits::kMaxNameChars, 'b');
+    p.modified.push_back(m);
+  }
+  RenderOptions uncapped;
+  uncapped.caps = false;
+  REQUIRE(estimate_tokens(render_text(p, uncapped)) > 3 * limits::kDefaultBaselineTokenBudget);
+
+  const std::string t = render_text(p);
+  CHECK(estimate_tokens(t) <= limits::kDefaultBaselineTokenBudget);
+  // What each list shows and what its count line says add up to all of it.
+  const std::size_t shown_text = count(t, " text \""), shown_buttons = count(t, " button \""), shown_modified = count(t, " checkbox \"");
+  CHECK(shown_text > 0);
+  CHECK(shown_text < texts);
+  CHECK(t.find("... " + std::to_string(texts - shown_text) + " more added text (find region=main after=e" +
+               std::to_string(3000 + shown_text - 1) + ")\n") != std::string::npos);
+  CHECK(t.find("... " + std::to_string(buttons - shown_buttons) + " more added interactive (find region=main") != std::string::npos);
+  CHECK(t.find("... " + std::to_string(buttons - shown_modified) + " more modified interactive (snapshot shows the page now)\n") != std::string::npos);
+
+  SECTION("a smaller budget shows fewer lines, down to the counts alone") {
+    RenderOptions tight;
+    tight.token_budget = 100;
+    const std::string u = render_text(p, tight);
+    CHECK(estimate_tokens(u) <= 100);
+    CHECK(count(u, " text \"") == 0);
+    CHECK(u.find("... " + std::to_string(texts) + " more added text (find region=main)\n") != std::string::npos);
+  }
+}
