@@ -198,6 +198,36 @@ test('a table sorted by moving its rows: each moved row says where it went, and 
   }
 });
 
+test('a table of 120 rows sorted the other way: the moves are one line of refs, and the agent\'s order is the page\'s', async (t) => {
+  const n = 120;
+  const nav = await chain.call('navigate', { url: sites.url(`/sites/sortable-table.html?n=${n}`) });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const view = new AgentView();
+  assert.deepEqual(view.apply(nav.fp), []);
+  const button = refOf(nav.fp, 'button', 'Name');
+  const rowsOf = (refs) => refs.filter((r) => /^Member \d+ \|/.test(view.elements.get(r)?.name ?? ''));
+  let version = nav.fp.version;
+  for (const ascending of [true, false]) {
+    const click = await chain.call('click', { ref: button, version });
+    assert.equal(click.fp.type, 'delta', click.text);
+    // Every row but one moved, each after the one before it: one run, its refs alone.
+    const runs = click.text.split('\n').filter((l) => /^e\d+(?: e\d+)*: moved (first|after e\d+)$/.test(l));
+    assert.equal(runs.length, 1, click.text);
+    assert.equal(click.fp.modified.filter((m) => m.placeOnly).length, n - 1, click.text);
+    t.diagnostic(`sort ${ascending ? 'ascending' : 'descending'}: ${click.text.length} characters`);
+    assert.deepEqual(view.apply(click.fp), []);
+    const want = Array.from({ length: n }, (_, i) => `Member ${String(ascending ? i + 1 : n - i).padStart(3, '0')}`);
+    const order = view.order().get('main\t\t') ?? [];
+    assert.deepEqual(rowsOf(order).map((r) => view.elements.get(r)?.name.split(' | ')[0]), want, click.text);
+    // A fresh snapshot shows the rows in the order the agent now holds.
+    const snap = await chain.call('snapshot', {});
+    const shown = snap.fp.elements.map((e) => e.ref);
+    assert.deepEqual(shown.filter((r) => rowsOf([r]).length), order.filter((r) => shown.includes(r) && rowsOf([r]).length), snap.text);
+    assert.deepEqual(view.apply(snap.fp), []);
+    version = snap.fp.version;
+  }
+});
+
 test('Shoelace: the dialog opens and closes through shadow DOM', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/shoelace.html') });
   const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Delete account'), version: nav.fp.version });

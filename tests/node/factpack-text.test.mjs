@@ -265,8 +265,15 @@ test('order: lines sit where the FactPacks put them (added after a line, moved, 
   assert.deepEqual(v.order().get('nav\t\t'), ['e1']);
   v.apply('<delta v="3">\n<modified>\ne3 row "Cy": moved first\n</modified>\n</delta>\n');
   assert.deepEqual(main(), ['e3', 'e7', 'e2', 'e6', 'e4', 'e5']);
+  // Lines that only moved come as a run of refs, each after the one before: the lines stay as held.
+  const run = v.apply('<delta v="4">\n<modified>\ne5 e4: moved first\ne2 columnheader "Name": + sort=ascending\n</modified>\n</delta>\n');
+  assert.deepEqual(run, []);
+  assert.deepEqual(main(), ['e5', 'e4', 'e3', 'e7', 'e2', 'e6']);
+  assert.equal(v.elements.get('e5')?.name, 'Bo');
+  assert.deepEqual(parseFactPack('<delta v="9">\n<modified>\ne9 e8: moved after e1\n</modified>\n</delta>\n').modified.map((m) => [m.ref, m.change, m.placeOnly]),
+    [['e9', 'moved after e1', true], ['e8', 'moved after e9', true]]);
   // After a line the agent never held (a gap hid it): no known place, left out of the order.
-  v.apply('<delta v="4">\n<added region="main" after="e99">\ne9 row "Zed"\n</added>\n</delta>\n');
+  v.apply('<delta v="5">\n<added region="main" after="e99">\ne9 row "Zed"\n</added>\n</delta>\n');
   assert.equal(main().includes('e9'), false);
   assert.equal(v.elements.has('e9'), true);
 });

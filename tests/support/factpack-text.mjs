@@ -37,7 +37,8 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, frame?: string, refs: RefLine[], gaps: Gap[]}} Invalid
  * @typedef {{region?: string, label?: string, frame?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
- * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[]}} Modified
+ * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[], placeOnly?: boolean}} Modified
+ *   (placeOnly: a line that only moved, from a run `e9 e4: moved after e2`; role and name are "": the agent holds them)
  * @typedef {{
  *   type: string, version: number, attrs: Record<string, string>,
  *   reason?: string, url?: string, title?: string, overlay?: {type: string, name?: string, depth: number},
@@ -57,6 +58,7 @@ const TRI_WORDS = new Set(['checked', 'expanded', 'pressed', 'sort']);
 // The ref grammar is extension/lib/ref.js's (rules/ref.json).
 const REF_RE = new RegExp(`^${REF_TEXT}$`);
 const ELEMENT_HEAD = new RegExp(`^(${REF_TEXT}) (\\S+) (?=")`);
+const MOVED_RUN = new RegExp(`^(${REF_TEXT}(?: ${REF_TEXT})*): moved (?:first|after (${REF_TEXT}))$`);
 const REF_HEAD = new RegExp(`^(${REF_TEXT})(?: (\\S*) (?="))?`);
 const REF_RANGE = new RegExp(`^(${REF_TEXT})\\.\\.(\\d+)$`);
 const ESCAPED_STRUCTURE = new RegExp(`^([\\s\\p{Cf}]*)\\\\(?=${REF_TEXT}|(?:\\.\\.\\.|…) \\d)`, 'gmu');
@@ -203,6 +205,23 @@ function splitTop(s, sep) {
   return out;
 }
 
+/**
+ * A run of lines that only moved, in their new order, the first after the ref it names (or first
+ * in its region), each next one after the one before: `e9 e4 e7: moved after e2`. Null for any
+ * other line. @param {string} line @returns {Modified[] | null}
+ */
+export function parseMovedRun(line) {
+  const m = MOVED_RUN.exec(line);
+  if (!m) return null;
+  let after = m[2] ?? '';
+  return m[1].split(' ').map((ref) => {
+    const change = after ? `moved after ${after}` : 'moved first';
+    const one = { ref, role: '', name: '', change, segments: [{ what: 'order', before: '', after }], placeOnly: true };
+    after = ref;
+    return one;
+  });
+}
+
 /** `ref role "name": change words` (a <modified> line). @param {string} line @returns {Modified | null} */
 export function parseModifiedLine(line) {
   const m = ELEMENT_HEAD.exec(line);
@@ -329,6 +348,8 @@ function parseBlock(lines, i) {
       const gap = parseGapLine(body);
       if (gap) { if (depth) gap.depth = depth; block.target.gaps?.push(gap); fp.gaps.push(gap); continue; }
       if (block.kind === 'modified') {
+        const run = parseMovedRun(line);
+        if (run) { fp.modified.push(...run); continue; }
         const m = parseModifiedLine(line);
         if (!m) throw new FactPackParseError(`not a modified line: ${line}`);
         fp.modified.push(m);
@@ -592,7 +613,10 @@ export class AgentView {
       const held = this.elements.get(m.ref);
       // On a trimmed page a change can name a line a gap hid: the modified line shows it as it is now.
       if (!held && !this.gaps.length) problems.push(`modified ${m.ref}, which the agent does not hold`);
-      const now = applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m);
+      // A line that only moved is its ref alone: the agent keeps the line it holds (a ref it
+      // never held has nothing to place).
+      if (m.placeOnly && !held) continue;
+      const now = m.placeOnly && held ? held : applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m);
       this.elements.set(m.ref, now);
       const moved = m.segments.find((x) => x.what === 'order');
       if (moved) {

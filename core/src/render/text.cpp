@@ -55,11 +55,16 @@ struct Caps {
                                                          : limits::kNonInteractiveCap;
     return shift < 32 ? base >> shift : 0;
   }
+  /// Refs of lines that only moved (kMaxMovedRefsPerPack), over every run of the pack.
+  std::size_t moved() const {
+    if (!on) return static_cast<std::size_t>(-1);
+    return shift < 32 ? limits::kMaxMovedRefsPerPack >> shift : 0;
+  }
   /// Every cap is 0: halving again shows nothing less.
   bool spent() const {
     for (std::size_t k = 0; k < kCategoryCount; ++k)
       if (of(static_cast<Category>(k))) return false;
-    return true;
+    return moved() == 0;
   }
 };
 
@@ -456,22 +461,52 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     }
   }
   if (!p.modified.empty()) {
-    std::vector<const Modified*> list;
-    for (const Modified& m : p.modified) list.push_back(&m);
     out += "<modified>\n";
     Hidden h{}, shown{};
-    capped<Modified>(out, list, modified_category, caps,
-                     [](std::string& s, const Modified& m) {
-                       s += m.ref;
-                       s.push_back(' ');
-                       render::role_word(s, m.after.role);
-                       s.push_back(' ');
-                       quoted(s, m.after.name);
-                       s += ": ";
-                       s += change_words(m);
-                       s.push_back('\n');
-                     },
-                     h, shown, text_shown);
+    // A line that only moved is its ref alone, and a run of them, each after the one before, is
+    // one line: `e9 e4 e7: moved after e2` (a sorted table of a hundred rows is a line or two).
+    // Each keeps its place in the list: the moves are read in order.
+    std::vector<const Modified*> run;
+    std::size_t moved_shown = 0, moved_hidden = 0;
+    auto flush = [&] {
+      if (run.empty()) return;
+      if (moved_hidden || moved_shown >= caps.moved()) {  // past the bound, later places would name unplaced lines
+        moved_hidden += run.size();
+        run.clear();
+        return;
+      }
+      const std::size_t n = std::min(run.size(), caps.moved() - moved_shown);
+      for (std::size_t k = 0; k < n; ++k) {
+        if (k) out.push_back(' ');
+        out += run[k]->ref;
+      }
+      out += run.front()->moved_after.empty() ? ": moved first\n" : ": moved after " + run.front()->moved_after + "\n";
+      moved_shown += n;
+      moved_hidden += run.size() - n;
+      run.clear();
+    };
+    for (const Modified& m : p.modified) {
+      if (m.moved && change_words(m) == (m.moved_after.empty() ? "moved first" : "moved after " + m.moved_after)) {
+        if (!run.empty() && m.moved_after != run.back()->ref) flush();
+        run.push_back(&m);
+        continue;
+      }
+      flush();
+      capped<Modified>(out, std::vector<const Modified*>{&m}, modified_category, caps,
+                       [](std::string& s, const Modified& mod) {
+                         s += mod.ref;
+                         s.push_back(' ');
+                         render::role_word(s, mod.after.role);
+                         s.push_back(' ');
+                         quoted(s, mod.after.name);
+                         s += ": ";
+                         s += change_words(mod);
+                         s.push_back('\n');
+                       },
+                       h, shown, text_shown);
+    }
+    flush();
+    if (moved_hidden) out += "... " + std::to_string(moved_hidden) + " more moved (snapshot shows the page now)\n";
     more_lines(out, h, "modified");
     out += "</modified>\n";
   }

@@ -369,3 +369,45 @@ TEST_CASE("the budget bounds a delta too: each list shows fewer lines until the 
     CHECK(u.find("... " + std::to_string(texts) + " more added text (find region=main)\n") != std::string::npos);
   }
 }
+
+TEST_CASE("lines that only moved: refs alone, a run after the one before it one line, in the list's order", "[render]") {
+  auto move = [](int ref, const std::string& after, const std::string& name) {
+    Modified m;
+    m.ref = "e" + std::to_string(ref);
+    m.before = el(ref, "row", name);
+    m.before.category = Category::kText;
+    m.after = m.before;
+    m.moved = true;
+    m.moved_after = after;
+    return m;
+  };
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 4;
+  p.modified = {move(9, "", "Zed"), move(8, "e9", "Yan"), move(7, "e8", "Xi"), move(3, "e5", "Cy")};
+  Modified renamed = move(4, "e3", "Bo");
+  renamed.after.name = "Bob";  // moved and changed: its whole line, where it falls in the list
+  p.modified.push_back(renamed);
+  p.modified.push_back(move(2, "e4", "Al"));
+  CHECK(render_text(p) ==
+        "<delta v=\"4\">\n<modified>\n"
+        "e9 e8 e7: moved first\n"
+        "e3: moved after e5\n"
+        "e4 row \"Bob\": new text, moved after e3\n"
+        "e2: moved after e4\n"
+        "</modified>\n</delta>\n");
+
+  SECTION("past kMaxMovedRefsPerPack refs: the rest counted, none placed after a line left out") {
+    FactPack big;
+    big.type = PackType::kDelta;
+    big.version = 5;
+    const int n = static_cast<int>(limits::kMaxMovedRefsPerPack) + 30;
+    for (int i = 0; i < n; ++i) big.modified.push_back(move(1000 + i, i ? "e" + std::to_string(999 + i) : "", "R" + std::to_string(i)));
+    big.modified.push_back(move(5, "e2", "Apart"));  // a run of its own, after the bound
+    std::string run;
+    for (std::size_t i = 0; i < limits::kMaxMovedRefsPerPack; ++i) run += (i ? " e" : "e") + std::to_string(1000 + i);
+    CHECK(render_text(big) == "<delta v=\"5\">\n<modified>\n" + run + ": moved first\n... " +
+                                  std::to_string(n - static_cast<int>(limits::kMaxMovedRefsPerPack) + 1) +
+                                  " more moved (snapshot shows the page now)\n</modified>\n</delta>\n");
+  }
+}
