@@ -100,6 +100,12 @@ export const CASES = [
     steps: [load, click('restock', '#restock', 'Restock row 3'), click('rename', '#rename', 'Rename row 5000')],
   },
   {
+    name: 'sortable',
+    description: 'A table of 60 rows sorted in place by moving its <tr>s, one way then the other',
+    start: (s) => s.url('/sites/sortable-table.html?n=60'),
+    steps: [load, click('sort-ascending', '#by-name', 'Name'), click('sort-descending', '#by-name', 'Name')],
+  },
+  {
     name: 'login',
     description: 'A sign-in form with a password and a card number (redacted), a validation alert',
     start: (s) => s.url('/sites/login.html'),
