@@ -200,7 +200,10 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     deadline_ms = static_cast<int>(std::min<long long>(limits::kMaxCallDeadlineMs, std::max<long long>(deadline_ms, asked)));
   }
   const std::string hid = "m" + std::to_string(next_id_++);
-  const json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
+  json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
+  // The FactPack's JSON crosses the wire only for a server that hands it on (structuredContent):
+  // on a large page it is megabytes the text never carries.
+  if (options_.structured) call["structured"] = true;
   const Pending pending{id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
   bool sent = ext_connected_ && to_host(call);
   if (!sent && seen_extension_) {

@@ -60,6 +60,8 @@ test('a call travels MCP -> socket -> native host -> Chrome and back, as text on
     assert.deepEqual(call.args, { ref: 'e3', version: 4 });
     assert.equal(call.session, open.session);
     assert.ok(call.deadline_ms > 0);
+    // A server that hands on text only does not ask for the FactPack's JSON.
+    assert.equal(call.structured, undefined);
     const factpack = { type: 'delta', version: 5, added: [] };
     chrome.send({ type: 'result', id: call.id, ok: true, text: '<delta v="5">\n</delta>\n', factpack, version: 5 });
     const r = await pending;
@@ -97,6 +99,7 @@ test('--structured: FactPack tools declare an outputSchema that the SDK client c
     // A FactPack: passed through.
     const p1 = client.callTool({ name: 'click', arguments: { ref: 'e3' } });
     const c1 = await chrome.next((m) => m.type === 'call');
+    assert.equal(c1.structured, true, 'the call asks the extension for the JSON it hands on');
     const factpack = { type: 'delta', version: 5, added: [] };
     chrome.send({ type: 'result', id: c1.id, ok: true, text: '<delta v="5">\n</delta>\n', factpack, version: 5 });
     assert.deepEqual((await p1).structuredContent, factpack);

@@ -389,7 +389,18 @@ export class ActionFlow {
   }
 }
 
-/** @param {any} pack FactPackResult @returns {Reply} */
+/**
+ * A FactPack's answer: its text, and its JSON for a structured client (extension/lib/native.js
+ * drops it for the others), unless that JSON is over LIMITS.structuredFactpackMaxBytes.
+ * @param {any} pack FactPackResult @returns {Reply}
+ */
 export function reply(pack) {
-  return { ok: true, text: pack.text, factpack: JSON.parse(pack.json), version: pack.version };
+  const max = LIMITS.structuredFactpackMaxBytes;
+  // Encoded only when it could be over (3 bytes a UTF-16 unit at most).
+  const bytes = pack.json.length * 3 <= max ? 0 : new TextEncoder().encode(pack.json).length;
+  const factpack = bytes <= max ? JSON.parse(pack.json) : {
+    type: pack.type, version: pack.version,
+    omitted: `this FactPack's JSON is ${bytes} bytes, over the ${max}-byte bound of structured results: the text content is the FactPack (trimmed to the token budget; its gap lines name the find calls that list the rest)`,
+  };
+  return { ok: true, text: pack.text, factpack, version: pack.version };
 }

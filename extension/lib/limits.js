@@ -154,6 +154,14 @@ export const LIMITS = Object.freeze({
    * the bridge's margin (kDeadlineMarginMs, 2 s), so the agent gets the extension's answer.
    */
   callDeadlineGraceMs: 1_500,
+  /**
+   * Largest FactPack JSON a result carries (UTF-8 bytes of render_json), and only to an
+   * `athena-bridge mcp --structured` server (its call says `structured: true`): past it the
+   * result's `factpack` says how large it was and that the text is the FactPack. Half the queue
+   * the native host keeps for one MCP server (bridge/src/limits.h kMaxClientQueueBytes, 8 MiB),
+   * which a larger answer would overflow, disconnecting the agent.
+   */
+  structuredFactpackMaxBytes: 4 * 1024 * 1024,
   /** Agent sessions open at once. */
   maxSessions: 16,
   /** Tabs one session may control at once. */

@@ -299,6 +299,12 @@ export class NativeClient {
     } catch (e) {
       reply = { ok: false, error: { code: 'internal', message: String(e instanceof Error ? e.message : e) } };
     }
+    // The FactPack's JSON goes only to a server that hands it on (structuredContent): the
+    // text is the FactPack, and on a large page the JSON is megabytes more.
+    if (m.structured !== true && reply && typeof reply === 'object' && 'factpack' in reply) {
+      const { factpack: _, ...rest } = reply;
+      reply = rest;
+    }
     this.#answer(m.id, generation, reply);
   }
 

@@ -4,7 +4,8 @@
 // JS dialog holding an action until it is answered, one call at a time per tab.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActionFlow, CALL_ID } from '../lib/action-flow.js';
+import { ActionFlow, CALL_ID, reply } from '../lib/action-flow.js';
+import { LIMITS } from '../lib/limits.js';
 import { TabSession } from '../lib/tab-session.js';
 import { strictEngine } from './fake-page.mjs';
 
@@ -186,4 +187,20 @@ test('a page with a same-site cross-origin iframe (in-process, out of its watche
     await act();
     assert.deepEqual(log, ['attach', 'watch', 'capture', 'stabilize', 'capture'], JSON.stringify(child));
   }
+});
+
+test('a FactPack answer carries its JSON up to LIMITS.structuredFactpackMaxBytes, and past it says how large it was', () => {
+  const small = { type: 'delta', version: 3, added: [{ ref: 'e1', role: 'button', name: 'Go' }] };
+  assert.deepEqual(reply({ text: '<delta v="3">…', json: JSON.stringify(small), type: 'delta', version: 3 }),
+    { ok: true, text: '<delta v="3">…', factpack: small, version: 3 });
+  // Links with long addresses: a FactPack whose text is bounded, and whose JSON is not.
+  const big = JSON.stringify({ type: 'full', version: 4, regions: [{ elements: Array.from({ length: 3000 }, (_, i) => ({ ref: `e${i}`, href: 'é'.repeat(800) })) }] });
+  const bytes = Buffer.byteLength(big, 'utf8');
+  assert.ok(bytes > LIMITS.structuredFactpackMaxBytes && big.length <= LIMITS.structuredFactpackMaxBytes, 'over the bound in bytes, not in UTF-16 units');
+  const r = reply({ text: '<full v="4">…', json: big, type: 'full', version: 4 });
+  assert.deepEqual(r.factpack, {
+    type: 'full', version: 4,
+    omitted: `this FactPack's JSON is ${bytes} bytes, over the ${LIMITS.structuredFactpackMaxBytes}-byte bound of structured results: the text content is the FactPack (trimmed to the token budget; its gap lines name the find calls that list the rest)`,
+  });
+  assert.equal(r.text, '<full v="4">…');
 });

@@ -53,6 +53,24 @@ test('hello first, calls answered as results, sessions tracked', async () => {
   assert.equal(p.posted.at(-1).code, 'unknown_type');
 });
 
+test('a result carries the FactPack JSON only when its call asked for it (a --structured server)', async () => {
+  const ports = [];
+  const factpack = { type: 'delta', version: 4, added: [] };
+  const c = new NativeClient({
+    connect: () => { const p = fakePort(); ports.push(p); return p; },
+    onCall: async () => ({ ok: true, text: '<delta v="4">\n</delta>\n', factpack, version: 4 }),
+  });
+  c.start();
+  const p = ports[0];
+  p.host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '0.3.0' });
+  p.host({ type: 'call', id: 1, session: 'a', tool: 'click', args: {}, deadline_ms: 1000 });
+  await until('the result of call 1 posted', () => p.posted.at(-1)?.id === 1);
+  assert.deepEqual(p.posted.at(-1), { type: 'result', id: 1, ok: true, text: '<delta v="4">\n</delta>\n', version: 4 });
+  p.host({ type: 'call', id: 2, session: 'a', tool: 'click', args: {}, deadline_ms: 1000, structured: true });
+  await until('the result of call 2 posted', () => p.posted.at(-1)?.id === 2);
+  assert.deepEqual(p.posted.at(-1), { type: 'result', id: 2, ok: true, text: '<delta v="4">\n</delta>\n', factpack, version: 4 });
+});
+
 test('a throwing tool becomes an error result, never a lost call', async () => {
   const ports = [];
   const c = new NativeClient({ connect: () => { const p = fakePort(); ports.push(p); return p; }, onCall: async () => { throw new Error('boom'); } });

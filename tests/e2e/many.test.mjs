@@ -1,6 +1,7 @@
 // A page that multiplies what the browser holds, through the real chain (MCP SDK client ->
 // athena-bridge mcp -> native host -> the extension -> Chromium): 10,000 same-origin iframes, and
-// a click that opens 100 tabs, and one that puts a button in each of 2,000 rows. Each answer is a bounded FactPack that says what it left out, and
+// a click that opens 100 tabs, one that puts a button in each of 2,000 rows, and 20,000 links
+// with long addresses. Each answer is a bounded FactPack that says what it left out, and
 // the agent's next call works. The bounds are extension/lib/limits.js's: framesCapturedMax (the
 // frames a capture keeps; a load attaching more is stopped) and popupsAdoptedMax (the tabs one
 // action opens that become the agent's).
@@ -17,7 +18,7 @@ import { loadAthena } from '../wasm/load.mjs';
  * (bench/ measures that); past it, the call waited for something it should not have.
  */
 const ANSWER_MS = LIMITS.navigationCapMs + LIMITS.stabilizeCapMs + LIMITS.cdpCommandMs;
-const FRAMES = 10_000, POPUPS = 100, ROWS = 2_000;
+const FRAMES = 10_000, POPUPS = 100, ROWS = 2_000, LINKS = 20_000;
 
 let sites, chain;
 useChain((s, c) => { sites = s; chain = c; });
@@ -135,4 +136,32 @@ test(`a click that puts a button in each of ${ROWS} rows: a delta within the tok
   const removed = await chain.call('click', { ref: target.ref, version: page.fp.version });
   assert.equal(removed.isError, false, removed.text);
   assert.match(removed.text, new RegExp(`${target.ref} button "Remove row ${ROWS - 1}"`), removed.text);
+});
+
+test(`${LINKS} links with 400-character addresses: the agent stays connected, and a structured client gets the JSON's size instead of it`, { timeout: 4 * ANSWER_MS }, async (t) => {
+  // Each link's address is carried in the FactPack's JSON (cut at kMaxHrefChars), never in its
+  // text: before, the JSON went along with every answer, and here it overflowed the native host's
+  // queue for the agent's MCP server, which was disconnected and lost its tab.
+  const url = sites.url(`/sites/ext/many-links.html?n=${LINKS}&pad=400`);
+  const nav = await within(`navigate to ${LINKS} links`, chain.call('navigate', { url }), ANSWER_MS);
+  assert.equal(nav.isError, false, nav.text);
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const { limits } = (await loadAthena()).athena;
+  assert.ok(nav.text.length <= limits.defaultTokenBudget * limits.bytesPerToken, `${nav.text.length} characters`);
+  const top = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Top button');
+  assert.ok(top, nav.text);
+  const click = await chain.call('click', { ref: top.ref, version: nav.fp.version });
+  assert.equal(click.isError, false, click.text);
+  assert.match(click.text, new RegExp(`${top.ref} button "Pressed"|${top.ref} button "Top button": name was`), click.text);
+  // A client of `athena-bridge mcp --structured` gets structuredContent, bounded: this one's JSON
+  // is over LIMITS.structuredFactpackMaxBytes, so it says how large it was.
+  const structured = await chain.connectClient('athena-e2e-structured', ['--structured']);
+  const r = await within('navigate from a structured client', chain.call('navigate', { url }, structured), ANSWER_MS);
+  assert.equal(r.isError, false, r.text);
+  const sc = r.raw.structuredContent;
+  assert.deepEqual([sc?.type, sc?.version], ['full', r.fp.version], JSON.stringify(sc)?.slice(0, 300));
+  const m = /^this FactPack's JSON is (\d+) bytes, over the (\d+)-byte bound of structured results: the text content is the FactPack/.exec(sc.omitted ?? '');
+  assert.ok(m, sc.omitted);
+  assert.equal(Number(m[2]), LIMITS.structuredFactpackMaxBytes);
+  t.diagnostic(`navigate: ${nav.text.length} characters of text; the JSON left out of the structured result: ${m[1]} bytes`);
 });

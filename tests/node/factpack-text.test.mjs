@@ -28,6 +28,7 @@ function jsonLine(e) {
     if (v === true || v === 'true') w.push(k);
     else w.push(`${k}=${v}`);
   }
+  if (s.sort) w.push(`sort=${s.sort}`);
   if (s.value_redacted) w.push('value=redacted');
   else if (s.value) w.push(`value=${quote(s.value)}`);
   let line = `${e.ref} ${e.role || e.category} ${quote(e.name)}`;

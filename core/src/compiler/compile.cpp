@@ -535,7 +535,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         break;
       }
     }
-    if (r == "link") rn.href = std::string(dom.attr(i, "href"));
+    if (r == "link") rn.href = cut(std::string(dom.attr(i, "href")), limits::kMaxHrefChars);
     if (t == "input") {
       rn.input_type = lower(collapse_ws(dom.attr(i, "type")));
       if (rn.input_type.empty()) rn.input_type = "text";

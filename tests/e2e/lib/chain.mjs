@@ -96,9 +96,12 @@ export async function startChain(opts = {}) {
   if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
 
   const clients = [];
-  /** A new MCP client on `athena-bridge mcp` (each is its own agent session). */
-  async function connectClient(name = opts.clientName ?? 'athena-e2e') {
-    const transport = new StdioClientTransport({ command: bridge, args: ['mcp'], env, stderr: 'pipe' });
+  /**
+   * A new MCP client on `athena-bridge mcp` (each is its own agent session).
+   * @param {string} [name] @param {string[]} [flags] e.g. ['--structured']
+   */
+  async function connectClient(name = opts.clientName ?? 'athena-e2e', flags = []) {
+    const transport = new StdioClientTransport({ command: bridge, args: ['mcp', ...flags], env, stderr: 'pipe' });
     const client = new Client({ name, version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);

@@ -1,5 +1,6 @@
 // Roles and accessible names as Chrome computes them (accname 1.2, HTML-AAM), on hand-built captures.
 #include "helpers.h"
+#include "athena/limits.h"
 
 using namespace athena;
 using namespace athena::test;
@@ -159,6 +160,16 @@ TEST_CASE("names are whitespace-collapsed and cut at kMaxNameChars on a UTF-8 bo
   REQUIRE(s.nodes.size() == 1);
   CHECK(s.nodes[0].name.size() == 159);  // "a" + 79 two-byte chars: 160 would split one
   CHECK(s.nodes[0].name.substr(0, 3) == "a\xC3\xA9");
+}
+
+TEST_CASE("a link's address is cut at kMaxHrefChars: a data: URL of megabytes is not carried along", "[compiler][accname]") {
+  Page p;
+  const std::string data = "data:text/csv;base64," + std::string(1 << 20, 'Q');
+  p.add("a", {{"href", data}}, "Download CSV");
+  const Snapshot s = compile_ok(p.b);
+  const auto* link = by_name(s, "Download CSV");
+  REQUIRE(link != nullptr);
+  CHECK(link->href == data.substr(0, athena::limits::kMaxHrefChars));
 }
 
 TEST_CASE("name from content goes through shadow trees and slotted light DOM", "[compiler][accname][shadow]") {
