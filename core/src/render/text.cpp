@@ -485,22 +485,25 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       moved_hidden += run.size() - n;
       run.clear();
     };
+    std::vector<const Modified*> one(1);
     for (const Modified& m : p.modified) {
-      if (m.moved && change_words(m) == (m.moved_after.empty() ? "moved first" : "moved after " + m.moved_after)) {
+      const std::string words = change_words(m);
+      if (m.moved && words == (m.moved_after.empty() ? "moved first" : "moved after " + m.moved_after)) {
         if (!run.empty() && m.moved_after != run.back()->ref) flush();
         run.push_back(&m);
         continue;
       }
       flush();
-      capped<Modified>(out, std::vector<const Modified*>{&m}, modified_category, caps,
-                       [](std::string& s, const Modified& mod) {
+      one[0] = &m;
+      capped<Modified>(out, one, modified_category, caps,
+                       [&words](std::string& s, const Modified& mod) {
                          s += mod.ref;
                          s.push_back(' ');
                          render::role_word(s, mod.after.role);
                          s.push_back(' ');
                          quoted(s, mod.after.name);
                          s += ": ";
-                         s += change_words(mod);
+                         s += words;
                          s.push_back('\n');
                        },
                        h, shown, text_shown);
