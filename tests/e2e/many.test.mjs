@@ -11,6 +11,7 @@ import { LIMITS } from '../../extension/lib/limits.js';
 import { useChain } from './lib/use-chain.mjs';
 import { until, within, timed } from '../support/wait.mjs';
 import { loadAthena } from '../wasm/load.mjs';
+import { AgentView } from '../support/factpack-text.mjs';
 
 /**
  * Longest a call on these pages may take and still be the action's own bounded answer: a
@@ -78,6 +79,33 @@ test(`${LIMITS.framesCapturedMax} frames whose regions pass the budget fold into
   const click = await chain.call('click', { ref: widget?.ref, version: nav.fp.version });
   assert.equal(click.isError, false, click.text);
   assert.match(click.text, new RegExp(`${widget?.ref} button "Widget button": name -> "Pressed"|${widget?.ref} button "Pressed"`), click.text);
+});
+
+test('a click that gives 20 frames new documents: one line says every ref of those frames went, and their new buttons work', { timeout: 4 * ANSWER_MS }, async () => {
+  // More frames than kMaxInvalidFrameLines (core/include/athena/limits.h): frames in a row share a
+  // line. The page's 100 links keep the change under the reliability rule's ratio (a delta), and
+  // the whole page within the budget (the agent holds every frame's line).
+  const n = 20;
+  const nav = await within(`navigate to ${n} frames`, chain.call('navigate', { url: sites.url(`/sites/ext/many-frames.html?n=${n}&links=100`) }), ANSWER_MS);
+  assert.equal(nav.isError, false, nav.text);
+  const view = new AgentView();
+  assert.deepEqual(view.apply(nav.fp), []);
+  const reload = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Reload widgets');
+  assert.ok(reload, nav.text);
+  const click = await within('a click reloading every frame', chain.call('click', { ref: reload.ref, version: nav.fp.version }), ANSWER_MS);
+  assert.equal(click.isError, false, click.text);
+  const lines = click.text.split('\n').filter((l) => l.startsWith('<invalid cause="navigated"'));
+  const m = /^<invalid cause="navigated" frame="f(\d+)\.\.f(\d+)" count="(\d+)"\/>$/.exec(lines[0] ?? '');
+  assert.ok(lines.length === 1 && m, click.text);
+  assert.deepEqual([Number(m[2]) - Number(m[1]) + 1, Number(m[3])], [n, n], click.text);
+  // The parser's agent drops exactly the refs it held of those frames (the count checks it).
+  assert.deepEqual(view.apply(click.fp), []);
+  const found = await chain.call('find', { name: 'Widget button', limit: 100 });
+  assert.equal(found.fp.find?.total, n, found.text);
+  const widget = found.fp.find.elements[n - 1];
+  const pressed = await chain.call('click', { ref: widget.ref, version: found.fp.version });
+  assert.equal(pressed.isError, false, pressed.text);
+  assert.match(pressed.text, new RegExp(`${widget.ref} button "Pressed"|${widget.ref} button "Widget button": name`), pressed.text);
 });
 
 test(`a click that opens ${POPUPS} tabs: the first ${LIMITS.popupsAdoptedMax} become the agent's and are listed, the rest are counted and left open`, { timeout: 4 * ANSWER_MS }, async (t) => {

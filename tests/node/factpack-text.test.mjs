@@ -307,6 +307,17 @@ test('a capped added list: runs with their lines, then one block that only count
   assert.deepEqual(view.apply(many), []);
 });
 
+test('frames whose documents went, one line for a run of them: the refs of every frame of the run go', () => {
+  const view = new AgentView();
+  const regions = [2, 3, 4, 9].map((f) => `<region name="main" frame="f${f}">\ne${f}0 button "In f${f}"\ne${f}1 button "Also f${f}"\n</region>\n`).join('');
+  assert.deepEqual(view.apply(`<full v="1" reason="first" url="http://x/" title="T">\n<region name="main">\ne1 button "Top"\n</region>\n${regions}</full>\n`), []);
+  assert.deepEqual(view.apply('<delta v="2">\n<invalid cause="navigated" frame="f2..f4" count="6"/>\n</delta>\n'), []);
+  assert.deepEqual([...view.elements.keys()].sort(), ['e1', 'e90', 'e91']);
+  // A count that is not what the agent holds of the run is a problem the parser reports.
+  assert.deepEqual(view.apply('<delta v="3">\n<invalid cause="navigated" frame="f8..f9" count="5"/>\n</delta>\n'),
+    ['<invalid cause="navigated" frame="f8..f9" count="5"/>: the agent holds 2 refs of f8..f9']);
+});
+
 test('nested before_action, warnings, invalid blocks and count lines, overlays', () => {
   const text = [
     '<delta v="7">',

@@ -581,9 +581,16 @@ export class AgentView {
       }
       if (inv.count !== undefined && !inv.refs.length) {
         if (fp.type === 'full') continue;  // already dropped above
-        // A navigated or detached document in a delta: the refs of the frame it names, all of them.
+        // A navigated or detached document in a delta: the refs of the frame it names, all of them
+        // (or of each frame of a run, `f2..f101`).
         const frame = inv.frame ?? 'f0';
-        const held = [...this.elements].filter(([, e]) => frameOf(e) === frame).map(([ref]) => ref);
+        const run = /^f(\d+)\.\.f(\d+)$/.exec(frame);
+        const inRun = (/** @type {string} */ f) => {
+          if (!run) return f === frame;
+          const n = Number(f.slice(1));
+          return n >= Number(run[1]) && n <= Number(run[2]);
+        };
+        const held = [...this.elements].filter(([, e]) => inRun(frameOf(e))).map(([ref]) => ref);
         if (held.length !== inv.count) problems.push(`<invalid cause="${inv.cause}" frame="${frame}" count="${inv.count}"/>: the agent holds ${held.length} refs of ${frame}`);
         for (const ref of held) this.elements.delete(ref);
         continue;

@@ -75,6 +75,7 @@ inline constexpr std::size_t kMaxTextLinesPerPack = 40;       // text lines per 
 inline constexpr std::size_t kDeltaCapPerCategory = 25;       // added / modified / removed lines per category
 inline constexpr std::size_t kNonInteractiveCap = 10;         // headings, alerts, status lines per delta
 inline constexpr std::size_t kMaxMovedRefsPerPack = 200;      // refs of lines that only moved, in their runs, per delta (a sort)
+inline constexpr std::size_t kMaxInvalidFrameLines = 8;       // one line per frame whose document went; past it, frames in a row share one
 inline constexpr std::size_t kDefaultFindLimit = 50;          // elements per find page
 inline constexpr std::size_t kMaxFindLimit = 100'000;
 inline constexpr std::size_t kMaxFindQueryChars = 4'096;      // a find's role, name or region string (the wasm wrapper refuses longer)

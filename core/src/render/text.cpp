@@ -305,9 +305,20 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       // A frame's document goes with all its refs: a line per frame names it (refs do not).
       std::map<int, std::size_t> by_frame;
       for (const Invalidation* inv : list) ++by_frame[cause == "overlay_closed" ? 0 : inv->frame];
-      for (const auto& [frame, n] : by_frame) {
+      // A hundred frames reloaded by one click are not a hundred lines: past
+      // kMaxInvalidFrameLines, frames whose numbers follow one another share one (`frame="f2..f101"`).
+      const bool join = by_frame.size() > limits::kMaxInvalidFrameLines;
+      for (auto it = by_frame.begin(); it != by_frame.end();) {
+        const int first = it->first;
+        int last = first;
+        std::size_t n = 0;
+        do {
+          last = it->first;
+          n += it->second;
+          ++it;
+        } while (join && first && it != by_frame.end() && it->first == last + 1);
         out += "<invalid cause=\"" + cause + "\"";
-        if (frame) out += " frame=\"f" + std::to_string(frame) + "\"";
+        if (first) out += " frame=\"f" + std::to_string(first) + (last != first ? "..f" + std::to_string(last) : "") + "\"";
         out += " count=\"" + std::to_string(n) + "\"/>\n";
       }
       continue;

@@ -207,6 +207,25 @@ TEST_CASE("a navigation invalidates a document's refs in one line, and a full sa
   CHECK(t.find("<invalid cause=\"detached\" count=\"1\"/>\n<invalid cause=\"navigated\" count=\"400\"/>\n") != std::string::npos);
 }
 
+TEST_CASE("frames whose documents went: a line each, and past kMaxInvalidFrameLines one per run of frame numbers", "[render][limits]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 7;
+  auto go = [&](int frame, int refs) {
+    for (int r = 0; r < refs; ++r) p.invalidated.push_back({"e" + std::to_string(frame * 10 + r), "navigated", "button", "x", frame});
+  };
+  go(2, 1);
+  go(3, 2);
+  CHECK(render_text(p) == "<delta v=\"7\">\n<invalid cause=\"navigated\" frame=\"f2\" count=\"1\"/>\n"
+                          "<invalid cause=\"navigated\" frame=\"f3\" count=\"2\"/>\n</delta>\n");
+  // A click that reloads every widget frame of a dashboard: frames 2 to 101, and 150 apart.
+  for (int f = 4; f <= 101; ++f) go(f, 3);
+  go(150, 1);
+  const std::string t = render_text(p);
+  CHECK(t == "<delta v=\"7\">\n<invalid cause=\"navigated\" frame=\"f2..f101\" count=\"" + std::to_string(1 + 2 + 98 * 3) +
+                 "\"/>\n<invalid cause=\"navigated\" frame=\"f150\" count=\"1\"/>\n</delta>\n");
+}
+
 TEST_CASE("a closed overlay's refs are counted in one line, not listed", "[render]") {
   FactPack p;
   p.type = PackType::kOverlayClosed;
