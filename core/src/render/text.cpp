@@ -547,12 +547,14 @@ std::size_t estimate_tokens(std::string_view text) {
 std::string render_text(const FactPack& pack, const RenderOptions& options) {
   std::string out;
   out.reserve(256 + 64 * (pack.added.size() + pack.modified.size() + pack.invalidated.size()));
-  render_into(out, pack, options, Caps{options.caps, 0});
+  Caps caps{options.caps, 0};
+  render_into(out, pack, options, caps);
   // The budget bounds every pack, not only a baseline's regions: a delta over it shows fewer lines
   // of each list (the caps halved, down to none), each list counting what it left out.
   const bool lists = !pack.added.empty() || !pack.modified.empty() || !pack.invalidated.empty() || !pack.before_action.empty();
   const std::size_t budget = options.token_budget * limits::kBytesPerToken;
-  for (Caps caps{options.caps, 1}; options.caps && lists && out.size() > budget && !Caps{true, caps.shift - 1}.spent(); ++caps.shift) {
+  while (caps.on && lists && out.size() > budget && !caps.spent()) {
+    ++caps.shift;
     out.clear();
     render_into(out, pack, options, caps);
   }
