@@ -390,17 +390,27 @@ export class ActionFlow {
 }
 
 /**
- * A FactPack's answer: its text, and its JSON for a structured client (extension/lib/native.js
- * drops it for the others), unless that JSON is over LIMITS.structuredFactpackMaxBytes.
+ * A FactPack's answer: its text, and its JSON for a structured client. The JSON is parsed only
+ * when read: extension/lib/native.js drops it unread for the other clients. Over
+ * LIMITS.structuredFactpackMaxBytes it says how large it was instead.
  * @param {any} pack FactPackResult @returns {Reply}
  */
 export function reply(pack) {
+  /** @type {any} */ let factpack;
+  return {
+    ok: true, text: pack.text, version: pack.version,
+    get factpack() { return (factpack ??= boundedFactpack(pack)); },
+  };
+}
+
+/** @param {any} pack FactPackResult */
+function boundedFactpack(pack) {
   const max = LIMITS.structuredFactpackMaxBytes;
   // Encoded only when it could be over (3 bytes a UTF-16 unit at most).
   const bytes = pack.json.length * 3 <= max ? 0 : new TextEncoder().encode(pack.json).length;
-  const factpack = bytes <= max ? JSON.parse(pack.json) : {
+  if (bytes <= max) return JSON.parse(pack.json);
+  return {
     type: pack.type, version: pack.version,
     omitted: `this FactPack's JSON is ${bytes} bytes, over the ${max}-byte bound of structured results: the text content is the FactPack (trimmed to the token budget; its gap lines name the find calls that list the rest)`,
   };
-  return { ok: true, text: pack.text, factpack, version: pack.version };
 }

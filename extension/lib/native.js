@@ -300,10 +300,11 @@ export class NativeClient {
       reply = { ok: false, error: { code: 'internal', message: String(e instanceof Error ? e.message : e) } };
     }
     // The FactPack's JSON goes only to a server that hands it on (structuredContent): the
-    // text is the FactPack, and on a large page the JSON is megabytes more.
+    // text is the FactPack, and on a large page the JSON is megabytes more. Copied key by key,
+    // so a reply whose JSON is parsed when read (action-flow.js reply) is never parsed.
     if (m.structured !== true && reply && typeof reply === 'object' && 'factpack' in reply) {
-      const { factpack: _, ...rest } = reply;
-      reply = rest;
+      const r = reply;
+      reply = Object.fromEntries(Object.keys(r).filter((k) => k !== 'factpack').map((k) => [k, r[k]]));
     }
     this.#answer(m.id, generation, reply);
   }

@@ -56,9 +56,11 @@ test('hello first, calls answered as results, sessions tracked', async () => {
 test('a result carries the FactPack JSON only when its call asked for it (a --structured server)', async () => {
   const ports = [];
   const factpack = { type: 'delta', version: 4, added: [] };
+  let reads = 0;
   const c = new NativeClient({
     connect: () => { const p = fakePort(); ports.push(p); return p; },
-    onCall: async () => ({ ok: true, text: '<delta v="4">\n</delta>\n', factpack, version: 4 }),
+    // As action-flow.js's reply(): the JSON is worked out when read, and only a structured call reads it.
+    onCall: async () => ({ ok: true, text: '<delta v="4">\n</delta>\n', version: 4, get factpack() { reads++; return factpack; } }),
   });
   c.start();
   const p = ports[0];
@@ -66,6 +68,7 @@ test('a result carries the FactPack JSON only when its call asked for it (a --st
   p.host({ type: 'call', id: 1, session: 'a', tool: 'click', args: {}, deadline_ms: 1000 });
   await until('the result of call 1 posted', () => p.posted.at(-1)?.id === 1);
   assert.deepEqual(p.posted.at(-1), { type: 'result', id: 1, ok: true, text: '<delta v="4">\n</delta>\n', version: 4 });
+  assert.equal(reads, 0, 'a result for a text-only server never reads the JSON');
   p.host({ type: 'call', id: 2, session: 'a', tool: 'click', args: {}, deadline_ms: 1000, structured: true });
   await until('the result of call 2 posted', () => p.posted.at(-1)?.id === 2);
   assert.deepEqual(p.posted.at(-1), { type: 'result', id: 2, ok: true, text: '<delta v="4">\n</delta>\n', factpack, version: 4 });
