@@ -86,13 +86,13 @@ test('a click that gives 20 frames new documents: one line says every ref of tho
   // line. The page's 100 links keep the change under the reliability rule's ratio (a delta), and
   // the whole page within the budget (the agent holds every frame's line).
   const n = 20;
-  const nav = await within(`navigate to ${n} frames`, chain.call('navigate', { url: sites.url(`/sites/ext/many-frames.html?n=${n}&links=100`) }), ANSWER_MS);
+  const nav = await chain.call('navigate', { url: sites.url(`/sites/ext/many-frames.html?n=${n}&links=100`) });
   assert.equal(nav.isError, false, nav.text);
   const view = new AgentView();
   assert.deepEqual(view.apply(nav.fp), []);
   const reload = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Reload widgets');
   assert.ok(reload, nav.text);
-  const click = await within('a click reloading every frame', chain.call('click', { ref: reload.ref, version: nav.fp.version }), ANSWER_MS);
+  const click = await chain.call('click', { ref: reload.ref, version: nav.fp.version });
   assert.equal(click.isError, false, click.text);
   const lines = click.text.split('\n').filter((l) => l.startsWith('<invalid cause="navigated"'));
   const m = /^<invalid cause="navigated" frame="f(\d+)\.\.f(\d+)" count="(\d+)"\/>$/.exec(lines[0] ?? '');
@@ -140,7 +140,7 @@ test(`a click that puts a button in each of ${ROWS} rows: a delta within the tok
   assert.equal(nav.isError, false, nav.text);
   const edit = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Edit rows');
   assert.ok(edit, nav.text);
-  const click = await within(`a click adding ${ROWS} buttons`, chain.call('click', { ref: edit.ref, version: nav.fp.version }), ANSWER_MS);
+  const click = await chain.call('click', { ref: edit.ref, version: nav.fp.version });
   assert.equal(click.isError, false, click.text);
   assert.equal(click.fp.type, 'delta', click.text);
   // Each button sits after its own row: 2,000 places, bounded as one list (core/src/render/text.cpp).
@@ -171,7 +171,7 @@ test(`${LINKS} links with 400-character addresses: the agent stays connected, an
   // text: before, the JSON went along with every answer, and here it overflowed the native host's
   // queue for the agent's MCP server, which was disconnected and lost its tab.
   const url = sites.url(`/sites/ext/many-links.html?n=${LINKS}&pad=400`);
-  const nav = await within(`navigate to ${LINKS} links`, chain.call('navigate', { url }), ANSWER_MS);
+  const nav = await chain.call('navigate', { url });
   assert.equal(nav.isError, false, nav.text);
   assert.equal(nav.fp.type, 'full', nav.text);
   const { limits } = (await loadAthena()).athena;
@@ -184,7 +184,7 @@ test(`${LINKS} links with 400-character addresses: the agent stays connected, an
   // A client of `athena-bridge mcp --structured` gets structuredContent, bounded: this one's JSON
   // is over LIMITS.structuredFactpackMaxBytes, so it says how large it was.
   const structured = await chain.connectClient('athena-e2e-structured', ['--structured']);
-  const r = await within('navigate from a structured client', chain.call('navigate', { url }, structured), ANSWER_MS);
+  const r = await chain.call('navigate', { url }, structured);
   assert.equal(r.isError, false, r.text);
   const sc = r.raw.structuredContent;
   assert.deepEqual([sc?.type, sc?.version], ['full', r.fp.version], JSON.stringify(sc)?.slice(0, 300));
