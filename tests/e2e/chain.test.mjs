@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { root } from './lib/chain.mjs';
 import { useChain } from './lib/use-chain.mjs';
 import { AgentView } from '../support/factpack-text.mjs';
+import { loadAthena } from '../wasm/load.mjs';
 
 let sites;
 let chain;
@@ -409,6 +410,37 @@ test('reading: a long index\'s trimmed link through the gap hint and find paging
   const long = await chain.call('read', {});
   assert.equal(long.fp.read.truncated, true, long.text.slice(0, 200));
   assert.ok(long.fp.read.shown < long.fp.read.chars && long.fp.read.text.length === long.fp.read.shown);
+});
+
+test('reading: a reference page of 2,000 lines opens as its outline within the budget, and a section\'s gap lists that section', async () => {
+  // Python's "Built-in Types" (python3-doc): 2,105 lines, 31 headings, the same pairs of type links
+  // repeated throughout. Its FactPack was 9,977 characters with no line shown: every repeated pair
+  // was a gap line of its own between hidden paragraphs, and no cut could shorten them.
+  const url = sites.url('/pydoc/library/stdtypes.html');
+  const nav = await chain.call('navigate', { url });
+  assert.equal(nav.fp?.type, 'full', nav.text);
+  const { limits } = (await loadAthena()).athena;
+  assert.ok(nav.text.length <= limits.defaultTokenBudget * limits.bytesPerToken, `the full FactPack is ${nav.text.length} characters:\n${nav.text}`);
+  // Every section title the page shows (h1, h2) is a line, in the page's order.
+  const page = chain.context.pages().find((p) => p.url() === url);
+  const titles = await page.evaluate(() => [...document.querySelectorAll('h1, h2')].map((h) => h.textContent.replace(/\u00b6\s*$/, '').trim()));
+  assert.ok(titles.length >= 15, titles.join('\n'));
+  const headings = nav.fp.elements.filter((e) => e.role === 'heading').map((e) => e.name);
+  assert.deepEqual(headings.filter((h) => titles.includes(h)), titles, nav.text);
+  // The gap under "Comparisons" counts exactly the lines of that section: a find after the heading
+  // lists them, and the next line is the next heading shown.
+  const lines = nav.text.split('\n');
+  const at = lines.findIndex((l) => / heading "Comparisons" level=2$/.test(l));
+  assert.ok(at >= 0, nav.text);
+  const gap = nav.fp.gaps.find((g) => g.line === lines[at + 1]);
+  assert.ok(gap?.find?.after, `no gap line under "Comparisons":\n${nav.text}`);
+  const next = /^(e\d+) heading/.exec(lines[at + 2]);
+  assert.ok(next, nav.text);
+  const listed = await chain.call('find', { ...gap.find, limit: gap.count + 1 });
+  assert.equal(listed.isError, false, listed.text);
+  assert.equal(listed.fp.elements.length, gap.count + 1, listed.text);
+  assert.equal(listed.fp.elements.at(-1).ref, next[1], listed.text);
+  assert.ok(listed.fp.elements.some((e) => /^Objects of different types, except different numeric types, never compare equal/.test(e.name)), listed.text);
 });
 
 test('reading: text revealed by a tab, an accordion and a confirm dialog reaches the agent', async () => {

@@ -54,9 +54,12 @@ inline constexpr std::uint64_t kMaxFirstRef = 3'000'000'000ULL;
 // outline levels collapse first, each run one gap line under the line it sits under, down to the
 // top level (kOutlineKeptLevels: a manual's chapters, a list's items, a table's rows); then text
 // lines longer than kTrimmedTextChars are cut to that; then the largest regions are trimmed,
-// each down to as many leading elements as still fit but at least kRegionTrimHead, plus its last
-// kRegionTrimTail, every focused or in-viewport element and up to kMaxHeadingsPerTrimmedRegion
-// headings while they fit; last, a hard cut from the end of the largest regions.
+// each keeping its outline: as many headings as fit, the higher levels first, with as many
+// leading elements as still fit but at least kRegionTrimHead, its last kRegionTrimTail and every
+// focused or in-viewport element; when those rules leave fewer whole levels of headings than the
+// headings alone would, the headings and the focused line with as many leading elements as the
+// rest allows; last, a hard cut from the end of the largest regions. A gap line names the first
+// and last lines it stands for by their first kGapNameChars characters.
 // 1,400: a manual's whole chapter outline (the Python library index: 36 chapters, each line ending
 // with the count of its collapsed entries) fits beside the page's navigation and first words of
 // its paragraphs (tests/golden/pydocs/00-load.txt: 66 lines, 962 o200k tokens). Much below it the
@@ -70,7 +73,7 @@ inline constexpr std::size_t kTrimmedTextChars = 80;          // a text line ove
 inline constexpr std::size_t kRegionTrimThreshold = 40;       // a region with at most this many elements keeps its lines until the hard cut
 inline constexpr std::size_t kRegionTrimHead = 15;            // a trimmed region keeps at least its first N
 inline constexpr std::size_t kRegionTrimTail = 5;             // ... and its last N (plus focused / in-viewport ones)
-inline constexpr std::size_t kMaxHeadingsPerTrimmedRegion = 20;  // headings a trimmed region still shows (its outline)
+inline constexpr std::size_t kGapNameChars = 40;              // a gap line's sample of a name it stands for
 inline constexpr std::size_t kMaxTextLinesPerPack = 40;       // text lines per delta; the rest are "... N more" lines naming a find
 inline constexpr std::size_t kDeltaCapPerCategory = 25;       // added / modified / removed lines per category
 inline constexpr std::size_t kNonInteractiveCap = 10;         // headings, alerts, status lines per delta

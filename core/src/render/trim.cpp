@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "athena/limits.h"
@@ -48,19 +50,30 @@ int base_depth(const RegionBlock& b) {
 // them lines up with it. (A region's base depth sets the levels trimming collapses, not this.)
 std::size_t indent_of(const Element& e) { return static_cast<std::size_t>(std::max(0, e.depth)); }
 
-/// A text line cut to kTrimmedTextChars of its name (on a character boundary), marked ` cut`:
+/// How much of `s` to keep to cut it to at most `n` bytes: at a word's end when one is near, on a
+/// character boundary.
+std::size_t cut_length(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s.size();
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  const std::size_t space = s.rfind(' ', n);
+  return space != std::string::npos && space > n / 2 ? space : n;
+}
+
+/// A text line cut to kTrimmedTextChars of its name, marked ` cut`:
 /// `e17 text "While the Language Reference describes the exact" cut` (read shows it whole).
 void excerpt_line(std::string& out, const Element& e) {
   Element cut = e;
-  std::size_t n = limits::kTrimmedTextChars;
-  if (cut.name.size() > n) {
-    while (n > 0 && (static_cast<unsigned char>(cut.name[n]) & 0xC0) == 0x80) --n;
-    const std::size_t space = cut.name.rfind(' ', n);  // at a word's end when one is near
-    cut.name.resize(space != std::string::npos && space > n / 2 ? space : n);
-  }
+  cut.name.resize(cut_length(cut.name, limits::kTrimmedTextChars));
   element_line(out, cut);
   out.pop_back();
   out += " cut\n";
+}
+
+/// A name as a gap line quotes it: its first kGapNameChars, then `…` when it goes on. A gap line
+/// says where its lines begin and end; their words are what find and read are for.
+void sample(std::string& out, const std::string& name) {
+  const std::size_t n = cut_length(name, limits::kGapNameChars);
+  quoted(out, n == name.size() ? name : name.substr(0, n) + "\xE2\x80\xA6");
 }
 
 /// The gap for the hidden run [from, to) (all of one kind of Shown). Under the line just
@@ -103,11 +116,16 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
     out += ")\n";
     return;
   }
-  out += " here: ";
-  quoted(out, first.name);
-  if (to - from > 1) {
-    out += " \xE2\x80\xA6 ";  // …
-    quoted(out, b.elements[to - 1].name);
+  out += " here";
+  // Right under a heading, the heading says what its section holds: `... 93 more here (find …)`.
+  const bool section = before && from > 0 && before == &b.elements[from - 1] && before->category == Category::kHeading;
+  if (!section) {
+    out += ": ";
+    sample(out, first.name);
+    if (to - from > 1) {
+      out += " \xE2\x80\xA6 ";  // …
+      sample(out, b.elements[to - 1].name);
+    }
   }
   out += " (find";
   region_hint(out, pack, b);
@@ -119,13 +137,26 @@ struct Lines {  // one region's element lines, measured once
   int base = 0;
   std::vector<std::size_t> bytes;    // as shown (kShown)
   std::vector<std::size_t> excerpt;  // as an excerpt (kExcerpt)
+  // A heading's place in the region's outline: the higher levels first, each in page order
+  // (every h2 before any h3); kNotHeading for the other lines. Trimming keeps the first N.
+  std::vector<std::size_t> outline_rank;
+  std::size_t headings = 0;
 };
+
+constexpr std::size_t kNotHeading = std::numeric_limits<std::size_t>::max();
 
 Lines measure(const RegionBlock& b) {
   Lines out;
   out.base = base_depth(b);
   out.bytes.reserve(b.elements.size());
   out.excerpt.reserve(b.elements.size());
+  out.outline_rank.assign(b.elements.size(), kNotHeading);
+  std::vector<std::pair<int, std::size_t>> headings;  // (level, index)
+  for (std::size_t i = 0; i < b.elements.size(); ++i)
+    if (b.elements[i].category == Category::kHeading) headings.emplace_back(b.elements[i].level, i);
+  std::stable_sort(headings.begin(), headings.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  for (std::size_t r = 0; r < headings.size(); ++r) out.outline_rank[headings[r].second] = r;
+  out.headings = headings.size();
   std::string scratch;
   for (const Element& e : b.elements) {
     scratch.clear();
@@ -144,6 +175,17 @@ Lines measure(const RegionBlock& b) {
 
 bool visible(char s) { return s == kShown || s == kExcerpt; }
 
+/// The end (exclusive) of the gap that starts at `from`: every line in a row that is not shown,
+/// hidden and repeated alike, is one gap line, "repeated from above" only when all of it is. A
+/// repeat between two hidden runs is no line of its own (a page whose paragraphs were all hidden
+/// wrote one per repeated pair of type links, and no cut could shorten those).
+std::size_t gap_end(const Shown& shown, std::size_t from, bool& repeat) {
+  repeat = true;
+  std::size_t j = from;
+  for (; j < shown.size() && !visible(shown[j]); ++j) repeat = repeat && shown[j] == kRepeat;
+  return j;
+}
+
 /// Bytes of region_lines() for `shown`: only the few gap lines are rendered to be measured.
 std::size_t lines_bytes(const FactPack& pack, std::size_t index, const Shown& shown, const Lines& line) {
   const RegionBlock& b = pack.regions[index];
@@ -156,10 +198,10 @@ std::size_t lines_bytes(const FactPack& pack, std::size_t index, const Shown& sh
       last_shown = &b.elements[i++];
       continue;
     }
-    std::size_t j = i;
-    while (j < b.elements.size() && shown[j] == shown[i]) ++j;
+    bool repeat = false;
+    const std::size_t j = gap_end(shown, i, repeat);
     gap.clear();
-    gap_line(gap, pack, b, i, j, last_shown, shown[i] == kRepeat);
+    gap_line(gap, pack, b, i, j, last_shown, repeat);
     bytes += gap.size();
     i = j;
   }
@@ -264,19 +306,31 @@ std::size_t collapse_level(const Meter& m, std::vector<Shown>& shown, int level,
   return m.total(shown);
 }
 
-/// What a trimmed region keeps: its first `head`, and with `keep_rules` its last kRegionTrimTail,
-/// focused and in-viewport elements and its first kMaxHeadingsPerTrimmedRegion headings; never an
-/// element already left out.
-Shown kept(const RegionBlock& b, const Shown& allowed, std::size_t head, bool keep_rules) {
+/// What a trimmed region keeps besides its head.
+struct Keep {
+  bool tail_and_viewport = false;  // its last kRegionTrimTail and its in-viewport lines
+  bool focused = false;            // the focused line
+  std::size_t headings = 0;        // the first N headings of its outline (Lines::outline_rank)
+};
+
+/// The keep rules: a trimmed region's tail, focused and in-viewport lines, and its outline's
+/// first `headings`.
+constexpr Keep keep_rules(std::size_t headings) { return {true, true, headings}; }
+/// The page's outline alone: its first `headings`, and the focused line.
+constexpr Keep outline(std::size_t headings) { return {false, true, headings}; }
+/// The hard cut: a region's head alone.
+constexpr Keep kKeepNothing{};
+
+/// What a trimmed region shows: its first `head` and what `keep` keeps; never an element already
+/// left out.
+Shown kept(const RegionBlock& b, const Lines& l, const Shown& allowed, std::size_t head, const Keep& keep) {
   const std::size_t n = b.elements.size();
   Shown out(n, kHidden);
-  std::size_t headings = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Element& e = b.elements[i];
-    const bool heading = keep_rules && e.category == Category::kHeading && headings < limits::kMaxHeadingsPerTrimmedRegion;
-    headings += heading;
-    const bool keep = keep_rules && (i + limits::kRegionTrimTail >= n || e.state.focused || e.in_viewport || heading);
-    out[i] = visible(allowed[i]) && (i < head || keep) ? allowed[i] : (allowed[i] == kRepeat ? kRepeat : kHidden);
+    const bool rule = (l.outline_rank[i] != kNotHeading && l.outline_rank[i] < keep.headings) || (keep.focused && e.state.focused) ||
+                      (keep.tail_and_viewport && (i + limits::kRegionTrimTail >= n || e.in_viewport));
+    out[i] = visible(allowed[i]) && (i < head || rule) ? allowed[i] : (allowed[i] == kRepeat ? kRepeat : kHidden);
   }
   return out;
 }
@@ -296,7 +350,7 @@ enum class Which { kAll, kSubframes };
 /// the page that embeds it), largest first, each to the longest head that fits (at least
 /// `min_head`). Returns the size after.
 std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t budget, std::size_t threshold,
-                       std::size_t min_head, bool keep_rules, Which which = Which::kAll) {
+                       std::size_t min_head, const Keep& keep, Which which = Which::kAll) {
   std::vector<std::size_t> order;
   for (const std::size_t k : m.candidates)
     if (m.pack.regions[k].elements.size() > threshold && !folded(shown[k]) && !kind_folded(shown[k]) &&
@@ -312,7 +366,7 @@ std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t bu
     if (total <= budget) break;
     const RegionBlock& b = m.pack.regions[k];
     const std::size_t rest = total - lines_bytes(m.pack, k, shown[k], m.lines[k]);
-    auto cost = [&](std::size_t head) { return rest + lines_bytes(m.pack, k, kept(b, shown[k], head, keep_rules), m.lines[k]); };
+    auto cost = [&](std::size_t head) { return rest + lines_bytes(m.pack, k, kept(b, m.lines[k], shown[k], head, keep), m.lines[k]); };
     std::size_t lo = std::min(min_head, b.elements.size()), hi = b.elements.size();
     if (cost(lo) <= budget) {
       while (lo < hi) {  // the most leading elements that still fit
@@ -321,10 +375,67 @@ std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t bu
         else hi = mid - 1;
       }
     }
-    shown[k] = kept(b, shown[k], lo, keep_rules);
+    shown[k] = kept(b, m.lines[k], shown[k], lo, keep);
     total = cost(lo);
   }
   return total;
+}
+
+/// Trims the largest regions keeping their outline: the most headings that fit, the higher levels
+/// first (every h2 of a reference page before its first h3). With the keep rules and a head of at
+/// least kRegionTrimHead, or, when that shows fewer whole levels of the outline, the headings and
+/// the focused line alone, with as many leading lines as the rest allows. Returns the size after;
+/// when neither fits, `shown` is as the keep rules with no heading left it, for the hard cut.
+std::size_t trim_outline(const Meter& m, std::vector<Shown>& shown, std::size_t budget) {
+  std::vector<std::size_t> trimmed;  // the regions a trim may take lines from
+  std::size_t most = 0;              // the most headings one of them has
+  for (const std::size_t k : m.candidates)
+    if (m.pack.regions[k].elements.size() > limits::kRegionTrimThreshold) {
+      trimmed.push_back(k);
+      most = std::max(most, m.lines[k].headings);
+    }
+  // The outline levels shown whole when each region keeps its first `headings`.
+  auto whole_levels = [&](std::size_t headings) {
+    int levels = std::numeric_limits<int>::max();
+    for (const std::size_t k : trimmed) {
+      const Lines& l = m.lines[k];
+      if (headings >= l.headings) continue;
+      for (std::size_t i = 0; i < l.outline_rank.size(); ++i)
+        if (l.outline_rank[i] == headings) levels = std::min(levels, m.pack.regions[k].elements[i].level - 1);
+    }
+    return levels;
+  };
+  struct Fit {
+    std::vector<Shown> shown;
+    std::size_t total = 0, headings = 0;
+  };
+  auto fit = [&](bool rules) -> std::optional<Fit> {
+    auto trial = [&](std::size_t headings, Fit& f) {
+      f.shown = shown;
+      f.headings = headings;
+      f.total = trim_heads(m, f.shown, budget, limits::kRegionTrimThreshold, rules ? limits::kRegionTrimHead : 0,
+                           rules ? keep_rules(headings) : outline(headings));
+      return f.total <= budget;
+    };
+    Fit f;
+    if (!trial(0, f)) return std::nullopt;
+    std::size_t lo = 0, hi = most;
+    while (lo < hi) {  // the most headings that still fit
+      const std::size_t mid = lo + (hi - lo + 1) / 2;
+      if (trial(mid, f)) lo = mid;
+      else hi = mid - 1;
+    }
+    trial(lo, f);
+    return f;
+  };
+  std::optional<Fit> best = fit(true);
+  if (!best || whole_levels(best->headings) < std::numeric_limits<int>::max()) {
+    std::optional<Fit> bare = fit(false);
+    if (bare && (!best || whole_levels(bare->headings) > whole_levels(best->headings))) best = std::move(bare);
+  }
+  if (!best) return trim_heads(m, shown, budget, limits::kRegionTrimThreshold, limits::kRegionTrimHead, keep_rules(0));
+  shown = std::move(best->shown);
+  return best->total;
 }
 
 /// Whether each run of folded regions holds every region of the frames it spans (fA..fB), so that
@@ -450,10 +561,10 @@ bool all_in(const Shown& shown, char state) {
 void fold_line(std::string& out, std::size_t n, const std::string& where, const std::string& first, const std::string& last,
                const std::string& find) {
   out += "... " + std::to_string(n) + " more in " + where + ": ";
-  quoted(out, first);
+  sample(out, first);
   if (n > 1) {
     out += " \xE2\x80\xA6 ";  // …
-    quoted(out, last);
+    sample(out, last);
   }
   out += " (find " + find + ")\n";
 }
@@ -530,12 +641,12 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
         if (shown[k][i] == kShown && m.lines[k].excerpt[i] < m.lines[k].bytes[i]) shown[k][i] = kExcerpt;
     total = m.total(shown);
   }
-  if (total > budget) total = trim_heads(m, shown, budget, limits::kRegionTrimThreshold, limits::kRegionTrimHead, true);
+  if (total > budget) total = trim_outline(m, shown, budget);
   if (total > budget) {
     // The hard cut takes iframes' lines first. When that fits and leaves every frame a line, it
     // stands; else their tags are too many: frames fold, the last first, then the cut goes on.
     std::vector<Shown> cut = shown;
-    const std::size_t cut_total = trim_heads(m, cut, budget, 0, 0, false, Which::kSubframes);
+    const std::size_t cut_total = trim_heads(m, cut, budget, 0, 0, kKeepNothing, Which::kSubframes);
     bool every_frame_shows = true;
     for (const std::size_t k : m.candidates)
       if (in_subframe(pack.regions[k])) every_frame_shows = every_frame_shows && std::any_of(cut[k].begin(), cut[k].end(), visible);
@@ -544,18 +655,18 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
       total = cut_total;
     } else {
       total = fold_frames(m, shown, budget);
-      if (total > budget) total = trim_heads(m, shown, budget, 0, 0, false, Which::kSubframes);
+      if (total > budget) total = trim_heads(m, shown, budget, 0, 0, kKeepNothing, Which::kSubframes);
     }
   }
   if (total > budget) {
     // Last, the hard cut of every region. When even that cannot fit (the page's own regions'
     // tags are too many), regions of one kind fold first, then the cut goes on.
     std::vector<Shown> cut = shown;
-    if (trim_heads(m, cut, budget, 0, 0, false) <= budget) {
+    if (trim_heads(m, cut, budget, 0, 0, kKeepNothing) <= budget) {
       shown = std::move(cut);
     } else {
       fold_kinds(m, shown, budget);
-      trim_heads(m, shown, budget, 0, 0, false);
+      trim_heads(m, shown, budget, 0, 0, kKeepNothing);
     }
   }
 }
@@ -574,9 +685,9 @@ std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t ind
       ++i;
       continue;
     }
-    std::size_t j = i;
-    while (j < b.elements.size() && shown[j] == shown[i]) ++j;
-    gap_line(out, pack, b, i, j, last_shown, shown[i] == kRepeat);
+    bool repeat = false;
+    const std::size_t j = gap_end(shown, i, repeat);
+    gap_line(out, pack, b, i, j, last_shown, repeat);
     i = j;
   }
   return count;

@@ -130,16 +130,32 @@ TEST_CASE("trimming: focused, in-viewport elements and headings stay while they 
   }
 }
 
-TEST_CASE("trimming: a trimmed region shows at most kMaxHeadingsPerTrimmedRegion of its headings by the keep rule", "[render][limits][trim]") {
+TEST_CASE("trimming: a trimmed region keeps as many of its headings as fit, the higher levels first", "[render][limits][trim]") {
+  // 200 headings, every tenth of level 2, the others of level 3, too many for the budget: every
+  // level-2 heading stays, and the level-3 ones fill what is left, in page order.
   FactPack p = full({block(Region::kMain, 200, 1, "H", "heading")});
-  for (Element& e : p.regions[0].elements) e.category = Category::kHeading;
+  for (std::size_t i = 0; i < 200; ++i) {
+    Element& e = p.regions[0].elements[i];
+    e.category = Category::kHeading;
+    e.level = i % 10 == 0 ? 2 : 3;
+  }
   RenderOptions o;
-  o.token_budget = 450;  // room for the head-and-tail rule's lines, not for all 200
+  o.token_budget = 600;
   const std::string t = render_text(p, o);
   CHECK(estimate_tokens(t) <= o.token_budget);
-  const std::size_t shown = count(t, " heading \"H");
-  CHECK(shown >= limits::kMaxHeadingsPerTrimmedRegion + limits::kRegionTrimTail);
-  CHECK(shown < 200);
+  for (int i = 0; i < 200; i += 10) CHECK(t.find(" heading \"H" + std::to_string(i) + "\" level=2\n") != std::string::npos);
+  const std::size_t deeper = count(t, " level=3\n");
+  CHECK(deeper > 0);
+  CHECK(deeper < 180);
+  SECTION("all of one level, too many for the budget: the first ones, with the keep rules") {
+    for (Element& e : p.regions[0].elements) e.level = 2;
+    const std::string same = render_text(p, o);
+    CHECK(estimate_tokens(same) <= o.token_budget);
+    const std::size_t shown = count(same, " level=2\n");
+    CHECK(shown >= limits::kRegionTrimHead + limits::kRegionTrimTail);
+    CHECK(shown < 200);
+    CHECK(same.find(" heading \"H199\" level=2\n") != std::string::npos);  // the tail
+  }
 }
 
 TEST_CASE("trimming: outline first, the deepest levels collapse under the line that holds them", "[render][limits][trim]") {
@@ -187,6 +203,76 @@ TEST_CASE("trimming: outline first, the deepest levels collapse under the line t
     CHECK(wide.find("\n e18 link \"Entry 0.10\" (5 more links)\n e24 link \"Entry 0.11\"\n") != std::string::npos);
     CHECK(count(wide, " link \"Entry ") > count(t, " link \"Entry "));
   }
+}
+
+namespace {
+
+/// A reference page's main region, as Node.js's fs.html has it: `sections` sections, each a
+/// heading (level 2), then `per` blocks of a long paragraph and the two type links every
+/// signature repeats ("<string>", "<URL>"), with a level-3 heading every ten blocks.
+RegionBlock reference(int sections, int per) {
+  RegionBlock b;
+  b.region = Region::kMain;
+  b.frame_ref = "f0";
+  int ref = 1;
+  auto heading = [&](const std::string& name, int level) {
+    b.elements.push_back(test::el(ref++, "heading", name));
+    b.elements.back().category = Category::kHeading;
+    b.elements.back().level = level;
+  };
+  for (int s = 0; s < sections; ++s) {
+    heading("Section " + std::to_string(s), 2);
+    for (int k = 0; k < per; ++k) {
+      if (k % 10 == 9) heading("Method " + std::to_string(s) + "." + std::to_string(k), 3);
+      b.elements.push_back(test::el(ref++, "text", "Paragraph " + std::to_string(s) + "." + std::to_string(k) + std::string(300, 'x')));
+      b.elements.push_back(test::el(ref++, "link", "<string>"));
+      b.elements.push_back(test::el(ref++, "link", "<URL>"));
+    }
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("trimming: a reference page keeps its outline within the budget, its repeats inside the gaps", "[render][limits][trim]") {
+  // Before: every repeated pair of type links was a "repeated from above" line of its own between
+  // two hidden runs, so even the hard cut left 400 gap lines: 77,000 characters, no line shown.
+  const FactPack p = full({reference(40, 30)});
+  const std::string t = render_text(p);
+  CHECK(estimate_tokens(t) <= limits::kDefaultBaselineTokenBudget);
+  // The outline: every section's heading, each followed by one gap line for what it holds.
+  for (int s = 0; s < 40; ++s) CHECK(t.find(" heading \"Section " + std::to_string(s) + "\" level=2\n") != std::string::npos);
+  CHECK(count(t, "\n... ") <= count(t, " heading ") + 1);
+  // A gap between hidden lines is one line, whatever repeats inside it; right under a heading it
+  // needs no sample of what it holds.
+  CHECK(t.find(")\n... ") == std::string::npos);
+  CHECK(t.find("\ne2821 heading \"Section 30\" level=2\n... 93 more here (find region=main after=e2821)\n") != std::string::npos);
+  SECTION("with room for more, the next level of the outline shows too") {
+    RenderOptions o;
+    o.token_budget = 4000;
+    const std::string wide = render_text(p, o);
+    CHECK(estimate_tokens(wide) <= o.token_budget);
+    CHECK(count(wide, " level=2\n") == 40);
+    const std::size_t methods = count(wide, " level=3\n");
+    CHECK(methods > count(t, " level=3\n"));
+    CHECK(methods < 120);
+  }
+}
+
+TEST_CASE("trimming: a gap line quotes the first kGapNameChars of the names it stands for", "[render][limits][trim]") {
+  const std::string long_name = "While the Language Reference describes the exact syntax and semantics of Python";
+  FactPack p = full({block(Region::kMain, 400, 1, "Row ")});
+  for (std::size_t i = limits::kRegionTrimHead; i + limits::kRegionTrimTail < 400; ++i)
+    p.regions[0].elements[i].name = long_name + " " + std::to_string(i);
+  RenderOptions o;
+  o.token_budget = 300;
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  const std::size_t at = t.find("\n... ");
+  REQUIRE(at != std::string::npos);
+  const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
+  CHECK(gap.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
+  CHECK(gap.find(long_name) == std::string::npos);
 }
 
 TEST_CASE("trimming: the largest region goes first, and only as far as the budget needs", "[render][limits][trim]") {
