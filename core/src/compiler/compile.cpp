@@ -331,6 +331,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
   std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
+  std::vector<char> in_heading(n, 0);  // a link to a place in the page that is its heading's words: the heading's line
   std::vector<int> line_depth;  // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
@@ -392,6 +393,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       landmark[u] = i;
     }
 
+    if (in_heading[u]) continue;
+
     // What is this element to the agent?
     Category cat = Category::kInteractive;
     bool emit = false;
@@ -430,8 +433,16 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         if (c >= 0) {
           const std::string words = accessible_name(dom, vis, i, r);
           if (!is_blank(words) && words == accessible_name(dom, vis, c, role[static_cast<std::size_t>(c)])) {
-            heading = cut(words, limits::kMaxNameChars);
-            continue;
+            // Unless the control is a link to a place in this page (mdBook writes every heading
+            // as `<h2><a href="#ownership">What Is Ownership?</a></h2>`): it only scrolls there,
+            // and the line is the heading, which the page's outline keeps.
+            const std::string_view href = dom.attr(c, "href");
+            if (role[static_cast<std::size_t>(c)] == "link" && !href.empty() && href.front() == '#') {
+              in_heading[static_cast<std::size_t>(c)] = 1;
+            } else {
+              heading = cut(words, limits::kMaxNameChars);
+              continue;
+            }
           }
         }
       }

@@ -398,7 +398,7 @@ TEST_CASE("text blocks: a line of inline pieces is one block, a line of block pi
   CHECK(texts(compile_ok(b)) == std::vector<std::string>{"1 item left", "Billing", "Shipping"});
 }
 
-TEST_CASE("headings: one that only wraps a control of the same words is that control's line", "[compiler][text]") {
+TEST_CASE("headings: one that only wraps a control of the same words is that control's line, unless it links to its own place", "[compiler][text]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
@@ -407,10 +407,15 @@ TEST_CASE("headings: one that only wraps a control of the same words is that con
   const int h = b.el(0, main, "h2");
   b.text(0, h, "Orders ");
   b.text(0, b.el(0, h, "a", {{"href", "#all"}}), "see all");
+  // mdBook's headings: a link to the heading's own place in the page, of the same words, only
+  // scrolls there; the line is the heading, which the outline keeps. A link elsewhere stays.
+  b.text(0, b.el(0, b.el(0, main, "h2"), "a", {{"href", "#what-is-ownership"}}), "What Is Ownership?");
+  b.text(0, b.el(0, b.el(0, main, "h2"), "a", {{"href", "/posts/ownership"}}), "Ownership, explained");
   const Snapshot s = compile_ok(b);
   std::vector<std::string> lines;
   for (const ReadableNode& n : s.nodes) lines.push_back(n.role + " " + n.name);
-  CHECK(lines == std::vector<std::string>{"button How do I return an item?", "heading Orders see all", "link see all"});
+  CHECK(lines == std::vector<std::string>{"button How do I return an item?", "heading Orders see all", "link see all",
+                                          "heading What Is Ownership?", "link Ownership, explained"});
 }
 
 TEST_CASE("descriptions: a dialog's aria-describedby text stays a line, a field's is its desc", "[compiler][text]") {
