@@ -512,9 +512,17 @@ std::size_t fold_kinds(const Meter& m, std::vector<Shown>& shown, std::size_t bu
   return total;
 }
 
+/// Where a repeated line's earlier one is: (region, index) per line of each region, kNone for a
+/// line that repeats nothing.
+using Origins = std::vector<std::vector<std::pair<std::size_t, std::size_t>>>;
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
 /// Marks kRepeat every run of kMinRepeatLines or more lines equal (role, name, state, depth) to an
-/// earlier run of the pack's lines: the same navigation at the top and bottom shows once.
-void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidates, std::vector<Shown>& shown) {
+/// earlier run of the pack's lines: the same navigation at the top and bottom shows once. Returns
+/// where each repeated line's earlier one is.
+Origins mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidates, std::vector<Shown>& shown) {
+  Origins origin(pack.regions.size());
+  for (const std::size_t k : candidates) origin[k].assign(pack.regions[k].elements.size(), {kNone, kNone});
   std::vector<std::vector<std::string>> keys(pack.regions.size());
   for (const std::size_t k : candidates)
     for (const Element& e : pack.regions[k].elements) {
@@ -522,7 +530,8 @@ void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidat
       key.push_back('\0');
       key += e.name;
       key += state_words(e);
-      key += "\0" + std::to_string(e.depth);
+      key.push_back('\0');
+      key += std::to_string(e.depth);
       keys[k].push_back(std::move(key));
     }
   std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> first;  // key -> (region, index)
@@ -537,7 +546,10 @@ void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidat
                keys[k][i + len] == keys[k2][i2 + len])
           ++len;
         if (len >= limits::kMinRepeatLines) {
-          for (std::size_t j = i; j < i + len; ++j) shown[k][j] = kRepeat;
+          for (std::size_t j = 0; j < len; ++j) {
+            shown[k][i + j] = kRepeat;
+            origin[k][i + j] = {k2, i2 + j};
+          }
           i += len;
           continue;
         }
@@ -546,6 +558,22 @@ void mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidat
       ++i;
     }
   }
+  return origin;
+}
+
+/// A repeat whose earlier lines trimming then left out repeats nothing the agent is shown: it
+/// becomes a plain gap (`e68 link "Table of contents" (275 more links)`, not "275 more repeated
+/// from above" when the lines above are a count too), when the pack still fits.
+void unrepeat(const Meter& m, const Origins& origin, std::size_t budget, std::vector<Shown>& shown) {
+  std::vector<Shown> plain = shown;
+  bool changed = false;
+  for (const std::size_t k : m.candidates)
+    for (std::size_t i = 0; i < plain[k].size(); ++i)
+      if (plain[k][i] == kRepeat && !visible(shown[origin[k][i].first][origin[k][i].second])) {
+        plain[k][i] = kHidden;
+        changed = true;
+      }
+  if (changed && m.total(plain) <= budget) shown = std::move(plain);
 }
 
 }  // namespace
@@ -632,7 +660,7 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
     for (const Element& e : pack.regions[k].elements) deepest = std::max(deepest, e.depth - m.lines[k].base);
   }
   m.rest = untrimmed_bytes - std::min(untrimmed_bytes, lines_total);
-  mark_repeats(pack, m.candidates, shown);
+  const Origins origin = mark_repeats(pack, m.candidates, shown);
   std::size_t total = m.total(shown);
   for (int level = deepest; level >= limits::kOutlineKeptLevels && total > budget; --level) total = collapse_level(m, shown, level, budget);
   if (total > budget) {
@@ -669,6 +697,7 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
       trim_heads(m, shown, budget, 0, 0, kKeepNothing);
     }
   }
+  unrepeat(m, origin, budget, shown);
 }
 
 std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t index, const Shown& shown) {

@@ -259,6 +259,34 @@ TEST_CASE("trimming: a reference page keeps its outline within the budget, its r
   }
 }
 
+TEST_CASE("trimming: a repeat of lines that trimming left out is a plain gap", "[render][limits][trim]") {
+  // Node.js's docs: the sidebar's table of contents collapses under its toggle, and the same
+  // contents opened in the header said "275 more repeated from above" of lines never shown.
+  auto contents = [](Region region, int first_ref, const std::string& role) {
+    RegionBlock b = block(region, 1, first_ref, "Table of contents", role);
+    b.elements[0].name = "Table of contents";
+    for (int i = 0; i < 60; ++i) {
+      b.elements.push_back(el(first_ref + 1 + i, "link", "Entry " + std::to_string(i), region));
+      b.elements.back().depth = 1;
+    }
+    return b;
+  };
+  const FactPack p = full({contents(Region::kNav, 1, "button"), contents(Region::kHeader, 100, "link")});
+  RenderOptions one;  // room for one list: the second is a repeat of the first, shown
+  one.token_budget = 550;
+  const std::string repeat = render_text(p, one);
+  CHECK(estimate_tokens(repeat) <= one.token_budget);
+  CHECK(repeat.find("\n e61 link \"Entry 59\"\n") != std::string::npos);
+  CHECK(repeat.find("\ne100 link \"Table of contents\"\n ... 60 more repeated from above (find region=header after=e100)\n") != std::string::npos);
+  RenderOptions o;
+  o.token_budget = 200;
+  const std::string t = render_text(p, o);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(t.find("e1 button \"Table of contents\" (60 more links)\n") != std::string::npos);
+  CHECK(t.find("e100 link \"Table of contents\" (60 more links)\n") != std::string::npos);
+  CHECK(t.find("repeated from above") == std::string::npos);
+}
+
 TEST_CASE("trimming: a gap line quotes the first kGapNameChars of the names it stands for", "[render][limits][trim]") {
   const std::string long_name = "While the Language Reference describes the exact syntax and semantics of Python";
   FactPack p = full({block(Region::kMain, 400, 1, "Row ")});
