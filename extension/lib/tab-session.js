@@ -110,6 +110,8 @@ export class TabSession {
   #fullReason = null;
   /** Requests under way, by id: when each started (stabilization waits for the action's own). @type {Map<string, number>} */
   #inflight = new Map();
+  /** Of those, the documents an iframe loads, by request id: the frame each is for. @type {Map<string, string>} */
+  #frameDocuments = new Map();
   /** When the current action began (requests started since are the action's). */
   #watchSince = 0;
   /** The top frame is loading. */
@@ -573,8 +575,15 @@ export class TabSession {
       // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
       // Requests are known by id alone: an out-of-process iframe's document request starts in the
       // page's session and finishes in the frame's own.
-      case 'Network.requestWillBeSent': if (!this.#withheld(params)) this.#inflight.set(String(params.requestId), now); break;
-      case 'Network.loadingFinished': case 'Network.loadingFailed': this.#inflight.delete(String(params.requestId)); break;
+      case 'Network.requestWillBeSent':
+        if (this.#withheld(params)) break;
+        this.#inflight.set(String(params.requestId), now);
+        if (params.type === 'Document' && params.frameId && params.frameId !== this.#mainFrameId) this.#frameDocuments.set(String(params.requestId), String(params.frameId));
+        break;
+      case 'Network.loadingFinished': case 'Network.loadingFailed':
+        this.#inflight.delete(String(params.requestId));
+        this.#frameDocuments.delete(String(params.requestId));
+        break;
       case 'Page.javascriptDialogOpening': {
         // A dialog raised by a frame the policy withholds keeps its text to itself.
         const policy = this.#io?.policy();
@@ -612,6 +621,17 @@ export class TabSession {
       case 'Page.frameDetached': if (!sid && params.reason !== 'swap') { this.#frames.delete(String(params.frameId)); this.#framesPast.delete(String(params.frameId)); } break;
       case 'Target.attachedToTarget':
         if (params.targetInfo?.type === 'iframe') {
+          // A cross-site frame's document request starts in the page's session, and its renderer
+          // is attached when the response comes: the rest of that request is told to the frame's
+          // own session, which runs before its Network.enable, so its end was never heard and
+          // every load of such a page waited the whole settle cap. The frame's process has its
+          // document now; what that document loads next is heard in its session.
+          const frame = String(params.targetInfo.targetId);
+          for (const [id, f] of [...this.#frameDocuments]) {
+            if (f !== frame) continue;
+            this.#frameDocuments.delete(id);
+            this.#inflight.delete(id);
+          }
           this.frameAttached(params.sessionId, params.targetInfo.targetId);
           if (this.#io) this.#setupChild(params.sessionId);
         }
@@ -695,6 +715,7 @@ export class TabSession {
   watched(at) {
     this.#watchSince = at;
     this.#inflight.clear();
+    this.#frameDocuments.clear();
     this.#watchMark = null;
   }
 

@@ -174,6 +174,22 @@ test('a request is known by its id alone: an iframe\'s document request starts i
   assert.equal(t.inflight.size, 0);
 });
 
+test('a cross-site frame\'s document request ends, for the page, when the frame\'s own process is attached', async () => {
+  // Its end is told to the frame's session, which runs before the extension enables Network
+  // there: waiting for it held every load of a page with such a frame for the whole settle cap.
+  const { agent, tab } = await setup();
+  const t = tab();
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'D3', frameId: 'F3', type: 'Document' });
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'X1', frameId: 'F3', type: 'XHR' });
+  agent.onDebuggerEvent({ tabId: 5 }, 'Network.requestWillBeSent', { requestId: 'D4', frameId: 'F4', type: 'Document' });
+  assert.deepEqual([...t.inflight.keys()], ['D3', 'X1', 'D4']);
+  agent.onDebuggerEvent({ tabId: 5 }, 'Target.attachedToTarget', { sessionId: 'S3', targetInfo: { type: 'iframe', targetId: 'F3' } });
+  // The frame's document is no longer waited for; its other requests and another frame's are.
+  assert.deepEqual([...t.inflight.keys()], ['X1', 'D4']);
+  agent.onDebuggerEvent({ tabId: 5, sessionId: 'S3' }, 'Network.requestWillBeSent', { requestId: 'I1', frameId: 'F3', type: 'Image' });
+  assert.deepEqual([...t.inflight.keys()], ['X1', 'D4', 'I1']);
+});
+
 test('the page watcher keeps its name across a service-worker restart: tabs keep the scripts registered before', async () => {
   const chrome = fakeChrome();
   const noEngine = Promise.reject(new Error('no engine'));
