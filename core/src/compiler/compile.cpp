@@ -471,7 +471,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
 
     ReadableNode rn;
     rn.category = cat;
-    rn.role = r;
+    rn.role = agent_role(r);
     if (group) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
       if (is_blank(rn.name)) continue;

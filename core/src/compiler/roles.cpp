@@ -218,6 +218,13 @@ std::string role_of(const Dom& dom, int i) {
   return layout_table_role(dom, i, implicit_role(dom, i));
 }
 
+std::string agent_role(std::string_view r) {
+  if (r == "DisclosureTriangle") return "button";
+  if (r == "LayoutTable" || r == "LayoutTableRow" || r == "LayoutTableCell") return "generic";
+  if (r == "Iframe") return "iframe";
+  return std::string(r);
+}
+
 bool is_interactive_role(std::string_view r) {
   static constexpr std::array<std::string_view, 22> kRoles = {
       "button", "link", "textbox", "searchbox", "spinbutton", "checkbox", "radio", "slider", "combobox", "listbox",

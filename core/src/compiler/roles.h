@@ -13,6 +13,13 @@ namespace athena::compiler {
 /// "DisclosureTriangle", ...); "" for non-elements.
 std::string role_of(const Dom& dom, int i);
 
+/// The word an agent reads for one of Chrome's roles: Chrome's own names for what ARIA has no
+/// role for become the ARIA role an agent acts on by (a <summary> is a "button", a clickable
+/// element Chrome calls "LayoutTable" for its display is "generic", an <iframe> is "iframe");
+/// every other role is itself. Element lines, find's `role` and the agreement with Chrome's tree
+/// (tests/unit/compiler/agreement.cpp) all go through this.
+std::string agent_role(std::string_view chrome_role);
+
 /// Implicit (HTML-AAM) role only, ignoring the role attribute.
 std::string implicit_role(const Dom& dom, int i);
 

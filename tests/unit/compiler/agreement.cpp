@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "athena/limits.h"
+#include "compiler/roles.h"
 #include "compiler/text.h"
 
 namespace athena::test {
@@ -42,7 +43,7 @@ Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json) 
     const auto it = chrome.find({r.frame_id, r.backend_node_id});
     Disagreement d{r.frame_id, r.backend_node_id, r.role, r.name, "", ""};
     if (it != chrome.end() && !it->second.ignored) {
-      d.chrome_role = it->second.role;
+      d.chrome_role = compiler::agent_role(it->second.role);  // the words both sides print
       d.chrome_name = it->second.name;
       if (d.chrome_role == r.role && d.chrome_name == r.name) {
         ++out.agreed;

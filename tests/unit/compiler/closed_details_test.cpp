@@ -29,7 +29,7 @@ std::string page(bool open) {
 TEST_CASE("a closed details shows only its first summary, even when its content kept its boxes", "[compiler][visibility]") {
   const Snapshot closed = compile_ok(page(false));
   REQUIRE(by_name(closed, "Methods") != nullptr);
-  CHECK(by_name(closed, "Methods")->role == "DisclosureTriangle");
+  CHECK(by_name(closed, "Methods")->role == "button");
   CHECK(by_name(closed, "Methods")->state.expanded == Tri::kFalse);
   CHECK(by_name(closed, "Examples") == nullptr);
   CHECK(by_name(closed, "Second summary") == nullptr);  // only the first <summary> is the summary
