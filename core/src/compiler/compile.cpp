@@ -147,6 +147,18 @@ int sole_control(const Dom& dom, int i, const std::vector<char>& control) {
 }
 
 /// Says something: a letter or a digit, not only separators and symbols ("|", "»", "·", "—", "→").
+/// A link that only scrolls to a place in this page: a fragment address (not `#` alone, not a
+/// hash route `#/…` or `#!…`) and no sign that the page does more on a click (aria-expanded or
+/// -controls, a popup, a toggle). Inside a heading it is the heading's permalink (Node.js's `#`,
+/// mdBook's whole title). (A capture's isClickable cannot tell: every link with an address has it.)
+bool only_scrolls(const Dom& dom, int i, std::string_view role) {
+  const std::string_view href = dom.attr(i, "href");
+  if (role != "link" || href.size() < 2 || href[0] != '#' || href[1] == '/' || href[1] == '!') return false;
+  for (const std::string_view a : {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
+    if (dom.has_attr(i, a)) return false;
+  return true;
+}
+
 bool has_words(std::string_view t) {
   for (std::size_t i = 0; i < t.size();) {
     const auto c = static_cast<unsigned char>(t[i]);
@@ -331,7 +343,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
   std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
-  std::vector<char> in_heading(n, 0);  // a link to a place in the page that is its heading's words: the heading's line
+  std::vector<char> in_heading(n, 0);    // inside a heading's line: a permalink there is no line of its own
+  std::vector<char> heading_link(n, 0);  // a heading's one link, of its words, that only scrolls: the heading's line
   std::vector<int> line_depth;  // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
@@ -351,6 +364,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       ov[u] = ov[pu];
       in_live[u] = in_live[pu];
       covered[u] = covered[pu];
+      in_heading[u] = in_heading[pu];
       in_text[u] = in_text[pu];
       anchor[u] = anchor[pu];
       item[u] = item[pu];
@@ -393,7 +407,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       landmark[u] = i;
     }
 
-    if (in_heading[u]) continue;
+    if (heading_link[u] || (in_heading[u] && only_scrolls(dom, i, r) && !has_words(accessible_name(dom, vis, i, r)))) continue;
 
     // What is this element to the agent?
     Category cat = Category::kInteractive;
@@ -433,16 +447,14 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         if (c >= 0) {
           const std::string words = accessible_name(dom, vis, i, r);
           if (!is_blank(words) && words == accessible_name(dom, vis, c, role[static_cast<std::size_t>(c)])) {
-            // Unless the control is a link to a place in this page (mdBook writes every heading
-            // as `<h2><a href="#ownership">What Is Ownership?</a></h2>`): it only scrolls there,
-            // and the line is the heading, which the page's outline keeps.
-            const std::string_view href = dom.attr(c, "href");
-            if (role[static_cast<std::size_t>(c)] == "link" && !href.empty() && href.front() == '#') {
-              in_heading[static_cast<std::size_t>(c)] = 1;
-            } else {
+            // Unless the control only scrolls to a place in this page (mdBook writes every
+            // heading as `<h2><a href="#ownership">What Is Ownership?</a></h2>`): the line is the
+            // heading, which the page's outline keeps.
+            if (!only_scrolls(dom, c, role[static_cast<std::size_t>(c)])) {
               heading = cut(words, limits::kMaxNameChars);
               continue;
             }
+            heading_link[static_cast<std::size_t>(c)] = 1;
           }
         }
       }
@@ -579,7 +591,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (group) item[u] = i;  // a list inside a named group sits under the group's line too
     snap.nodes.push_back(std::move(rn));
     node_ov.push_back(ov[u]);
-    if (cat == Category::kHeading) heading = snap.nodes.back().name;
+    if (cat == Category::kHeading) {
+      heading = snap.nodes.back().name;
+      in_heading[u] = 1;
+    }
   }
 
   // Overlays in stacking order (z-index, then document order = candidate order).
