@@ -137,10 +137,11 @@ struct Lines {  // one region's element lines, measured once
   int base = 0;
   std::vector<std::size_t> bytes;    // as shown (kShown)
   std::vector<std::size_t> excerpt;  // as an excerpt (kExcerpt)
-  // A heading's place in the region's outline: the higher levels first, each in page order
-  // (every h2 before any h3); kNotHeading for the other lines. Trimming keeps the first N.
+  // The region's outline: its headings' indices, the higher levels first, each in page order
+  // (every h2 before any h3), and per line its place there (kNotHeading for the other lines).
+  // Trimming keeps the first N.
+  std::vector<std::size_t> outline;
   std::vector<std::size_t> outline_rank;
-  std::size_t headings = 0;
 };
 
 constexpr std::size_t kNotHeading = std::numeric_limits<std::size_t>::max();
@@ -150,13 +151,12 @@ Lines measure(const RegionBlock& b) {
   out.base = base_depth(b);
   out.bytes.reserve(b.elements.size());
   out.excerpt.reserve(b.elements.size());
-  out.outline_rank.assign(b.elements.size(), kNotHeading);
-  std::vector<std::pair<int, std::size_t>> headings;  // (level, index)
   for (std::size_t i = 0; i < b.elements.size(); ++i)
-    if (b.elements[i].category == Category::kHeading) headings.emplace_back(b.elements[i].level, i);
-  std::stable_sort(headings.begin(), headings.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  for (std::size_t r = 0; r < headings.size(); ++r) out.outline_rank[headings[r].second] = r;
-  out.headings = headings.size();
+    if (b.elements[i].category == Category::kHeading) out.outline.push_back(i);
+  std::stable_sort(out.outline.begin(), out.outline.end(),
+                   [&](std::size_t x, std::size_t y) { return b.elements[x].level < b.elements[y].level; });
+  out.outline_rank.assign(b.elements.size(), kNotHeading);
+  for (std::size_t r = 0; r < out.outline.size(); ++r) out.outline_rank[out.outline[r]] = r;
   std::string scratch;
   for (const Element& e : b.elements) {
     scratch.clear();
@@ -392,16 +392,14 @@ std::size_t trim_outline(const Meter& m, std::vector<Shown>& shown, std::size_t 
   for (const std::size_t k : m.candidates)
     if (m.pack.regions[k].elements.size() > limits::kRegionTrimThreshold) {
       trimmed.push_back(k);
-      most = std::max(most, m.lines[k].headings);
+      most = std::max(most, m.lines[k].outline.size());
     }
   // The outline levels shown whole when each region keeps its first `headings`.
   auto whole_levels = [&](std::size_t headings) {
     int levels = std::numeric_limits<int>::max();
     for (const std::size_t k : trimmed) {
-      const Lines& l = m.lines[k];
-      if (headings >= l.headings) continue;
-      for (std::size_t i = 0; i < l.outline_rank.size(); ++i)
-        if (l.outline_rank[i] == headings) levels = std::min(levels, m.pack.regions[k].elements[i].level - 1);
+      const std::vector<std::size_t>& order = m.lines[k].outline;
+      if (headings < order.size()) levels = std::min(levels, m.pack.regions[k].elements[order[headings]].level - 1);
     }
     return levels;
   };
