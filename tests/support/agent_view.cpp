@@ -10,7 +10,7 @@ std::string canonical_element(const Element& e) {
   const NodeState& s = e.state;
   std::string out;
   out.reserve(96);
-  out += e.role + '|' + e.name + '|' + e.description + '|' + category_name(e.category) + '|' + e.href + '|' +
+  out += e.role + '|' + e.name + (e.cut ? "|cut|" : "|") + e.description + '|' + category_name(e.category) + '|' + e.href + '|' +
          std::to_string(e.level) + '|' + region_name(e.region) + '|' + e.region_label + '|' + std::to_string(e.overlay) + '|';
   const int bits[] = {s.disabled, s.focused, s.required, s.invalid, s.selected, s.readonly, s.value_redacted,
                       static_cast<int>(s.checked), static_cast<int>(s.expanded), static_cast<int>(s.pressed), static_cast<int>(s.sort)};

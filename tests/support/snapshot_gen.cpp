@@ -93,6 +93,7 @@ SnapshotGen::El SnapshotGen::text_element(std::size_t frame, int overlay) {
     e.name = kGroups[rng_.below(std::size(kGroups))];
   } else {
     e.name = kTexts[rng_.below(std::size(kTexts))];
+    e.cut = rng_.chance(20);  // a paragraph longer than its bound
   }
   return e;
 }
@@ -188,6 +189,8 @@ void SnapshotGen::apply(Mutation m) {
       if (i < els_.size()) {
         els_[i].name = kNames[rng_.below(std::size(kNames))];
         if (els_[i].role == "link") els_[i].href = "/" + els_[i].name;
+        // Words that grow past the bound keep their first ones: the same name, now cut.
+        if (els_[i].category == Category::kText && rng_.chance(30)) els_[i].cut = !els_[i].cut;
       }
       return;
     }
@@ -292,6 +295,7 @@ Snapshot SnapshotGen::build() const {
     n.loader_id = frames_[e.frame].loader;
     n.role = e.role;
     n.name = e.name;
+    n.cut = e.cut;
     n.href = e.href;
     n.category = e.category;
     n.state = e.state;

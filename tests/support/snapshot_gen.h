@@ -61,6 +61,7 @@ class SnapshotGen {
   struct El {
     std::int64_t backend_node_id = 0;
     std::string role, name, href;
+    bool cut = false;  // the name is the start of longer words (ReadableNode::cut)
     Category category = Category::kInteractive;
     Region region = Region::kMain;
     std::string label;

@@ -20,6 +20,9 @@ struct Element {
   int frame = 0;    // its frame, f{frame} (0: the page's own document)
   std::string role;
   std::string name;
+  /// The name is the start of longer words: the compiler's bound on a name or a text block kept the
+  /// rest out. Rendered ` cut`, like a line trimming shortened; `read` shows the whole text.
+  bool cut = false;
   std::string description;
   Category category = Category::kInteractive;
   NodeState state;

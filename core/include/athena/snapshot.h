@@ -69,6 +69,7 @@ struct ReadableNode {
 
   std::string role;        // ARIA role as Chrome's accessibility tree names it ("button", "link", "textbox", ...)
   std::string name;        // accessible name, whitespace-collapsed, cut at limits::kMaxNameChars
+  bool cut = false;        // the name is the start of longer words (its limit kept the rest out; read shows them)
   std::string description; // placeholder / aria-description when it helps (may be empty)
   Category category = Category::kInteractive;
   NodeState state;

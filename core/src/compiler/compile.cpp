@@ -242,7 +242,10 @@ std::string page_title(const Dom& dom) {
   return collapse_ws(dom.raw.docs.empty() ? std::string_view{} : dom.raw.docs[0].title);
 }
 
-std::string cut(std::string s, std::size_t n) {
+/// `s` cut to at most `n` bytes on a character boundary; `*was_cut` says whether words were left out.
+std::string cut(std::string s, std::size_t n, bool* was_cut = nullptr) {
+  trim_in_place(s);
+  if (was_cut) *was_cut = s.size() > n;
   cut_utf8(s, n);
   trim_in_place(s);
   return s;
@@ -485,7 +488,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     rn.category = cat;
     rn.role = agent_role(r);
     if (group) {
-      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
+      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);
       if (is_blank(rn.name)) continue;
     } else if (cat == Category::kText) {
       const bool row = is_row(dom, i, r);
@@ -494,13 +497,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         return row ? row_text(dom, vis, i, role, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
       };
       if (!has_words(words(opaque))) continue;  // nothing but links, or only separators ("|", "»")
-      rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars);
+      rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars, &rn.cut);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
-      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars);
+      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);
     } else {
       std::string text = accessible_name(dom, vis, i, r);
       if (is_blank(text)) text = subtree_text(dom, vis, i);
-      rn.name = cut(text, limits::kMaxTextChars);
+      rn.name = cut(text, limits::kMaxTextChars, &rn.cut);
       if (rn.name.empty()) continue;  // an empty live region says nothing yet
     }
     if (cat == Category::kHeading && rn.name.empty()) continue;

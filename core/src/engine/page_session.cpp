@@ -66,6 +66,7 @@ Element element_of(const ReadableNode& n, std::string ref, int frame) {
   el.frame = frame;
   el.role = n.role;
   el.name = n.name;
+  el.cut = n.cut;
   el.description = n.description;
   el.category = n.category;
   el.state = n.state;

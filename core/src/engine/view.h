@@ -55,7 +55,7 @@ std::uint64_t ident_hash(const ReadableNode& node);
 template <typename Node>
 std::uint64_t content_hash_of(const Node& n) {
   FieldHasher h;
-  h.str(n.role).str(n.name).str(n.description).str(n.href).str(n.region_label);
+  h.str(n.role).str(n.name).num(n.cut ? 1 : 0).str(n.description).str(n.href).str(n.region_label);
   h.num(static_cast<std::uint64_t>(n.category)).num(static_cast<std::uint64_t>(n.level));
   h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(n.overlay + 1));
   h.num(state_bits(n.state)).str(n.state.value);

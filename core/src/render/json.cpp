@@ -47,6 +47,7 @@ json element_json(const Element& e) {
   if (!e.region_label.empty()) j["region_label"] = e.region_label;
   if (e.overlay >= 0) j["overlay"] = e.overlay;
   if (e.in_viewport) j["in_viewport"] = true;
+  if (e.cut) j["cut"] = true;
   if (e.depth > 0) j["depth"] = e.depth;
   if (!e.after.empty()) j["after"] = e.after;
   json s = state_json(e.state);

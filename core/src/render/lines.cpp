@@ -128,6 +128,7 @@ void element_line(std::string& out, const Element& e, bool say_frame) {
   out.push_back(' ');
   quoted(out, e.name);
   out += state_words(e);
+  if (e.cut) out += " cut";
   if (say_frame && e.frame != 0) out += " frame=f" + std::to_string(e.frame);
   out.push_back('\n');
 }

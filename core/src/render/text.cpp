@@ -144,7 +144,7 @@ std::string change_words(const Modified& m) {
   };
   // The line already shows the new name: a changed name says what it was, and changed text (a
   // paragraph, a row a sort or a filter refilled) says only that: the agent needs what it is now.
-  if (a.name != b.name) {
+  if (a.name != b.name || a.cut != b.cut) {
     sep();
     if (b.category == Category::kText) {
       out += "new text";

@@ -64,9 +64,8 @@ std::size_t cut_length(const std::string& s, std::size_t n) {
 void excerpt_line(std::string& out, const Element& e) {
   Element cut = e;
   cut.name.resize(cut_length(cut.name, limits::kTrimmedTextChars));
+  cut.cut = true;
   element_line(out, cut);
-  out.pop_back();
-  out += " cut\n";
 }
 
 /// A name as a gap line quotes it: its first kGapNameChars, then `…` when it goes on. A gap line

@@ -223,12 +223,58 @@ TEST_CASE("revealed text: one block is cut at kMaxRevealedTextChars on a charact
     para(b, panel, text);
     return b.str();
   };
+  auto cut_flags = [](const Snapshot& s) {
+    std::vector<bool> out;
+    for (const ReadableNode& n : s.nodes)
+      if (n.category == Category::kText) out.push_back(n.cut);
+    return out;
+  };
   const std::string exact(limits::kMaxRevealedTextChars, 'a');
   CHECK(texts(compile_ok(page(exact))) == std::vector<std::string>{exact});
+  CHECK(cut_flags(compile_ok(page(exact))) == std::vector<bool>{false});
   CHECK(texts(compile_ok(page(exact + "b"))) == std::vector<std::string>{exact});
+  CHECK(cut_flags(compile_ok(page(exact + "b"))) == std::vector<bool>{true});
   // A two-byte character straddling the bound is dropped whole, never split.
   const std::string straddle = std::string(limits::kMaxRevealedTextChars - 1, 'a') + "\xC3\xA9";
   CHECK(texts(compile_ok(page(straddle))) == std::vector<std::string>{std::string(limits::kMaxRevealedTextChars - 1, 'a')});
+  CHECK(cut_flags(compile_ok(page(straddle))) == std::vector<bool>{true});
+}
+
+TEST_CASE("revealed text: a block longer than its bound says so on its line, once, trimmed or not", "[engine][text][limits]") {
+  // A paragraph that ends mid-word with nothing to say so reads as the whole paragraph: the line
+  // is marked ` cut` (read shows the rest), as trimming marks the lines it shortens.
+  auto page = [](const std::string& text) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+    b.text(0, b.el(0, main, "button"), "Save");
+    para(b, main, text);
+    para(b, main, "Short and whole.", true, 140);
+    return b.str();
+  };
+  std::string words;
+  while (words.size() <= limits::kMaxRevealedTextChars) words += "The Python Software Foundation License ";
+  Flow f;
+  const std::string t = render_text(f.first(page(words)));
+  const std::string kept = words.substr(0, limits::kMaxRevealedTextChars);
+  INFO(t);
+  CHECK(t.find(" text \"" + kept.substr(0, kept.find_last_not_of(' ') + 1) + "\" cut\n") != std::string::npos);
+  CHECK(t.find(" text \"Short and whole.\"\n") != std::string::npos);
+  CHECK(t.find("cut cut") == std::string::npos);
+  // Over a budget, trimming shortens the same line further: still one ` cut`.
+  RenderOptions tight;
+  tight.token_budget = 100;  // over the untrimmed pack, enough for the excerpt
+  const std::string trimmed = render_text(f.first(page(words)), tight);
+  INFO(trimmed);
+  CHECK(trimmed.find("License\" cut\n") != std::string::npos);
+  CHECK(trimmed.find(kept.substr(0, 100)) == std::string::npos);  // the excerpt, not the whole kept words
+  CHECK(trimmed.find("cut cut") == std::string::npos);
+  // The same words, now short enough to be whole: the line changed, and says so.
+  const FactPack d = f.act(page(words), page("The Python Software Foundation License"));
+  REQUIRE(d.type == PackType::kDelta);
+  REQUIRE(d.modified.size() == 1);
+  CHECK_FALSE(d.modified[0].after.cut);
+  CHECK(render_text(d).find("text \"The Python Software Foundation License\": new text\n") != std::string::npos);
 }
 
 TEST_CASE("revealed text: labels are not text, nested paragraphs are one block", "[compiler][text]") {
