@@ -287,6 +287,23 @@ TEST_CASE("removed text refs: consecutive ones are one range line, controls keep
         "</removed>\n</delta>\n");
 }
 
+TEST_CASE("removed controls: more than their cap are ranges of refs, fewer keep their names", "[render][limits]") {
+  // A search that replaced a page's content: 3,000 controls went, and the names of the first 25
+  // were most of the answer. Past the cap every removed ref is in a range line.
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 9;
+  const std::size_t n = limits::kDeltaCapPerCategory + 1;
+  for (std::size_t i = 0; i < n; ++i) p.invalidated.push_back({"e" + std::to_string(100 + i), "removed", "link", "Method " + std::to_string(i)});
+  p.invalidated.push_back({"e" + std::to_string(100 + n), "removed", "text", "Examples"});
+  p.invalidated.push_back({"e300", "removed", "button", "Collapse"});
+  CHECK(render_text(p) == "<delta v=\"9\">\n<removed>\ne100.." + std::to_string(100 + n) + "\ne300\n</removed>\n</delta>\n");
+  // Up to the cap, each control that went says what it was.
+  p.invalidated.erase(p.invalidated.begin() + 2, p.invalidated.begin() + static_cast<std::ptrdiff_t>(n));
+  CHECK(render_text(p) == std::string("<delta v=\"9\">\n<removed>\ne100 link \"Method 0\"\ne101 link \"Method 1\"\ne300 button \"Collapse\"\n") +
+                              "e" + std::to_string(100 + n) + "\n</removed>\n</delta>\n");
+}
+
 TEST_CASE("removed text refs: range lines count against the text bound like lines", "[render][limits]") {
   FactPack p;
   p.type = PackType::kDelta;
