@@ -35,6 +35,7 @@ function jsonLine(e) {
   if (w.length) line += ' ' + w.join(' ');
   if (e.href && !e.name) line += ` href=${quote(e.href)}`;  // a named link shows no address (read gives it)
   if (e.description) line += ` desc=${quote(e.description)}`;
+  if (e.cut) line += ' cut';  // its words are the start of longer ones
   return line;
 }
 
@@ -73,7 +74,7 @@ test('every golden parses; type, version, url, summary and element lines agree w
           // A text line trimmed to its first words: the JSON has it whole.
           const whole = jsonByRef.get(e.ref);
           assert.ok(whole.name.startsWith(e.name) && whole.name.length > e.name.length, `${where}: ${e.line}`);
-          assert.equal(canonicalLine({ ...e, name: whole.name, cut: false }), jsonLine(whole), where);
+          assert.equal(canonicalLine({ ...e, name: whole.name, cut: whole.cut === true }), jsonLine(whole), where);
         } else {
           assert.equal(canonicalLine(e), jsonLine(jsonByRef.get(e.ref)), where);
         }
@@ -399,6 +400,15 @@ test('a find line in an iframe names its frame: that frame navigating drops exac
   assert.equal(v.elements.get('e3').frame, undefined);
   assert.deepEqual(v.apply('<delta v="2">\n<invalid cause="navigated" frame="f2" count="1"/>\n</delta>\n'), []);
   assert.deepEqual([...v.elements.keys()].sort(), ['e1', 'e3']);
+});
+
+test('a modified line whose words are cut says so before its changes, and the view keeps it', () => {
+  const view = new AgentView();
+  assert.deepEqual(view.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\ne1 text "Short."\ne2 text "Long" cut\n</region>\n</full>\n'), []);
+  const d = '<delta v="2">\n<modified>\ne1 text "Now long" cut: new text\ne2 text "Short again.": new text\n</modified>\n</delta>\n';
+  assert.deepEqual(parseFactPack(d).modified.map((m) => [m.ref, m.name, m.cut === true]), [['e1', 'Now long', true], ['e2', 'Short again.', false]]);
+  assert.deepEqual(view.apply(d), []);
+  assert.deepEqual(view.canonical(), ['e1 text "Now long" cut', 'e2 text "Short again."']);
 });
 
 test('a one-line note before the FactPack (not_executed) is kept, the FactPack after it parsed', () => {

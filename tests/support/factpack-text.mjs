@@ -37,7 +37,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, frame?: string, refs: RefLine[], gaps: Gap[]}} Invalid
  * @typedef {{region?: string, label?: string, frame?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
- * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[], placeOnly?: boolean}} Modified
+ * @typedef {{ref: string, role: string, name: string, change: string, segments: {what: string, before: string, after: string}[], placeOnly?: boolean, cut?: boolean}} Modified
  *   (placeOnly: a line that only moved, from a run `e9 e4: moved after e2`; role and name are "": the agent holds them)
  * @typedef {{
  *   type: string, version: number, attrs: Record<string, string>,
@@ -222,11 +222,14 @@ export function parseMovedRun(line) {
   });
 }
 
-/** `ref role "name": change words` (a <modified> line). @param {string} line @returns {Modified | null} */
+/** `ref role "name"[ cut]: change words` (a <modified> line). @param {string} line @returns {Modified | null} */
 export function parseModifiedLine(line) {
   const m = ELEMENT_HEAD.exec(line);
   if (!m) return null;
-  const [name, end] = readQuoted(line, m[0].length);
+  const [name, quoteEnd] = readQuoted(line, m[0].length);
+  // ` cut`: the name now is the start of longer words (read shows them whole).
+  const cut = line.startsWith(' cut: ', quoteEnd);
+  const end = cut ? quoteEnd + 4 : quoteEnd;
   if (line.slice(end, end + 2) !== ': ') throw new FactPackParseError(`a modified line needs ": " after the name: ${line}`);
   const change = line.slice(end + 2);
   const segments = [];
@@ -252,7 +255,7 @@ export function parseModifiedLine(line) {
     if (km && (km[1] === 'role' || km[1] === 'depth' || km[2].startsWith('"'))) segments.push({ what: km[1], before: km[2], after: a });
     else segments.push({ what: 'state', before: b, after: a });
   }
-  return { ref: m[1], role: m[2], name, change, segments };
+  return { ref: m[1], role: m[2], name, change, segments, ...(cut ? { cut: true } : {}) };
 }
 
 /** `... N more …` (a gap line) or null. @param {string} line @returns {Gap | null} */
@@ -473,6 +476,8 @@ const elementRegionKey = (e) => e.region === undefined ? null : `${e.region}\t${
 function applyModified(held, m) {
   /** @type {TextElement} */
   const e = { ...held, flags: [...(held.flags ?? [])], tri: { ...(held.tri ?? {}) }, ref: m.ref, role: m.role, name: m.name };
+  if (m.cut) e.cut = true;  // the line shows its name as it is now, cut or whole
+  else delete e.cut;
   for (const s of m.segments) {
     if (s.what === 'depth') {  // the line moved in the outline
       if (Number(s.after) > 0) e.depth = Number(s.after); else delete e.depth;

@@ -529,6 +529,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
                          render::role_word(s, mod.after.role);
                          s.push_back(' ');
                          quoted(s, mod.after.name);
+                         if (mod.after.cut) s += " cut";  // its words now are the start of longer ones
                          s += ": ";
                          s += words;
                          s.push_back('\n');

@@ -275,6 +275,11 @@ TEST_CASE("revealed text: a block longer than its bound says so on its line, onc
   REQUIRE(d.modified.size() == 1);
   CHECK_FALSE(d.modified[0].after.cut);
   CHECK(render_text(d).find("text \"The Python Software Foundation License\": new text\n") != std::string::npos);
+  // And grown past it again: the modified line says its words are cut.
+  const FactPack g = f.act(page("The Python Software Foundation License"), page(words));
+  REQUIRE(g.modified.size() == 1);
+  CHECK(g.modified[0].after.cut);
+  CHECK(render_text(g).find(kept.substr(kept.size() - 20) + "\" cut: new text\n") != std::string::npos);
 }
 
 TEST_CASE("revealed text: labels are not text, nested paragraphs are one block", "[compiler][text]") {
