@@ -1,7 +1,8 @@
 // Trimming a baseline to its token budget, outline first (limits.h "Rendering"):
 //   0. a run of lines that repeats earlier lines of the pack is one line;
 //   1. the deepest outline levels collapse first (a manual's sub-entries, a row's buttons), each
-//      run one gap line under the line it sits under, down to the top level;
+//      run one gap line under the line it sits under, down to the top level (headings never
+//      collapse: step 3 chooses among them);
 //   2. text lines are cut to kTrimmedTextChars;
 //   3. the largest regions keep their head and tail, headings, focused and in-viewport lines
 //      (the keep rules), as far as the budget allows;
@@ -254,7 +255,9 @@ struct Run {
 };
 
 /// Runs at relative level `level`: maximal runs of shown lines at least that deep, right after a
-/// shown line less deep (the line they sit under).
+/// shown line less deep (the line they sit under) or a heading. A heading is never in a run: the
+/// outline stays for step 3 to choose from (rustdoc's method names sit three levels down, in
+/// <details>, and collapsed with their sections left only the sections' "Examples" headings).
 std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int level) {
   std::vector<Run> out;
   std::string gap;
@@ -263,9 +266,13 @@ std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int le
     const Lines& l = m.lines[k];
     for (std::size_t i = 1; i < b.elements.size(); ++i) {
       const int rel = b.elements[i].depth - l.base;
-      if (rel < level || shown[k][i] == kRepeat || !visible(shown[k][i - 1]) || b.elements[i - 1].depth - l.base >= level) continue;
+      const Element& under = b.elements[i - 1];
+      if (rel < level || shown[k][i] == kRepeat || b.elements[i].category == Category::kHeading || !visible(shown[k][i - 1]) ||
+          (under.depth - l.base >= level && under.category != Category::kHeading))
+        continue;
       Run r{k, i, i, 0};
-      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level && shown[k][r.to] != kRepeat) {
+      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level && shown[k][r.to] != kRepeat &&
+             b.elements[r.to].category != Category::kHeading) {
         if (visible(shown[k][r.to])) r.bytes += l.bytes[r.to];
         ++r.to;
       }

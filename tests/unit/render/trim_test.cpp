@@ -259,6 +259,44 @@ TEST_CASE("trimming: a reference page keeps its outline within the budget, its r
   }
 }
 
+TEST_CASE("trimming: headings nested deeper than their sections' text are never collapsed with it", "[render][limits][trim]") {
+  // rustdoc's shape: each method is a <details> whose <summary> (a button, depth 1) holds the
+  // method's h4 (depth 2), its docs one level down (depth 1) with an "Examples" h5. Collapsing the
+  // deepest level first hid every method's name and left the outline its "Examples".
+  RegionBlock b;
+  b.region = Region::kMain;
+  b.frame_ref = "f0";
+  int ref = 1;
+  auto line = [&](const std::string& role, const std::string& name, int depth, int level = 0) {
+    b.elements.push_back(test::el(ref++, role, name));
+    b.elements.back().depth = depth;
+    if (level) {
+      b.elements.back().category = Category::kHeading;
+      b.elements.back().level = level;
+    }
+  };
+  line("heading", "Implementations", 0, 2);
+  for (int m = 0; m < 60; ++m) {
+    line("button", "source pub fn method_" + std::to_string(m) + "() Collapse", 0);
+    line("link", "source", 2);
+    line("heading", "pub fn method_" + std::to_string(m) + "()", 2, 4);
+    for (int k = 0; k < 4; ++k) line("text", "Docs of method " + std::to_string(m) + " " + std::string(120, 'x'), 1);
+    line("heading", "Examples", 1, 5);
+    line("text", "let v = method_" + std::to_string(m) + "();", 1);
+  }
+  const FactPack p = full({b});
+  RenderOptions o;
+  o.token_budget = 2500;
+  const std::string t = render_text(p, o);
+  INFO(t);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  // The outline keeps its higher levels first: every method's h4, and only then as many of the
+  // h5s as still fit (the budget binds: not all of them).
+  CHECK(count(t, " level=4\n") == 60);
+  CHECK(count(t, " level=5\n") < 60);
+  CHECK(t.find("heading \"pub fn method_59()\" level=4\n") != std::string::npos);
+}
+
 TEST_CASE("trimming: a repeat of lines that trimming left out is a plain gap", "[render][limits][trim]") {
   // Node.js's docs: the sidebar's table of contents collapses under its toggle, and the same
   // contents opened in the header said "275 more repeated from above" of lines never shown.
