@@ -346,7 +346,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
   std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
-  std::vector<char> in_heading(n, 0);    // inside a heading's line: a permalink there is no line of its own
+  std::vector<int> in_heading(n, -1);    // inside a heading's line (its index in snap.nodes): a permalink there is no line of its own
   std::vector<char> heading_link(n, 0);  // a heading's one link, of its words, that only scrolls: the heading's line
   std::vector<int> line_depth;  // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
@@ -410,7 +410,21 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       landmark[u] = i;
     }
 
-    if (heading_link[u] || (in_heading[u] && only_scrolls(dom, i, r) && !has_words(accessible_name(dom, vis, i, r)))) continue;
+    if (heading_link[u]) continue;
+    if (in_heading[u] >= 0 && only_scrolls(dom, i, r)) {
+      const std::string mark = accessible_name(dom, vis, i, r);
+      if (!has_words(mark)) {
+        // Nor are its symbols the heading's words: Node.js's `<h2>URL<a href="#url">#</a></h2>`
+        // is the heading "URL", as Chrome reads it "URL #".
+        std::string& words = snap.nodes[static_cast<std::size_t>(in_heading[u])].name;
+        if (!is_blank(mark) && words.size() > mark.size() && words.compare(words.size() - mark.size(), mark.size(), mark) == 0) {
+          words.resize(words.size() - mark.size());
+          trim_in_place(words);
+          heading = words;
+        }
+        continue;
+      }
+    }
 
     // What is this element to the agent?
     Category cat = Category::kInteractive;
@@ -596,7 +610,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     node_ov.push_back(ov[u]);
     if (cat == Category::kHeading) {
       heading = snap.nodes.back().name;
-      in_heading[u] = 1;
+      in_heading[u] = static_cast<int>(snap.nodes.size() - 1);
     }
   }
 

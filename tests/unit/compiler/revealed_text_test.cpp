@@ -462,10 +462,15 @@ TEST_CASE("headings: one that only wraps a control of the same words is that con
   // scrolls there; the line is the heading, which the outline keeps. A link elsewhere stays.
   b.text(0, b.el(0, b.el(0, main, "h2"), "a", {{"href", "#what-is-ownership"}}), "What Is Ownership?");
   b.text(0, b.el(0, b.el(0, main, "h2"), "a", {{"href", "/posts/ownership"}}), "Ownership, explained");
-  // Node.js's permalink after a heading's words is the heading's too: no line of its own.
+  // Node.js's permalink after a heading's words is the heading's too: no line of its own, and
+  // its symbol is not the heading's words (Chrome names the heading "File system #"). A heading
+  // that ends in the symbol keeps it: "C#" with its permalink "#" is "C#".
   const int fs = b.el(0, main, "h2");
   b.text(0, fs, "File system");
   b.text(0, b.el(0, b.el(0, fs, "span"), "a", {{"href", "#fs_file_system"}, {"class", "mark"}}), "#");
+  const int cs = b.el(0, main, "h2");
+  b.text(0, cs, "C#");
+  b.text(0, b.el(0, cs, "a", {{"href", "#c-sharp"}}), "#");
   // Bootstrap 3's accordion: a fragment link that toggles a panel is that control's line; so is
   // a hash route's.
   b.text(0, b.el(0, b.el(0, main, "h4"), "a", {{"href", "#collapse1"}, {"data-toggle", "collapse"}, {"aria-expanded", "false"}}), "Group 1");
@@ -474,8 +479,8 @@ TEST_CASE("headings: one that only wraps a control of the same words is that con
   std::vector<std::string> lines;
   for (const ReadableNode& n : s.nodes) lines.push_back(n.role + " " + n.name);
   CHECK(lines == std::vector<std::string>{"button How do I return an item?", "heading Orders see all", "link see all",
-                                          "heading What Is Ownership?", "link Ownership, explained", "heading File system #",
-                                          "link Group 1", "link All orders"});
+                                          "heading What Is Ownership?", "link Ownership, explained", "heading File system",
+                                          "heading C#", "link Group 1", "link All orders"});
 }
 
 TEST_CASE("descriptions: a dialog's aria-describedby text stays a line, a field's is its desc", "[compiler][text]") {
