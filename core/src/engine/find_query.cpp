@@ -89,6 +89,19 @@ Result<Ok> check_query(const View& view, const FindQuery& q) {
   return Ok{};
 }
 
+/// `s` as find's name matches it: ASCII letters in lower case and no whitespace. Pages break
+/// long names where they like (rustdoc's `std::<wbr>vec::<wbr>Vec` is named "std:: vec:: Vec",
+/// as Chrome reads it), and an agent searches "Vec::push" as it would write it.
+std::string name_key(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
+    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  return out;
+}
+
 }  // namespace
 
 bool region_matches(const Element& e, std::string_view region) {
@@ -100,7 +113,7 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
   if (q.limit < 1 || q.limit > limits::kMaxFindLimit)
     return make_error(ErrorCode::kInvalidArgument, "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) +
                                                        ", got " + std::to_string(q.limit));
-  const std::string name = render::ascii_lower(q.name);
+  const std::string name = name_key(q.name);
   const std::pair<long, long> span = frame_span(q.frame);
   auto checked = check_query(view, q);
   if (!checked) return checked.error();
@@ -146,7 +159,7 @@ Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
     if (!q.role.empty() && e.element.role != q.role) continue;
     if (!q.region.empty() && !region_matches(e.element, q.region)) continue;
     if (!q.frame.empty() && !frame_in(e.frame_index, span)) continue;
-    if (!name.empty() && render::ascii_lower(e.element.name).find(name) == std::string::npos) continue;
+    if (!name.empty() && name_key(e.element.name).find(name) == std::string::npos) continue;
     ++r.total;
     if (i < start) continue;
     if (!full && r.elements.size() < q.limit) {

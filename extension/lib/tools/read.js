@@ -18,7 +18,7 @@ export const find = defineTool({
   name: 'find',
   description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
-    role: arg('string'), name: arg('string', 'substring'), region: arg('string', 'region name or label'),
+    role: arg('string'), name: arg('string', 'substring; case and spaces ignored'), region: arg('string', 'region name or label'),
     frame: arg('string', 'e.g. f2, or a run f2..f9'), after: arg('string', 'ref: continue after it'),
     within: arg('string', 'ref: the lines under it (its "(N more …)")'), limit: arg('integer'),
   },
