@@ -26,7 +26,9 @@ export const PEERS = {
     args: ['--headless', '--isolated', '--executablePath', CHROMIUM, '--usageStatistics=false',
            '--chromeArg=--no-sandbox', '--chromeArg=--disable-background-networking',
            '--chromeArg=--disable-component-update', '--chromeArg=--no-first-run'],
-    env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+    // No update check: it runs npm in a detached process that outlives the peer, asks the
+    // registry, and wrote into the peer's temporary HOME after it was removed (38 left in /tmp).
+    env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
   }),
   // A CLI, not an MCP server: bench/lib/agent-browser-mcp.mjs runs its commands as tools and
   // answers with exactly what it prints.
