@@ -345,6 +345,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // The outline (is_outline_list / is_outline_item): per node its nearest item ancestor-or-self,
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
+  std::vector<int> last_term(n, -1);  // per <dl>: its latest <dt>, which the <dd>s after it sit under
   std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
   std::vector<int> in_heading(n, -1);    // inside a heading's line (its index in snap.nodes): a permalink there is no line of its own
   std::vector<char> heading_link(n, 0);  // a heading's one link, of its words, that only scrolls: the heading's line
@@ -381,9 +382,17 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
           anchor[u] = node.parent;
         } else if (dom.tag(node.parent) == "details") {
           anchor[u] = node.parent;
+        } else if (dom.tag(node.parent) == "dl" && dom.tag(i) == "dd" && last_term[pu] >= 0) {
+          // A description sits under its term: an API reference's signature (Sphinx writes each
+          // function as <dl><dt>abs(x)</dt><dd>…</dd></dl>) heads its docs, as a glossary's word
+          // does its meaning, and trimming collapses the docs first. A list in the description
+          // sits there too, as one in a <details> does.
+          anchor[u] = last_term[pu];
+          item[u] = last_term[pu];
         } else if (is_outline_list(dom, node.parent, role[pu])) {
           anchor[u] = item[pu];
         }
+        if (dom.tag(node.parent) == "dl" && dom.tag(i) == "dt") last_term[pu] = i;
       }
     }
     if (dom.is_element(i) && is_outline_item(dom, i, role[u])) item[u] = i;

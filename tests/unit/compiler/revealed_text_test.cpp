@@ -345,6 +345,35 @@ TEST_CASE("outline: a nested list's entries sit under the line of the item they 
                                                         {"Entry 1", 1}, {"Sub 1", 2}, {"Fruit", 0}, {"Apple", 1}});
 }
 
+TEST_CASE("outline: a definition's description sits under its term, a list in it too", "[compiler][outline]") {
+  // Sphinx writes each function of an API reference as <dl><dt>signature</dt><dd>docs</dd></dl>;
+  // an overloaded one has several terms, and its description sits under the last.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+  const int abs = b.el(0, main, "dl", {{"class", "py function"}});
+  para(b, abs, "abs(x)", true, 100, "dt");
+  para(b, b.el(0, abs, "dd"), "Return the absolute value of a number.", true, 120);
+  const int bytes = b.el(0, main, "dl", {{"class", "py class"}});
+  para(b, bytes, "class bytes(source)", true, 140, "dt");
+  para(b, bytes, "class bytes(source, encoding)", true, 160, "dt");
+  const int dd = b.el(0, bytes, "dd");
+  para(b, dd, "Return a new bytes object.", true, 180);
+  para(b, b.el(0, b.el(0, dd, "ul"), "li"), "If it is a string, give the encoding.", true, 200);
+  // A description with no term before it stays where it is.
+  para(b, b.el(0, b.el(0, main, "dl"), "dd"), "An orphan description.", true, 220);
+  const Snapshot s = compile_ok(b);
+  std::vector<std::pair<std::string, int>> got;
+  for (const ReadableNode& n : s.nodes) got.emplace_back(n.name, n.depth);
+  CHECK(got == std::vector<std::pair<std::string, int>>{{"abs(x)", 0},
+                                                        {"Return the absolute value of a number.", 1},
+                                                        {"class bytes(source)", 0},
+                                                        {"class bytes(source, encoding)", 0},
+                                                        {"Return a new bytes object.", 1},
+                                                        {"If it is a string, give the encoding.", 1},
+                                                        {"An orphan description.", 0}});
+}
+
 TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line each, its controls keep theirs", "[compiler][text][outline]") {
   // The shape of AG Grid and its kind: role=row / gridcell divs that take focus and clicks for
   // keyboard navigation, a sortable column header, a presentational clickable icon.
