@@ -93,12 +93,8 @@ Result<Ok> check_query(const View& view, const FindQuery& q) {
 /// long names where they like (rustdoc's `std::<wbr>vec::<wbr>Vec` is named "std:: vec:: Vec",
 /// as Chrome reads it), and an agent searches "Vec::push" as it would write it.
 std::string name_key(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char c : s) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') continue;
-    out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-  }
+  std::string out = render::ascii_lower(s);
+  out.erase(std::remove_if(out.begin(), out.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }), out.end());
   return out;
 }
 

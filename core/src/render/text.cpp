@@ -31,6 +31,7 @@
 
 #include "athena/limits.h"
 #include "athena/render.h"
+#include "engine/view.h"
 #include "render/lines.h"
 #include "render/trim.h"
 
@@ -331,31 +332,27 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     // When more controls went than their cap names (a search that replaced a page's content, a
     // sort that replaced a grid's rows), they are refs alone too: the names of the first 25 of
     // 3,000 tell the agent nothing the pack's new lines do not, and were most of its tokens.
-    std::vector<const Invalidation*> named;
     struct Bare {
-      std::string prefix;  // the ref up to its 'e'
       long long num;
       Category category;
-      bool operator<(const Bare& o) const { return prefix != o.prefix ? prefix < o.prefix : num < o.num; }
+      bool operator<(const Bare& o) const { return num < o.num; }
     };
-    std::vector<Bare> bare;
-    std::vector<Bare> numbered_controls;
+    std::vector<const Invalidation*> named;
+    std::vector<Bare> bare, controls;  // refs alone; `controls`: the named ones', for a mass removal
     for (const Invalidation* inv : list) {
-      const std::size_t e = inv->ref.rfind('e');
-      long long num = -1;
-      if (e != std::string::npos && e + 1 < inv->ref.size()) {
-        num = 0;
-        for (std::size_t k = e + 1; k < inv->ref.size() && num >= 0; ++k)
-          num = inv->ref[k] >= '0' && inv->ref[k] <= '9' && num < 1'000'000'000'000LL ? num * 10 + (inv->ref[k] - '0') : -1;
-      }
+      engine::ParsedRef ref;
+      const bool numbered = engine::parse_ref(inv->ref, ref);
       const Category c = invalidation_category(*inv);
-      if (num >= 0 && c == Category::kText) bare.push_back({inv->ref.substr(0, e + 1), num, c});
-      else named.push_back(inv);
-      if (num >= 0 && c != Category::kText) numbered_controls.push_back({inv->ref.substr(0, e + 1), num, c});
+      if (numbered && c == Category::kText) {
+        bare.push_back({ref.n, c});
+        continue;
+      }
+      named.push_back(inv);
+      if (numbered) controls.push_back({ref.n, c});
     }
-    if (named.size() > caps.of(Category::kInteractive) && numbered_controls.size() == named.size()) {
+    if (named.size() > caps.of(Category::kInteractive) && controls.size() == named.size()) {
       named.clear();
-      bare.insert(bare.end(), numbered_controls.begin(), numbered_controls.end());
+      bare.insert(bare.end(), controls.begin(), controls.end());
     }
     Hidden h{}, shown{};
     capped<Invalidation>(out, named, invalidation_category, caps,
@@ -373,14 +370,14 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     std::sort(bare.begin(), bare.end());
     for (std::size_t k = 0; k < bare.size();) {
       std::size_t end = k + 1;
-      while (end < bare.size() && bare[end].prefix == bare[k].prefix && bare[end].num == bare[end - 1].num + 1) ++end;
+      while (end < bare.size() && bare[end].num == bare[end - 1].num + 1) ++end;
       if (text_shown >= caps.of(Category::kText)) {  // a range line counts as one text line
         for (std::size_t j = k; j < end; ++j) ++h[static_cast<std::size_t>(bare[j].category)];
         k = end;
         continue;
       }
       ++text_shown;
-      out += bare[k].prefix + std::to_string(bare[k].num);
+      out += "e" + std::to_string(bare[k].num);
       if (end - k >= 2) out += ".." + std::to_string(bare[end - 1].num);
       out.push_back('\n');
       k = end;
