@@ -402,6 +402,12 @@ test('a find line in an iframe names its frame: that frame navigating drops exac
   assert.deepEqual([...v.elements.keys()].sort(), ['e1', 'e3']);
 });
 
+test('removed refs: named lines and ranges, expanded, are the pack\'s removed list', () => {
+  const fp = parseFactPack('<delta v="4">\n<removed>\ne3 button "Save"\ne9..11\n</removed>\n</delta>\n');
+  assert.deepEqual(fp.removed.map((r) => r.ref), ['e3', 'e9', 'e10', 'e11']);
+  assert.deepEqual(parseFactPack('<delta v="5">\n<modified>\ne3 button "Save": + disabled\n</modified>\n</delta>\n').removed, []);
+});
+
 test('a modified line whose words are cut says so before its changes, and the view keeps it', () => {
   const view = new AgentView();
   assert.deepEqual(view.apply('<full v="1" reason="first" url="u" title="t">\n<region name="main">\ne1 text "Short."\ne2 text "Long" cut\n</region>\n</full>\n'), []);

@@ -360,6 +360,7 @@ function parseBlock(lines, i) {
         const r = parseRefLine(line);
         if (!r) throw new FactPackParseError(`not a ref line in <${block.kind}>: ${line}`);
         block.target.refs.push(...[r].flat());
+        if (block.kind === 'removed') fp.removed.push(...[r].flat());  // every <removed> ref, ranges expanded
       } else {
         const e = parseElementLine(body);
         if (!e) throw new FactPackParseError(`not an element line in <${block.kind}>: ${line}`);
