@@ -446,6 +446,43 @@ test('reading: a reference page of 2,000 lines opens as its outline within the b
   assert.ok(listed.fp.elements.some((e) => /^Objects of different types, except different numeric types, never compare equal/.test(e.name)), listed.text);
 });
 
+test('reading: a reference page: a long paragraph says it is cut, terms head their docs, find ignores spaces, a search removes refs alone', async () => {
+  // tests/sites/api-doc.html: the shapes of Node.js, rustdoc and Sphinx pages, small.
+  const nav = await chain.call('navigate', { url: sites.url('/sites/api-doc.html') });
+  assert.equal(nav.fp?.type, 'full', nav.text);
+  // The heading's permalink symbol is not part of its name.
+  assert.deepEqual(nav.fp.elements.filter((e) => e.role === 'heading').map((e) => e.name), ['Widgets API'], nav.text);
+  // A paragraph past its bound says it is cut; read gives it whole.
+  const intro = nav.fp.elements.find((e) => e.role === 'text' && e.name.startsWith('Widgets are the building blocks'));
+  assert.equal(intro?.cut, true, nav.text);
+  assert.equal(intro.name.includes('the widget you need'), false, nav.text);
+  const read = await chain.call('read', { ref: intro.ref });
+  assert.equal(read.isError, false, read.text);
+  assert.ok(read.fp.read.text.includes('search the index below for the widget you need.'), read.text);
+  // A definition's description, and a list in it, sit under its term.
+  const depth = (name) => nav.fp.elements.find((e) => e.name === name)?.depth ?? 0;
+  assert.deepEqual(['Widget.new(size)', 'Makes a widget of the given size.', 'size is in pixels.'].map(depth), [0, 1, 1], nav.text);
+  // rustdoc's <wbr>s are spaces in the name, as Chrome reads them; find matches the path as written.
+  const path = nav.fp.elements.find((e) => e.role === 'link' && e.name.startsWith('widgets::'));
+  assert.equal(path?.name, 'widgets:: core:: Widget', nav.text);
+  const found = await chain.call('find', { role: 'link', name: 'widgets::core::Widget' });
+  assert.equal(found.isError, false, found.text);
+  assert.deepEqual(found.fp.elements.map((e) => e.ref), [path.ref], found.text);
+  // The search empties the index of 30 links: more than their cap, so they go as refs alone.
+  const links = nav.fp.elements.filter((e) => e.role === 'link' && /^Widget \d+$/.test(e.name)).map((e) => e.ref);
+  assert.equal(links.length, 30, nav.text);
+  const search = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Search for spin') });
+  assert.equal(search.isError, false, search.text);
+  const block = /<removed>\n([\s\S]*?)<\/removed>/.exec(search.text);
+  assert.ok(block, search.text);
+  assert.ok(block[1].trim().split('\n').every((l) => /^e\d+(\.\.\d+)?$/.test(l)), search.text);
+  assert.deepEqual(search.fp.removed.map((r) => r.ref).sort(), [...links].sort(), search.text);
+  // An explicit snapshot shows the page now: the results, and the paragraph still marked cut.
+  const snap = await chain.call('snapshot');
+  assert.deepEqual(snap.fp.elements.filter((e) => e.role === 'link' && /^Spin/.test(e.name)).map((e) => e.name), ['Spinner', 'SpinBox', 'Spindle'], snap.text);
+  assert.equal(snap.fp.elements.find((e) => e.ref === intro.ref)?.cut, true, snap.text);
+});
+
 test('reading: text revealed by a tab, an accordion and a confirm dialog reaches the agent', async () => {
   const view = new AgentView();
   const seen = async (sentence, r) => {
