@@ -254,10 +254,13 @@ struct Run {
   std::size_t region = 0, from = 0, to = 0, bytes = 0;
 };
 
-/// Runs at relative level `level`: maximal runs of shown lines at least that deep, right after a
-/// shown line less deep (the line they sit under) or a heading. A heading is never in a run: the
+/// Runs at relative level `level`: maximal runs of lines at least that deep, right after a shown
+/// line less deep (the line they sit under) or a heading. A heading is never in a run: the
 /// outline stays for step 3 to choose from (rustdoc's method names sit three levels down, in
 /// <details>, and collapsed with their sections left only the sections' "Examples" headings).
+/// A run starts with a shown line and goes on through lines repeated from above: a function's
+/// docs that link to globals() and locals() twice are one run, not a run cut short by the repeat
+/// and a tail of links shown under a signature whose docs collapsed.
 std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int level) {
   std::vector<Run> out;
   std::string gap;
@@ -271,7 +274,7 @@ std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int le
           (under.depth - l.base >= level && under.category != Category::kHeading))
         continue;
       Run r{k, i, i, 0};
-      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level && shown[k][r.to] != kRepeat &&
+      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level &&
              b.elements[r.to].category != Category::kHeading) {
         if (visible(shown[k][r.to])) r.bytes += l.bytes[r.to];
         ++r.to;
@@ -295,7 +298,8 @@ std::size_t collapse_level(const Meter& m, std::vector<Shown>& shown, int level,
   auto with = [&](std::size_t count) {
     std::vector<Shown> s = shown;
     for (std::size_t r = 0; r < count; ++r)
-      for (std::size_t i = runs[r].from; i < runs[r].to; ++i) s[runs[r].region][i] = kHidden;
+      for (std::size_t i = runs[r].from; i < runs[r].to; ++i)
+        if (visible(s[runs[r].region][i])) s[runs[r].region][i] = kHidden;
     return s;
   };
   std::size_t lo = 1, hi = runs.size();

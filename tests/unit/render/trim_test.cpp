@@ -297,6 +297,41 @@ TEST_CASE("trimming: headings nested deeper than their sections' text are never 
   CHECK(t.find("heading \"pub fn method_59()\" level=4\n") != std::string::npos);
 }
 
+TEST_CASE("trimming: a description that repeats earlier links collapses whole under its term", "[render][limits][trim]") {
+  // Sphinx's Built-in Functions: each signature (a term, depth 0) has its docs one level down, and
+  // the docs of eval() and exec() both link to globals() and locals(). The repeat split exec()'s
+  // docs: the lines before it collapsed into the signature's line, the links after it stayed, one
+  // level down, and took the room of the signatures further down the page.
+  RegionBlock b;
+  b.region = Region::kMain;
+  b.frame_ref = "f0";
+  int ref = 1;
+  auto line = [&](const std::string& role, const std::string& name, int depth) {
+    b.elements.push_back(test::el(ref++, role, name));
+    b.elements.back().depth = depth;
+  };
+  for (int f = 0; f < 80; ++f) {
+    line("text", "function_" + std::to_string(f) + "(object, globals=None, locals=None)", 0);
+    line("text", "Docs of function " + std::to_string(f) + " " + std::string(100, 'x'), 1);
+    line("link", "globals()", 1);
+    line("link", "locals()", 1);
+    line("link", "Tail link " + std::to_string(f), 1);
+    line("link", "Last link " + std::to_string(f), 1);
+  }
+  const FactPack p = full({b});
+  RenderOptions o;
+  o.token_budget = 1500;
+  const std::string t = render_text(p, o);
+  INFO(t);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  // Each signature shown holds its docs in one count, repeats and all; no line one level down is shown.
+  CHECK(t.find("\ne7 text \"function_1(object, globals=None, locals=None)\" (5 more)\n") != std::string::npos);
+  CHECK(t.find("\n e") == std::string::npos);
+  CHECK(t.find("Tail link") == std::string::npos);
+  // The room goes to signatures: 36 showed with the stragglers, about 60 without.
+  CHECK(count(t, "(object, globals=None, locals=None)\" (5 more)\n") > 50);
+}
+
 TEST_CASE("trimming: a repeat of lines that trimming left out is a plain gap", "[render][limits][trim]") {
   // Node.js's docs: the sidebar's table of contents collapses under its toggle, and the same
   // contents opened in the header said "275 more repeated from above" of lines never shown.
