@@ -27,7 +27,7 @@ struct Element {
   Category category = Category::kInteractive;
   NodeState state;
   std::string href;
-  int level = 0;
+  int level = 0;  // a heading's level, and of the control a heading stands for (ReadableNode::level)
   Region region = Region::kPage;
   std::string region_label;
   int overlay = -1;         // -1 = base page, else depth index in the overlay stack

@@ -75,7 +75,7 @@ struct ReadableNode {
   NodeState state;
   std::string href;        // for links: the href attribute as written
   std::string input_type;  // for <input>: its type ("text", "email", "password", ...)
-  int level = 0;           // heading level (1-6), 0 otherwise
+  int level = 0;           // heading level (1-6), also of the control a heading stands for (<h3><button>), 0 otherwise
 
   Rect bbox;               // CSS px, relative to the main frame's viewport (iframe offsets applied)
   int z_index = 0;

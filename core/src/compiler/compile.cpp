@@ -349,6 +349,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
   std::vector<int> in_heading(n, -1);    // inside a heading's line (its index in snap.nodes): a permalink there is no line of its own
   std::vector<char> heading_link(n, 0);  // a heading's one link, of its words, that only scrolls: the heading's line
+  std::vector<int> heads_level(n, 0);    // a heading's one control of its words (an accordion's button): the heading's level
   std::vector<int> line_depth;  // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
@@ -478,6 +479,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
             // heading, which the page's outline keeps.
             if (!only_scrolls(dom, c, role[static_cast<std::size_t>(c)])) {
               heading = cut(words, limits::kMaxNameChars);
+              heads_level[static_cast<std::size_t>(c)] = heading_level(dom, i, r);
               continue;
             }
             heading_link[static_cast<std::size_t>(c)] = 1;
@@ -589,7 +591,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       rn.input_type = lower(collapse_ws(dom.attr(i, "type")));
       if (rn.input_type.empty()) rn.input_type = "text";
     }
-    rn.level = heading_level(dom, i, r);
+    // A control that stands for its heading keeps the heading's level: trimming keeps it with the
+    // page's outline (render/trim.cpp), where the headings of its rank are kept.
+    rn.level = r == "heading" ? heading_level(dom, i, r) : heads_level[u];
     rn.z_index = z[u];
     rn.visible = true;
     rn.region = region[u];

@@ -40,6 +40,10 @@ void region_hint(std::string& out, const FactPack& pack, const RegionBlock& b) {
   if (!b.frame_ref.empty() && b.frame_ref != "f0") out += " frame=" + b.frame_ref;
 }
 
+/// Whether a line is in the page's outline: a heading, or the control a heading stands for (an
+/// accordion's `<h3><button>`, which carries its heading's level).
+bool heads(const Element& e) { return e.category == Category::kHeading || e.level > 0; }
+
 int base_depth(const RegionBlock& b) {
   int base = limits::kMaxOutlineDepth;
   for (const Element& e : b.elements) base = std::min(base, e.depth);
@@ -118,7 +122,7 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
   }
   out += " here";
   // Right under a heading, the heading says what its section holds: `... 93 more here (find …)`.
-  const bool section = before && from > 0 && before == &b.elements[from - 1] && before->category == Category::kHeading;
+  const bool section = before && from > 0 && before == &b.elements[from - 1] && heads(*before);
   if (!section) {
     out += ": ";
     sample(out, first.name);
@@ -152,7 +156,7 @@ Lines measure(const RegionBlock& b) {
   out.bytes.reserve(b.elements.size());
   out.excerpt.reserve(b.elements.size());
   for (std::size_t i = 0; i < b.elements.size(); ++i)
-    if (b.elements[i].category == Category::kHeading) out.outline.push_back(i);
+    if (heads(b.elements[i])) out.outline.push_back(i);
   std::stable_sort(out.outline.begin(), out.outline.end(),
                    [&](std::size_t x, std::size_t y) { return b.elements[x].level < b.elements[y].level; });
   out.outline_rank.assign(b.elements.size(), kNotHeading);
@@ -270,12 +274,12 @@ std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int le
     for (std::size_t i = 1; i < b.elements.size(); ++i) {
       const int rel = b.elements[i].depth - l.base;
       const Element& under = b.elements[i - 1];
-      if (rel < level || shown[k][i] == kRepeat || b.elements[i].category == Category::kHeading || !visible(shown[k][i - 1]) ||
-          (under.depth - l.base >= level && under.category != Category::kHeading))
+      if (rel < level || shown[k][i] == kRepeat || heads(b.elements[i]) || !visible(shown[k][i - 1]) ||
+          (under.depth - l.base >= level && !heads(under)))
         continue;
       Run r{k, i, i, 0};
       while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level &&
-             b.elements[r.to].category != Category::kHeading) {
+             !heads(b.elements[r.to])) {
         if (visible(shown[k][r.to])) r.bytes += l.bytes[r.to];
         ++r.to;
       }

@@ -510,6 +510,11 @@ TEST_CASE("headings: one that only wraps a control of the same words is that con
   CHECK(lines == std::vector<std::string>{"button How do I return an item?", "heading Orders see all", "link see all",
                                           "heading What Is Ownership?", "link Ownership, explained", "heading File system",
                                           "heading C#", "link Group 1", "link All orders"});
+  // The control keeps its heading's level, for the outline trimming keeps (render/trim.cpp); a
+  // control beside a heading's words has none.
+  CHECK(by_name(s, "How do I return an item?")->level == 3);
+  CHECK(by_name(s, "Group 1")->level == 4);
+  CHECK(by_name(s, "see all")->level == 0);
 }
 
 TEST_CASE("descriptions: a dialog's aria-describedby text stays a line, a field's is its desc", "[compiler][text]") {

@@ -332,6 +332,41 @@ TEST_CASE("trimming: a description that repeats earlier links collapses whole un
   CHECK(count(t, "(object, globals=None, locals=None)\" (5 more)\n") > 50);
 }
 
+TEST_CASE("trimming: an accordion's questions are its outline, kept like the headings they stand for", "[render][limits][trim]") {
+  // A help centre with its answers open: 8 sections (h2), each with 5 questions written
+  // <h3><button>, which are the buttons' lines with the h3's level, each followed by its answer.
+  // Over the budget the page kept its first sections whole and only the h2s of the rest (9 of the
+  // 40 questions); now it keeps the questions, as it keeps h3s, and the answers go.
+  RegionBlock b;
+  b.region = Region::kMain;
+  b.frame_ref = "f0";
+  int ref = 1;
+  for (int s = 0; s < 8; ++s) {
+    b.elements.push_back(test::el(ref++, "heading", "Section " + std::to_string(s)));
+    b.elements.back().category = Category::kHeading;
+    b.elements.back().level = 2;
+    for (int q = 0; q < 5; ++q) {
+      b.elements.push_back(test::el(ref++, "button", "Question " + std::to_string(s) + "." + std::to_string(q)));
+      b.elements.back().level = 3;
+      for (int a = 0; a < 3; ++a) {
+        b.elements.push_back(test::el(ref++, "text", "Answer " + std::to_string(s) + "." + std::to_string(q) + "." + std::to_string(a) + std::string(70, 'x')));
+        b.elements.back().category = Category::kText;
+      }
+    }
+  }
+  const FactPack p = full({b});
+  RenderOptions o;
+  o.token_budget = 1200;
+  const std::string t = render_text(p, o);
+  INFO(t);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(count(t, " heading \"Section ") == 8);
+  // A question is no heading: its line is the button's, as before; what it heads is one gap line.
+  CHECK(t.find("\ne6 button \"Question 0.1\"\n... 3 more here (find region=main after=e6)\n") != std::string::npos);
+  CHECK(t.find("level=3") == std::string::npos);
+  CHECK(count(t, " button \"Question ") == 40);
+}
+
 TEST_CASE("trimming: a repeat of lines that trimming left out is a plain gap", "[render][limits][trim]") {
   // Node.js's docs: the sidebar's table of contents collapses under its toggle, and the same
   // contents opened in the header said "275 more repeated from above" of lines never shown.
