@@ -366,11 +366,23 @@ export const SELECT_FN = `function (values) {
 /** Scrolls an element (this) or the page (this null): into view, or by amount / a share of the viewport. */
 export const SCROLL_FN = `function (dir, amount, share) {
     const el = this === window || this === undefined ? null : this;
-    const h = (el ? el.clientHeight : innerHeight) * share, w = (el ? el.clientWidth : innerWidth) * share;
     if (!dir) { el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); return; }
+    // As a mouse wheel over the element: the nearest box that holds it and can scroll that way (a
+    // data grid's rows scroll in its viewport, not in a row), else the page.
+    const vertical = dir === 'up' || dir === 'down';
+    const scrolls = (n) => {
+        const o = getComputedStyle(n)[vertical ? 'overflowY' : 'overflowX'];
+        return (o === 'auto' || o === 'scroll' || o === 'overlay') && (vertical ? n.scrollHeight > n.clientHeight : n.scrollWidth > n.clientWidth);
+    };
+    let box = el;
+    while (box && !(box !== document.documentElement && box !== document.body && scrolls(box))) {
+        const root = box.getRootNode();
+        box = box.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+    }
+    const h = (box ? box.clientHeight : innerHeight) * share, w = (box ? box.clientWidth : innerWidth) * share;
     const dy = dir === 'down' ? (amount ?? h) : dir === 'up' ? -(amount ?? h) : 0;
     const dx = dir === 'right' ? (amount ?? w) : dir === 'left' ? -(amount ?? w) : 0;
-    (el ?? window).scrollBy({ top: dy, left: dx, behavior: 'instant' });
+    (box ?? window).scrollBy({ top: dy, left: dx, behavior: 'instant' });
 }`;
 
 /**

@@ -172,6 +172,28 @@ test('AG Grid: a sort says which way on its header, and the rows read in the ord
   }
 });
 
+test('AG Grid: a scroll down at a row scrolls the grid\'s own viewport, and the next rows are added after the last', async () => {
+  // As a mouse wheel over the row: the row cannot scroll, the grid's viewport can (the page cannot).
+  const nav = await chain.call('navigate', { url: sites.url('/sites/user-grid.html') });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const rows = nav.fp.elements.filter((e) => e.role === 'row');
+  const last = rows[rows.length - 1];
+  const r = await chain.call('scroll', { ref: last.ref, direction: 'down', version: nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(r.fp.type, 'delta', r.text);
+  const added = r.fp.elements.filter((e) => e.role === 'row');
+  assert.ok(added.length > 0, r.text);
+  assert.equal(added.filter((e) => rows.some((x) => x.name === e.name)).length, 0, r.text);
+  assert.equal(r.fp.added.find((a) => a.elements.some((e) => e.ref === added[0].ref))?.after, last.ref, r.text);
+  const page = agentPage('/sites/user-grid.html');
+  assert.equal(await page.evaluate(() => scrollY), 0);
+  assert.equal(await page.evaluate(() => {  // the box that holds the rows scrolled
+    let box = document.querySelector('[role=row][row-index]');
+    while (box && box.scrollTop === 0) box = box.parentElement;
+    return box?.getAttribute('role') ?? null;
+  }), 'grid');
+});
+
 test('a table sorted by moving its rows: each moved row says where it went, and the agent\'s order is the page\'s', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/sortable-table.html') });
   assert.equal(nav.fp.type, 'full', nav.text);
