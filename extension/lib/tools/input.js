@@ -178,7 +178,7 @@ export const select = defineTool({
 
 export const scroll = defineTool({
   name: 'scroll',
-  description: 'Scroll the page, or the box that holds ref (a list, a grid); no direction: bring ref into view.',
+  description: 'Scroll the page, or the box holding ref (a grid); no direction: show ref.',
   args: { ref: ref(), direction: oneOf(['up', 'down', 'left', 'right']), amount: arg('number', 'pixels') },
   mutating: true, factpack: true,
   precheck(args) {
