@@ -556,7 +556,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (!by.empty() && by != rn.name) rn.description = cut(by, limits::kMaxNameChars);
     else if (!refused.empty()) rn.description = cut(refused, limits::kMaxNameChars);  // the browser's own message
     else if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
-    else if (!title.empty() && title != rn.name) rn.description = cut(title, limits::kMaxNameChars);
+    // A title the name already says tells the agent nothing: Sphinx titles its link "abs()" "abs".
+    else if (!title.empty() && lower(rn.name).find(lower(title)) == std::string::npos) rn.description = cut(title, limits::kMaxNameChars);
     else if (!is_blank(dom.attr(i, "placeholder")) && (t == "input" || t == "textarea")) {
       const std::string ph = collapse_ws(dom.attr(i, "placeholder"));
       if (ph != rn.name) rn.description = cut(ph, limits::kMaxNameChars);

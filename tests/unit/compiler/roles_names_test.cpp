@@ -106,6 +106,21 @@ TEST_CASE("name precedence: labelledby > aria-label > native > content > title >
   CHECK(by_name(s, "Image alt")->role == "link");
 }
 
+TEST_CASE("a title is a description only when it says what the name does not", "[compiler][accname]") {
+  // Sphinx titles every cross-reference with its target: "abs" on the link "abs()" is noise, the
+  // target of "range(2 ** 100)" too; "iterator.__next__" on "__next__()" says more.
+  Page p;
+  p.add("a", {{"href", "#abs"}, {"title", "abs"}}, "abs()");
+  p.add("a", {{"href", "#glob"}, {"title", "Globals"}}, "globals()");
+  p.add("a", {{"href", "#next"}, {"title", "iterator.__next__"}}, "__next__()");
+  p.add("button", {{"title", "Delete this row"}}, "Delete");
+  const Snapshot s = compile_ok(p.b);
+  CHECK(by_name(s, "abs()")->description.empty());
+  CHECK(by_name(s, "globals()")->description.empty());
+  CHECK(by_name(s, "__next__()")->description == "iterator.__next__");
+  CHECK(by_name(s, "Delete")->description == "Delete this row");
+}
+
 TEST_CASE("name from content skips display:none and visibility:hidden, joins blocks with spaces", "[compiler][accname]") {
   Page p;
   const int b = p.add("button");
