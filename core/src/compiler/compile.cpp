@@ -521,7 +521,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       auto words = [&](const std::vector<char>& hidden) {
         return row ? row_text(dom, vis, i, role, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
       };
-      if (!has_words(words(opaque))) continue;  // nothing but links, or only separators ("|", "»")
+      // Nothing but links, or only separators ("|", "»"), says nothing; a term of symbols heads
+      // its description all the same (Python's glossary: ">>>").
+      if (!has_words(words(opaque)) && (t != "dt" || is_blank(words(opaque)))) continue;
       rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars, &rn.cut);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);

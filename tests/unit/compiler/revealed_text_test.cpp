@@ -362,6 +362,12 @@ TEST_CASE("outline: a definition's description sits under its term, a list in it
   para(b, b.el(0, b.el(0, dd, "ul"), "li"), "If it is a string, give the encoding.", true, 200);
   // A description with no term before it stays where it is.
   para(b, b.el(0, b.el(0, main, "dl"), "dd"), "An orphan description.", true, 220);
+  // A term of symbols alone is still a term (Python's glossary opens with ">>>"); a paragraph of
+  // symbols alone says nothing.
+  const int glossary = b.el(0, main, "dl", {{"class", "glossary"}});
+  para(b, glossary, ">>>", true, 240, "dt");
+  para(b, b.el(0, glossary, "dd"), "The default Python prompt.", true, 260);
+  para(b, main, "* * *", true, 280);
   const Snapshot s = compile_ok(b);
   std::vector<std::pair<std::string, int>> got;
   for (const ReadableNode& n : s.nodes) got.emplace_back(n.name, n.depth);
@@ -371,7 +377,9 @@ TEST_CASE("outline: a definition's description sits under its term, a list in it
                                                         {"class bytes(source, encoding)", 0},
                                                         {"Return a new bytes object.", 1},
                                                         {"If it is a string, give the encoding.", 1},
-                                                        {"An orphan description.", 0}});
+                                                        {"An orphan description.", 0},
+                                                        {">>>", 0},
+                                                        {"The default Python prompt.", 1}});
 }
 
 TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line each, its controls keep theirs", "[compiler][text][outline]") {
