@@ -123,12 +123,16 @@ void gap_line(std::string& out, const FactPack& pack, const RegionBlock& b, std:
   out += " here";
   // Right under a heading, the heading says what its section holds: `... 93 more here (find …)`.
   const bool section = before && from > 0 && before == &b.elements[from - 1] && heads(*before);
-  if (!section) {
+  // It quotes the first and last names it hides that say something: a nameless control's "" does not.
+  std::size_t head = from, tail = to;
+  while (head < to && b.elements[head].name.empty()) ++head;
+  while (tail > head && b.elements[tail - 1].name.empty()) --tail;
+  if (!section && head < tail) {
     out += ": ";
-    sample(out, first.name);
-    if (to - from > 1) {
+    sample(out, b.elements[head].name);
+    if (tail - head > 1) {
       out += " \xE2\x80\xA6 ";  // …
-      sample(out, b.elements[to - 1].name);
+      sample(out, b.elements[tail - 1].name);
     }
   }
   out += " (find";

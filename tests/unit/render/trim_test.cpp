@@ -409,6 +409,17 @@ TEST_CASE("trimming: a gap line quotes the first kGapNameChars of the names it s
   const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
   CHECK(gap.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
   CHECK(gap.find(long_name) == std::string::npos);
+  SECTION("a nameless line is no sample: the gap quotes the names around it") {
+    // Sphinx's "Hide the prompts and output" toggle is a generic "" after each example.
+    p.regions[0].elements[limits::kRegionTrimHead].name.clear();
+    p.regions[0].elements[400 - limits::kRegionTrimTail - 1].name.clear();
+    const std::string u = render_text(p, o);
+    const std::size_t a = u.find("\n... ");
+    REQUIRE(a != std::string::npos);
+    const std::string g = u.substr(a + 1, u.find('\n', a + 1) - a - 1);
+    CHECK(g.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
+    CHECK(g.find("\"\"") == std::string::npos);
+  }
 }
 
 TEST_CASE("trimming: the largest region goes first, and only as far as the budget needs", "[render][limits][trim]") {
