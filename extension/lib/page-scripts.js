@@ -363,12 +363,16 @@ export const SELECT_FN = `function (values) {
     return { matched: n, options: [...this.options].map((o) => o.label).slice(0, 20) };
 }`;
 
-/** Scrolls an element (this) or the page (this null): into view, or by amount / a share of the viewport. */
+/**
+ * Scrolls for an element (this) or the page (this null): the element into view (no direction), or
+ * by amount / a share of the viewport the box that a mouse wheel over the element would scroll.
+ */
 export const SCROLL_FN = `function (dir, amount, share) {
     const el = this === window || this === undefined ? null : this;
     if (!dir) { el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' }); return; }
     // As a mouse wheel over the element: the nearest box that holds it and can scroll that way (a
-    // data grid's rows scroll in its viewport, not in a row), else the page.
+    // data grid's rows scroll in its viewport, not in a row; a dialog's slotted body in the
+    // dialog's shadow tree), else the page.
     const vertical = dir === 'up' || dir === 'down';
     const scrolls = (n) => {
         const o = getComputedStyle(n)[vertical ? 'overflowY' : 'overflowX'];
@@ -377,7 +381,7 @@ export const SCROLL_FN = `function (dir, amount, share) {
     let box = el;
     while (box && !(box !== document.documentElement && box !== document.body && scrolls(box))) {
         const root = box.getRootNode();
-        box = box.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
+        box = box.assignedSlot ?? box.parentElement ?? (root instanceof ShadowRoot ? root.host : null);
     }
     const h = (box ? box.clientHeight : innerHeight) * share, w = (box ? box.clientWidth : innerWidth) * share;
     const dy = dir === 'down' ? (amount ?? h) : dir === 'up' ? -(amount ?? h) : 0;

@@ -151,6 +151,11 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
     assert.ok((await page.evaluate(() => scrollY)) >= 500);
     await ok(s, 'scroll', { ref: await ref(s, 'Scroll box'), direction: 'down', amount: 100 });
     assert.ok((await page.evaluate(() => document.getElementById('box').scrollTop)) >= 90);
+    // At a slotted element: the box in the shadow tree it is slotted into scrolls, not the page.
+    const pageY = await page.evaluate(() => scrollY);
+    await ok(s, 'scroll', { ref: await ref(s, 'Slotted button'), direction: 'down', amount: 40 });
+    assert.equal(await page.evaluate(() => document.getElementById('panel').shadowRoot.querySelector('[part=body]').scrollTop), 40);
+    assert.equal(await page.evaluate(() => scrollY), pageY);
     const far = await ok(s, 'click', { ref: await ref(s, 'Far away button') });
     assert.match(far.text, /Far clicked/);
     const file = path.join(tmp, 'report.txt');

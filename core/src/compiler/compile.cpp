@@ -523,7 +523,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       };
       // Nothing but links, or only separators ("|", "»"), says nothing; a term of symbols heads
       // its description all the same (Python's glossary: ">>>").
-      if (!has_words(words(opaque)) && (t != "dt" || is_blank(words(opaque)))) continue;
+      if (const std::string own = words(opaque); !has_words(own) && (t != "dt" || is_blank(own))) continue;
       rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars, &rn.cut);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);
