@@ -284,13 +284,47 @@ export const SETTLE_JS = (key, quietMs, capMs) => `(globalThis[${JSON.stringify(
   setTimeout(tick, ${LIMITS.settleTickMs});
 }))`;
 
-/** Text of an element; password and payment values never leave the page. */
+/**
+ * Text of an element; password and payment values never leave the page. A heading's text is its
+ * section's: the heading, then what follows it up to the next heading of its level or higher,
+ * within the landmark that holds it (Sphinx wraps each section in a <section>; Node.js's and
+ * MkDocs' headings are flat siblings of their text: both read the same).
+ */
 export const READ_FN = `function (max, from) {
   const isSecretField = ${isSecretField.toString()};
   const secret = (el) => el instanceof Element && isSecretField(el.localName, (n) => el.getAttribute(n));
+  const level = (el) => {
+    if (!(el instanceof Element)) return 0;
+    if (el.getAttribute('role') === 'heading') return Number(el.getAttribute('aria-level')) || 2;
+    const m = /^h([1-6])$/.exec(el.localName);
+    return m ? Number(el.getAttribute('aria-level')) || Number(m[1]) : 0;
+  };
+  const section = (h) => {
+    const own = level(h);
+    const doc = h.ownerDocument;
+    const after = (n) => !!(h.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) && !h.contains(n);
+    const heads = (n) => n instanceof Element && [n, ...n.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((x) => after(x) && level(x) && level(x) <= own);
+    const edge = (n) => n === doc.body || n === doc.documentElement || /^(main|article|aside|nav|header|footer|dialog)$/.test(n.localName) ||
+      /^(main|article|complementary|navigation|region|dialog|alertdialog|banner|contentinfo)$/.test(n.getAttribute('role') || '');
+    const parts = [h.innerText ?? h.textContent ?? ''];
+    const take = (n) => {  // the text of n, or of its part before the next heading of the level; false there
+      if (n instanceof Element && (/^(script|style|template|noscript)$/.test(n.localName) || getComputedStyle(n).display === 'none')) return true;
+      const stop = heads(n);
+      if (!stop) { const t = n instanceof HTMLElement ? n.innerText : (n.textContent || '').trim(); if (t) parts.push(t); return true; }
+      if (stop === n) return false;
+      for (let c = n.firstChild; c; c = c.nextSibling) if (!take(c)) return false;
+      return false;
+    };
+    for (let n = h; n && !edge(n); n = n.parentElement) {
+      for (let s = n.nextSibling; s; s = s.nextSibling) if (!take(s)) return parts.join('\\n');
+      if (n.parentElement && edge(n.parentElement)) break;
+    }
+    return parts.join('\\n');
+  };
   let t;
   if (secret(this)) t = '[redacted: a password, payment or one-time-code field]';
   else if ('value' in this && (this instanceof HTMLInputElement || this instanceof HTMLTextAreaElement || this instanceof HTMLSelectElement)) t = String(this.value);
+  else if (level(this)) t = section(this);
   else t = this.innerText ?? this.textContent ?? '';
   const f = Math.max(0, Math.min(Number(from) || 0, t.length));
   return { text: t.slice(f, f + max), length: t.length, from: f };

@@ -505,6 +505,25 @@ test('reading: a reference page: a long paragraph says it is cut, terms head the
   assert.equal(snap.fp.elements.find((e) => e.ref === intro.ref)?.cut, true, snap.text);
 });
 
+test('reading: read of a heading is its section, nested in <section>s or flat, up to the next heading of its level', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/sections.html') });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  const section = async (name) => {
+    const r = await chain.call('read', { ref: refOf(nav.fp, 'heading', name) });
+    assert.equal(r.isError, false, r.text);
+    return r.text.split('\n').slice(1, -1).map((l) => l.trim()).filter(Boolean);
+  };
+  // Sphinx's shape: the section's own text and its subsections'; no script source, no hidden text.
+  assert.deepEqual(await section('Install'), ['Install', 'Run the installer.', 'On Linux', 'Use the package manager.']);
+  // It ends where a later wrapper opens with a heading of its level.
+  assert.deepEqual(await section('Use'), ['Use', 'Open the app.']);
+  // The flat shape: up to the next heading of the same level; a lower one is part of it.
+  assert.deepEqual(await section('open(path)'), ['open(path)', 'Opens a file.', "open('a.txt')"]);
+  assert.deepEqual(await section('close(fd)'), ['close(fd)', 'Closes it.', 'Errors', 'EBADF when fd is closed.']);
+  // The last section ends with its landmark: the footer is no part of it.
+  assert.deepEqual(await section('Errors'), ['Errors', 'EBADF when fd is closed.']);
+});
+
 test('reading: text revealed by a tab, an accordion and a confirm dialog reaches the agent', async () => {
   const view = new AgentView();
   const seen = async (sentence, r) => {

@@ -52,7 +52,7 @@ export const find = defineTool({
 
 export const read = defineTool({
   name: 'read',
-  description: 'Text of an element or region; a long one comes in parts (from).',
+  description: 'Text of an element (a heading: its section) or region; in parts (from).',
   args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string'), from: arg('integer', 'where to go on: the next= of the last part') },
   // In the tab's queue (the dispatcher's): a capture never races an action.
   async handler(t, args, ctx) {
