@@ -52,6 +52,28 @@ RenderOptions tiny_budget() {
   return o;
 }
 
+/// The page's main region, built line by line: role, name, outline depth and, for a heading or the
+/// control a heading stands for, its level.
+struct MainRegion {
+  RegionBlock b = block(Region::kMain, 0, 1);
+  int ref = 1;
+  void line(const std::string& role, const std::string& name, int depth = 0, int level = 0) {
+    b.elements.push_back(el(ref++, role, name));
+    Element& e = b.elements.back();
+    e.depth = depth;
+    e.level = level;
+    if (role == "heading") e.category = Category::kHeading;
+  }
+  /// Its FactPack within `budget` tokens (checked: the budget is a bound).
+  std::string within(std::size_t budget) const {
+    RenderOptions o;
+    o.token_budget = budget;
+    const std::string t = render_text(full({b}), o);
+    CHECK(estimate_tokens(t) <= budget);
+    return t;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("trimming: nothing is trimmed under the budget, however long the region", "[render][limits][trim]") {
@@ -263,33 +285,18 @@ TEST_CASE("trimming: headings nested deeper than their sections' text are never 
   // rustdoc's shape: each method is a <details> whose <summary> (a button, depth 1) holds the
   // method's h4 (depth 2), its docs one level down (depth 1) with an "Examples" h5. Collapsing the
   // deepest level first hid every method's name and left the outline its "Examples".
-  RegionBlock b;
-  b.region = Region::kMain;
-  b.frame_ref = "f0";
-  int ref = 1;
-  auto line = [&](const std::string& role, const std::string& name, int depth, int level = 0) {
-    b.elements.push_back(test::el(ref++, role, name));
-    b.elements.back().depth = depth;
-    if (level) {
-      b.elements.back().category = Category::kHeading;
-      b.elements.back().level = level;
-    }
-  };
-  line("heading", "Implementations", 0, 2);
+  MainRegion r;
+  r.line("heading", "Implementations", 0, 2);
   for (int m = 0; m < 60; ++m) {
-    line("button", "source pub fn method_" + std::to_string(m) + "() Collapse", 0);
-    line("link", "source", 2);
-    line("heading", "pub fn method_" + std::to_string(m) + "()", 2, 4);
-    for (int k = 0; k < 4; ++k) line("text", "Docs of method " + std::to_string(m) + " " + std::string(120, 'x'), 1);
-    line("heading", "Examples", 1, 5);
-    line("text", "let v = method_" + std::to_string(m) + "();", 1);
+    r.line("button", "source pub fn method_" + std::to_string(m) + "() Collapse", 0);
+    r.line("link", "source", 2);
+    r.line("heading", "pub fn method_" + std::to_string(m) + "()", 2, 4);
+    for (int k = 0; k < 4; ++k) r.line("text", "Docs of method " + std::to_string(m) + " " + std::string(120, 'x'), 1);
+    r.line("heading", "Examples", 1, 5);
+    r.line("text", "let v = method_" + std::to_string(m) + "();", 1);
   }
-  const FactPack p = full({b});
-  RenderOptions o;
-  o.token_budget = 2500;
-  const std::string t = render_text(p, o);
+  const std::string t = r.within(2500);
   INFO(t);
-  CHECK(estimate_tokens(t) <= o.token_budget);
   // The outline keeps its higher levels first: every method's h4, and only then as many of the
   // h5s as still fit (the budget binds: not all of them).
   CHECK(count(t, " level=4\n") == 60);
@@ -302,28 +309,17 @@ TEST_CASE("trimming: a description that repeats earlier links collapses whole un
   // the docs of eval() and exec() both link to globals() and locals(). The repeat split exec()'s
   // docs: the lines before it collapsed into the signature's line, the links after it stayed, one
   // level down, and took the room of the signatures further down the page.
-  RegionBlock b;
-  b.region = Region::kMain;
-  b.frame_ref = "f0";
-  int ref = 1;
-  auto line = [&](const std::string& role, const std::string& name, int depth) {
-    b.elements.push_back(test::el(ref++, role, name));
-    b.elements.back().depth = depth;
-  };
+  MainRegion r;
   for (int f = 0; f < 80; ++f) {
-    line("text", "function_" + std::to_string(f) + "(object, globals=None, locals=None)", 0);
-    line("text", "Docs of function " + std::to_string(f) + " " + std::string(100, 'x'), 1);
-    line("link", "globals()", 1);
-    line("link", "locals()", 1);
-    line("link", "Tail link " + std::to_string(f), 1);
-    line("link", "Last link " + std::to_string(f), 1);
+    r.line("text", "function_" + std::to_string(f) + "(object, globals=None, locals=None)", 0);
+    r.line("text", "Docs of function " + std::to_string(f) + " " + std::string(100, 'x'), 1);
+    r.line("link", "globals()", 1);
+    r.line("link", "locals()", 1);
+    r.line("link", "Tail link " + std::to_string(f), 1);
+    r.line("link", "Last link " + std::to_string(f), 1);
   }
-  const FactPack p = full({b});
-  RenderOptions o;
-  o.token_budget = 1500;
-  const std::string t = render_text(p, o);
+  const std::string t = r.within(1500);
   INFO(t);
-  CHECK(estimate_tokens(t) <= o.token_budget);
   // Each signature shown holds its docs in one count, repeats and all; no line one level down is shown.
   CHECK(t.find("\ne7 text \"function_1(object, globals=None, locals=None)\" (5 more)\n") != std::string::npos);
   CHECK(t.find("\n e") == std::string::npos);
@@ -337,29 +333,17 @@ TEST_CASE("trimming: an accordion's questions are its outline, kept like the hea
   // <h3><button>, which are the buttons' lines with the h3's level, each followed by its answer.
   // Over the budget the page kept its first sections whole and only the h2s of the rest (9 of the
   // 40 questions); now it keeps the questions, as it keeps h3s, and the answers go.
-  RegionBlock b;
-  b.region = Region::kMain;
-  b.frame_ref = "f0";
-  int ref = 1;
+  MainRegion r;
   for (int s = 0; s < 8; ++s) {
-    b.elements.push_back(test::el(ref++, "heading", "Section " + std::to_string(s)));
-    b.elements.back().category = Category::kHeading;
-    b.elements.back().level = 2;
+    r.line("heading", "Section " + std::to_string(s), 0, 2);
     for (int q = 0; q < 5; ++q) {
-      b.elements.push_back(test::el(ref++, "button", "Question " + std::to_string(s) + "." + std::to_string(q)));
-      b.elements.back().level = 3;
-      for (int a = 0; a < 3; ++a) {
-        b.elements.push_back(test::el(ref++, "text", "Answer " + std::to_string(s) + "." + std::to_string(q) + "." + std::to_string(a) + std::string(70, 'x')));
-        b.elements.back().category = Category::kText;
-      }
+      r.line("button", "Question " + std::to_string(s) + "." + std::to_string(q), 0, 3);
+      for (int a = 0; a < 3; ++a)
+        r.line("text", "Answer " + std::to_string(s) + "." + std::to_string(q) + "." + std::to_string(a) + std::string(70, 'x'));
     }
   }
-  const FactPack p = full({b});
-  RenderOptions o;
-  o.token_budget = 1200;
-  const std::string t = render_text(p, o);
+  const std::string t = r.within(1200);
   INFO(t);
-  CHECK(estimate_tokens(t) <= o.token_budget);
   CHECK(count(t, " heading \"Section ") == 8);
   // A question is no heading: its line is the button's, as before; what it heads is one gap line.
   CHECK(t.find("\ne6 button \"Question 0.1\"\n... 3 more here (find region=main after=e6)\n") != std::string::npos);
