@@ -120,3 +120,25 @@ test('type replaces what a field holds ("50", type "25": "25"); append adds to i
   assert.equal(await page.locator('#note').inputValue(), 'only line');
   assert.equal(await page.locator('#limit').inputValue(), '250');
 });
+
+test('scroll at a button a banner covers moves the page that holds it and presses nothing; at a field that holds a value, the value stays', async () => {
+  await setPolicy({});
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url('/sites/covered.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = await pageShowing('/sites/covered.html');
+  // "Subscribe" lies under the cookie banner: scroll aims at the box that holds it (the page), never at the banner.
+  const r = await act(view, 'scroll', { ref: refOf(view, 'button', 'Subscribe'), direction: 'down', amount: 100, version: nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(await page.evaluate(() => scrollY), 100);
+  assert.equal(await page.locator('#log').textContent(), 'Nothing yet', 'nothing was pressed');
+
+  const filled = await act(view, 'navigate', { url: sites.url('/sites/prefilled.html') });
+  assert.equal(filled.isError, false, filled.text);
+  const limit = refOf(view, 'textbox', 'Daily limit');
+  // A page shorter than the window: nothing can scroll, and the answer says nothing changed.
+  const s = await act(view, 'scroll', { ref: limit, direction: 'down', version: filled.fp.version });
+  assert.equal(s.isError, false, s.text);
+  assert.equal(s.fp.type, 'no_change', s.text);
+  assert.equal(await (await pageShowing('/sites/prefilled.html')).locator('#limit').inputValue(), '50');
+});

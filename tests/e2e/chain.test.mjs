@@ -192,6 +192,10 @@ test('AG Grid: a scroll down at a row scrolls the grid\'s own viewport, and the 
     while (box && box.scrollTop === 0) box = box.parentElement;
     return box?.getAttribute('role') ?? null;
   }), 'grid');
+  // An explicit snapshot shows the rows the grid holds now, the scrolled-in ones with their refs.
+  const snap = await chain.call('snapshot', {});
+  assert.equal(snap.fp.type, 'full', snap.text);
+  assert.deepEqual(added.map((e) => snap.fp.elements.find((x) => x.ref === e.ref)?.name), added.map((e) => e.name), snap.text);
 });
 
 test('a table sorted by moving its rows: each moved row says where it went, and the agent\'s order is the page\'s', async () => {
@@ -522,6 +526,13 @@ test('reading: read of a heading is its section, nested in <section>s or flat, u
   assert.deepEqual(await section('close(fd)'), ['close(fd)', 'Closes it.', 'Errors', 'EBADF when fd is closed.']);
   // The last section ends with its landmark: the footer is no part of it.
   assert.deepEqual(await section('Errors'), ['Errors', 'EBADF when fd is closed.']);
+  // The page's text is in its FactPack too, and an explicit snapshot shows it.
+  const snap = await chain.call('snapshot', {});
+  assert.equal(snap.fp.type, 'full', snap.text);
+  const words = snap.fp.elements.map((e) => e.name);
+  for (const line of ['Run the installer.', 'Use the package manager.', 'Opens a file.', 'EBADF when fd is closed.', 'Copyright words that are in no section.']) {
+    assert.ok(words.includes(line), `${line} not in:\n${snap.text}`);
+  }
 });
 
 test('reading: text revealed by a tab, an accordion and a confirm dialog reaches the agent', async () => {
