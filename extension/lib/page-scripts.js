@@ -304,7 +304,8 @@ export const READ_FN = `function (max, from) {
     const doc = h.ownerDocument;
     const after = (n) => !!(h.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) && !h.contains(n);
     const heads = (n) => n instanceof Element && [n, ...n.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((x) => after(x) && level(x) && level(x) <= own);
-    const edge = (n) => n === doc.body || n === doc.documentElement || /^(main|article|aside|nav|header|footer|dialog)$/.test(n.localName) ||
+    // A landmark bounds a section; a <header> need not be one (an article's, around its title).
+    const edge = (n) => n === doc.body || n === doc.documentElement || /^(main|article|aside|nav|dialog)$/.test(n.localName) ||
       /^(main|article|complementary|navigation|region|dialog|alertdialog|banner|contentinfo)$/.test(n.getAttribute('role') || '');
     const parts = [h.innerText ?? h.textContent ?? ''];
     const take = (n) => {  // the text of n, or of its part before the next heading of the level; false there

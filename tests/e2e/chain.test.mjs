@@ -526,6 +526,8 @@ test('reading: read of a heading is its section, nested in <section>s or flat, u
   assert.deepEqual(await section('close(fd)'), ['close(fd)', 'Closes it.', 'Errors', 'EBADF when fd is closed.']);
   // The last section ends with its landmark: the footer is no part of it.
   assert.deepEqual(await section('Errors'), ['Errors', 'EBADF when fd is closed.']);
+  // A title in an article's <header>: the header is no landmark there, the article is.
+  assert.deepEqual(await section('Release notes'), ['Release notes', 'Version 2 reads faster.']);
   // The page's text is in its FactPack too, and an explicit snapshot shows it.
   const snap = await chain.call('snapshot', {});
   assert.equal(snap.fp.type, 'full', snap.text);
