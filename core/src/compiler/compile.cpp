@@ -85,6 +85,22 @@ bool is_structure(const Dom& dom, int i, std::string_view role) { return role ==
 // A table row is one text line: its cells in order, " | " between them.
 bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) == "tr" || role == "row"; }
 
+// An element that is a control only because the page listens on it or lets it take focus, with
+// a role that says nothing of its own (a <div>, a <span>, a list item, a paragraph).
+bool plain_role(std::string_view role) { return role == "generic" || role == "listitem" || role == "paragraph"; }
+
+// Nothing names it: no label, no title (Chrome names a focusable one by its title).
+bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
+  return is_blank(accessible_name(dom, vis, i, role)) && is_blank(dom.attr(i, "title"));
+}
+
+// A box that takes focus only to be scrolled by the keyboard (tabindex=0 on a data grid's body, a
+// <pre>, a long panel): a plain role, no listener, no name, and text to read in it or below it.
+bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view role, bool reads_below) {
+  return plain_role(role) && !(dom.flags(i) & kClickable) && !is_contenteditable(dom, i) &&
+         (reads_below || is_text_block(dom, i)) && unnamed(dom, vis, i, role);
+}
+
 // Elements whose words a field's description carries (aria-describedby, and aria-errormessage of
 // an invalid field) when they are short enough to be one: they are not lines of their own.
 std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control) {
@@ -302,13 +318,21 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // Per node: something below it has lines of its own structure (a table row, a list item, a
   // heading). A polite live region that holds such is a container (Swagger UI's responses table is
   // `aria-live="polite"`), not one message: its rows are lines, not words cut into one status.
-  std::vector<char> structure_below(n, 0);
+  // And per node: something below it is text the agent reads (a paragraph, a row, a heading).
+  std::vector<char> structure_below(n, 0), reads_below(n, 0);
   for (auto it = dom.order.rbegin(); it != dom.order.rend(); ++it) {
     const auto c = static_cast<std::size_t>(*it);
+    const bool element = dom.is_element(*it);
+    // A box that takes focus only so the keyboard can scroll it (a data grid's body, a code
+    // block, a long panel) and has no name is no control: what it holds is read, as Chrome's
+    // tree reads it, and its lines are the page's own.
+    if (element && base_interactive[c] && reading_box(dom, vis, *it, role[c], reads_below[c])) base_interactive[c] = 0;
     const int p = dom.nodes[c].parent;
     if (p < 0) continue;
-    if (base_interactive[c] || has_inter_desc[c]) has_inter_desc[static_cast<std::size_t>(p)] = 1;
-    if (structure_below[c] || (dom.is_element(*it) && is_structure(dom, *it, role[c]))) structure_below[static_cast<std::size_t>(p)] = 1;
+    const auto pu = static_cast<std::size_t>(p);
+    if (base_interactive[c] || has_inter_desc[c]) has_inter_desc[pu] = 1;
+    if (structure_below[c] || (element && is_structure(dom, *it, role[c]))) structure_below[pu] = 1;
+    if (reads_below[c] || (element && (is_row(dom, *it, role[c]) || is_text_block(dom, *it) || role[c] == "heading"))) reads_below[pu] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
   std::vector<char> control(n, 0);
@@ -446,8 +470,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         if (dom.tag(p) == "select") return p;
       return -1;
     }() : -1;
-    const bool clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" &&
-                           !has_inter_desc[u];  // a container with delegated listeners is not a control
+    // A container with delegated listeners is not a control, nor is an unnamed clickable box of
+    // text blocks (a card): its heading and paragraphs are lines, and a click on them reaches it.
+    const bool clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" && !has_inter_desc[u] &&
+                           !(reads_below[u] && plain_role(r) && unnamed(dom, vis, i, r));
     // A data grid's rows and cells take focus and clicks for keyboard navigation, but to the agent
     // they are its text: each row is one `row` line of its cells' words (real controls inside a
     // cell keep their lines). An element the page declares presentational is no control either.
@@ -455,13 +481,20 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const bool presentational = (r == "none" || r == "presentation") && !base_interactive[u];
     if ((base_interactive[u] || clickable) && !grid_part && !presentational) {
       emit = true;
+      // A row holds cells: a thing beside them that only listens, with no name and no words (a
+      // column's resize handle, between every two cells of every row) is nothing to aim at.
+      if (!base_interactive[u] && node.parent >= 0 && is_row(dom, node.parent, role[static_cast<std::size_t>(node.parent)]) &&
+          unnamed(dom, vis, i, r) && is_blank(subtree_text(dom, vis, i)))
+        continue;
       if (sel >= 0 && role[static_cast<std::size_t>(sel)] == "combobox") emit = false;  // shown as the select's value
     } else if (described[u]) {
       // Its words are a field's description (desc=…), shown on the field's line.
     } else if (validation[u] && !in_live[u]) {
       cat = Category::kValidation;
       emit = true;
-    } else if (Category live = cat; !in_live[u] && is_live(dom, i, r, live) && (live == Category::kAlert || !structure_below[u])) {
+    } else if (Category live = cat; !in_live[u] && !is_container_role(r) && is_live(dom, i, r, live) &&
+                                    (live == Category::kAlert || !structure_below[u])) {
+      // (Not a dialog that announces itself, as SweetAlert2's does: it is an overlay of lines.)
       cat = live;
       emit = true;
     } else if (r == "heading" && !in_live[u]) {  // inside an alert line, its words are that line's
@@ -527,6 +560,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars, &rn.cut);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);
+      // A plain box the page made clickable says what it is by its words, as the agent sees it
+      // ("Plain clickable words"), not by nothing: Chrome names no generic element. Symbols
+      // alone (Sphinx's ">>>" toggle) say nothing; its title does (desc=…).
+      if (cat == Category::kInteractive && is_blank(rn.name) && plain_role(r) && !has_inter_desc[u]) {
+        const std::string words = subtree_text(dom, vis, i);
+        if (has_words(words)) rn.name = cut(words, limits::kMaxNameChars, &rn.cut);
+      }
     } else {
       std::string text = accessible_name(dom, vis, i, r);
       if (is_blank(text)) text = subtree_text(dom, vis, i);

@@ -608,3 +608,92 @@ TEST_CASE("text blocks: a control's label is its name on its line, not a text li
   for (const ReadableNode& n : s.nodes) got.push_back(n.role + " " + n.name);
   CHECK(got == std::vector<std::string>{"checkbox Email", "textbox Phone", "text Plain words"});
 }
+
+namespace {
+std::vector<std::string> lines_of(const Snapshot& s) {
+  std::vector<std::string> got;
+  for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
+  return got;
+}
+}  // namespace
+
+TEST_CASE("text blocks: a box that takes focus to scroll, or a click on its text, is read, not a nameless control",
+          "[compiler][text]") {
+  CaptureBuilder b;
+  const int main = b.el(0, b.el(0, 0, "body"), "main");
+  // tabindex=0 on a scroll box (a grid's body, a long panel) and on a code block: keyboard scrolling.
+  const int box = b.el(0, main, "div", {{"tabindex", "0"}});
+  b.text(0, b.el(0, box, "p"), "Inside a scroll box.");
+  const int table = b.el(0, box, "table");
+  for (const auto& [key, meaning] : {std::pair{"q", "quit now"}, std::pair{"w", "write"}}) {
+    const int tr = b.el(0, table, "tr");
+    b.text(0, b.el(0, tr, "td"), key);
+    b.text(0, b.el(0, tr, "td"), meaning);
+  }
+  b.text(0, b.el(0, main, "pre", {{"tabindex", "0"}}), "print(1)");
+  // A card the page listens on: its heading and paragraph are read; a click on them reaches it.
+  const int card = b.el(0, main, "div");
+  b.flag(0, card, "isClickable");
+  b.text(0, b.el(0, card, "h3"), "Card title");
+  b.text(0, b.el(0, card, "p"), "Card body.");
+  // A clickable box of words alone is the control those words name.
+  const int plain = b.el(0, main, "div");
+  b.flag(0, plain, "isClickable");
+  b.text(0, plain, "Plain clickable words");
+  // A named one keeps its name, and its words are that control's.
+  const int named = b.el(0, main, "div", {{"aria-label", "Open report"}});
+  b.flag(0, named, "isClickable");
+  b.text(0, b.el(0, named, "p"), "Report body.");
+  // Symbols say nothing (Sphinx's ">>>" toggle): nameless still, told by its title.
+  const int toggle = b.el(0, main, "span", {{"title", "Hide the prompts"}});
+  b.flag(0, toggle, "isClickable");
+  b.text(0, toggle, ">>>");
+  // A tabbable box with no words stays a control (an icon without a role), named by its title.
+  b.el(0, main, "div", {{"tabindex", "0"}, {"title", "Settings"}});
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"text Inside a scroll box.", "row q | quit now", "row w | write", "text print(1)",
+                                                "heading Card title", "text Card body.", "generic Plain clickable words",
+                                                "generic Open report", "generic ", "generic Settings"});
+  REQUIRE(by_name(s, "Plain clickable words") != nullptr);
+  CHECK(by_name(s, "Plain clickable words")->category == Category::kInteractive);
+  CHECK(s.nodes[8].description == "Hide the prompts");
+}
+
+TEST_CASE("text blocks: a listener between a grid row's cells (a column's resize handle) is no line", "[compiler][text]") {
+  // Tabulator's shape: role=row divs whose gridcells alternate with empty spans that take the
+  // mouse to resize a column, in the header row and in every data row.
+  CaptureBuilder b;
+  const int grid = b.el(0, b.el(0, 0, "body"), "div", {{"role", "grid"}});
+  const int head = b.el(0, grid, "div", {{"role", "row"}});
+  const int rows = b.el(0, grid, "div", {{"role", "rowgroup"}});
+  const int row = b.el(0, rows, "div", {{"role", "row"}});
+  for (const auto& [column, value] : {std::pair{"Order", "1001"}, std::pair{"Customer", "Grace Jones"}}) {
+    b.text(0, b.el(0, head, "div", {{"role", "columnheader"}}), column);
+    b.flag(0, b.el(0, head, "span", {{"class", "tabulator-col-resize-handle"}}), "isClickable");
+    b.text(0, b.el(0, row, "div", {{"role", "gridcell"}}), value);
+    b.flag(0, b.el(0, row, "span", {{"class", "tabulator-col-resize-handle"}}), "isClickable");
+  }
+  // A listener beside the cells that says something is still a control.
+  const int grip = b.el(0, row, "span", {{"title", "Drag to reorder"}});
+  b.flag(0, grip, "isClickable");
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"row Order | Customer", "row 1001 | Grace Jones", " generic "});
+  CHECK(s.nodes.back().description == "Drag to reorder");
+}
+
+TEST_CASE("overlays: a dialog that announces itself (aria-live) is a dialog of lines, not one alert", "[compiler][text][overlays]") {
+  // SweetAlert2's popup: role=dialog, aria-modal, aria-live=assertive, named by its title.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  b.text(0, b.el(0, body, "button"), "Cancel selected order");
+  const int dialog = b.el(0, b.el(0, body, "div", {{"class", "swal2-container"}}), "div",
+                          {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-live", "assertive"}, {"aria-labelledby", "t"}});
+  b.text(0, b.el(0, dialog, "h2", {{"id", "t"}}), "Cancel order 1002?");
+  b.text(0, b.el(0, dialog, "div"), "The customer gets a refund of 74.99 €.");
+  b.text(0, b.el(0, dialog, "button"), "Yes, cancel it");
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"button Cancel selected order", "heading Cancel order 1002?",
+                                                "text The customer gets a refund of 74.99 €.", "button Yes, cancel it"});
+  REQUIRE(s.overlays.size() == 1);
+  CHECK(s.overlays[0].name == "Cancel order 1002?");
+}
