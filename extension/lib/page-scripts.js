@@ -17,7 +17,8 @@ import { VISIBLE_SRC } from './visibility.js';
  *     was already running) is not the action's either; one callback scheduled more than
  *     cfg.repeats times in one action is a loop, and from then on neither it nor what it sets is;
  *   - the DOM quiet for `quiet` ms (mutations inside aria-hidden subtrees do not count: the
- *     FactPack does not show them; looked for up to cfg.ancestorsMax ancestors up);
+ *     FactPack does not show them, unless an open modal hid them; looked for up to
+ *     cfg.ancestorsMax ancestors up);
  *   - animations and transitions that end within cfg.animationMaxMs (infinite ones never do), in
  *     the document and in the shadow roots attached since the watcher began (Chrome's
  *     document.getAnimations() leaves those out: a web component's closing animation is there);
@@ -104,12 +105,19 @@ function pageWatcher(key, cfg) {
     /** @type {WeakMap<Function, number>} callback -> times scheduled in this window */
     seen: new WeakMap(),
   };
-  /** @param {Node | null} n */
-  const hidden = (n) => {
+  const query = g.Document.prototype.querySelector, holds = g.Node.prototype.contains;
+  /** Inside an aria-hidden subtree, unless an open modal put it there: SweetAlert2, MUI and React
+   *  Aria hide every sibling of the modal's way up to <body>, and the FactPack still shows that
+   *  page (core/src/compiler/visibility.cpp).
+   *  @param {Node | null} n @param {Element | null} modal */
+  const hidden = (n, modal) => {
     let k = 0;
     for (let e = n instanceof Elem ? /** @type {Element} */ (n) : n && n.parentElement; e && k < cfg.ancestorsMax; e = e.parentElement, k++) {
       const v = apply(getAttr, e, ['aria-hidden']);
-      if (v && v.trim().toLowerCase() === 'true') return true;
+      if (!v || v.trim().toLowerCase() !== 'true') continue;
+      const up = e.parentElement;
+      if (modal && up && apply(holds, up, [modal]) && !apply(holds, e, [modal])) continue;
+      return true;
     }
     return false;
   };
@@ -118,8 +126,9 @@ function pageWatcher(key, cfg) {
   new Observer((/** @type {MutationRecord[]} */ records) => {
     changes += records.length;
     if (!st.on) return;
+    const modal = apply(query, document, ['[aria-modal="true" i]']);
     for (const r of records) {
-      if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target)) continue;
+      if (!(r.type === 'attributes' && r.attributeName === 'aria-hidden') && hidden(r.target, modal)) continue;
       st.mutations++;
       st.lastChange = perfNow();
     }

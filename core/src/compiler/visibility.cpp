@@ -42,6 +42,21 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
   aria_hidden_.assign(n, 0);
   in_select_.assign(n, 0);
   closed_details_.assign(n, 0);
+  // An open modal dialog (aria-modal) that hides the rest of its page with aria-hidden while it is
+  // open (SweetAlert2, MUI, React Aria: every sibling of its way up to <body>) does not take the
+  // page away: what it hid is still the page, whose refs the agent holds when the dialog closes.
+  // Its cover is the overlay's business (compiler/overlays.cpp), not a removal of every line.
+  std::vector<char> hidden_by_modal(n, 0);
+  for (const int i : dom.order) {
+    const Node& node = dom.nodes[static_cast<std::size_t>(i)];
+    if (node.type != 1 || !node.rendered || lower(collapse_ws(dom.attr(i, "aria-modal"))) != "true") continue;
+    for (int a = i; a >= 0; a = dom.nodes[static_cast<std::size_t>(a)].parent) {
+      const int up = dom.nodes[static_cast<std::size_t>(a)].parent;
+      if (up < 0 || dom.nodes[static_cast<std::size_t>(up)].doc != node.doc) break;
+      for (int c = dom.nodes[static_cast<std::size_t>(up)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+        if (c != a) hidden_by_modal[static_cast<std::size_t>(c)] = 1;
+    }
+  }
   for (const int i : dom.order) {  // pre-order: parents first
     const Node& node = dom.nodes[static_cast<std::size_t>(i)];
     const auto p = static_cast<std::size_t>(node.parent);
@@ -58,7 +73,7 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
     }
     transparent_[static_cast<std::size_t>(i)] = t;
     char a = same_doc ? aria_hidden_[p] : 0;
-    if (node.type == 1 && lower(collapse_ws(dom.attr(i, "aria-hidden"))) == "true") a = 1;
+    if (node.type == 1 && !hidden_by_modal[static_cast<std::size_t>(i)] && lower(collapse_ws(dom.attr(i, "aria-hidden"))) == "true") a = 1;
     aria_hidden_[static_cast<std::size_t>(i)] = a;
     char s = has_parent ? in_select_[p] : 0;
     if (has_parent && dom.nodes[p].tag == "select" && dom.nodes[p].rendered) s = 1;

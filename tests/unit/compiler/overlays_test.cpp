@@ -221,3 +221,32 @@ TEST_CASE("a non-modal cookie banner that stays open does not freeze the page: a
   for (const Invalidation& i : pack->invalidated) gone += i.role + " \"" + i.name + "\" " + i.cause + "; ";
   CHECK(gone == "");
 }
+
+TEST_CASE("an open modal that hides the rest of its page with aria-hidden does not take the page away", "[compiler][overlays]") {
+  // SweetAlert2, MUI and React Aria set aria-hidden on every sibling of the modal's way up to
+  // <body> while it is open. The page behind is still the page the agent holds refs of.
+  auto page = [](bool open, bool modal) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int main = b.el(0, body, "main", {{"aria-hidden", open ? "true" : "false"}});
+    b.text(0, b.el(0, main, "button"), "Behind");
+    const int wrap = b.el(0, body, "div", {{"aria-hidden", open ? "true" : "false"}});
+    b.text(0, b.el(0, wrap, "button"), "Beside");
+    const int container = b.el(0, body, "div", {{"class", "swal2-container"}});
+    const int dialog = b.el(0, container, "div", {{"role", "dialog"}, {"aria-modal", modal ? "true" : "false"}, {"aria-label", "Sure?"}});
+    if (!open) b.no_box(0, dialog);
+    b.text(0, b.el(0, dialog, "button"), "OK");
+    // What the page hides for itself stays hidden, inside the dialog too.
+    b.text(0, b.el(0, b.el(0, dialog, "span", {{"aria-hidden", "true"}}), "button"), "Icon");
+    return compile_ok(b);
+  };
+  const Snapshot open = page(true, true);
+  CHECK(by_name(open, "Behind") != nullptr);
+  CHECK(by_name(open, "Beside") != nullptr);
+  CHECK(by_name(open, "OK") != nullptr);
+  CHECK(by_name(open, "Icon") == nullptr);
+  // A dialog that is not modal hides nothing for the page: aria-hidden is the page's own.
+  const Snapshot open_not_modal = page(true, false);
+  CHECK(by_name(open_not_modal, "Behind") == nullptr);
+  CHECK(by_name(open_not_modal, "OK") != nullptr);
+}
