@@ -198,6 +198,51 @@ test('AG Grid: a scroll down at a row scrolls the grid\'s own viewport, and the 
   assert.deepEqual(added.map((e) => snap.fp.elements.find((x) => x.ref === e.ref)?.name), added.map((e) => e.name), snap.text);
 });
 
+test('Tabulator and SweetAlert2: the table is read as rows, a confirm dialog says what it asks, and the page keeps its refs behind it', async () => {
+  // Tabulator's body takes focus to scroll and has a resize handle between every two cells;
+  // SweetAlert2's dialog announces itself (aria-live) and hides the rest of <body> (aria-hidden).
+  const view = new AgentView();
+  const nav = await chain.call('navigate', { url: sites.url('/sites/orders.html') });
+  assert.equal(nav.fp.type, 'full', nav.text);
+  assert.deepEqual(view.apply(nav.fp), []);
+  const rows = nav.fp.elements.filter((e) => e.role === 'row');
+  assert.deepEqual(rows.map((e) => e.name.split(' | ')[0]), Array.from({ length: 10 }, (_, i) => String(1001 + i)), nav.text);
+  assert.equal(rows[1].name, '1002 | Alan Brown | Dublin | 74.99 | Refunded');
+  assert.deepEqual(nav.fp.elements.filter((e) => e.name === ''), [], `no nameless line:\n${nav.text}`);
+  const refs = nav.fp.elements.map((e) => e.ref);
+  // Nothing selected: the dialog's message is a line of the overlay, under its title.
+  const cancel = view.findElement('Cancel selected order', 'button').ref;
+  const refused = await chain.call('click', { ref: cancel, version: view.version });
+  assert.equal(refused.fp.type, 'overlay_opened', refused.text);
+  assert.deepEqual(view.apply(refused.fp), []);
+  assert.equal(refused.fp.overlay.name, 'No order selected');
+  assert.deepEqual(refused.fp.elements.map((e) => `${e.role} ${e.name}`),
+    ['heading No order selected', 'text Select an order in the table first.', 'button OK'], refused.text);
+  const ok = await chain.call('click', { ref: view.findElement('OK', 'button').ref, version: view.version });
+  assert.equal(ok.fp.type, 'overlay_closed', ok.text);
+  assert.deepEqual(view.apply(ok.fp), []);
+  // Select order 1002 by its row, then cancel it: the dialog names it and its refund.
+  const select = await chain.call('click', { ref: rows[1].ref, version: view.version });
+  assert.equal(select.isError, false, select.text);
+  assert.deepEqual(view.apply(select.fp), []);
+  const ask = await chain.call('click', { ref: cancel, version: view.version });
+  assert.equal(ask.fp.type, 'overlay_opened', ask.text);
+  assert.deepEqual(view.apply(ask.fp), []);
+  assert.equal(ask.fp.overlay.name, 'Cancel order 1002?');
+  assert.ok(view.sees('The customer gets a refund of 74.99 €.'), ask.text);
+  const yes = await chain.call('click', { ref: view.findElement('Yes, cancel it', 'button').ref, version: view.version });
+  assert.equal(yes.fp.type, 'overlay_closed', yes.text);
+  assert.deepEqual(view.apply(yes.fp), []);
+  // What changed behind the dialog, and nothing else: the page's lines kept their refs.
+  assert.deepEqual(yes.fp.removed, [], yes.text);
+  assert.deepEqual(yes.fp.modified.map((m) => [m.ref, m.name]),
+    [[rows[1].ref, '1002 | Alan Brown | Dublin | 74.99 | Cancelled']], yes.text);
+  assert.ok(view.sees('Order 1002 cancelled'), yes.text);
+  const snap = await chain.call('snapshot', {});
+  assert.deepEqual(snap.fp.elements.map((e) => e.ref).filter((r) => refs.includes(r)), refs, snap.text);
+  assert.equal(snap.fp.elements.find((e) => e.ref === rows[1].ref)?.name, '1002 | Alan Brown | Dublin | 74.99 | Cancelled');
+});
+
 test('a table sorted by moving its rows: each moved row says where it went, and the agent\'s order is the page\'s', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/sortable-table.html') });
   assert.equal(nav.fp.type, 'full', nav.text);

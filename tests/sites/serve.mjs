@@ -1,6 +1,6 @@
 // The fixture sites, served from 127.0.0.1 only: real libraries nobody here wrote (Python docs
 // from Debian's python3-doc, TodoMVC apps from npm `todomvc`, Bootstrap, Shoelace, Swagger UI,
-// AG Grid) plus small pages written around them, on two ports. The second port is reached as
+// AG Grid, Tabulator, SweetAlert2) plus small pages written around them, on two ports. The second port is reached as
 // http://localhost:<B>: 127.0.0.1:A and 127.0.0.1:B are the same site for Chromium and stay in
 // process, while 127.0.0.1 vs localhost are different sites, so an iframe from `otherOrigin` is a
 // real out-of-process iframe under site isolation.
@@ -18,6 +18,8 @@
 //   /npm/shoelace/...   node_modules/@shoelace-style/shoelace/cdn/ (self-contained ES modules)
 //   /npm/swagger-ui/... node_modules/swagger-ui-dist/ (Swagger UI's prebuilt bundle)
 //   /npm/ag-grid/...    node_modules/ag-grid-community/dist/ (AG Grid Community's UMD build)
+//   /npm/tabulator/...  node_modules/tabulator-tables/dist/ (Tabulator's data table)
+//   /npm/sweetalert2/... node_modules/sweetalert2/dist/ (SweetAlert2's dialogs and toasts)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
 //                 sphinx-doc, python-sphinx-panels-doc (only to
@@ -39,6 +41,8 @@ export const MOUNTS = Object.freeze({
   '/npm/shoelace/': path.join(root, 'node_modules/@shoelace-style/shoelace/cdn'),
   '/npm/swagger-ui/': path.join(root, 'node_modules/swagger-ui-dist'),
   '/npm/ag-grid/': path.join(root, 'node_modules/ag-grid-community/dist'),
+  '/npm/tabulator/': path.join(root, 'node_modules/tabulator-tables/dist'),
+  '/npm/sweetalert2/': path.join(root, 'node_modules/sweetalert2/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
   // Pages recorded once into tests/cases-unseen (the agreement check on pages the compiler was
   // not tuned on); their packages are needed only to record again, never to test.
