@@ -143,9 +143,13 @@ export class PlaywrightAgent extends BaseAgent {
 export class DevtoolsAgent extends BaseAgent {
   constructor() { super('devtools'); }
   static re = /^\s*uid=(?<ref>\S+) (?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)"/;
+  /** Text it shows without a role (`uid=50_36 "1002"`, a grid cell's words), aimed at by its uid
+   *  when no element with a role has those words. */
+  static textRe = /^\s*uid=(?<ref>\S+) "(?<name>(?:[^"\\]|\\.)*)"/;
   async look(call) { this.view = await call('take_snapshot', { pageId: 1 }); }
   ref(text, role) {
-    const ref = findInLines(this.view.split('\n'), DevtoolsAgent.re, text, role);
+    const lines = this.view.split('\n');
+    const ref = findInLines(lines, DevtoolsAgent.re, text, role) ?? (role ? null : findInLines(lines, DevtoolsAgent.textRe, text));
     if (!ref) throw new Error(`no element "${text}" in the last snapshot`);
     return ref;
   }

@@ -5,7 +5,7 @@
 // that text is in what the agent was shown (Athena: its view rebuilt from every FactPack, plus the
 // find / read answers it chose to ask for; a peer: its latest snapshot). The reading flows (tabs,
 // accordion, confirm, long index) need text revealed by an action, or a link the FactPack trimmed;
-// the application flows (api-reference, create-user, manual-index, customer-grid) need the text an
+// the application flows (api-reference, create-user, manual-index, customer-grid, orders) need the text an
 // agent reads on real apps: table cells, a card's title, a field's message, a chapter list, the rows
 // a sort brings to the top.
 
@@ -160,6 +160,18 @@ export function flows(sites) {
         { op: 'click', text: 'Name', role: 'columnheader', expect: 'Aaron Abbott', topRow: 'Aaron Abbott', maxRowsCost: 1.5 },
         { op: 'click', text: 'Name', role: 'columnheader', expect: 'Zoe Zimmerman', topRow: 'Zoe Zimmerman', maxRowsCost: 1.5 },
         { op: 'type', field: 'Search customers', text: 'Porto', expect: 'Showing 24 of 300 customers' },
+      ],
+    },
+    {
+      name: 'orders',
+      description: 'Tabulator (npm tabulator-tables) and SweetAlert2: select an order, confirm its cancellation',
+      // Tabulator's body is a focusable scroll box with a resize handle between cells; SweetAlert2's
+      // dialog hides the page behind it with aria-hidden while it asks (tests/sites/orders.html).
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/orders.html'), expect: 'Alan Brown' },
+        { op: 'click', text: '1002' },  // a row to Athena, a cell to the peers: either selects the order
+        { op: 'click', text: 'Cancel selected order', role: 'button', expect: 'The customer gets a refund of 74.99 €.' },
+        { op: 'click', text: 'Yes, cancel it', role: 'button', expect: 'Order 1002 cancelled' },
       ],
     },
   ];
