@@ -557,6 +557,15 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       // Nothing but links, or only separators ("|", "»"), says nothing; a term of symbols heads
       // its description all the same (Python's glossary: ">>>").
       if (const std::string own = words(opaque); !has_words(own) && (t != "dt" || is_blank(own))) continue;
+      // A column header whose one control already says its words (DataTables: "Name" beside the
+      // button "Name: Activate to sort") is that control's line, which carries its aria-sort.
+      if (!row && (r == "columnheader" || r == "rowheader") && has_inter_desc[u]) {
+        const int c = sole_control(dom, i, control);
+        if (c >= 0 && lower(accessible_name(dom, vis, c, role[static_cast<std::size_t>(c)])).find(lower(collapse_ws(words(opaque)))) != std::string::npos) {
+          in_text[u] = 1;  // nor are its words a line further down (its title's <span>)
+          continue;
+        }
+      }
       rn.name = cut(words(opaque_but_links), limits::kMaxRevealedTextChars, &rn.cut);
     } else if (cat == Category::kInteractive || cat == Category::kHeading) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);

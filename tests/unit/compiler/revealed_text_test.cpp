@@ -697,3 +697,31 @@ TEST_CASE("overlays: a dialog that announces itself (aria-live) is a dialog of l
   REQUIRE(s.overlays.size() == 1);
   CHECK(s.overlays[0].name == "Cancel order 1002?");
 }
+
+TEST_CASE("text blocks: a column header whose one control says its words is that control's line, with its sort",
+          "[compiler][text]") {
+  // DataTables: <th aria-sort><span>Name</span><span role=button aria-label="Name: Activate to …"></span></th>.
+  CaptureBuilder b;
+  const int table = b.el(0, b.el(0, 0, "body"), "table", {{"class", "display"}});
+  const int head = b.el(0, b.el(0, table, "thead"), "tr");
+  const int name = b.el(0, head, "th", {{"aria-sort", "ascending"}});
+  b.flag(0, name, "isClickable");
+  b.text(0, b.el(0, name, "span"), "Name");
+  b.el(0, name, "span", {{"role", "button"}, {"tabindex", "0"}, {"aria-label", "Name: Activate to invert sorting"}});
+  // A header whose control says something else keeps its words.
+  const int price = b.el(0, head, "th");
+  b.flag(0, price, "isClickable");
+  b.text(0, b.el(0, price, "span"), "Price");
+  b.text(0, b.el(0, price, "button"), "Filter");
+  const int body = b.el(0, table, "tbody");
+  for (const auto& [who, cost] : {std::pair{"Ada", "1"}, std::pair{"Alan", "2"}}) {
+    const int tr = b.el(0, body, "tr");
+    b.text(0, b.el(0, tr, "td"), who);
+    b.text(0, b.el(0, tr, "td"), cost);
+  }
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"button Name: Activate to invert sorting", "text Price", "button Filter", "row Ada | 1",
+                                                "row Alan | 2"});
+  REQUIRE(by_name(s, "Name: Activate to invert sorting") != nullptr);
+  CHECK(by_name(s, "Name: Activate to invert sorting")->state.sort == Sort::kAscending);
+}
