@@ -67,12 +67,21 @@ export const STATE_FN = `function (maxMs) {
 
 /**
  * Does a press on \`hit\` reach this element? Yes when the hit is the element or inside it
- * (across shadow roots), when both lie in the same button, link or label, or when the hit is in
- * a label that controls it (a custom checkbox drawn over its hidden input).
+ * (across shadow roots), unless it is inside another control nested in it (the centre of an open
+ * tree item is its first child item; a row's centre can be its Edit button): that control would
+ * take the press. Parts of the element's own shadow tree are the element. Yes too when both lie
+ * in the same button, link or label, or when the hit is in a label that controls it (a custom
+ * checkbox drawn over its hidden input).
  */
 export const RECEIVES_FN = `function (hit) {
     const up = (n) => n.parentNode || n.host || null;
-    for (let n = hit; n; n = up(n)) if (n === this) return true;
+    const control = 'a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=option], [role=treeitem], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio]';
+    const path = [];
+    for (let n = hit; n; n = up(n)) {
+      // Through its own shadow root, the hit is one of the element's parts (Shoelace's inner <button>).
+      if (n === this) return (!!this.shadowRoot && path.includes(this.shadowRoot)) || !path.some((e) => e.nodeType === 1 && e.matches(control));
+      path.push(n);
+    }
     const closest = (n, sel) => { for (let e = n && n.nodeType === 1 ? n : n && up(n); e; e = up(e)) if (e.nodeType === 1 && e.matches(sel)) return e; return null; };
     const unit = 'a[href], button, [role=button], [role=link], label';
     const mine = closest(this, unit);

@@ -142,3 +142,28 @@ test('scroll at a button a banner covers moves the page that holds it and presse
   assert.equal(s.fp.type, 'no_change', s.text);
   assert.equal(await (await pageShowing('/sites/prefilled.html')).locator('#limit').inputValue(), '50');
 });
+
+test('a press lands on what the agent aimed at, not on a control at its centre: an open folder, a row around its Edit button', async () => {
+  // tests/sites/tree.html: Shoelace's open "docs" folder has README.md at its centre; the row's
+  // centre is its Edit button. Each press is tried at the other points inside the element.
+  await setPolicy({});
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url('/sites/tree.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = await pageShowing('/sites/tree.html');
+  const docs = refOf(view, 'treeitem', 'docs');
+  const folder = await act(view, 'click', { ref: docs, version: view.version });
+  assert.equal(folder.isError, false, folder.text);
+  assert.equal(await page.locator('#log').textContent(), 'Selected docs');
+  assert.equal(await page.locator('sl-tree-item[data-name="docs"]').getAttribute('aria-selected'), 'true');
+  const row = [...view.elements.values()].find((e) => e.role === 'row' && e.name.startsWith('Order 1002'));
+  assert.ok(row, nav.text);
+  const selected = await act(view, 'click', { ref: row.ref, version: view.version });
+  assert.equal(selected.isError, false, selected.text);
+  assert.equal(await page.locator('#log').textContent(), 'Selected order 1002');
+  assert.ok(view.sees('Selected order 1002'), selected.text);
+  // The Edit button itself still takes its own press.
+  const edit = await act(view, 'click', { ref: refOf(view, 'button', 'Edit'), version: view.version });
+  assert.equal(edit.isError, false, edit.text);
+  assert.equal(await page.locator('#log').textContent(), 'Editing order 1002');
+});
