@@ -34,6 +34,9 @@ struct Walk {
   int root;
   int budget = kVisitBudget;
   std::vector<int> visiting;
+  /// Naming a tree item: the items nested in it (and their group) are lines of their own, not
+  /// words of its name. Chrome's tree names a folder "src main.cpp engine" once it is open.
+  bool items_apart = false;
 
   bool blank(const std::string& s) const { return is_blank(s); }
 
@@ -151,6 +154,10 @@ struct Walk {
     if (!dom.is_element(i)) return "";
     if (std::find(visiting.begin(), visiting.end(), i) != visiting.end()) return "";
     if (!include_hidden && i != root && (vis.css_hidden(i) || vis.aria_hidden(i))) return "";
+    if (items_apart && i != root && in_content) {
+      const std::string r = lower(collapse_ws(dom.attr(i, "role")));
+      if (r == "treeitem" || r == "group") return "";
+    }
     visiting.push_back(i);
     std::string r = step(i, in_labelledby, in_content, include_hidden, depth);
     visiting.pop_back();
@@ -216,8 +223,7 @@ struct Walk {
 }  // namespace
 
 std::string accessible_name(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
-  (void)role;
-  Walk w{dom, vis, i, kVisitBudget, {}};
+  Walk w{dom, vis, i, kVisitBudget, {}, role == "treeitem"};
   return collapse_ws(w.compute(i, false, false, false, 0));
 }
 

@@ -94,6 +94,13 @@ bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role
   return is_blank(accessible_name(dom, vis, i, role)) && is_blank(dom.attr(i, "title"));
 }
 
+// A composite widget's container (ARIA's tree, grid, tablist, menu, toolbar): its items are what
+// the agent aims at.
+bool composite_container(std::string_view role) {
+  return role == "tree" || role == "treegrid" || role == "grid" || role == "tablist" || role == "menu" || role == "menubar" ||
+         role == "toolbar";
+}
+
 // A box that takes focus only to be scrolled by the keyboard (tabindex=0 on a data grid's body, a
 // <pre>, a long panel): a plain role, no listener, no name, and text to read in it or below it.
 bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view role, bool reads_below) {
@@ -327,6 +334,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // block, a long panel) and has no name is no control: what it holds is read, as Chrome's
     // tree reads it, and its lines are the page's own.
     if (element && base_interactive[c] && reading_box(dom, vis, *it, role[c], reads_below[c])) base_interactive[c] = 0;
+    // Nor is a widget's unnamed container that takes focus for its arrow keys (Shoelace's tree):
+    // its items are the controls, and it takes and gives up focus as they do.
+    if (element && base_interactive[c] && has_inter_desc[c] && composite_container(role[c]) && unnamed(dom, vis, *it, role[c]))
+      base_interactive[c] = 0;
     const int p = dom.nodes[c].parent;
     if (p < 0) continue;
     const auto pu = static_cast<std::size_t>(p);

@@ -725,3 +725,25 @@ TEST_CASE("text blocks: a column header whose one control says its words is that
   REQUIRE(by_name(s, "Name: Activate to invert sorting") != nullptr);
   CHECK(by_name(s, "Name: Activate to invert sorting")->state.sort == Sort::kAscending);
 }
+
+TEST_CASE("outline: a tree's open folder is named by its own words, and the tree's focusable box is no line",
+          "[compiler][text][outline]") {
+  // Shoelace's <sl-tree> (role=tree, tabindex=0 until an item takes focus) of <sl-tree-item>s:
+  // an item holds its label and the items nested in it.
+  CaptureBuilder b;
+  const int tree = b.el(0, b.el(0, 0, "body"), "div", {{"role", "tree"}, {"tabindex", "0"}});
+  b.flag(0, tree, "isClickable");
+  const int src = b.el(0, tree, "div", {{"role", "treeitem"}, {"aria-expanded", "true"}, {"tabindex", "-1"}});
+  b.text(0, src, "src");
+  const int group = b.el(0, src, "div", {{"role", "group"}});
+  b.text(0, b.el(0, group, "div", {{"role", "treeitem"}, {"tabindex", "-1"}}), "main.cpp");
+  const int engine = b.el(0, group, "div", {{"role", "treeitem"}, {"aria-expanded", "true"}, {"tabindex", "-1"}});
+  b.text(0, engine, "engine");
+  b.text(0, b.el(0, b.el(0, engine, "div", {{"role", "group"}}), "div", {{"role", "treeitem"}, {"tabindex", "-1"}}), "delta.cpp");
+  // A named tree keeps its line: its name says what it lists.
+  const int named = b.el(0, b.el(0, 0, "body"), "div", {{"role", "tree"}, {"tabindex", "0"}, {"aria-label", "Bookmarks"}});
+  b.text(0, b.el(0, named, "div", {{"role", "treeitem"}, {"tabindex", "-1"}}), "Home");
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"treeitem src", " treeitem main.cpp", " treeitem engine", "  treeitem delta.cpp",
+                                                "tree Bookmarks", "treeitem Home"});
+}
