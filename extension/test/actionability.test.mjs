@@ -303,6 +303,19 @@ test('type refuses append with clear, and a ref that takes no text', async () =>
   assert.ok(!chrome.sent.some((c) => c.method === 'Input.insertText'));
 });
 
+test('type and press on a ref that cannot take the focus (a heading) are refused by name, and nothing goes to the page', async () => {
+  for (const [tool, args, nothing] of [['type', { text: 'x' }, 'typed'], ['press', { keys: 'Enter' }, 'pressed']]) {
+    const { agent, chrome, engine } = await setup({
+      // What Chrome answers DOM.focus on an element that takes no focus.
+      answer: (method) => { if (method === 'DOM.focus') throw new Error('{"code":-32000,"message":"Element is not focusable"}'); return undefined; },
+    });
+    const r = await agent.dispatch({ session: 'a', tool, args: { ref: 'e1', ...args, version: engine.delivered } });
+    assert.equal(r.error?.code, 'not_focusable', JSON.stringify(r));
+    assert.match(r.error.message, new RegExp(`^${tool}: e1 .* cannot take the focus: nothing was ${nothing}; `), r.error.message);
+    assert.ok(!chrome.sent.some((c) => c.method === 'Input.insertText' || c.method === 'Input.dispatchKeyEvent'), tool);
+  }
+});
+
 test('press on a ref: looked at and focused first, then the keys', async () => {
   const { agent, chrome, engine } = await setup();
   const r = await agent.dispatch({ session: 'a', tool: 'press', args: { ref: 'e1', keys: 'Enter', version: engine.delivered } });

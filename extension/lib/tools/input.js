@@ -3,7 +3,7 @@
 // (extension/lib/action-flow.js), which resolves the ref, acts, waits for the page to settle and
 // answers with what changed. Before touching a ref, each looks first (extension/lib/actionability.js):
 // nothing is pressed on an element that is hidden, moving, disabled or under something else.
-import { Actionability } from '../actionability.js';
+import { Actionability, who } from '../actionability.js';
 import { keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
 import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
@@ -41,6 +41,19 @@ async function ready(ctx, t, target, o) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).
   if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
   return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
+}
+
+/**
+ * Focuses the ref before keys go to it. An element that cannot take focus (a heading, a text
+ * line) is refused by name: the keys would go wherever the focus is.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {'type' | 'press'} kind
+ */
+async function focus(ctx, t, target, kind) {
+  await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, ctx.driver.sessionOf(t, target.frameId)).catch((e) => {
+    if (e instanceof ToolError || !/not focusable/i.test(msg(e))) throw e;
+    const what = kind === 'type' ? 'typed; type into a field (a textbox, searchbox or combobox)' : 'pressed; give the ref of a control, or no ref';
+    throw new ToolError('not_focusable', `${kind}: ${who(target)} cannot take the focus: nothing was ${what}`);
+  });
 }
 
 /**
@@ -126,8 +139,7 @@ export const type = defineTool({
     const text = str(args, 'text', true, true);
     return ctx.flow.run(t, 'type', args, async (target) => {
       await ready(ctx, t, target, { kind: 'type', enabled: true, editable: true });
-      const sid = ctx.driver.sessionOf(t, target.frameId);
-      await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, sid);
+      await focus(ctx, t, target, 'type');
       const r = await ctx.driver.callOn(t, target, FILL_FN, [!!args.append, text]);
       if (r?.error) throw new ToolError('not_editable', `type: the focused element is ${r.error}: nothing was typed (${args.ref})`);
       if (!r?.done) {
@@ -150,7 +162,7 @@ export const press = defineTool({
     return ctx.flow.run(t, 'press', args, async (target) => {
       if (target) {
         await ready(ctx, t, target, { kind: 'press', enabled: true });
-        await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, ctx.driver.sessionOf(t, target.frameId));
+        await focus(ctx, t, target, 'press');
       }
       for (const k of events) await ctx.send(t, 'Input.dispatchKeyEvent', k);
     }, { ref: typeof args.ref === 'string' });
