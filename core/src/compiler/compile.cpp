@@ -85,6 +85,13 @@ bool is_structure(const Dom& dom, int i, std::string_view role) { return role ==
 // A table row is one text line: its cells in order, " | " between them.
 bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) == "tr" || role == "row"; }
 
+// Words of its own, in a text node of its own (not in a child element).
+bool own_words(const Dom& dom, int i) {
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
+  return false;
+}
+
 // An element that is a control only because the page listens on it or lets it take focus, with
 // a role that says nothing of its own (a <div>, a <span>, a list item, a paragraph).
 bool plain_role(std::string_view role) { return role == "generic" || role == "listitem" || role == "paragraph"; }
@@ -99,6 +106,13 @@ bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role
 bool composite_container(std::string_view role) {
   return role == "tree" || role == "treegrid" || role == "grid" || role == "tablist" || role == "menu" || role == "menubar" ||
          role == "toolbar";
+}
+
+// A line only because it takes focus: no control's role, no listener, not editable.
+bool focus_only(const Dom& dom, int i, std::string_view role) {
+  long long ti = -1;
+  return parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0 && !is_interactive_role(role) && !(dom.flags(i) & kClickable) &&
+         !is_contenteditable(dom, i);
 }
 
 // A box that takes focus only to be scrolled by the keyboard (tabindex=0 on a data grid's body, a
@@ -326,7 +340,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // heading). A polite live region that holds such is a container (Swagger UI's responses table is
   // `aria-live="polite"`), not one message: its rows are lines, not words cut into one status.
   // And per node: something below it is text the agent reads (a paragraph, a row, a heading).
-  std::vector<char> structure_below(n, 0), reads_below(n, 0);
+  std::vector<char> structure_below(n, 0), reads_below(n, 0), heading_below(n, 0);
   for (auto it = dom.order.rbegin(); it != dom.order.rend(); ++it) {
     const auto c = static_cast<std::size_t>(*it);
     const bool element = dom.is_element(*it);
@@ -344,6 +358,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (base_interactive[c] || has_inter_desc[c]) has_inter_desc[pu] = 1;
     if (structure_below[c] || (element && is_structure(dom, *it, role[c]))) structure_below[pu] = 1;
     if (reads_below[c] || (element && (is_row(dom, *it, role[c]) || is_text_block(dom, *it) || role[c] == "heading"))) reads_below[pu] = 1;
+    if (heading_below[c] || (element && role[c] == "heading")) heading_below[pu] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
   std::vector<char> control(n, 0);
@@ -568,6 +583,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       // Nothing but links, or only separators ("|", "»"), says nothing; a term of symbols heads
       // its description all the same (Python's glossary: ">>>").
       if (const std::string own = words(opaque); !has_words(own) && (t != "dt" || is_blank(own))) continue;
+      // A block that holds a heading (a card's <li><h3>Title</h3><p>…</p></li>) is no line of its
+      // own: its words would come before the heading they follow. Its blocks are lines, in order.
+      // (A block with words of its own beside the heading keeps its line, out of order but whole.)
+      if (!row && heading_below[u] && !own_words(dom, i)) continue;
       // A column header whose one control already says its words (DataTables: "Name" beside the
       // button "Name: Activate to sort") is that control's line, which carries its aria-sort.
       if (!row && (r == "columnheader" || r == "rowheader") && has_inter_desc[u]) {
@@ -679,7 +698,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0; a = dom.nodes[static_cast<std::size_t>(a)].parent)
       first_line[static_cast<std::size_t>(a)] = static_cast<int>(snap.nodes.size());
     if (cat == Category::kText && !group) in_text[u] = 1;
-    else if (!group) covered[u] = !is_container_role(r);
+    // A box that is a line only because it takes focus (a named scrolling region around a table)
+    // is named by its label, not its words: what it holds is read, line by line.
+    else if (!group) covered[u] = !is_container_role(r) && !(focus_only(dom, i, r) && !name_from_content(r));
     own_line[u] = 1;
     if (group) item[u] = i;  // a list inside a named group sits under the group's line too
     snap.nodes.push_back(std::move(rn));

@@ -747,3 +747,41 @@ TEST_CASE("outline: a tree's open folder is named by its own words, and the tree
   CHECK(lines_of(s) == std::vector<std::string>{"treeitem src", " treeitem main.cpp", " treeitem engine", "  treeitem delta.cpp",
                                                 "tree Bookmarks", "treeitem Home"});
 }
+
+TEST_CASE("text blocks: a named region that takes focus to scroll is its label's line, and what it holds is read",
+          "[compiler][text]") {
+  // The accessible scrolling table: <div role=region aria-label=… tabindex=0><table>…</table></div>.
+  CaptureBuilder b;
+  const int main = b.el(0, b.el(0, 0, "body"), "main");
+  const int region = b.el(0, main, "div", {{"role", "region"}, {"aria-label", "Price table"}, {"tabindex", "0"}});
+  const int table = b.el(0, region, "table");
+  b.text(0, b.el(0, table, "caption"), "Plans and prices");
+  for (const auto& [plan, price] : {std::pair{"Plan", "Price"}, std::pair{"Basic", "$5"}, std::pair{"Pro", "$15"}}) {
+    const int tr = b.el(0, table, "tr");
+    b.text(0, b.el(0, tr, "td"), plan);
+    b.text(0, b.el(0, tr, "td"), price);
+  }
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"region Price table", "text Plans and prices", "row Plan | Price", "row Basic | $5",
+                                                "row Pro | $15"});
+}
+
+TEST_CASE("text blocks: a list item that holds a heading reads heading first, then its paragraphs", "[compiler][text]") {
+  // Cards as lists write them: <li><h3>Fast setup</h3><p>…</p></li>, clickable or not.
+  CaptureBuilder b;
+  const int list = b.el(0, b.el(0, 0, "body"), "ul");
+  const int fast = b.el(0, list, "li");
+  b.flag(0, fast, "isClickable");
+  b.text(0, b.el(0, fast, "h3"), "Fast setup");
+  b.text(0, b.el(0, fast, "p"), "Be running in five minutes.");
+  const int secure = b.el(0, list, "li");
+  b.text(0, b.el(0, secure, "h3"), "Secure");
+  b.text(0, b.el(0, secure, "p"), "Encrypted at rest.");
+  // Words of its own beside the heading: the item keeps its line, whole.
+  const int loose = b.el(0, list, "li");
+  b.text(0, b.el(0, loose, "h3"), "Support");
+  b.text(0, loose, "Around the clock.");
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"heading Fast setup", "text Be running in five minutes.", "heading Secure",
+                                                "text Encrypted at rest.", "text Around the clock.", "heading Support"});
+}
