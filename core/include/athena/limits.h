@@ -22,6 +22,7 @@ inline constexpr std::size_t kMaxHeaderCellNodes = 64;        // nodes looked at
 inline constexpr int kMaxOutlineDepth = 12;                   // nesting levels told apart (deeper ones render at this depth)
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
+inline constexpr int kFeedbackSiblings = 3;                   // siblings after a refused field searched for the page's message beside it
 
 // Registries (memory stays flat over long sessions). No older versions are kept: only the
 // delivered view (docs/design.md, "Versions and stale agents").

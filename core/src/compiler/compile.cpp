@@ -124,9 +124,43 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
 
 // Elements whose words a field's description carries (aria-describedby, and aria-errormessage of
 // an invalid field) when they are short enough to be one: they are not lines of their own.
+// Refused: aria-invalid, or the browser's own validation refused it on a submit (the page
+// watcher's mark, compiler/node_state.h).
+bool refused_field(const Dom& dom, int i) {
+  const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
+  return (!inv.empty() && inv != "false" && inv != "undefined") || dom.has_attr(i, kInvalidMarkAttr);
+}
+
+bool has_words(std::string_view t);
+std::string described_by(const Dom& dom, const Visibility& vis, int i, bool invalid);
+
+// The page's own message beside a field it refused, where no attribute ties them (Bootstrap's
+// `.invalid-feedback`, shown once the form was validated): among the field's next few siblings,
+// past a checkbox's label, a visible one whose class says invalid or error and that holds a short
+// sentence. -1 when there is none, or another field comes first.
+int feedback_of(const Dom& dom, const Visibility& vis, int field, const std::vector<char>& control) {
+  int seen = 0;
+  for (int c = dom.nodes[static_cast<std::size_t>(field)].next; c >= 0 && seen < limits::kFeedbackSiblings;
+       c = dom.nodes[static_cast<std::size_t>(c)].next) {
+    if (!dom.is_element(c)) continue;
+    ++seen;
+    if (dom.tag(c) == "label") continue;
+    if (control[static_cast<std::size_t>(c)]) return -1;
+    const std::string cls = lower(dom.attr(c, "class"));
+    if (cls.find("invalid") == std::string::npos && cls.find("error") == std::string::npos) continue;
+    if (!vis.visible(c, false)) continue;
+    const std::string words = subtree_text(dom, vis, c);
+    return has_words(words) && words.size() <= limits::kMaxNameChars ? c : -1;
+  }
+  return -1;
+}
+
 std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control) {
   std::vector<char> out(dom.nodes.size(), 0);
   for (const int i : dom.order) {
+    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused_field(dom, i) && !dom.has_attr(i, "aria-errormessage") &&
+        !has_words(described_by(dom, vis, i, true)))
+      if (const int f = feedback_of(dom, vis, i, control); f >= 0) out[static_cast<std::size_t>(f)] = 1;
     if (!dom.is_element(i) || !(dom.has_attr(i, "aria-describedby") || dom.has_attr(i, "aria-errormessage"))) continue;
     // Only a control's line shows its description (desc=…): a dialog's or a section's stays text.
     if (!control[static_cast<std::size_t>(i)]) continue;
@@ -632,8 +666,16 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     bool has = false;
     const std::string_view desc = dom.attr(i, "aria-description", &has);
     const std::string title = collapse_ws(dom.attr(i, "title"));
-    const std::string by = rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
-    const std::string refused = rn.state.invalid ? collapse_ws(dom.attr(i, kInvalidMarkAttr)) : std::string();
+    std::string by = rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
+    std::string refused = rn.state.invalid ? collapse_ws(dom.attr(i, kInvalidMarkAttr)) : std::string();
+    // The page's own message beside it says more than the browser's ("Please fill out this field.").
+    // (A description of symbols alone, Bootstrap's "@" before a username, gives way to it.)
+    if (rn.state.invalid && !has_words(by) && !dom.has_attr(i, "aria-errormessage")) {
+      if (const int f = feedback_of(dom, vis, i, control); f >= 0) {
+        refused = subtree_text(dom, vis, f);
+        by.clear();
+      }
+    }
     if (!by.empty() && by != rn.name) rn.description = cut(by, limits::kMaxNameChars);
     else if (!refused.empty()) rn.description = cut(refused, limits::kMaxNameChars);  // the browser's own message
     else if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);

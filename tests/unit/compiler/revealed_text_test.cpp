@@ -785,3 +785,39 @@ TEST_CASE("text blocks: a list item that holds a heading reads heading first, th
   CHECK(lines_of(s) == std::vector<std::string>{"heading Fast setup", "text Be running in five minutes.", "heading Secure",
                                                 "text Encrypted at rest.", "text Around the clock.", "heading Support"});
 }
+
+TEST_CASE("a refused field carries the page's own message beside it, where no attribute ties them", "[compiler][text]") {
+  // Bootstrap's validation: <input required> then <div class="invalid-feedback">, shown once the
+  // form has was-validated; a checkbox's feedback comes after its label.
+  CaptureBuilder b;
+  const int form = b.el(0, b.el(0, 0, "body"), "form");
+  const int first = b.el(0, form, "div");
+  b.text(0, b.el(0, first, "label", {{"for", "first"}}), "First name");
+  b.el(0, first, "input", {{"id", "first"}, {"required", ""}, {"data-athena-invalid", "Please fill out this field."}});
+  b.text(0, b.el(0, first, "div", {{"class", "valid-feedback"}}), "Looks good!");
+  b.text(0, b.el(0, first, "div", {{"class", "invalid-feedback"}}), "Please enter your first name.");
+  const int check = b.el(0, form, "div");
+  b.el(0, check, "input", {{"type", "checkbox"}, {"id", "terms"}, {"required", ""}, {"data-athena-invalid", "Please check this box."}});
+  b.text(0, b.el(0, check, "label", {{"for", "terms"}}), "Agree to terms");
+  b.text(0, b.el(0, check, "div", {{"class", "invalid-feedback"}}), "You must agree before submitting.");
+  // Bootstrap's input group: described by its "@" prefix, which says nothing of what went wrong.
+  const int group = b.el(0, form, "div", {{"class", "input-group has-validation"}});
+  b.text(0, b.el(0, group, "span", {{"id", "at"}}), "@");
+  b.el(0, group, "input", {{"aria-label", "Username"}, {"aria-describedby", "at"}, {"data-athena-invalid", "Please fill out this field."}});
+  b.text(0, b.el(0, group, "div", {{"class", "invalid-feedback"}}), "Please choose a username.");
+  // A field the page did not refuse keeps its message out of its line: it is no message yet.
+  const int city = b.el(0, form, "div");
+  b.el(0, city, "input", {{"aria-label", "City"}});
+  b.text(0, b.el(0, city, "div", {{"class", "error"}}), "Cities are checked nightly.");
+  const Snapshot s = compile_ok(b);
+  const ReadableNode* name = by_name(s, "First name");
+  const ReadableNode* terms = by_name(s, "Agree to terms");
+  REQUIRE(name);
+  REQUIRE(terms);
+  CHECK(name->description == "Please enter your first name.");
+  CHECK(terms->description == "You must agree before submitting.");
+  REQUIRE(by_name(s, "Username") != nullptr);
+  CHECK(by_name(s, "Username")->description == "Please choose a username.");
+  CHECK(lines_of(s) == std::vector<std::string>{"textbox First name", "text Looks good!", "checkbox Agree to terms", "textbox Username",
+                                                "textbox City", "text Cities are checked nightly."});
+}
