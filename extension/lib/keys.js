@@ -106,3 +106,21 @@ export function keyEvents(keys) {
   }
   return out;
 }
+
+/**
+ * One typed character as the keyboard sends it: keydown (with its text), keyup. type ends with
+ * one, so pages that listen for keys (Tabulator's header filter filters on keyup) see the typing
+ * end; null for a character a key would not type the same way (a line break would be Enter, which
+ * submits a form; a tab moves the focus).
+ * @param {string} ch one code point
+ * @returns {KeyEvent[] | null}
+ */
+export function charEvents(ch) {
+  if ([...ch].length !== 1 || /[\u0000-\u001f\u007f]/.test(ch)) return null;
+  const up = ch.toUpperCase();
+  const [code, vk] = /^[a-z]$/i.test(ch) ? [`Key${up}`, up.charCodeAt(0)] : /^[0-9]$/.test(ch) ? [`Digit${ch}`, ch.charCodeAt(0)] : ch === ' ' ? ['Space', 32] : ['', 0];
+  return [
+    { type: 'keyDown', key: ch, code, windowsVirtualKeyCode: vk, modifiers: 0, text: ch, unmodifiedText: ch },
+    { type: 'keyUp', key: ch, code, windowsVirtualKeyCode: vk, modifiers: 0 },
+  ];
+}

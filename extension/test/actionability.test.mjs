@@ -271,9 +271,27 @@ test('type replaces the value by default: the field\'s text is selected, then th
   const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: '25', version: engine.delivered } });
   assert.equal(r.ok, true, JSON.stringify(r));
   const calls = typed(chrome.sent);
-  assert.deepEqual(calls.map((c) => c.method), ['DOM.focus', 'Runtime.callFunctionOn', 'Input.insertText']);
+  assert.deepEqual(calls.map((c) => c.method), ['DOM.focus', 'Runtime.callFunctionOn', 'Input.insertText', 'Input.dispatchKeyEvent', 'Input.dispatchKeyEvent']);
   assert.deepEqual(calls[1].params.arguments.map((a) => a.value), [false, '25'], 'FILL_FN asked to replace');
-  assert.equal(calls[2].params.text, '25');
+  // The last character is a key, so keyup listeners hear the typing end.
+  assert.equal(calls[2].params.text, '2');
+  assert.deepEqual(calls.slice(3).map((c) => [c.params.type, c.params.key, c.params.text ?? null]), [['keyDown', '5', '5'], ['keyUp', '5', null]]);
+});
+
+test('type ends with a key only for a character a key types the same way: a last line break is inserted, never Enter', async () => {
+  const { agent, chrome, engine } = await setup();
+  const r = await agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text: 'Dear Ada,\n', version: engine.delivered } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const calls = typed(chrome.sent);
+  assert.deepEqual(calls.map((c) => c.method), ['DOM.focus', 'Runtime.callFunctionOn', 'Input.insertText']);
+  assert.equal(calls[2].params.text, 'Dear Ada,\n');
+  // One character, and one outside the basic plane: a key each, nothing inserted.
+  for (const text of ['x', '😀']) {
+    const one = await setup();
+    await one.agent.dispatch({ session: 'a', tool: 'type', args: { ref: 'e1', text, version: one.engine.delivered } });
+    assert.deepEqual(typed(one.chrome.sent).filter((c) => c.method.startsWith('Input.')).map((c) => [c.params.type ?? 'insert', c.params.text ?? null]),
+      [['keyDown', text], ['keyUp', null]]);
+  }
 });
 
 test('type with append: true puts the caret at the end and keeps the value', async () => {

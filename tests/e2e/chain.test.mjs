@@ -243,6 +243,21 @@ test('Tabulator and SweetAlert2: the table is read as rows, a confirm dialog say
   assert.equal(snap.fp.elements.find((e) => e.ref === rows[1].ref)?.name, '1002 | Alan Brown | Dublin | 74.99 | Cancelled');
 });
 
+test('Tabulator: typing into its header filter, which filters on keyup, answers with the rows it leaves', async () => {
+  const view = new AgentView();
+  const nav = await chain.call('navigate', { url: sites.url('/sites/orders.html?filter') });
+  assert.equal(nav.isError, false, nav.text);
+  view.apply(nav.fp);
+  const box = nav.fp.elements.find((e) => e.role === 'searchbox');
+  assert.ok(box, nav.text);
+  const typed = await chain.call('type', { ref: box.ref, text: 'Radia', version: view.version });
+  assert.equal(typed.isError, false, typed.text);
+  view.apply(typed.fp);
+  const rows = [...view.elements.values()].filter((e) => e.role === 'row').map((e) => e.name.split(' | ')[1]);
+  assert.deepEqual([...new Set(rows)].sort(), ['Radia Brown', 'Radia Jones', 'Radia Smith'], typed.text);
+  assert.equal(view.elements.get(box.ref).value, 'Radia');
+});
+
 test('a table sorted by moving its rows: each moved row says where it went, and the agent\'s order is the page\'s', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/sortable-table.html') });
   assert.equal(nav.fp.type, 'full', nav.text);

@@ -4,7 +4,7 @@
 // answers with what changed. Before touching a ref, each looks first (extension/lib/actionability.js):
 // nothing is pressed on an element that is hidden, moving, disabled or under something else.
 import { Actionability, who } from '../actionability.js';
-import { keyEvents } from '../keys.js';
+import { charEvents, keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
 import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
 import { checkUpload } from '../policy.js';
@@ -143,8 +143,14 @@ export const type = defineTool({
       const r = await ctx.driver.callOn(t, target, FILL_FN, [!!args.append, text]);
       if (r?.error) throw new ToolError('not_editable', `type: the focused element is ${r.error}: nothing was typed (${args.ref})`);
       if (!r?.done) {
-        if (text) await ctx.send(t, 'Input.insertText', { text });
-        else if (!args.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+        // All but the last character at once; the last one as a key, so a page that acts on
+        // keyup (a table's filter box) sees the typing end, as it would from a person.
+        const chars = [...text];
+        const last = chars.length ? charEvents(chars[chars.length - 1]) : null;
+        const head = last ? chars.slice(0, -1).join('') : text;
+        if (head) await ctx.send(t, 'Input.insertText', { text: head });
+        if (last) for (const k of last) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+        if (!text && !args.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
       }
       if (args.submit) for (const k of keyEvents('Enter')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
     }, { ref: true });
