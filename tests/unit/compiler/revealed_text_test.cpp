@@ -615,6 +615,15 @@ std::vector<std::string> lines_of(const Snapshot& s) {
   for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
   return got;
 }
+
+/// Table rows of two cells each under `parent` (a table or its body).
+void two_cell_rows(CaptureBuilder& b, int parent, std::initializer_list<std::pair<const char*, const char*>> rows) {
+  for (const auto& [left, right] : rows) {
+    const int tr = b.el(0, parent, "tr");
+    b.text(0, b.el(0, tr, "td"), left);
+    b.text(0, b.el(0, tr, "td"), right);
+  }
+}
 }  // namespace
 
 TEST_CASE("text blocks: a box that takes focus to scroll, or a click on its text, is read, not a nameless control",
@@ -625,11 +634,7 @@ TEST_CASE("text blocks: a box that takes focus to scroll, or a click on its text
   const int box = b.el(0, main, "div", {{"tabindex", "0"}});
   b.text(0, b.el(0, box, "p"), "Inside a scroll box.");
   const int table = b.el(0, box, "table");
-  for (const auto& [key, meaning] : {std::pair{"q", "quit now"}, std::pair{"w", "write"}}) {
-    const int tr = b.el(0, table, "tr");
-    b.text(0, b.el(0, tr, "td"), key);
-    b.text(0, b.el(0, tr, "td"), meaning);
-  }
+  two_cell_rows(b, table, {{"q", "quit now"}, {"w", "write"}});
   b.text(0, b.el(0, main, "pre", {{"tabindex", "0"}}), "print(1)");
   // A card the page listens on: its heading and paragraph are read; a click on them reaches it.
   const int card = b.el(0, main, "div");
@@ -713,12 +718,7 @@ TEST_CASE("text blocks: a column header whose one control says its words is that
   b.flag(0, price, "isClickable");
   b.text(0, b.el(0, price, "span"), "Price");
   b.text(0, b.el(0, price, "button"), "Filter");
-  const int body = b.el(0, table, "tbody");
-  for (const auto& [who, cost] : {std::pair{"Ada", "1"}, std::pair{"Alan", "2"}}) {
-    const int tr = b.el(0, body, "tr");
-    b.text(0, b.el(0, tr, "td"), who);
-    b.text(0, b.el(0, tr, "td"), cost);
-  }
+  two_cell_rows(b, b.el(0, table, "tbody"), {{"Ada", "1"}, {"Alan", "2"}});
   const Snapshot s = compile_ok(b);
   CHECK(lines_of(s) == std::vector<std::string>{"button Name: Activate to invert sorting", "text Price", "button Filter", "row Ada | 1",
                                                 "row Alan | 2"});
@@ -756,11 +756,7 @@ TEST_CASE("text blocks: a named region that takes focus to scroll is its label's
   const int region = b.el(0, main, "div", {{"role", "region"}, {"aria-label", "Price table"}, {"tabindex", "0"}});
   const int table = b.el(0, region, "table");
   b.text(0, b.el(0, table, "caption"), "Plans and prices");
-  for (const auto& [plan, price] : {std::pair{"Plan", "Price"}, std::pair{"Basic", "$5"}, std::pair{"Pro", "$15"}}) {
-    const int tr = b.el(0, table, "tr");
-    b.text(0, b.el(0, tr, "td"), plan);
-    b.text(0, b.el(0, tr, "td"), price);
-  }
+  two_cell_rows(b, table, {{"Plan", "Price"}, {"Basic", "$5"}, {"Pro", "$15"}});
   const Snapshot s = compile_ok(b);
   CHECK(lines_of(s) == std::vector<std::string>{"region Price table", "text Plans and prices", "row Plan | Price", "row Basic | $5",
                                                 "row Pro | $15"});
