@@ -122,8 +122,6 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
          (reads_below || is_text_block(dom, i)) && unnamed(dom, vis, i, role);
 }
 
-// Elements whose words a field's description carries (aria-describedby, and aria-errormessage of
-// an invalid field) when they are short enough to be one: they are not lines of their own.
 // Refused: aria-invalid, or the browser's own validation refused it on a submit (the page
 // watcher's mark, compiler/node_state.h).
 bool refused_field(const Dom& dom, int i) {
@@ -155,6 +153,9 @@ int feedback_of(const Dom& dom, const Visibility& vis, int field, const std::vec
   return -1;
 }
 
+// Elements whose words a field's description carries (aria-describedby, aria-errormessage of an
+// invalid field, the page's message beside a refused one) when they are short enough to be one:
+// they are not lines of their own.
 std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control) {
   std::vector<char> out(dom.nodes.size(), 0);
   for (const int i : dom.order) {
@@ -192,7 +193,10 @@ int sole_control(const Dom& dom, int i, const std::vector<char>& control) {
   int found = -1;
   const int depth0 = dom.nodes[static_cast<std::size_t>(i)].depth;
   int c = dom.nodes[static_cast<std::size_t>(i)].first_child;
-  while (c >= 0) {
+  // A heading or a header cell is a few nodes: past the bound it is no one control's words (and
+  // headings nested thousands deep cost no more than that each).
+  for (std::size_t seen = 0; c >= 0; ++seen) {
+    if (seen >= limits::kMaxHeaderCellNodes) return -1;
     const Node& node = dom.nodes[static_cast<std::size_t>(c)];
     if (dom.is_element(c) && control[static_cast<std::size_t>(c)]) {
       if (found >= 0) return -1;

@@ -46,13 +46,15 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
   // open (SweetAlert2, MUI, React Aria: every sibling of its way up to <body>) does not take the
   // page away: what it hid is still the page, whose refs the agent holds when the dialog closes.
   // Its cover is the overlay's business (compiler/overlays.cpp), not a removal of every line.
-  std::vector<char> hidden_by_modal(n, 0);
+  // Each parent's children are looked at once, however many modals a page nests: linear in nodes.
+  std::vector<char> hidden_by_modal(n, 0), scanned(n, 0);
   for (const int i : dom.order) {
     const Node& node = dom.nodes[static_cast<std::size_t>(i)];
     if (node.type != 1 || !node.rendered || lower(collapse_ws(dom.attr(i, "aria-modal"))) != "true") continue;
     for (int a = i; a >= 0; a = dom.nodes[static_cast<std::size_t>(a)].parent) {
       const int up = dom.nodes[static_cast<std::size_t>(a)].parent;
-      if (up < 0 || dom.nodes[static_cast<std::size_t>(up)].doc != node.doc) break;
+      if (up < 0 || dom.nodes[static_cast<std::size_t>(up)].doc != node.doc || scanned[static_cast<std::size_t>(up)]) break;
+      scanned[static_cast<std::size_t>(up)] = 1;
       for (int c = dom.nodes[static_cast<std::size_t>(up)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
         if (c != a) hidden_by_modal[static_cast<std::size_t>(c)] = 1;
     }
