@@ -55,9 +55,7 @@ bool is_group_line(const Dom& dom, int i, std::string_view role) {
 std::vector<char> validation_targets(const Dom& dom) {
   std::vector<char> out(dom.nodes.size(), 0);
   for (const int i : dom.order) {
-    if (!dom.is_element(i)) continue;
-    const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
-    if (inv.empty() || inv == "false" || inv == "undefined") continue;
+    if (!dom.is_element(i) || !aria_invalid(dom, i)) continue;
     for (const std::string_view a : {"aria-errormessage", "aria-describedby"})
       for (const int ref : dom.idrefs(i, a)) out[static_cast<std::size_t>(ref)] = 1;
   }
@@ -122,13 +120,6 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
          (reads_below || is_text_block(dom, i)) && unnamed(dom, vis, i, role);
 }
 
-// Refused: aria-invalid, or the browser's own validation refused it on a submit (the page
-// watcher's mark, compiler/node_state.h).
-bool refused_field(const Dom& dom, int i) {
-  const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
-  return (!inv.empty() && inv != "false" && inv != "undefined") || dom.has_attr(i, kInvalidMarkAttr);
-}
-
 bool has_words(std::string_view t);
 std::string described_by(const Dom& dom, const Visibility& vis, int i, bool invalid);
 
@@ -155,13 +146,19 @@ int feedback_of(const Dom& dom, const Visibility& vis, int field, const std::vec
 
 // Elements whose words a field's description carries (aria-describedby, aria-errormessage of an
 // invalid field, the page's message beside a refused one) when they are short enough to be one:
-// they are not lines of their own.
-std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control) {
+// they are not lines of their own. `feedback` gets, per refused field, the page's message beside
+// it that is its description (feedback_of), else -1.
+std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control, std::vector<int>& feedback) {
   std::vector<char> out(dom.nodes.size(), 0);
+  feedback.assign(dom.nodes.size(), -1);
   for (const int i : dom.order) {
-    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused_field(dom, i) && !dom.has_attr(i, "aria-errormessage") &&
+    // (A description of symbols alone, Bootstrap's "@" before a username, gives way to it.)
+    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused(dom, i) && !dom.has_attr(i, "aria-errormessage") &&
         !has_words(described_by(dom, vis, i, true)))
-      if (const int f = feedback_of(dom, vis, i, control); f >= 0) out[static_cast<std::size_t>(f)] = 1;
+      if (const int f = feedback_of(dom, vis, i, control); f >= 0) {
+        out[static_cast<std::size_t>(f)] = 1;
+        feedback[static_cast<std::size_t>(i)] = f;
+      }
     if (!dom.is_element(i) || !(dom.has_attr(i, "aria-describedby") || dom.has_attr(i, "aria-errormessage"))) continue;
     // Only a control's line shows its description (desc=…): a dialog's or a section's stays text.
     if (!control[static_cast<std::size_t>(i)]) continue;
@@ -404,7 +401,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (dom.is_element(i))
       control[static_cast<std::size_t>(i)] = (base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable)) &&
                                               !is_container_role(role[static_cast<std::size_t>(i)]);
-  const std::vector<char> described = description_targets(dom, vis, control);
+  std::vector<int> feedback;
+  const std::vector<char> described = description_targets(dom, vis, control, feedback);
   // Controls and headings are their own lines: a text block does not repeat their words.
   // A link inside a paragraph is part of the sentence ("While the Language Reference describes …"):
   // its words stay in the text, unless the text is nothing but links (a list item that only
@@ -671,17 +669,15 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const std::string_view desc = dom.attr(i, "aria-description", &has);
     const std::string title = collapse_ws(dom.attr(i, "title"));
     std::string by = rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
-    std::string refused = rn.state.invalid ? collapse_ws(dom.attr(i, kInvalidMarkAttr)) : std::string();
-    // The page's own message beside it says more than the browser's ("Please fill out this field.").
-    // (A description of symbols alone, Bootstrap's "@" before a username, gives way to it.)
-    if (rn.state.invalid && !has_words(by) && !dom.has_attr(i, "aria-errormessage")) {
-      if (const int f = feedback_of(dom, vis, i, control); f >= 0) {
-        refused = subtree_text(dom, vis, f);
-        by.clear();
-      }
+    // Why it was refused: the page's own message beside it, which says more than the browser's
+    // ("Please fill out this field.") and than a description of symbols alone; else the browser's.
+    std::string why = rn.state.invalid ? collapse_ws(dom.attr(i, kInvalidMarkAttr)) : std::string();
+    if (feedback[u] >= 0) {
+      why = subtree_text(dom, vis, feedback[u]);
+      by.clear();
     }
     if (!by.empty() && by != rn.name) rn.description = cut(by, limits::kMaxNameChars);
-    else if (!refused.empty()) rn.description = cut(refused, limits::kMaxNameChars);  // the browser's own message
+    else if (!why.empty()) rn.description = cut(why, limits::kMaxNameChars);
     else if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
     // A title the name already says tells the agent nothing: Sphinx titles its link "abs()" "abs".
     else if (!title.empty() && lower(rn.name).find(lower(title)) == std::string::npos) rn.description = cut(title, limits::kMaxNameChars);

@@ -269,6 +269,13 @@ bool is_disabled(const Dom& dom, int i) {
   return attr_true(dom, i, "aria-disabled");
 }
 
+bool aria_invalid(const Dom& dom, int i) {
+  const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
+  return !inv.empty() && inv != "false" && inv != "undefined";
+}
+
+bool refused(const Dom& dom, int i) { return aria_invalid(dom, i) || dom.has_attr(i, kInvalidMarkAttr); }
+
 NodeState state_of(const Dom& dom, int i, std::string_view role) {
   NodeState s;
   const std::string_view t = dom.tag(i);
@@ -297,8 +304,7 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   else if (role == "button" || role == "link") s.sort = header_sort_of_control(dom, i);
   s.required = ((t == "input" || t == "select" || t == "textarea") && dom.has_attr(i, "required")) ||
                attr_true(dom, i, "aria-required");
-  const std::string inv = lower(collapse_ws(dom.attr(i, "aria-invalid")));
-  s.invalid = (!inv.empty() && inv != "false" && inv != "undefined") || dom.has_attr(i, kInvalidMarkAttr);
+  s.invalid = refused(dom, i);
   s.readonly = ((t == "input" || t == "textarea") && dom.has_attr(i, "readonly")) || attr_true(dom, i, "aria-readonly");
   // DOMSnapshot carries no focus; a capture cannot tell (see bench/compile-agreement.md).
   s.focused = false;

@@ -36,6 +36,12 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role);
 /// a disabled <optgroup>) or through aria-disabled on it or an ancestor.
 bool is_disabled(const Dom& dom, int i);
 
+/// aria-invalid set to anything but false.
+bool aria_invalid(const Dom& dom, int i);
+/// Refused: aria-invalid, or the browser's own validation refused it on a submit (the page
+/// watcher's mark, kInvalidMarkAttr). NodeState::invalid.
+bool refused(const Dom& dom, int i);
+
 /// All of NodeState for element `i` with Chrome role `role`.
 NodeState state_of(const Dom& dom, int i, std::string_view role);
 
