@@ -630,3 +630,19 @@ test('reading: text revealed by a tab, an accordion and a confirm dialog reaches
   how.push(await seen('12 files deleted.', del));
   console.log(`# revealed text reached the agent through: ${how.join(', ')}`);
 });
+
+test('reading: an image by its alt text, a rating drawn in stars, and progress bars that move', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/order-detail.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const lines = nav.fp.elements.map((e) => `${e.role} ${e.name}${e.value ? ` = ${e.value}` : ''}`);
+  assert.deepEqual(lines, ['heading Order 1042', 'image Blue ceramic mug, 350 ml', 'text As shipped', 'image Rated 4 out of 5',
+    'text Delivery 70% on its way', 'progressbar Refund = 30%', 'button Refresh status'], nav.text);
+  const click = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Refresh status'), version: nav.fp.version });
+  assert.equal(click.fp.type, 'delta', click.text);
+  assert.deepEqual(click.fp.modified.map((m) => `${m.role} ${m.name}: ${m.change}`),
+    ['text Delivery 100% on its way: new text', 'progressbar Refund: value="30%" -> value="90%"'], click.text);
+  assert.deepEqual([click.fp.added.length, click.fp.removed.length], [0, 0], click.text);
+  // An image holds no text: read gives what it says.
+  const read = await chain.call('read', { ref: refOf(nav.fp, 'image', 'Blue ceramic mug, 350 ml') });
+  assert.match(read.text, /^<read ref="e\d+" chars="24">\nBlue ceramic mug, 350 ml\n<\/read>$/, read.text);
+});

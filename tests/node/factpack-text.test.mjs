@@ -156,7 +156,7 @@ test('pydocs: a navigation keeps the unchanged regions the agent holds and drops
   view.apply(all[0].text);
   const search = [...view.elements.values()].filter((e) => e.region === 'search').map((e) => e.ref);
   // The second search box repeats the first: shown once, the repeat one gap line.
-  assert.deepEqual(search, ['e8', 'e9']);
+  assert.deepEqual(search, ['e9', 'e10']);
   assert.ok(view.findElement('Built-in Functions', 'link'));
   view.apply(all[1].text);
   assert.ok(search.every((r) => view.elements.has(r)), 'the unchanged search region keeps its refs');
@@ -376,7 +376,7 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
 test('find and read answers: find adds the elements it lists, read keeps the text', () => {
   const v = new AgentView();
   v.apply(readFileSync(path.join(goldenDir, 'pydocs/00-load.txt'), 'utf8'));
-  assert.equal(v.findElement('Data Types', 'link').ref, 'e125');  // a chapter: the outline shows it
+  assert.equal(v.findElement('Data Types', 'link').ref, 'e126');  // a chapter: the outline shows it
   assert.equal(v.findElement('datetime — Basic date and time types', 'link'), null);  // an entry under it: collapsed
   const find = parseFactPack('<find v="1" total="209" shown="2" next="e81">\ne80 link "Data Types" href="datatypes.html"\ne81 link "datetime — Basic date and time types" href="datetime.html"\n... 207 more: find region=main after=e81\n</find>\n');
   assert.equal(find.find.total, 209);

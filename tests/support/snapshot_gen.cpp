@@ -91,6 +91,11 @@ SnapshotGen::El SnapshotGen::text_element(std::size_t frame, int overlay) {
   } else if (kind < 40) {
     e.role = "group";
     e.name = kGroups[rng_.below(std::size(kGroups))];
+  } else if (kind < 48) {
+    // What a page shows rather than writes: an image by its alt text, a bar by how far it is.
+    e.role = rng_.chance(50) ? "image" : "progressbar";
+    e.name = kNames[rng_.below(std::size(kNames))];
+    if (e.role == "progressbar") e.state.value = rng_.chance(50) ? "30%" : "90%";
   } else {
     e.name = kTexts[rng_.below(std::size(kTexts))];
     e.cut = rng_.chance(20);  // a paragraph longer than its bound

@@ -121,6 +121,20 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
 }
 
 bool has_words(std::string_view t);
+
+// Its one child is an image, a progress bar or a meter, and it has no words of its own.
+bool sole_figure(const Dom& dom, int i, const std::vector<std::string>& role) {
+  int figures = 0;
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
+    if (dom.is_text(c)) {
+      if (!is_blank(dom.node_value(c))) return false;
+    } else if (dom.is_element(c)) {
+      if (!is_figure_role(role[static_cast<std::size_t>(c)]) || ++figures > 1) return false;
+    }
+  }
+  return figures == 1;
+}
+
 std::string described_by(const Dom& dom, const Visibility& vis, int i, bool invalid);
 
 // The page's own message beside a field it refused, where no attribute ties them (Bootstrap's
@@ -526,6 +540,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     Category cat = Category::kInteractive;
     bool emit = false;
     bool group = false;  // a named fieldset or group: a line of its name, its content under it
+    bool figure = false;  // an image, a progress bar or a meter (is_figure_role)
     const std::string_view t = node.tag;
     const int sel = (t == "option") ? [&] {
       for (int p = node.parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
@@ -581,6 +596,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
           }
         }
       }
+    } else if (!covered[u] && !in_text[u] && !in_live[u] && is_figure_role(r)) {
+      // What the page shows rather than writes, standing alone: a product's photo by its alt text,
+      // a rating drawn in stars by its label, a progress bar or a meter by how far it is. (In a
+      // paragraph or a row, its words are that block's.)
+      cat = Category::kText;
+      emit = true;
+      figure = true;
     } else if (!covered[u] && !in_text[u] && !in_live[u] && is_group_line(dom, i, r)) {
       // A fieldset or group says what its controls answer ("Shipping method"): its line, with
       // them under it (named only: an unnamed group says nothing).
@@ -610,6 +632,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (group) {
       rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);
       if (is_blank(rn.name)) continue;
+    } else if (figure) {
+      // An image without a name is decoration; a bar without one still says the page is busy.
+      rn.name = cut(accessible_name(dom, vis, i, r), limits::kMaxNameChars, &rn.cut);
+      if (r == "image" && is_blank(rn.name)) continue;
     } else if (cat == Category::kText) {
       const bool row = is_row(dom, i, r);
       rn.role = row ? "row" : "text";
@@ -623,6 +649,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       // own: its words would come before the heading they follow. Its blocks are lines, in order.
       // (A block with words of its own beside the heading keeps its line, out of order but whole.)
       if (!row && heading_below[u] && !own_words(dom, i)) continue;
+      // A block that only holds an image (a list item around a logo) is that image's line.
+      if (!row && sole_figure(dom, i, role)) continue;
       // A column header whose one control already says its words (DataTables: "Name" beside the
       // button "Name: Activate to sort") is that control's line, which carries its aria-sort.
       if (!row && (r == "columnheader" || r == "rowheader") && has_inter_desc[u]) {

@@ -1,5 +1,9 @@
 #include "compiler/node_state.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
 #include "athena/limits.h"
 #include "compiler/roles.h"
 #include "compiler/text.h"
@@ -20,6 +24,15 @@ Tri tri_attr(const Dom& dom, int i, std::string_view name, bool allow_mixed) {
 bool attr_true(const Dom& dom, int i, std::string_view name) {
   const std::string_view v = dom.attr(i, name);
   return !v.empty() && lower(collapse_ws(v)) == "true";
+}
+
+// A decimal number as a page writes it in an attribute ("70", "0.6", "-1.5e2"); nothing else.
+bool parse_number(std::string_view s, double& out) {
+  const std::string t = collapse_ws(s);
+  if (t.empty() || t.size() > 32) return false;
+  char* end = nullptr;
+  out = std::strtod(t.c_str(), &end);
+  return end == t.c_str() + t.size() && std::isfinite(out);
 }
 
 Sort sort_attr(const Dom& dom, int i) {
@@ -201,6 +214,22 @@ bool is_secret_field(const Dom& dom, int i) {
   return lower(collapse_ws(dom.attr(i, "inputmode"))) == "numeric" && card_number_pattern(dom.attr(i, "pattern"));
 }
 
+std::string measure_value(const Dom& dom, int i) {
+  bool has = false;
+  std::string words = collapse_ws(dom.attr(i, "aria-valuetext", &has));
+  if (has && !words.empty()) return words;
+  const bool native = dom.tag(i) == "progress" || dom.tag(i) == "meter";
+  double now = 0, min = 0, max = native ? 1 : 100;
+  if (!parse_number(dom.attr(i, native ? "value" : "aria-valuenow"), now)) return "";
+  double given = 0;
+  if (parse_number(dom.attr(i, native ? "max" : "aria-valuemax"), given)) max = given;
+  if (dom.tag(i) == "meter" && parse_number(dom.attr(i, "min"), given)) min = given;
+  if (!native && parse_number(dom.attr(i, "aria-valuemin"), given)) min = given;
+  if (!(max > min)) return collapse_ws(dom.attr(i, native ? "value" : "aria-valuenow"));
+  const double share = std::min(1.0, std::max(0.0, (now - min) / (max - min)));
+  return std::to_string(static_cast<int>(std::lround(share * 100))) + "%";
+}
+
 std::string field_value(const Dom& dom, int i, std::string_view role) {
   return is_secret_field(dom, i) ? std::string() : unredacted_value(dom, i, role);
 }
@@ -239,7 +268,9 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
       for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
     }
     if (v.empty() && first >= 0 && role == "combobox") v = option_text(dom, first);
-  } else if (role == "slider" || role == "spinbutton" || role == "progressbar" || role == "scrollbar") {
+  } else if (role == "progressbar" || role == "meter") {
+    v = measure_value(dom, i);
+  } else if (role == "slider" || role == "spinbutton" || role == "scrollbar") {
     bool has = false;
     v = std::string(dom.attr(i, "aria-valuetext", &has));
     if (!has) v = std::string(dom.attr(i, "aria-valuenow"));

@@ -29,6 +29,11 @@ bool is_secret_field(const Dom& dom, int i);
 /// range's aria-valuetext/valuenow; "" for secrets (check is_secret_field) and buttons.
 std::string field_value(const Dom& dom, int i, std::string_view role);
 
+/// How far a progress bar or a meter is, as the agent reads it: the page's own words for it
+/// (aria-valuetext), else its value as a share of its range ("70%"): `<progress value=0.7>` and
+/// `role=progressbar aria-valuenow=70` say the same. "" for a bar with no value (busy, not at 0).
+std::string measure_value(const Dom& dom, int i);
+
 /// The same value without redaction. Only for deciding value_redacted; never store it.
 std::string unredacted_value(const Dom& dom, int i, std::string_view role);
 

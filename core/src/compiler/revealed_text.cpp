@@ -1,5 +1,8 @@
 #include "compiler/revealed_text.h"
 
+#include "compiler/accname.h"
+#include "compiler/node_state.h"
+#include "compiler/roles.h"
 #include "compiler/text.h"
 
 namespace athena::compiler {
@@ -33,6 +36,13 @@ bool inline_words(const Dom& dom, int i) {
 }
 
 }  // namespace
+
+bool is_figure_role(std::string_view role) { return role == "image" || role == "progressbar" || role == "meter"; }
+
+std::string figure_words(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
+  if (role == "image") return accessible_name(dom, vis, i, role);
+  return measure_value(dom, i);
+}
 
 bool is_container_role(std::string_view role) { return role == "tabpanel" || role == "dialog" || role == "alertdialog"; }
 
@@ -85,6 +95,18 @@ std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::
     }
     const bool skip = !dom.is_element(c) || opaque[static_cast<std::size_t>(c)] || vis.aria_hidden(c) || vis.css_hidden(c) ||
                       is_text_container(dom, c);
+    // An image or a gauge says its words where it sits, as Chrome reads the block: "Rated
+    // <img alt="4 of 5 stars">", "Uploaded <progress value=0.7>" (what it holds is no text).
+    if (const std::string role = skip ? std::string() : role_of(dom, c); is_figure_role(role)) {
+      const std::string words = figure_words(dom, vis, c, role);
+      if (!words.empty()) {
+        out.push_back(' ');
+        out += words;
+        out.push_back(' ');
+      }
+      c = next_after(c);
+      continue;
+    }
     // A block-level child or a line break keeps the words on either side apart.
     if (!skip && breaks_words(node.tag)) out.push_back(' ');
     if (!skip && node.first_child >= 0) {

@@ -23,6 +23,12 @@ bool is_container_role(std::string_view role);
 /// a control's name).
 bool is_text_block(const Dom& dom, int i);
 
+/// What a page shows rather than writes: an image (its alt text, or its label), a progress bar
+/// or a meter (how far it is). Its own line where it stands alone; its words, inside a block.
+bool is_figure_role(std::string_view role);
+/// An image's name; a bar's or a meter's value (measure_value). "" when it says nothing.
+std::string figure_words(const Dom& dom, const Visibility& vis, int i, std::string_view role);
+
 /// A list or table (ul, ol, dl, menu, table): inside a text block, it still has lines of its own.
 bool is_text_container(const Dom& dom, int i);
 

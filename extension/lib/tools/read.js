@@ -92,6 +92,11 @@ async function readText(ctx, t, args) {
   if (args.ref !== undefined) {
     const target = await resolveNow(ctx, t, str(args, 'ref', true));
     r = await ctx.driver.callOn(t, target, READ_FN, [maxBytes, from]);
+    // An image, a progress bar or a meter holds no text: what it says is its line's name and value.
+    if (r.length === 0 && /^(image|progressbar|meter)$/.test(target.role)) {
+      const said = [target.element?.name, target.element?.state?.value].filter((w) => typeof w === 'string' && w).join(' ');
+      r = { text: said.slice(from, from + maxBytes), length: said.length, from: Math.min(from, said.length) };
+    }
     // A FactPack names a link by its text: its address is here.
     const href = target.element?.href;
     what = `ref=${quoteValue(args.ref)}${href ? ` href=${quoteValue(href)}` : ''}`;

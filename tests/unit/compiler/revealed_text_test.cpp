@@ -817,3 +817,41 @@ TEST_CASE("a refused field carries the page's own message beside it, where no at
   CHECK(lines_of(s) == std::vector<std::string>{"textbox First name", "text Looks good!", "checkbox Agree to terms", "textbox Username",
                                                 "textbox City", "text Cities are checked nightly."});
 }
+
+TEST_CASE("what a page shows rather than writes: images by their alt text, gauges by how far they are", "[compiler][text]") {
+  // A product page: its photo, a rating drawn in stars, a refund's progress bar, a disk meter.
+  CaptureBuilder b;
+  const int main = b.el(0, b.el(0, 0, "body"), "main");
+  b.el(0, main, "img", {{"alt", "Blue ceramic mug, 350 ml"}});
+  b.el(0, main, "img", {{"alt", ""}});  // decoration: no line
+  b.el(0, main, "img");                 // no alt at all: nothing to read either
+  b.text(0, b.el(0, main, "span", {{"role", "img"}, {"aria-label", "Rated 4 out of 5"}}), "★★★★☆");
+  b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Refund"}, {"aria-valuenow", "30"}});
+  b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Steps"}, {"aria-valuenow", "2"}, {"aria-valuemin", "1"}, {"aria-valuemax", "5"}});
+  b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Upload"}, {"aria-valuenow", "1"}, {"aria-valuetext", "1 of 3 files"}});
+  b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Loading"}});  // busy: no value, still a line
+  const int label = b.el(0, main, "label");
+  b.text(0, label, "Disk usage");
+  b.text(0, b.el(0, label, "meter", {{"value", "0.6"}}), "60 percent");  // its fallback text is not read
+  // Inside a paragraph, an image's and a bar's words are the paragraph's, where they stand.
+  const int p = b.el(0, main, "p");
+  b.text(0, p, "Delivered");
+  b.el(0, p, "progress", {{"value", "7"}, {"max", "10"}});
+  b.text(0, p, "with");
+  b.el(0, p, "img", {{"alt", "a tracking map"}});
+  // A list item that only holds an image (a logo) is that image's line.
+  b.el(0, b.el(0, b.el(0, main, "ul"), "li"), "img", {{"alt", "python logo"}});
+  // Inside a link, the image is the link's name, no line of its own.
+  b.el(0, b.el(0, main, "a", {{"href", "/mug"}}), "img", {{"alt", "Mug"}});
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"image Blue ceramic mug, 350 ml", "image Rated 4 out of 5", "progressbar Refund",
+                                                "progressbar Steps", "progressbar Upload", "progressbar Loading", "meter Disk usage",
+                                                "text Delivered 70% with a tracking map", "image python logo",
+                                                "link Mug"});
+  CHECK(by_name(s, "Refund")->state.value == "30%");
+  CHECK(by_name(s, "Steps")->state.value == "25%");
+  CHECK(by_name(s, "Upload")->state.value == "1 of 3 files");
+  CHECK(by_name(s, "Loading")->state.value.empty());
+  CHECK(by_name(s, "Disk usage")->state.value == "60%");
+  CHECK(by_name(s, "Blue ceramic mug, 350 ml")->category == Category::kText);
+}
