@@ -85,7 +85,7 @@ bool is_announcement(const Element& e) {
 
 bool NodeState::operator==(const NodeState& o) const {
   return disabled == o.disabled && focused == o.focused && required == o.required && invalid == o.invalid &&
-         selected == o.selected && readonly == o.readonly && checked == o.checked && expanded == o.expanded &&
+         selected == o.selected && readonly == o.readonly && current == o.current && checked == o.checked && expanded == o.expanded &&
          pressed == o.pressed && sort == o.sort && value == o.value && value_redacted == o.value_redacted;
 }
 

@@ -631,12 +631,12 @@ test('reading: text revealed by a tab, an accordion and a confirm dialog reaches
   console.log(`# revealed text reached the agent through: ${how.join(', ')}`);
 });
 
-test('reading: an image by its alt text, a rating drawn in stars, and progress bars that move', async () => {
+test('reading: an image by its alt text, a rating drawn in stars, progress bars that move, a pager\'s current page', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/order-detail.html') });
   assert.equal(nav.isError, false, nav.text);
-  const lines = nav.fp.elements.map((e) => `${e.role} ${e.name}${e.value ? ` = ${e.value}` : ''}`);
+  const lines = nav.fp.elements.map((e) => `${e.role} ${e.name}${e.value ? ` = ${e.value}` : ''}${e.flags.length ? ` (${e.flags.join(' ')})` : ''}`);
   assert.deepEqual(lines, ['heading Order 1042', 'image Blue ceramic mug, 350 ml', 'text As shipped', 'image Rated 4 out of 5',
-    'text Delivery 70% on its way', 'progressbar Refund = 30%', 'button Refresh status'], nav.text);
+    'text Delivery 70% on its way', 'progressbar Refund = 30%', 'button Refresh status', 'link 1041 (current)', 'link 1042'], nav.text);
   const click = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Refresh status'), version: nav.fp.version });
   assert.equal(click.fp.type, 'delta', click.text);
   assert.deepEqual(click.fp.modified.map((m) => `${m.role} ${m.name}: ${m.change}`),
@@ -645,4 +645,6 @@ test('reading: an image by its alt text, a rating drawn in stars, and progress b
   // An image holds no text: read gives what it says.
   const read = await chain.call('read', { ref: refOf(nav.fp, 'image', 'Blue ceramic mug, 350 ml') });
   assert.match(read.text, /^<read ref="e\d+" chars="24">\nBlue ceramic mug, 350 ml\n<\/read>$/, read.text);
+  const page = await chain.call('click', { ref: refOf(nav.fp, 'link', '1042'), version: click.fp.version });
+  assert.deepEqual(page.fp.modified.map((m) => `${m.role} ${m.name}: ${m.change}`), ['link 1041: - current', 'link 1042: + current'], page.text);
 });

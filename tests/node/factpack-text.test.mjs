@@ -21,7 +21,7 @@ function jsonLine(e) {
   const s = e.state ?? {};
   const w = [];
   if (e.category === 'heading' && e.level) w.push(`level=${e.level}`);
-  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']) if (s[f]) w.push(f);
+  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected', 'current']) if (s[f]) w.push(f);
   for (const k of ['checked', 'expanded', 'pressed']) {
     const v = s[k];
     if (v === undefined || v === null || v === 'unset') continue;

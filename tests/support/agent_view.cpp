@@ -12,7 +12,7 @@ std::string canonical_element(const Element& e) {
   out.reserve(96);
   out += e.role + '|' + e.name + (e.cut ? "|cut|" : "|") + e.description + '|' + category_name(e.category) + '|' + e.href + '|' +
          std::to_string(e.level) + '|' + region_name(e.region) + '|' + e.region_label + '|' + std::to_string(e.overlay) + '|';
-  const int bits[] = {s.disabled, s.focused, s.required, s.invalid, s.selected, s.readonly, s.value_redacted,
+  const int bits[] = {s.disabled, s.focused, s.required, s.invalid, s.selected, s.readonly, s.current, s.value_redacted,
                       static_cast<int>(s.checked), static_cast<int>(s.expanded), static_cast<int>(s.pressed), static_cast<int>(s.sort)};
   for (int b : bits) out += static_cast<char>('0' + b);
   out += '|' + s.value;

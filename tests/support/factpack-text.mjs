@@ -27,7 +27,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  *   value?: string, valueRedacted?: boolean, href?: string, desc?: string,
  *   region?: string, label?: string, frame?: string, depth?: number, cut?: boolean,
  *   line?: string, under?: Gap, unplaced?: boolean
- * }} TextElement  one element line (`line`: without its `(N more …)` end, which is `under`); flags: disabled focused required invalid readonly selected;
+ * }} TextElement  one element line (`line`: without its `(N more …)` end, which is `under`); flags: disabled focused required invalid readonly selected current;
  *   cut: a text line trimmed to its first words (` cut` at the end; read shows it whole);
  *   tri: checked / expanded / pressed -> "true" | "false" | "mixed", sort -> "ascending" | "descending" | "other"
  * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
@@ -53,7 +53,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  */
 
 export const PACK_TYPES = Object.freeze(['full', 'delta', 'no_change', 'overlay_opened', 'overlay_closed']);
-const FLAG_WORDS = new Set(['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']);
+const FLAG_WORDS = new Set(['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected', 'current']);
 const TRI_WORDS = new Set(['checked', 'expanded', 'pressed', 'sort']);
 // The ref grammar is extension/lib/ref.js's (rules/ref.json).
 const REF_RE = new RegExp(`^${REF_TEXT}$`);
@@ -160,7 +160,7 @@ export function parseElementLine(line) {
 export function stateWords(e) {
   const w = [];
   if (e.level) w.push(`level=${e.level}`);
-  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected']) if (e.flags?.includes(f)) w.push(f);
+  for (const f of ['disabled', 'focused', 'required', 'invalid', 'readonly', 'selected', 'current']) if (e.flags?.includes(f)) w.push(f);
   for (const k of ['checked', 'expanded', 'pressed', 'sort']) if (e.tri?.[k]) w.push(e.tri[k] === 'true' ? k : `${k}=${e.tri[k]}`);
   if (e.valueRedacted) w.push('value=redacted');
   else if (e.value) w.push(`value=${quote(e.value)}`);

@@ -203,8 +203,9 @@ void SnapshotGen::apply(Mutation m) {
       const std::size_t i = pick_ctx_element(ctx);
       if (i >= els_.size()) return;
       NodeState& s = els_[i].state;
-      switch (rng_.below(5)) {
+      switch (rng_.below(6)) {
         case 0: s.disabled = !s.disabled; break;
+        case 4: s.current = !s.current; break;  // a pager's page, a wizard's step
         case 1: s.checked = s.checked == Tri::kTrue ? Tri::kFalse : Tri::kTrue; break;
         case 2: s.expanded = s.expanded == Tri::kTrue ? Tri::kFalse : Tri::kTrue; break;
         case 3: s.sort = s.sort == Sort::kAscending ? Sort::kDescending : Sort::kAscending; break;  // a column sorted

@@ -43,6 +43,9 @@ struct NodeState {
   bool invalid = false;
   bool selected = false;
   bool readonly = false;
+  /// aria-current: the page, step, date or item of a set that is the current one (a nav's link to
+  /// this page, a wizard's step, a pager's page).
+  bool current = false;
   Tri checked = Tri::kUnset;
   Tri expanded = Tri::kUnset;
   Tri pressed = Tri::kUnset;

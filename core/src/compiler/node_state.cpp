@@ -337,6 +337,13 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
                attr_true(dom, i, "aria-required");
   s.invalid = refused(dom, i);
   s.readonly = ((t == "input" || t == "textarea") && dom.has_attr(i, "readonly")) || attr_true(dom, i, "aria-readonly");
+  // aria-current is a token (page, step, location, date, time, true) or false; anything else a
+  // page writes there counts as true, as ARIA says.
+  {
+    bool has = false;
+    const std::string v = lower(collapse_ws(dom.attr(i, "aria-current", &has)));
+    s.current = has && !v.empty() && v != "false";
+  }
   // DOMSnapshot carries no focus; a capture cannot tell (see bench/compile-agreement.md).
   s.focused = false;
   if (is_secret_field(dom, i)) {

@@ -10,7 +10,7 @@ namespace athena::engine {
 std::uint64_t state_bits(const NodeState& s) {
   return (std::uint64_t(s.disabled) << 0) | (std::uint64_t(s.focused) << 1) | (std::uint64_t(s.required) << 2) |
          (std::uint64_t(s.invalid) << 3) | (std::uint64_t(s.selected) << 4) | (std::uint64_t(s.readonly) << 5) |
-         (std::uint64_t(s.value_redacted) << 6) | (std::uint64_t(s.checked) << 8) |
+         (std::uint64_t(s.value_redacted) << 6) | (std::uint64_t(s.current) << 7) | (std::uint64_t(s.checked) << 8) |
          (std::uint64_t(s.expanded) << 12) | (std::uint64_t(s.pressed) << 16) | (std::uint64_t(s.sort) << 20);
 }
 

@@ -28,6 +28,7 @@ json state_json(const NodeState& s) {
   if (s.invalid) j["invalid"] = true;
   if (s.selected) j["selected"] = true;
   if (s.readonly) j["readonly"] = true;
+  if (s.current) j["current"] = true;
   if (const char* t = tri(s.checked)) j["checked"] = t;
   if (const char* t = tri(s.expanded)) j["expanded"] = t;
   if (const char* t = tri(s.pressed)) j["pressed"] = t;

@@ -84,6 +84,7 @@ std::vector<StateWord> state_word_list(const Element& e) {
   if (s.invalid) word("invalid");
   if (s.readonly) word("readonly");
   if (s.selected) word("selected");
+  if (s.current) word("current");
   // A checkbox that is not checked says so: "checked=false" is information, not noise.
   tri("checked", s.checked, true);
   tri("expanded", s.expanded, true);

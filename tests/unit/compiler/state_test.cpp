@@ -130,3 +130,25 @@ TEST_CASE("sort: a column or row header's aria-sort, and no other role's", "[com
   CHECK(by_name(s, "Orders")->state.sort == Sort::kUnset);
   CHECK(by_name(s, "Not a header")->state.sort == Sort::kUnset);
 }
+
+TEST_CASE("aria-current marks the current page, step or item, and false or absent does not", "[compiler][state]") {
+  // A nav's link to this page, a pager's page, a wizard's step (a list item: a text line).
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int nav = b.el(0, body, "nav");
+  b.text(0, b.el(0, nav, "a", {{"href", "/"}, {"aria-current", "page"}}), "Overview");
+  b.text(0, b.el(0, nav, "a", {{"href", "/c"}, {"aria-current", "false"}}), "Customers");
+  b.text(0, b.el(0, nav, "a", {{"href", "/b"}}), "Billing");
+  const int steps = b.el(0, body, "ol");
+  b.text(0, b.el(0, steps, "li"), "Account");
+  b.text(0, b.el(0, steps, "li", {{"aria-current", "step"}}), "Address");
+  b.text(0, b.el(0, body, "button", {{"aria-current", "anything"}}), "Today");  // an unknown token is true
+  const Snapshot s = compile_ok(b);
+  CHECK(by_name(s, "Overview")->state.current);
+  CHECK_FALSE(by_name(s, "Customers")->state.current);
+  CHECK_FALSE(by_name(s, "Billing")->state.current);
+  CHECK_FALSE(by_name(s, "Account")->state.current);
+  CHECK(by_name(s, "Address")->state.current);
+  CHECK(by_name(s, "Address")->category == Category::kText);
+  CHECK(by_name(s, "Today")->state.current);
+}

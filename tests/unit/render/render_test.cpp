@@ -102,6 +102,11 @@ TEST_CASE("a modified line names only the state words that differ, never an unch
   filled.state.value = "Ada";
   CHECK(line(empty, filled) == "e5 textbox \"Name\": + focused value=\"Ada\"");
   CHECK(line(filled, empty) == "e5 textbox \"Name\": - focused value=\"Ada\"");
+  // A pager's page that becomes the current one.
+  Element page = el(8, "link", "2");
+  Element now = page;
+  now.state.current = true;
+  CHECK(line(page, now) == "e8 link \"2\": + current");
   Element column = el(7, "columnheader", "Name");
   Element up = column;
   up.state.sort = Sort::kAscending;
