@@ -648,3 +648,26 @@ test('reading: an image by its alt text, a rating drawn in stars, progress bars 
   const page = await chain.call('click', { ref: refOf(nav.fp, 'link', '1042'), version: click.fp.version });
   assert.deepEqual(page.fp.modified.map((m) => `${m.role} ${m.name}: ${m.change}`), ['link 1041: - current', 'link 1042: + current'], page.text);
 });
+
+test('Select2: its label is read, its dropdown opens with the search field, typing filters, the choice names the box', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/assign.html') });
+  assert.equal(nav.isError, false, nav.text);
+  // The page's <label> names the <select> Select2 hid: its words are a line before the box.
+  const lines = nav.fp.elements.map((e) => `${e.role} ${e.name}`);
+  assert.deepEqual(lines.slice(0, 3), ['heading Assign ticket', 'text Assignee', 'combobox Choose someone'], nav.text);
+  const open = await chain.call('click', { ref: refOf(nav.fp, 'combobox', 'Choose someone'), version: nav.fp.version });
+  assert.equal(open.fp.type, 'overlay_opened', open.text);
+  const search = open.fp.elements.find((e) => e.role === 'searchbox');
+  assert.ok(search, `the dropdown's search field opens with it: ${open.text}`);
+  assert.deepEqual(open.fp.elements.filter((e) => e.role === 'option').map((e) => e.name),
+    ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Katherine Johnson'], open.text);
+  const typed = await chain.call('type', { ref: search.ref, text: 'Gra', version: open.fp.version });
+  assert.equal(typed.fp.type, 'delta', typed.text);
+  assert.deepEqual(typed.fp.removed.map((r) => r.name).sort(), ['Ada Lovelace', 'Alan Turing', 'Katherine Johnson'], typed.text);
+  const grace = open.fp.elements.find((e) => e.role === 'option' && e.name === 'Grace Hopper');
+  const chose = await chain.call('click', { ref: grace.ref, version: typed.fp.version });
+  assert.equal(chose.fp.type, 'overlay_closed', chose.text);
+  assert.ok(chose.fp.modified.some((m) => m.role === 'combobox' && m.name === 'Grace Hopper'), chose.text);
+  const save = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Save'), version: chose.fp.version });
+  assert.ok(save.fp.elements.some((e) => e.role === 'status' && e.name === 'Assigned to Grace Hopper'), save.text);
+});

@@ -20,6 +20,8 @@
 //   /npm/ag-grid/...    node_modules/ag-grid-community/dist/ (AG Grid Community's UMD build)
 //   /npm/tabulator/...  node_modules/tabulator-tables/dist/ (Tabulator's data table)
 //   /npm/sweetalert2/... node_modules/sweetalert2/dist/ (SweetAlert2's dialogs and toasts)
+//   /npm/jquery/...     node_modules/jquery/dist/ (for Select2)
+//   /npm/select2/...    node_modules/select2/dist/ (Select2's searchable select boxes)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
 //                 sphinx-doc, python-sphinx-panels-doc (only to
@@ -43,6 +45,8 @@ export const MOUNTS = Object.freeze({
   '/npm/ag-grid/': path.join(root, 'node_modules/ag-grid-community/dist'),
   '/npm/tabulator/': path.join(root, 'node_modules/tabulator-tables/dist'),
   '/npm/sweetalert2/': path.join(root, 'node_modules/sweetalert2/dist'),
+  '/npm/jquery/': path.join(root, 'node_modules/jquery/dist'),
+  '/npm/select2/': path.join(root, 'node_modules/select2/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
   // Pages recorded once into tests/cases-unseen (the agreement check on pages the compiler was
   // not tuned on); their packages are needed only to record again, never to test.

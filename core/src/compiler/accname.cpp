@@ -191,8 +191,16 @@ struct Walk {
       const std::string_view label = dom.attr(i, "aria-label", &has);
       if (has && !is_blank(label)) return std::string(label);
     }
-    // 2E embedded control: its value stands in its place (secrets give nothing).
-    if (embedded) return field_value(dom, i, role);
+    // 2E embedded control: its value stands in its place (secrets give nothing). An ARIA textbox
+    // that is no form field (Select2 renders its choice as `<span role=textbox>Ada</span>`, the
+    // combobox labelled by it) has what it holds as its value, as Chrome reads it.
+    if (embedded) {
+      std::string v = field_value(dom, i, role);
+      const std::string_view t = dom.tag(i);
+      if (blank(v) && (role == "textbox" || role == "searchbox") && t != "input" && t != "textarea" && !is_secret_field(dom, i))
+        v = content(i, include_hidden, depth);
+      return v;
+    }
     // 2D native host-language label
     if (role != "none") {
       std::string n = native(i, role, depth);

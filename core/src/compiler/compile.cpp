@@ -421,7 +421,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // A link inside a paragraph is part of the sentence ("While the Language Reference describes …"):
   // its words stay in the text, unless the text is nothing but links (a list item that only
   // holds one says nothing the link line does not).
-  std::vector<char> opaque(n, 0), opaque_but_links(n, 0);
+  std::vector<char> opaque(n, 0), opaque_but_links(n, 0), orphan_label(n, 0);
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
     // (A sortable column header is a control too: its words are its own line, not its row's.)
@@ -431,10 +431,31 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     bool labels_control = false;
     if (dom.is_element(i) && dom.tag(i) == "label") {
       labels_control = has_inter_desc[u];
-      for (const int c : dom.idrefs(i, "for")) labels_control = labels_control || control[static_cast<std::size_t>(c)];
+      bool shown = has_inter_desc[u];
+      for (const int c : dom.idrefs(i, "for")) {
+        labels_control = labels_control || control[static_cast<std::size_t>(c)];
+        shown = shown || (!vis.aria_hidden(c) && vis.visible(c, is_focusable(dom, c)));
+      }
+      // A label of no control the agent sees (Select2 hides the <select> it stands in for, and
+      // labels its own combobox otherwise) is the words it shows: a text line, as Chrome has it.
+      orphan_label[u] = !shown;
     }
     opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading" || header_control || labels_control;
     opaque_but_links[u] = opaque[u] && role[u] != "link";
+  }
+
+  // A dropdown's list in a floating box with its search field (Select2, Tom Select): the box is
+  // the overlay, so the field the agent types into to filter the list opens with it.
+  std::vector<int> popup_list(n, -1);  // per floating box: the list it is the overlay of
+  std::vector<char> boxed(n, 0);       // per list: its box is the overlay, not itself
+  for (const int i : dom.order) {
+    const auto u = static_cast<std::size_t>(i);
+    if (!dom.is_element(i) || (role[u] != "menu" && role[u] != "listbox") || !vis.visible(i, is_focusable(dom, i))) continue;
+    if (classify_overlay(dom, i, role[u]).rule != 5) continue;
+    const int box = popup_box(dom, i);
+    if (box < 0 || popup_list[static_cast<std::size_t>(box)] >= 0) continue;
+    popup_list[static_cast<std::size_t>(box)] = i;
+    boxed[u] = 1;
   }
 
   std::vector<Region> region(n, Region::kPage);
@@ -505,8 +526,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const bool focusable = is_focusable(dom, i);
     const bool visible = vis.visible(i, focusable);
 
-    if (visible) {
-      const OverlayMatch m = classify_overlay(dom, i, r);
+    if (visible || popup_list[u] >= 0) {
+      OverlayMatch m = boxed[u] ? OverlayMatch{} : classify_overlay(dom, i, r);
+      if (popup_list[u] >= 0 && !m.rule) m = OverlayMatch{OverlayType::kDropdown, 5, 0.7};
       if (m.rule) {
         cands.push_back(Candidate{i, ov[u], m, z[u]});
         ov[u] = static_cast<int>(cands.size()) - 1;
@@ -609,7 +631,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       cat = Category::kText;
       emit = true;
       group = true;
-    } else if (!covered[u] && !in_text[u] && !in_live[u] && (is_row(dom, i, r) || is_text_block(dom, i))) {
+    } else if (!covered[u] && !in_text[u] && !in_live[u] && (is_row(dom, i, r) || is_text_block(dom, i) || orphan_label[u])) {
       // Text the agent reads, wherever it is: visibility decides, not the viewport.
       cat = Category::kText;
       emit = true;
@@ -715,7 +737,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     // A nameless control (TodoMVC's toggle checkbox, an icon button) is told apart by the text
     // around it: the nearest ancestor with text, as its description ("in: Buy milk").
-    if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty()) {
+    // (Not a list, a menu or a tree: its items say what it holds, and the words around it are
+    // another control's, as a dropdown's search field's value above its results.)
+    if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r) && r != "listbox") {
       int a = dom.nodes[static_cast<std::size_t>(i)].parent;
       for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a); ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
         const std::string_view at = dom.tag(a);

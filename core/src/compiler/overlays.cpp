@@ -118,4 +118,32 @@ OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role) {
   return {};
 }
 
+int popup_box(const Dom& dom, int list) {
+  int best = -1;
+  int n = list;
+  for (int k = 0; k < kMenuFloatDepth; ++k) {
+    n = dom.nodes[static_cast<std::size_t>(n)].parent;
+    if (n < 0 || !dom.is_element(n) || dom.tag(n) == "body" || dom.tag(n) == "html") break;
+    const std::string_view pos = dom.style(n, kPosition);
+    if (pos != "absolute" && pos != "fixed") continue;
+    // What it holds: no opened control outside the list (that would be the opener, or another
+    // widget: the box is the page's, not the popup's), and not more than a popup does.
+    std::size_t seen = 0;
+    bool holds_opener = false;
+    std::vector<int> stack{n};
+    while (!stack.empty() && !holds_opener && seen <= limits::kMaxPopupNodes) {
+      const int c = stack.back();
+      stack.pop_back();
+      ++seen;
+      if (c == list) continue;
+      if (expanded(dom, c)) holds_opener = true;
+      for (int d = dom.nodes[static_cast<std::size_t>(c)].first_child; d >= 0; d = dom.nodes[static_cast<std::size_t>(d)].next)
+        if (dom.is_element(d)) stack.push_back(d);
+    }
+    if (holds_opener || seen > limits::kMaxPopupNodes) break;
+    best = n;
+  }
+  return best;
+}
+
 }  // namespace athena::compiler

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "athena/snapshot.h"
+#include "athena/limits.h"
 #include "compiler/dom_view.h"
 #include "compiler/visibility.h"
 
@@ -32,6 +33,13 @@ namespace athena::compiler {
 inline constexpr int kOverlayZIndex = 1000;  // rule 4's "high z-index"
 inline constexpr int kMenuFloatDepth = 6;    // rule 5: how far up the floating box may be
 inline constexpr int kPopupTriggerDepth = 6;  // dropdowns: how far up the opening control may be
+
+/// A rule-5 dropdown's list sits in a floating box with what belongs to it (Select2's and Tom
+/// Select's search field above their results): the outermost box at most kMenuFloatDepth levels
+/// up that is positioned absolute or fixed, holds at most limits::kMaxPopupNodes nodes and holds
+/// no opened control but the list's own (the control that opened it stays outside). -1 when no
+/// box around the list is one (the list is the overlay itself).
+int popup_box(const Dom& dom, int list);
 
 struct OverlayMatch {
   OverlayType type = OverlayType::kUnknown;

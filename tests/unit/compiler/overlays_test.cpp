@@ -1,6 +1,8 @@
 // Overlay rules 1-5 (see core/src/compiler/overlays.h), each at its edges.
 #include "helpers.h"
 
+#include <algorithm>
+
 #include "athena/engine.h"
 
 using namespace athena;
@@ -128,6 +130,42 @@ TEST_CASE("rule 5: a floating role=menu/listbox opened by an aria-expanded contr
     b.text(0, b.el(0, m, "li", {{"role", "menuitem"}, {"aria-expanded", "true"}}), "More");
     CHECK(compile_ok(b).overlays.empty());
   }
+}
+
+TEST_CASE("rule 5: a dropdown's floating box with its search field is the overlay, the list and the field in it", "[compiler][overlays]") {
+  // Select2: the page keeps its combobox (expanded); the dropdown is appended to <body> in an
+  // absolute box holding the search field and the results list.
+  auto build = [](bool opener_inside) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int page = b.el(0, body, "main");
+    b.text(0, b.el(0, page, "span", {{"role", "combobox"}, {"tabindex", "0"}, {"aria-expanded", "true"}, {"aria-label", "Assignee"}}), "Choose");
+    const int box = b.el(0, body, "span", {{"class", "select2-container"}}, {10, 40, 200, 150});
+    b.style(0, box, "position", "absolute");
+    const int drop = b.el(0, box, "span", {}, {10, 40, 200, 150});
+    b.style(0, drop, "position", "absolute");
+    b.el(0, b.el(0, drop, "span"), "input", {{"type", "search"}, {"role", "searchbox"}, {"aria-label", "Search"}, {"value", "Gra"}}, {10, 40, 200, 20});
+    // Another opened control in the box: it is no popup of the list's, so the list alone is.
+    if (opener_inside) b.el(0, drop, "button", {{"aria-expanded", "true"}, {"aria-label", "Filters"}}, {10, 60, 200, 20});
+    const int list = b.el(0, b.el(0, drop, "span"), "ul", {{"role", "listbox"}, {"aria-expanded", "true"}}, {10, 80, 200, 100});
+    b.text(0, b.el(0, list, "li", {{"role", "option"}}, {10, 80, 200, 20}), "Grace Hopper");
+    return compile_ok(b);
+  };
+  const Snapshot s = build(false);
+  REQUIRE(s.overlays.size() == 1);
+  CHECK(s.overlays[0].rule == 5);
+  CHECK(s.overlays[0].type == OverlayType::kDropdown);
+  CHECK(by_name(s, "Search")->overlay == 0);
+  CHECK(by_name(s, "Grace Hopper")->overlay == 0);
+  CHECK(by_name(s, "Assignee")->overlay == -1);
+  // The nameless list is not described by the words around it (the search field's "Gra").
+  const auto list = std::find_if(s.nodes.begin(), s.nodes.end(), [](const ReadableNode& n) { return n.role == "listbox"; });
+  REQUIRE(list != s.nodes.end());
+  CHECK(list->description.empty());
+  const Snapshot own = build(true);
+  REQUIRE(own.overlays.size() == 1);
+  CHECK(by_name(own, "Search")->overlay == -1);
+  CHECK(by_name(own, "Grace Hopper")->overlay == 0);
 }
 
 TEST_CASE("first match wins: invisible overlays are not overlays", "[compiler][overlays]") {

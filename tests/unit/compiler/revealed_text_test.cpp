@@ -830,7 +830,7 @@ TEST_CASE("what a page shows rather than writes: images by their alt text, gauge
   b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Steps"}, {"aria-valuenow", "2"}, {"aria-valuemin", "1"}, {"aria-valuemax", "5"}});
   b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Upload"}, {"aria-valuenow", "1"}, {"aria-valuetext", "1 of 3 files"}});
   b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Loading"}});  // busy: no value, still a line
-  const int label = b.el(0, main, "label");
+  const int label = b.el(0, main, "label");  // labels no control: its words are a line
   b.text(0, label, "Disk usage");
   b.text(0, b.el(0, label, "meter", {{"value", "0.6"}}), "60 percent");  // its fallback text is not read
   // Inside a paragraph, an image's and a bar's words are the paragraph's, where they stand.
@@ -845,13 +845,30 @@ TEST_CASE("what a page shows rather than writes: images by their alt text, gauge
   b.el(0, b.el(0, main, "a", {{"href", "/mug"}}), "img", {{"alt", "Mug"}});
   const Snapshot s = compile_ok(b);
   CHECK(lines_of(s) == std::vector<std::string>{"image Blue ceramic mug, 350 ml", "image Rated 4 out of 5", "progressbar Refund",
-                                                "progressbar Steps", "progressbar Upload", "progressbar Loading", "meter Disk usage",
+                                                "progressbar Steps", "progressbar Upload", "progressbar Loading", "text Disk usage 60%",
                                                 "text Delivered 70% with a tracking map", "image python logo",
                                                 "link Mug"});
   CHECK(by_name(s, "Refund")->state.value == "30%");
   CHECK(by_name(s, "Steps")->state.value == "25%");
   CHECK(by_name(s, "Upload")->state.value == "1 of 3 files");
   CHECK(by_name(s, "Loading")->state.value.empty());
-  CHECK(by_name(s, "Disk usage")->state.value == "60%");
+  // A meter labelled by a <label> around it: the label's words and the meter's, one line.
   CHECK(by_name(s, "Blue ceramic mug, 350 ml")->category == Category::kText);
+}
+
+TEST_CASE("a label of a control the agent cannot see is text, and Select2's combobox is named by the choice it shows", "[compiler][text]") {
+  // Select2 hides the <select> (aria-hidden) and puts its own combobox after it, labelled by a
+  // <span role=textbox> that holds the choice. The page's <label for> still names the hidden one.
+  CaptureBuilder b;
+  const int form = b.el(0, b.el(0, 0, "body"), "form");
+  b.text(0, b.el(0, form, "label", {{"for", "who"}}), "Assignee");
+  const int sel = b.el(0, form, "select", {{"id", "who"}, {"aria-hidden", "true"}, {"tabindex", "-1"}});
+  b.text(0, b.el(0, sel, "option"), "Grace Hopper");
+  const int box = b.el(0, form, "span", {{"role", "combobox"}, {"tabindex", "0"}, {"aria-labelledby", "shown"}, {"aria-expanded", "false"}});
+  b.text(0, b.el(0, box, "span", {{"id", "shown"}, {"role", "textbox"}, {"aria-readonly", "true"}, {"title", "Grace Hopper"}}), "Grace Hopper");
+  // A label of a field it can see stays that field's name, no line of its own.
+  b.text(0, b.el(0, form, "label", {{"for", "note"}}), "Note");
+  b.el(0, form, "input", {{"id", "note"}});
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"text Assignee", "combobox Grace Hopper", "textbox Grace Hopper", "textbox Note"});
 }
