@@ -671,3 +671,18 @@ test('Select2: its label is read, its dropdown opens with the search field, typi
   const save = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Save'), version: chose.fp.version });
   assert.ok(save.fp.elements.some((e) => e.role === 'status' && e.name === 'Assigned to Grace Hopper'), save.text);
 });
+
+test('Tom Select: the <select>s it keeps behind its own are no lines; typing into its combobox filters, a choice is saved', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/tags.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const lines = nav.fp.elements.map((e) => `${e.role} ${e.name}`);
+  // One combobox per field, named by the page's label; no nameless copy, no second list of options.
+  assert.deepEqual(lines.filter((l) => /^(combobox|listbox|option) /.test(l)), ['combobox Assign to', 'combobox Tags'], nav.text);
+  const typed = await chain.call('type', { ref: refOf(nav.fp, 'combobox', 'Assign to'), text: 'Gra', version: nav.fp.version });
+  assert.equal(typed.fp.type, 'overlay_opened', typed.text);
+  assert.deepEqual(typed.fp.elements.filter((e) => e.role === 'option').map((e) => e.name), ['Grace Hopper'], typed.text);
+  const chose = await chain.call('click', { ref: typed.fp.elements.find((e) => e.role === 'option').ref, version: typed.fp.version });
+  assert.equal(chose.fp.type, 'overlay_closed', chose.text);
+  const save = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Save'), version: chose.fp.version });
+  assert.ok(save.fp.elements.some((e) => e.role === 'status' && e.name === 'Saved: Grace Hopper, urgent'), save.text);
+});

@@ -122,6 +122,19 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
 
 bool has_words(std::string_view t);
 
+// A form field a widget library keeps behind its own: Tom Select leaves the page's <select> at
+// 1px wide, out of the tab order, and moves its label to its own combobox. The agent acts on the
+// widget; the field is nameless noise beside it (and its options, a second list).
+bool stand_in(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
+  const std::string_view t = dom.tag(i);
+  if (t != "select" && t != "input" && t != "textarea") return false;
+  long long ti = 0;
+  if (!parse_int(dom.attr(i, "tabindex"), ti) || ti >= 0) return false;
+  const Rect& box = dom.nodes[static_cast<std::size_t>(i)].box;
+  if (box.width > 1 && box.height > 1) return false;
+  return is_blank(accessible_name(dom, vis, i, role));
+}
+
 // Its one child is an image, a progress bar or a meter, and it has no words of its own.
 bool sole_figure(const Dom& dom, int i, const std::vector<std::string>& role) {
   int figures = 0;
@@ -641,6 +654,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (vis.aria_hidden(i)) continue;
     const bool shown = sel >= 0 ? vis.visible(sel, true) : visible;
     if (!shown) continue;
+    if (cat == Category::kInteractive && (sel >= 0 ? stand_in(dom, vis, sel, role[static_cast<std::size_t>(sel)]) : stand_in(dom, vis, i, r)))
+      continue;
     // An empty, zero-size element that is only tabbable (the focus guards a data grid or a dialog
     // puts around itself) is nothing to read and nothing to aim at: Chrome's tree leaves it out too.
     if (cat == Category::kInteractive && r == "generic" && !clickable && node.box.width <= 0 && node.box.height <= 0 &&

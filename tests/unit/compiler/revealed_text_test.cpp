@@ -872,3 +872,21 @@ TEST_CASE("a label of a control the agent cannot see is text, and Select2's comb
   const Snapshot s = compile_ok(b);
   CHECK(lines_of(s) == std::vector<std::string>{"text Assignee", "combobox Grace Hopper", "textbox Grace Hopper", "textbox Note"});
 }
+
+TEST_CASE("a form field a widget keeps behind its own (1px, out of the tab order, nameless) is no line, nor its options", "[compiler][text]") {
+  // Tom Select: the page's <select multiple> stays at 1px with tabindex=-1; its label moved to
+  // Tom Select's own combobox.
+  CaptureBuilder b;
+  const int form = b.el(0, b.el(0, 0, "body"), "form");
+  b.text(0, b.el(0, form, "label", {{"for", "ts"}}), "Tags");
+  const int sel = b.el(0, form, "select", {{"multiple", ""}, {"tabindex", "-1"}}, {10, 10, 1, 17});
+  b.text(0, b.el(0, sel, "option"), "urgent");
+  b.text(0, b.el(0, sel, "option"), "gift");
+  b.el(0, form, "input", {{"id", "ts"}, {"role", "combobox"}, {"aria-expanded", "false"}}, {20, 10, 200, 20});
+  // The same field with a name of its own, or in the tab order, is the agent's to act on.
+  const int named = b.el(0, form, "select", {{"aria-label", "Size"}, {"tabindex", "-1"}}, {10, 40, 1, 1});
+  b.text(0, b.el(0, named, "option"), "M");
+  b.el(0, form, "input", {{"type", "checkbox"}, {"aria-label", "Gift wrap"}}, {10, 60, 1, 1});
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"combobox Tags", "combobox Size", "checkbox Gift wrap"});
+}
