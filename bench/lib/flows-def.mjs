@@ -174,5 +174,19 @@ export function flows(sites) {
         { op: 'click', text: 'Yes, cancel it', role: 'button', expect: 'Order 1002 cancelled' },
       ],
     },
+    {
+      name: 'assign',
+      description: 'Select2 (npm select2 with jQuery): open the assignee box, type to filter it, choose, save',
+      // Select2 hides the labelled <select>; its dropdown, appended to <body>, holds the search
+      // field above the results (tests/sites/assign.html).
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/assign.html'), expect: 'Assignee' },
+        // No role: Playwright MCP names the box nothing and its text field "Choose someone"; either opens it.
+        { op: 'click', text: 'Choose someone', expect: 'Katherine Johnson' },
+        { op: 'type', field: 'Search', text: 'Gra', expect: 'Grace Hopper' },
+        { op: 'click', text: 'Grace Hopper', role: 'option' },
+        { op: 'click', text: 'Save', role: 'button', expect: 'Assigned to Grace Hopper' },
+      ],
+    },
   ];
 }

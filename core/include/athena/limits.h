@@ -23,6 +23,7 @@ inline constexpr int kMaxOutlineDepth = 12;                   // nesting levels 
 inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
 inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
 inline constexpr int kFeedbackSiblings = 3;                   // siblings after a refused field searched for the page's message beside it
+inline constexpr int kMaxDisplayHops = 3;                     // levels between a control and the read-only box in it that shows its value
 inline constexpr std::size_t kMaxPopupNodes = 2'000;          // nodes a dropdown's floating box may hold (its search field, its list)
 
 // Registries (memory stays flat over long sessions). No older versions are kept: only the

@@ -122,6 +122,23 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
 
 bool has_words(std::string_view t);
 
+// A read-only text box inside a control that the control is named by (Select2 shows its choice in
+// `<span role=textbox aria-readonly=true>` inside its combobox, labelled by it): it is how the
+// control shows its value, which the control's line already says.
+bool shows_value_of(const Dom& dom, int i, std::string_view role, const std::vector<char>& control) {
+  if ((role != "textbox" && role != "searchbox") || lower(collapse_ws(dom.attr(i, "aria-readonly"))) != "true") return false;
+  const std::string_view id = dom.attr(i, "id");
+  if (is_blank(id)) return false;
+  int a = dom.nodes[static_cast<std::size_t>(i)].parent;
+  for (int k = 0; k < limits::kMaxDisplayHops && a >= 0 && dom.is_element(a); ++k, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
+    if (!control[static_cast<std::size_t>(a)]) continue;
+    for (const int r : dom.idrefs(a, "aria-labelledby"))
+      if (r == i) return true;
+    return false;
+  }
+  return false;
+}
+
 // A form field a widget library keeps behind its own: Tom Select leaves the page's <select> at
 // 1px wide, out of the tab order, and moves its label to its own combobox. The agent acts on the
 // widget; the field is nameless noise beside it (and its options, a second list).
@@ -411,8 +428,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // tree reads it, and its lines are the page's own.
     if (element && base_interactive[c] && reading_box(dom, vis, *it, role[c], reads_below[c])) base_interactive[c] = 0;
     // Nor is a widget's unnamed container that takes focus for its arrow keys (Shoelace's tree):
-    // its items are the controls, and it takes and gives up focus as they do.
-    if (element && base_interactive[c] && has_inter_desc[c] && composite_container(role[c]) && unnamed(dom, vis, *it, role[c]))
+    // its items are the controls, and it takes and gives up focus as they do. An unnamed list of
+    // options that is no <select> (a dropdown's results) is the same: its options are what the
+    // agent chooses from.
+    if (element && base_interactive[c] && has_inter_desc[c] && (composite_container(role[c]) || (role[c] == "listbox" && dom.tag(*it) != "select")) &&
+        unnamed(dom, vis, *it, role[c]))
       base_interactive[c] = 0;
     const int p = dom.nodes[c].parent;
     if (p < 0) continue;
@@ -656,6 +676,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (!shown) continue;
     if (cat == Category::kInteractive && (sel >= 0 ? stand_in(dom, vis, sel, role[static_cast<std::size_t>(sel)]) : stand_in(dom, vis, i, r)))
       continue;
+    if (cat == Category::kInteractive && shows_value_of(dom, i, r, control)) continue;
     // An empty, zero-size element that is only tabbable (the focus guards a data grid or a dialog
     // puts around itself) is nothing to read and nothing to aim at: Chrome's tree leaves it out too.
     if (cat == Category::kInteractive && r == "generic" && !clickable && node.box.width <= 0 && node.box.height <= 0 &&
@@ -752,9 +773,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     // A nameless control (TodoMVC's toggle checkbox, an icon button) is told apart by the text
     // around it: the nearest ancestor with text, as its description ("in: Buy milk").
-    // (Not a list, a menu or a tree: its items say what it holds, and the words around it are
-    // another control's, as a dropdown's search field's value above its results.)
-    if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r) && r != "listbox") {
+    // (Not a menu, a tree or a grid: its items say what it holds, and the words around it are
+    // another control's.)
+    if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r)) {
       int a = dom.nodes[static_cast<std::size_t>(i)].parent;
       for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a); ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
         const std::string_view at = dom.tag(a);
