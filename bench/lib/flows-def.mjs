@@ -5,7 +5,7 @@
 // that text is in what the agent was shown (Athena: its view rebuilt from every FactPack, plus the
 // find / read answers it chose to ask for; a peer: its latest snapshot). The reading flows (tabs,
 // accordion, confirm, long index) need text revealed by an action, or a link the FactPack trimmed;
-// the application flows (api-reference, create-user, manual-index, customer-grid, orders) need the text an
+// the application flows (api-reference, create-user, manual-index, customer-grid, orders, assign) need the text an
 // agent reads on real apps: table cells, a card's title, a field's message, a chapter list, the rows
 // a sort brings to the top.
 
