@@ -686,3 +686,18 @@ test('Tom Select: the <select>s it keeps behind its own are no lines; typing int
   const save = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Save'), version: chose.fp.version });
   assert.ok(save.fp.elements.some((e) => e.role === 'status' && e.name === 'Saved: Grace Hopper, urgent'), save.text);
 });
+
+test('Quill: the editor is one line that reads its text; typing replaces it, and what was sent is what was typed', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/reply.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const editor = nav.fp.elements.find((e) => e.name === 'Message' && e.role !== 'text');
+  assert.ok(editor, nav.text);
+  assert.equal(editor.value, 'Hello Ada, Thanks for the report.', nav.text);
+  // Its paragraphs and bold words (Chrome calls them clickable) are its value, not lines; the
+  // label it is named by is no text line of its own.
+  assert.deepEqual(nav.fp.elements.filter((e) => /Ada|report|^Message$/.test(e.name)).map((e) => e.ref), [editor.ref], nav.text);
+  const typed = await chain.call('type', { ref: editor.ref, text: 'We fixed it.', version: nav.fp.version });
+  assert.deepEqual(typed.fp.modified.map((m) => `${m.ref}: ${m.change}`), [`${editor.ref}: value="Hello Ada, Thanks for the report." -> value="We fixed it."`], typed.text);
+  const sent = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Send'), version: typed.fp.version });
+  assert.ok(sent.fp.elements.some((e) => e.role === 'status' && e.name === 'Sent: We fixed it.'), sent.text);
+});

@@ -455,6 +455,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // its words stay in the text, unless the text is nothing but links (a list item that only
   // holds one says nothing the link line does not).
   std::vector<char> opaque(n, 0), opaque_but_links(n, 0), orphan_label(n, 0);
+  // Labels a shown control names itself by (aria-labelledby): no orphans, whatever their `for`.
+  std::vector<char> names_control(n, 0);
+  for (const int i : dom.order)
+    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && dom.has_attr(i, "aria-labelledby") && vis.visible(i, is_focusable(dom, i)))
+      for (const int l : dom.idrefs(i, "aria-labelledby")) names_control[static_cast<std::size_t>(l)] = 1;
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
     // (A sortable column header is a control too: its words are its own line, not its row's.)
@@ -464,7 +469,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     bool labels_control = false;
     if (dom.is_element(i) && dom.tag(i) == "label") {
       labels_control = has_inter_desc[u];
-      bool shown = has_inter_desc[u];
+      bool shown = has_inter_desc[u] || names_control[u];
       for (const int c : dom.idrefs(i, "for")) {
         labels_control = labels_control || control[static_cast<std::size_t>(c)];
         shown = shown || (!vis.aria_hidden(c) && vis.visible(c, is_focusable(dom, c)));
@@ -494,6 +499,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   std::vector<Region> region(n, Region::kPage);
   std::vector<int> landmark(n, -1), z(n, 0), ov(n, -1);
   std::vector<char> in_live(n, 0);
+  std::vector<char> in_editable(n, 0);  // inside a contenteditable root: the field's content, not lines
   std::vector<char> covered(n, 0);  // inside an element already emitted: no text block of its own
   std::vector<char> in_text(n, 0);  // inside a text block: its words are that block's (a nested list is not)
   // The outline (is_outline_list / is_outline_item): per node its nearest item ancestor-or-self,
@@ -522,6 +528,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       z[u] = z[pu];
       ov[u] = ov[pu];
       in_live[u] = in_live[pu];
+      in_editable[u] = in_editable[pu] || (dom.is_element(node.parent) && is_contenteditable(dom, node.parent));
       covered[u] = covered[pu];
       in_heading[u] = in_heading[pu];
       in_text[u] = in_text[pu];
@@ -552,6 +559,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     if (dom.is_element(i) && is_outline_item(dom, i, role[u])) item[u] = i;
     if (!dom.is_element(i)) continue;
+    // What an editor holds (Quill's paragraphs, its bold words: Chrome calls them clickable) is
+    // the editable field's value, on its line; a control by its role in it (a link, a button) and
+    // a contenteditable=false island are the page's.
+    if (in_editable[u] && lower(collapse_ws(dom.attr(i, "contenteditable"))) == "false") in_editable[u] = 0;
+    if (in_editable[u] && !is_interactive_role(role[u])) continue;
     const std::string& r = role[u];
     // A list or table inside a paragraph-like block has lines of its own (block_text skips it).
     if (is_text_container(dom, i)) in_text[u] = 0;

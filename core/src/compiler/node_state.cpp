@@ -268,6 +268,27 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
       for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
     }
     if (v.empty() && first >= 0 && role == "combobox") v = option_text(dom, first);
+  } else if (is_contenteditable(dom, i)) {
+    // An editor's value is its text, as Chrome gives it: its blocks apart, its words as written.
+    std::vector<int> stack{i};
+    while (!stack.empty() && v.size() <= 2 * limits::kMaxValueChars) {
+      const int n = stack.back();
+      stack.pop_back();
+      if (dom.is_text(n)) {
+        v += dom.node_value(n);
+        continue;
+      }
+      if (!dom.is_element(n)) continue;
+      const std::string_view tag = dom.tag(n);
+      if (n != i && (tag == "p" || tag == "div" || tag == "br" || tag == "li" || tag == "h1" || tag == "h2" || tag == "h3" ||
+                     tag == "blockquote" || tag == "pre"))
+        v.push_back(' ');
+      std::vector<int> kids;
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+        kids.push_back(c);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
+    }
+    v = collapse_ws(v);
   } else if (role == "progressbar" || role == "meter") {
     v = measure_value(dom, i);
   } else if (role == "slider" || role == "spinbutton" || role == "scrollbar") {

@@ -893,3 +893,26 @@ TEST_CASE("a form field a widget keeps behind its own (1px, out of the tab order
   const Snapshot s = compile_ok(b);
   CHECK(lines_of(s) == std::vector<std::string>{"combobox Tags", "combobox Size", "checkbox Gift wrap"});
 }
+
+TEST_CASE("an editor is one line whose value is its text, what it holds is no line, and a link in it is", "[compiler][state]") {
+  // Quill: <div contenteditable aria-labelledby> around paragraphs; Chrome's snapshot calls every
+  // element in an editable area clickable.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  b.text(0, b.el(0, body, "label", {{"id", "lbl"}}), "Message");
+  const int ed = b.el(0, body, "div", {{"contenteditable", "true"}, {"aria-labelledby", "lbl"}});
+  const int p1 = b.el(0, ed, "p");
+  b.flag(0, p1, "isClickable");
+  b.text(0, p1, "Hello ");
+  const int strong = b.el(0, p1, "strong");
+  b.flag(0, strong, "isClickable");
+  b.text(0, strong, "Ada");
+  b.text(0, p1, ",");
+  const int p2 = b.el(0, ed, "p");
+  b.flag(0, p2, "isClickable");
+  b.text(0, p2, "See ");
+  b.text(0, b.el(0, p2, "a", {{"href", "/r/42"}}), "the report");
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"generic Message", "link the report"});
+  CHECK(by_name(s, "Message")->state.value == "Hello Ada, See the report");
+}
