@@ -329,7 +329,7 @@ std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::
   for (const int c : cells_of(dom, row, role)) {
     if (vis.aria_hidden(c) || vis.css_hidden(c)) continue;
     // A cell that is a control itself (a sortable header) is its own line: an empty cell here.
-    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, opaque, limits::kMaxRevealedTextChars);
+    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
     if (any) out += " | ";
     out += cell;
     any = any || !cell.empty();
@@ -710,7 +710,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       const bool row = is_row(dom, i, r);
       rn.role = row ? "row" : "text";
       auto words = [&](const std::vector<char>& hidden) {
-        return row ? row_text(dom, vis, i, role, hidden) : block_text(dom, vis, i, hidden, limits::kMaxRevealedTextChars);
+        return row ? row_text(dom, vis, i, role, hidden) : block_text(dom, vis, i, role, hidden, limits::kMaxRevealedTextChars);
       };
       // Nothing but links, or only separators ("|", "»"), says nothing; a term of symbols heads
       // its description all the same (Python's glossary: ">>>").

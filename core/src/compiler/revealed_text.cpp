@@ -2,7 +2,6 @@
 
 #include "compiler/accname.h"
 #include "compiler/node_state.h"
-#include "compiler/roles.h"
 #include "compiler/text.h"
 
 namespace athena::compiler {
@@ -72,7 +71,8 @@ bool is_text_block(const Dom& dom, int i) {
   return with_words >= 2;
 }
 
-std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<char>& opaque, std::size_t max_bytes) {
+std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<std::string>& role, const std::vector<char>& opaque,
+                       std::size_t max_bytes) {
   std::string out;
   // Iterative pre-order walk of the block's subtree (no recursion: depth is page-controlled).
   const int depth0 = dom.nodes[static_cast<std::size_t>(i)].depth;
@@ -97,8 +97,8 @@ std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::
                       is_text_container(dom, c);
     // An image or a gauge says its words where it sits, as Chrome reads the block: "Rated
     // <img alt="4 of 5 stars">", "Uploaded <progress value=0.7>" (what it holds is no text).
-    if (const std::string role = skip ? std::string() : role_of(dom, c); is_figure_role(role)) {
-      const std::string words = figure_words(dom, vis, c, role);
+    if (!skip && is_figure_role(role[static_cast<std::size_t>(c)])) {
+      const std::string words = figure_words(dom, vis, c, role[static_cast<std::size_t>(c)]);
       if (!words.empty()) {
         out.push_back(' ');
         out += words;
