@@ -482,18 +482,20 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     opaque_but_links[u] = opaque[u] && role[u] != "link";
   }
 
-  // A dropdown's list in a floating box with its search field (Select2, Tom Select): the box is
-  // the overlay, so the field the agent types into to filter the list opens with it.
-  std::vector<int> popup_list(n, -1);  // per floating box: the list it is the overlay of
-  std::vector<char> boxed(n, 0);       // per list: its box is the overlay, not itself
+  // Visible menus and lists are classified here, once. A dropdown's list in a floating box with
+  // its search field (Select2, Tom Select) hands its match to the box: the box is the overlay, so
+  // the field the agent types into to filter the list opens with it.
+  std::unordered_map<int, OverlayMatch> match_of;  // lists and their boxes: the walk takes these
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
     if (!dom.is_element(i) || (role[u] != "menu" && role[u] != "listbox") || !vis.visible(i, is_focusable(dom, i))) continue;
-    if (classify_overlay(dom, i, role[u]).rule != 5) continue;
-    const int box = popup_box(dom, i);
-    if (box < 0 || popup_list[static_cast<std::size_t>(box)] >= 0) continue;
-    popup_list[static_cast<std::size_t>(box)] = i;
-    boxed[u] = 1;
+    const OverlayMatch m = classify_overlay(dom, i, role[u]);
+    match_of.emplace(i, m);
+    const int box = m.rule == 5 ? popup_box(dom, i) : -1;
+    if (box < 0 || match_of.count(box)) continue;
+    const OverlayMatch own = classify_overlay(dom, box, role[static_cast<std::size_t>(box)]);
+    match_of[box] = own.rule ? own : m;
+    match_of[i] = OverlayMatch{};
   }
 
   std::vector<Region> region(n, Region::kPage);
@@ -571,9 +573,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const bool focusable = is_focusable(dom, i);
     const bool visible = vis.visible(i, focusable);
 
-    if (visible || popup_list[u] >= 0) {
-      OverlayMatch m = boxed[u] ? OverlayMatch{} : classify_overlay(dom, i, r);
-      if (popup_list[u] >= 0 && !m.rule) m = OverlayMatch{OverlayType::kDropdown, 5, 0.7};
+    if (const auto found = match_of.find(i); visible || found != match_of.end()) {
+      const OverlayMatch m = found != match_of.end() ? found->second : classify_overlay(dom, i, r);
       if (m.rule) {
         cands.push_back(Candidate{i, ov[u], m, z[u]});
         ov[u] = static_cast<int>(cands.size()) - 1;
