@@ -126,7 +126,7 @@ bool has_words(std::string_view t);
 // `<span role=textbox aria-readonly=true>` inside its combobox, labelled by it): it is how the
 // control shows its value, which the control's line already says.
 bool shows_value_of(const Dom& dom, int i, std::string_view role, const std::vector<char>& control) {
-  if ((role != "textbox" && role != "searchbox") || lower(collapse_ws(dom.attr(i, "aria-readonly"))) != "true") return false;
+  if ((role != "textbox" && role != "searchbox") || !attr_true(dom, i, "aria-readonly")) return false;
   const std::string_view id = dom.attr(i, "id");
   if (is_blank(id)) return false;
   int a = dom.nodes[static_cast<std::size_t>(i)].parent;
@@ -403,6 +403,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   const std::size_t n = dom.nodes.size();
   std::vector<std::string> role(n);
   std::vector<char> base_interactive(n, 0), has_inter_desc(n, 0);
+  std::vector<char> editable(n, 0);  // contenteditable (is_contenteditable), read once per element
   std::size_t likely_nodes = 0;  // elements that will probably be emitted: reserved up front
   for (const int i : dom.order) {
     if (!dom.is_element(i)) continue;
@@ -410,7 +411,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     long long ti = -1;
     const bool tabbable = parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0;
     const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
-    const bool editable_root = is_contenteditable(dom, i) && !(p >= 0 && dom.is_element(p) && is_contenteditable(dom, p));
+    editable[static_cast<std::size_t>(i)] = is_contenteditable(dom, i);
+    const bool editable_root = editable[static_cast<std::size_t>(i)] && !(p >= 0 && editable[static_cast<std::size_t>(p)]);
     base_interactive[static_cast<std::size_t>(i)] = is_interactive_role(role[static_cast<std::size_t>(i)]) || tabbable || editable_root;
     likely_nodes += base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable) || role[static_cast<std::size_t>(i)] == "heading";
   }
@@ -530,7 +532,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       z[u] = z[pu];
       ov[u] = ov[pu];
       in_live[u] = in_live[pu];
-      in_editable[u] = in_editable[pu] || (dom.is_element(node.parent) && is_contenteditable(dom, node.parent));
+      in_editable[u] = in_editable[pu] || editable[pu];
       covered[u] = covered[pu];
       in_heading[u] = in_heading[pu];
       in_text[u] = in_text[pu];

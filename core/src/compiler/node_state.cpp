@@ -21,11 +21,6 @@ Tri tri_attr(const Dom& dom, int i, std::string_view name, bool allow_mixed) {
   return Tri::kUnset;
 }
 
-bool attr_true(const Dom& dom, int i, std::string_view name) {
-  const std::string_view v = dom.attr(i, name);
-  return !v.empty() && lower(collapse_ws(v)) == "true";
-}
-
 // A decimal number as a page writes it in an attribute ("70", "0.6", "-1.5e2"); nothing else.
 bool parse_number(std::string_view s, double& out) {
   const std::string t = collapse_ws(s);
@@ -212,6 +207,11 @@ bool is_secret_field(const Dom& dom, int i) {
     if (says_card_secret(dom.attr(i, a))) return true;
   // A numeric field whose pattern takes a card number.
   return lower(collapse_ws(dom.attr(i, "inputmode"))) == "numeric" && card_number_pattern(dom.attr(i, "pattern"));
+}
+
+bool attr_true(const Dom& dom, int i, std::string_view name) {
+  const std::string_view v = dom.attr(i, name);
+  return !v.empty() && lower(collapse_ws(v)) == "true";
 }
 
 std::string measure_value(const Dom& dom, int i) {

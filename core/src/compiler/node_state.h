@@ -29,6 +29,9 @@ bool is_secret_field(const Dom& dom, int i);
 /// range's aria-valuetext/valuenow; "" for secrets (check is_secret_field) and buttons.
 std::string field_value(const Dom& dom, int i, std::string_view role);
 
+/// An ARIA flag attribute set to "true" (any case, spaces around it).
+bool attr_true(const Dom& dom, int i, std::string_view name);
+
 /// How far a progress bar or a meter is, as the agent reads it: the page's own words for it
 /// (aria-valuetext), else its value as a share of its range ("70%"): `<progress value=0.7>` and
 /// `role=progressbar aria-valuenow=70` say the same. "" for a bar with no value (busy, not at 0).
