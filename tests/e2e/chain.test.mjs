@@ -647,6 +647,11 @@ test('reading: an image by its alt text, a rating drawn in stars, progress bars 
   assert.match(read.text, /^<read ref="e\d+" chars="24">\nBlue ceramic mug, 350 ml\n<\/read>$/, read.text);
   const page = await chain.call('click', { ref: refOf(nav.fp, 'link', '1042'), version: click.fp.version });
   assert.deepEqual(page.fp.modified.map((m) => `${m.role} ${m.name}: ${m.change}`), ['link 1041: - current', 'link 1042: + current'], page.text);
+  // A snapshot (how an agent recovers) shows the page as it is now.
+  const snap = await chain.call('snapshot', {});
+  const now = snap.fp.elements.map((e) => `${e.role} ${e.name}${e.value ? ` = ${e.value}` : ''}${e.flags.length ? ` (${e.flags.join(' ')})` : ''}`);
+  assert.deepEqual(now, ['heading Order 1042', 'image Blue ceramic mug, 350 ml', 'text As shipped', 'image Rated 4 out of 5',
+    'text Delivery 100% on its way', 'progressbar Refund = 90%', 'button Refresh status', 'link 1041', 'link 1042 (current)'], snap.text);
 });
 
 test('Select2: its label is read, its dropdown opens with the search field, typing filters, the choice names the box', async () => {
@@ -700,4 +705,6 @@ test('Quill: the editor is one line that reads its text; typing replaces it, and
   assert.deepEqual(typed.fp.modified.map((m) => `${m.ref}: ${m.change}`), [`${editor.ref}: value="Hello Ada, Thanks for the report." -> value="We fixed it."`], typed.text);
   const sent = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Send'), version: typed.fp.version });
   assert.ok(sent.fp.elements.some((e) => e.role === 'status' && e.name === 'Sent: We fixed it.'), sent.text);
+  const snap = await chain.call('snapshot', {});
+  assert.equal(snap.fp.elements.find((e) => e.ref === editor.ref)?.value, 'We fixed it.', snap.text);
 });
