@@ -57,10 +57,12 @@ function showPack(pre, pack) {
   for (const piece of pack.text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
     const line = piece.replace(/\n$/, '');
     const tag = /^<(\/?)(removed|invalid)/.exec(line);
-    if (tag) section = tag[1] || line.endsWith('/>') ? '' : 'invalid';  // <invalid … count="N"/> lists none
+    if (tag) section = tag[1] || line.endsWith('/>') ? '' : 'invalid';
     const span = document.createElement('span');
     const ref = LINE_REF.exec(line)?.[1];
-    if ((ref && bad.has(ref)) || (section === 'invalid' && ref) || (tag && !tag[1] && line.endsWith('/>'))) span.className = 'invalid';
+    // A counted <invalid … count="N"/> lists no refs, nor does an overlay_closed: the line itself is struck.
+    const counted = (tag && !tag[1] && line.endsWith('/>')) || line.startsWith('<overlay_closed ');
+    if ((ref && bad.has(ref)) || (section === 'invalid' && ref) || counted) span.className = 'invalid';
     else if (ref && added.has(ref)) span.className = 'added';
     span.textContent = piece;
     pre.append(span);

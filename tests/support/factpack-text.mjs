@@ -41,7 +41,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  *   (placeOnly: a line that only moved, from a run `e9 e4: moved after e2`; role and name are "": the agent holds them)
  * @typedef {{
  *   type: string, version: number, attrs: Record<string, string>,
- *   reason?: string, url?: string, title?: string, overlay?: {type: string, name?: string, depth: number},
+ *   reason?: string, url?: string, title?: string, overlay?: {type: string, name?: string, depth: number, closed?: number},
  *   warnings: string[], beforeAction: FactPack[], removed: RefLine[], invalid: Invalid[],
  *   regions: Region[], added: Added[], modified: Modified[], summary: Record<string, number>, gaps: Gap[],
  *   elements: TextElement[], text?: string, find?: FindAnswer, read?: ReadAnswer,
@@ -280,10 +280,15 @@ function emptyPack(type, attrs) {
     type, version: Number(attrs.v ?? NaN), attrs, warnings: [], beforeAction: [], removed: [], invalid: [],
     regions: [], added: [], modified: [], summary: {}, gaps: [], elements: [],
   };
+  // A full says its reason unless it is a navigation (a new url and title).
   if (attrs.reason !== undefined) fp.reason = attrs.reason;
+  else if (type === 'full') fp.reason = 'navigation';
   if (attrs.url !== undefined) fp.url = attrs.url;
   if (attrs.title !== undefined) fp.title = attrs.title;
-  if (attrs.overlay !== undefined) fp.overlay = { type: attrs.overlay, ...(attrs.name !== undefined ? { name: attrs.name } : {}), depth: Number(attrs.depth ?? 1) };
+  if (attrs.overlay !== undefined) {
+    fp.overlay = { type: attrs.overlay, ...(attrs.name !== undefined ? { name: attrs.name } : {}), depth: Number(attrs.depth ?? 1) };
+    if (type === 'overlay_closed') fp.overlay.closed = Number(attrs.closed ?? 1);
+  }
   return fp;
 }
 
@@ -341,7 +346,11 @@ function parseBlock(lines, i) {
   let block = null;
   for (i++; i < lines.length; i++) {
     const line = lines[i];
-    if (line === `</${type}>`) return [fp, i + 1];
+    if (line === `</${type}>`) {
+      // An opened dialog's name is said once, by its region's label.
+      if (type === 'overlay_opened' && fp.overlay && fp.overlay.name === undefined && fp.regions[0]?.label !== undefined) fp.overlay.name = fp.regions[0].label;
+      return [fp, i + 1];
+    }
     if (line === '') continue;
     if (block) {
       if (line === `</${block.kind}>`) { block = null; continue; }
@@ -576,6 +585,17 @@ export class AgentView {
     } else if (!this.initialized && fp.type !== 'no_change') {
       problems.push(`a ${fp.type} before any full FactPack`);
     }
+    if (fp.type === 'overlay_closed') {
+      // Closing takes every ref of the overlay along (of each, when an action closed nested ones).
+      for (let n = fp.overlay?.closed ?? 1; n > 0; n--) {
+        const top = this.overlays.pop();
+        if (!top) {
+          problems.push('an overlay_closed while the agent holds no open overlay');
+          break;
+        }
+        for (const r of top.refs) this.elements.delete(r);
+      }
+    }
     for (const inv of fp.invalid) {
       if (inv.count !== undefined && !inv.refs.length && inv.cause === 'overlay_closed') {
         // The refs of the innermost open overlay go, all of them the agent holds.
@@ -643,7 +663,6 @@ export class AgentView {
       const refs = new Set([...fp.regions.flatMap((r) => r.elements), ...fp.added.flatMap((a) => a.elements)].map((e) => e.ref));
       this.overlays.push({ ...fp.overlay, regions: new Set(fp.regions.map(regionKey)), refs });
     }
-    if (fp.type === 'overlay_closed') this.overlays.pop();
     return problems;
   }
 

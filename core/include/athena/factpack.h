@@ -82,6 +82,8 @@ struct OverlayInfo {
   OverlayType type = OverlayType::kUnknown;
   std::string name;
   int depth = 0;  // 1 = first overlay over the page, 2 = nested, ...
+  /// In an overlay_closed: how many overlays closed (more than 1 when one action closed nested ones).
+  int closed = 0;
 };
 
 struct FactPack {

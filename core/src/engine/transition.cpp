@@ -64,6 +64,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
     take(c, c + 1);
     out.pack.type = PackType::kOverlayClosed;
     out.pack.overlay = info_of(T);
+    out.pack.overlay.closed = t - s;
     return out;
   }
   // Opened (p == t < s) or replaced (p < t, p < s): overlays above the common prefix close,

@@ -246,15 +246,21 @@ void open_tag(std::string& out, const FactPack& p) {
   out.push_back('<');
   out += pack_type_name(p.type);
   out += " v=\"" + std::to_string(p.version) + "\"";
-  if (!p.reason.empty()) attr(out, "reason", p.reason);
+  // A full with a new url and title is a navigation: only another reason is said.
+  if (!p.reason.empty() && !(p.type == PackType::kFull && p.reason == "navigation")) attr(out, "reason", p.reason);
   if (p.type == PackType::kFull) {
     attr(out, "url", p.url);
     attr(out, "title", p.title);
   }
   if (p.type == PackType::kOverlayOpened || p.type == PackType::kOverlayClosed) {
     attr(out, "overlay", overlay_type_name(p.overlay.type));
-    if (!p.overlay.name.empty()) attr(out, "name", p.overlay.name);
+    // An opened dialog's region is labelled by the dialog's name: said once, there.
+    const bool label_says_it = p.type == PackType::kOverlayOpened && !p.regions.empty() && p.regions.front().label == p.overlay.name;
+    if (!p.overlay.name.empty() && !label_says_it) attr(out, "name", p.overlay.name);
     if (p.overlay.depth > 1) out += " depth=\"" + std::to_string(p.overlay.depth) + "\"";
+    // Closing takes every ref of the overlay along: the tag says so (and how many closed, when an
+    // action closed nested ones at once), no `<invalid>` line counts them.
+    if (p.type == PackType::kOverlayClosed && p.overlay.closed > 1) out += " closed=\"" + std::to_string(p.overlay.closed) + "\"";
   }
 }
 
@@ -274,9 +280,13 @@ void added_open(std::string& out, const Element& first, bool with_after) {
 
 void render_into(std::string& out, const FactPack& p, const RenderOptions& o, const Caps& caps) {
   open_tag(out, p);
-  const bool empty = p.invalidated.empty() && p.regions.empty() && p.added.empty() && p.modified.empty() &&
-                     p.warnings.empty() && p.before_action.empty();
-  if (p.type == PackType::kNoChange && empty) {
+  // An overlay_closed's own refs are said by its tag: a menu closed with nothing else changed is one line.
+  const bool unsaid = std::all_of(p.invalidated.begin(), p.invalidated.end(), [&](const Invalidation& inv) {
+    return p.type == PackType::kOverlayClosed && inv.cause == "overlay_closed";
+  });
+  const bool empty = unsaid && p.regions.empty() && p.added.empty() && p.modified.empty() && p.warnings.empty() &&
+                     p.before_action.empty();
+  if ((p.type == PackType::kNoChange || p.type == PackType::kOverlayClosed) && empty) {
     out += "/>\n";
     return;
   }
@@ -303,6 +313,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     // what the agent holds (refs inside regions rendered unchanged="true" are rebound and stay valid).
     if (cause == "navigated" || cause == "detached" || cause == "overlay_closed") {
       if (p.type == PackType::kFull) continue;
+      if (p.type == PackType::kOverlayClosed && cause == "overlay_closed") continue;  // the tag says it
       // A frame's document goes with all its refs: a line per frame names it (refs do not).
       std::map<int, std::size_t> by_frame;
       for (const Invalidation* inv : list) ++by_frame[cause == "overlay_closed" ? 0 : inv->frame];

@@ -231,17 +231,23 @@ TEST_CASE("frames whose documents went: a line each, and past kMaxInvalidFrameLi
                  "\"/>\n<invalid cause=\"navigated\" frame=\"f150\" count=\"1\"/>\n</delta>\n");
 }
 
-TEST_CASE("a closed overlay's refs are counted in one line, not listed", "[render]") {
+TEST_CASE("a closed overlay takes its refs along: its tag says it, no line counts them", "[render]") {
   FactPack p;
   p.type = PackType::kOverlayClosed;
   p.version = 9;
-  p.overlay = {OverlayType::kModal, "Added to cart", 1};
+  p.overlay = {OverlayType::kModal, "Added to cart", 1, 1};
   for (int i = 30; i < 36; ++i) p.invalidated.push_back({"e" + std::to_string(i), "overlay_closed", "button", "B"});
-  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"modal\" name=\"Added to cart\">\n"
-                          "<invalid cause=\"overlay_closed\" count=\"6\"/>\n</overlay_closed>\n");
+  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"modal\" name=\"Added to cart\"/>\n");
+  // One action closed two nested overlays: the tag says how many.
+  p.overlay = {OverlayType::kDropdown, "Sort by", 2, 2};
+  p.added.push_back(el(40, "status", "Sorted"));
+  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"dropdown\" name=\"Sort by\" depth=\"2\" closed=\"2\">\n"
+                          "<added region=\"main\">\ne40 status \"Sorted\"\n</added>\n</overlay_closed>\n");
+  // The JSON lists each ref it took.
+  CHECK(nlohmann::json::parse(render_json(p))["invalidated"].size() == 6);
 }
 
-TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]") {
+TEST_CASE("overlay packs name the overlay once: nested ones their depth", "[render]") {
   FactPack p;
   p.type = PackType::kOverlayOpened;
   p.version = 4;
@@ -251,10 +257,14 @@ TEST_CASE("overlay packs name the overlay: nested ones their depth", "[render]")
   b.label = "Added to cart";
   b.elements.push_back(el(11, "button", "Checkout", Region::kDialog));
   p.regions.push_back(b);
+  // The dialog's region is labelled by its name: the tag does not say it again.
   CHECK(render_text(p) ==
-        "<overlay_opened v=\"4\" overlay=\"modal\" name=\"Added to cart\" depth=\"2\">\n"
+        "<overlay_opened v=\"4\" overlay=\"modal\" depth=\"2\">\n"
         "<region name=\"dialog\" label=\"Added to cart\">\ne11 button \"Checkout\"\n</region>\n"
         "</overlay_opened>\n");
+  // A region labelled otherwise: the tag names the overlay.
+  p.overlay.name = "More actions";
+  CHECK(render_text(p).rfind("<overlay_opened v=\"4\" overlay=\"modal\" name=\"More actions\" depth=\"2\">\n", 0) == 0);
 }
 
 TEST_CASE("a page that changed between the delivered pack and the action: that change comes first, nested", "[render]") {
