@@ -35,14 +35,19 @@ const chosenFlows = (sites) => flows(sites).filter((f) => !FLOW_NAMES || FLOW_NA
 export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, tokensPerFlowVsLeanestPeer: 2, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
 
 
-async function runAgent(key, sites, chain) {
+async function runAgent(key, chain) {
   const agent = key === 'athena' ? new AGENTS.athena(chain) : new AGENTS[key]();
   await agent.start();
   const perFlow = {};
   /** flow -> one end-of-flow check per run (agents that have one: Athena) */
   const fidelity = {};
+  let sites = null;
   try {
     for (let run = 0; run < RUNS; run++) {
+      // Every run starts on fresh sites: a new port is a new origin, whose storage is empty (the
+      // todos an earlier run added are not there), as for an agent's first visit.
+      await sites?.close();
+      sites = await startSites();
       for (const f of chosenFlows(sites)) {
         perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], tools: [], errors: [], withStructured: 0, results: 0, rowsCost: [] }));
         for (const [i, s] of f.steps.entries()) {
@@ -72,6 +77,7 @@ async function runAgent(key, sites, chain) {
     }
   } finally {
     await agent.close?.();
+    await sites?.close();
   }
   if (agent.problems?.length) console.log(`  ${agent.name}: the text view noted ${agent.problems.length} inconsistencies, e.g. ${agent.problems.slice(0, 3).join('; ')}`);
   return { key, name: agent.name, perFlow, fidelity };
@@ -95,19 +101,17 @@ function describe(step) {
 }
 
 async function main() {
-  const sites = await startSites();
   let chain = null;
   const results = [];
   try {
     for (const key of AGENT_KEYS) {
       console.log(`==> ${key}`);
       if (key === 'athena') chain = await startChain({ log: (s) => console.log(`  ${s}`) });
-      results.push(await runAgent(key, sites, chain));
+      results.push(await runAgent(key, chain));
       if (chain) { await chain.close(); chain = null; }
     }
   } finally {
     if (chain) await chain.close();
-    await sites.close();
   }
   const toolLists = await measureToolLists().catch((e) => { console.error(`tool lists: ${e.message}`); return []; });
 
