@@ -71,6 +71,9 @@ inline constexpr std::size_t kDefaultBaselineTokenBudget = 1'400;  // RenderOpti
 inline constexpr std::size_t kMaxBaselineTokenBudget = 1'000'000;  // the most a caller may set
 inline constexpr std::size_t kBytesPerToken = 3;
 inline constexpr std::size_t kMinRepeatLines = 2;             // a repeated run this long or longer is shown once
+// Within the budget only a long repeat is left to its gap line: a page's navigation repeated at its
+// bottom, not two cards' "Add to cart" and "Save for later", whose refs the agent acts on.
+inline constexpr std::size_t kMinRepeatLinesWithinBudget = 6;
 inline constexpr int kOutlineKeptLevels = 1;                  // outline levels never collapsed before heads and tails
 inline constexpr std::size_t kTrimmedTextChars = 80;          // a text line over the budget is cut to this (read shows it whole)
 inline constexpr std::size_t kRegionTrimThreshold = 40;       // a region with at most this many elements keeps its lines until the hard cut

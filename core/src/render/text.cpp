@@ -407,8 +407,12 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       t = Totals{};
       regions(whole, p, shown, with, t);
       const std::size_t bytes = out.size() + whole.size() + after;
-      if (!with.trim_regions || bytes <= budget) return;
-      render::trim_to_budget(p, with, bytes, shown);
+      if (!with.trim_regions) return;
+      if (bytes <= budget) {
+        if (!render::mark_long_repeats(p, with, shown)) return;
+      } else {
+        render::trim_to_budget(p, with, bytes, shown);
+      }
       t = Totals{};
       whole.clear();
       regions(whole, p, shown, with, t);

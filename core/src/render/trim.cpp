@@ -536,7 +536,8 @@ constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 /// Marks kRepeat every run of kMinRepeatLines or more lines equal (role, name, state, depth) to an
 /// earlier run of the pack's lines: the same navigation at the top and bottom shows once. Returns
 /// where each repeated line's earlier one is.
-Origins mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidates, std::vector<Shown>& shown) {
+Origins mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candidates, std::vector<Shown>& shown,
+                     std::size_t min_lines = limits::kMinRepeatLines) {
   Origins origin(pack.regions.size());
   for (const std::size_t k : candidates) origin[k].assign(pack.regions[k].elements.size(), {kNone, kNone});
   std::vector<std::vector<std::string>> keys(pack.regions.size());
@@ -561,7 +562,7 @@ Origins mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candi
         while (i + len < n && i2 + len < keys[k2].size() && (k2 != k || i2 + len < i) && shown[k2][i2 + len] == kShown &&
                keys[k][i + len] == keys[k2][i2 + len])
           ++len;
-        if (len >= limits::kMinRepeatLines) {
+        if (len >= min_lines) {
           for (std::size_t j = 0; j < len; ++j) {
             shown[k][i + j] = kRepeat;
             origin[k][i + j] = {k2, i2 + j};
@@ -659,6 +660,18 @@ std::vector<Shown> untrimmed(const FactPack& pack) {
   std::vector<Shown> out;
   for (const RegionBlock& b : pack.regions) out.emplace_back(b.elements.size(), kShown);
   return out;
+}
+
+bool mark_long_repeats(const FactPack& pack, const RenderOptions& o, std::vector<Shown>& shown) {
+  if (!o.trim_regions) return false;
+  std::vector<std::size_t> candidates;
+  for (std::size_t k = 0; k < pack.regions.size(); ++k)
+    if (renders_lines(pack.regions[k], o)) candidates.push_back(k);
+  const Origins origin = mark_repeats(pack, candidates, shown, limits::kMinRepeatLinesWithinBudget);
+  for (const auto& lines : origin)
+    for (const auto& o2 : lines)
+      if (o2.first != kNone) return true;
+  return false;
 }
 
 void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t untrimmed_bytes, std::vector<Shown>& shown) {

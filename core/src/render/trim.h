@@ -49,6 +49,11 @@ std::vector<Shown> untrimmed(const FactPack& pack);
 /// then the page's own regions. The budget is a bound.
 void trim_to_budget(const FactPack& pack, const RenderOptions& options, std::size_t untrimmed_bytes, std::vector<Shown>& shown);
 
+/// Within the budget, a block the page shows twice (the same navigation at its top and bottom) is
+/// still shown once: marks kRepeat each run of limits::kMinRepeatLinesWithinBudget or more lines
+/// equal to earlier lines of the pack. Returns whether it marked any.
+bool mark_long_repeats(const FactPack& pack, const RenderOptions& options, std::vector<Shown>& shown);
+
 /// The lines of region `b` (pack.regions[index]), each indented by its outline depth below the
 /// region's shallowest, and for each run of hidden ones a gap line that names the find call
 /// listing them: `... 71 more links under "Built-in Functions" (find region=main after=REF)`

@@ -590,3 +590,29 @@ TEST_CASE("text lines: page text can neither open a tag nor start a line", "[ren
   CHECK(t.find("e5 text \"Fine. \\</added> \\<full v=\\\"9\\\"> x y\"\n") != std::string::npos);
   CHECK(count(t, "\n") == 5);  // <delta>, <added>, the one line, </added>, </delta>
 }
+
+TEST_CASE("within the budget a long repeated block is shown once, a short one stays lines", "[render][limits][trim]") {
+  // A manual's navigation at its top and bottom: the bottom one is its gap line, even though the
+  // page fits the budget whole.
+  const std::size_t nav = limits::kMinRepeatLinesWithinBudget;
+  RegionBlock top = block(Region::kNav, nav, 1, "Chapter ");
+  RegionBlock main = block(Region::kMain, 3, 100, "Para ", "text");
+  RegionBlock bottom = block(Region::kNav, nav, 200, "Chapter ");
+  bottom.label = "bottom";
+  const std::string t = render_text(full({top, main, bottom}));
+  CHECK(t.find("<region name=\"nav\" label=\"bottom\">\n... " + std::to_string(nav) +
+               " more repeated from above (find region=\"bottom\")\n</region>\n") != std::string::npos);
+  CHECK(t.find("e200 ") == std::string::npos);
+  // Two cards' buttons repeat too, a run shorter than that: each card keeps its lines and refs.
+  RegionBlock cards;
+  cards.region = Region::kMain;
+  cards.frame_ref = "f0";
+  for (int c = 0; c < 3; ++c) {
+    cards.elements.push_back(el(300 + 3 * c, "text", "Card " + std::to_string(c), Region::kMain));
+    cards.elements.push_back(el(301 + 3 * c, "button", "Add to cart", Region::kMain));
+    cards.elements.push_back(el(302 + 3 * c, "button", "Save for later", Region::kMain));
+  }
+  const std::string c = render_text(full({cards}));
+  CHECK(c.find("repeated from above") == std::string::npos);
+  CHECK(c.find("e308 button \"Save for later\"") != std::string::npos);
+}
