@@ -755,7 +755,8 @@ export class AgentView {
     const want = normText(text);
     if (!want) return true;
     for (const e of this.elements.values()) {
-      for (const s of [e.name, e.value, e.desc]) if (s && normText(s).includes(want)) return true;
+      // (A region's label too: a dialog's title is its region's label, not a line.)
+      for (const s of [e.name, e.value, e.desc, e.label]) if (s && normText(s).includes(want)) return true;
     }
     return this.reads.some((r) => normText(r).includes(want));
   }

@@ -835,6 +835,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       }
       rn.region_label = it->second;
     }
+    // A dialog's title is its region's label (`<region name="dialog" label="Delete files?">`): its
+    // heading would say it again. The lines after it are still under that heading.
+    if (cat == Category::kHeading && rn.region == Region::kDialog && !rn.region_label.empty() && rn.name == rn.region_label) {
+      heading = rn.name;
+      covered[u] = 1;
+      continue;
+    }
     rn.heading = heading;
     rn.shadow_path = dom.shadow_path(i);
     const int above = anchor[u] >= 0 ? first_line[static_cast<std::size_t>(anchor[u])] : -1;

@@ -697,10 +697,23 @@ TEST_CASE("overlays: a dialog that announces itself (aria-live) is a dialog of l
   b.text(0, b.el(0, dialog, "div"), "The customer gets a refund of 74.99 €.");
   b.text(0, b.el(0, dialog, "button"), "Yes, cancel it");
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"button Cancel selected order", "heading Cancel order 1002?",
-                                                "text The customer gets a refund of 74.99 €.", "button Yes, cancel it"});
+  // Its title is its region's label: the heading that holds it is no line of its own.
+  CHECK(lines_of(s) == std::vector<std::string>{"button Cancel selected order", "text The customer gets a refund of 74.99 €.",
+                                                "button Yes, cancel it"});
+  CHECK(s.nodes[1].region_label == "Cancel order 1002?");
+  CHECK(s.nodes[1].heading == "Cancel order 1002?");
   REQUIRE(s.overlays.size() == 1);
   CHECK(s.overlays[0].name == "Cancel order 1002?");
+}
+
+TEST_CASE("overlays: a dialog's heading that is not its title stays a line", "[compiler][text][overlays]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int dialog = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "Settings"}});
+  b.text(0, b.el(0, dialog, "h2"), "Privacy");
+  b.text(0, b.el(0, dialog, "button"), "Save");
+  const Snapshot s = compile_ok(b);
+  CHECK(lines_of(s) == std::vector<std::string>{"heading Privacy", "button Save"});
 }
 
 TEST_CASE("text blocks: a column header whose one control says its words is that control's line, with its sort",
