@@ -278,13 +278,16 @@ void added_open(std::string& out, const Element& first, bool with_after) {
   out += ">\n";
 }
 
+/// The refs an overlay_closed takes along are said by its tag (open_tag), not by a line.
+bool said_by_tag(const FactPack& p, const std::string& cause) {
+  return p.type == PackType::kOverlayClosed && cause == "overlay_closed";
+}
+
 void render_into(std::string& out, const FactPack& p, const RenderOptions& o, const Caps& caps) {
   open_tag(out, p);
-  // An overlay_closed's own refs are said by its tag: a menu closed with nothing else changed is one line.
-  const bool unsaid = std::all_of(p.invalidated.begin(), p.invalidated.end(), [&](const Invalidation& inv) {
-    return p.type == PackType::kOverlayClosed && inv.cause == "overlay_closed";
-  });
-  const bool empty = unsaid && p.regions.empty() && p.added.empty() && p.modified.empty() && p.warnings.empty() &&
+  // A menu closed with nothing else changed is one line.
+  const bool no_lines = std::all_of(p.invalidated.begin(), p.invalidated.end(), [&](const Invalidation& inv) { return said_by_tag(p, inv.cause); });
+  const bool empty = no_lines && p.regions.empty() && p.added.empty() && p.modified.empty() && p.warnings.empty() &&
                      p.before_action.empty();
   if ((p.type == PackType::kNoChange || p.type == PackType::kOverlayClosed) && empty) {
     out += "/>\n";
@@ -313,7 +316,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     // what the agent holds (refs inside regions rendered unchanged="true" are rebound and stay valid).
     if (cause == "navigated" || cause == "detached" || cause == "overlay_closed") {
       if (p.type == PackType::kFull) continue;
-      if (p.type == PackType::kOverlayClosed && cause == "overlay_closed") continue;  // the tag says it
+      if (said_by_tag(p, cause)) continue;
       // A frame's document goes with all its refs: a line per frame names it (refs do not).
       std::map<int, std::size_t> by_frame;
       for (const Invalidation* inv : list) ++by_frame[cause == "overlay_closed" ? 0 : inv->frame];

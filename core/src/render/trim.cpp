@@ -668,10 +668,9 @@ bool mark_long_repeats(const FactPack& pack, const RenderOptions& o, std::vector
   for (std::size_t k = 0; k < pack.regions.size(); ++k)
     if (renders_lines(pack.regions[k], o)) candidates.push_back(k);
   const Origins origin = mark_repeats(pack, candidates, shown, limits::kMinRepeatLinesWithinBudget);
-  for (const auto& lines : origin)
-    for (const auto& o2 : lines)
-      if (o2.first != kNone) return true;
-  return false;
+  return std::any_of(origin.begin(), origin.end(), [](const auto& lines) {
+    return std::any_of(lines.begin(), lines.end(), [](const auto& from) { return from.first != kNone; });
+  });
 }
 
 void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t untrimmed_bytes, std::vector<Shown>& shown) {
