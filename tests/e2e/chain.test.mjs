@@ -78,15 +78,28 @@ test('navigate gives a full FactPack; a click on Bootstrap opens a modal overlay
   for (const r of [nav, open, typed]) assert.deepEqual(view.apply(r.fp), []);
   assert.equal(view.elements.get(gift).value, 'Happy birthday');
   assert.equal(await agentPage('/sites/bootstrap.html').inputValue('#note'), 'Happy birthday');
-  const close = await chain.call('click', { ref: refOf(open.fp, 'button', 'Keep shopping'), version: typed.fp.version });
+  // An agent whose client dropped the earlier answers recovers with a snapshot taken while the modal
+  // is open: its region says it is the modal's, so the close below takes exactly its refs along.
+  const snap = await chain.call('snapshot', {});
+  assert.equal(snap.isError, false, snap.text);
+  assert.equal(snap.fp.reason, 'requested', snap.text);
+  assert.match(snap.text, /\n<region name="dialog" label="Added to cart" overlay="modal">\n/);
+  assert.equal(snap.fp.regions.filter((r) => r.overlay).length, 1, snap.text);
+  const recovered = new AgentView();
+  assert.deepEqual(recovered.apply(snap.fp), []);
+  assert.equal(recovered.elements.get(gift).value, 'Happy birthday');
+  const close = await chain.call('click', { ref: refOf(open.fp, 'button', 'Keep shopping'), version: snap.fp.version });
   assert.equal(close.isError, false, close.text);
   assert.equal(close.fp.type, 'overlay_closed');
   // The modal's six refs (heading, Close, Quantity, Gift note, Keep shopping, Checkout) go with it:
   // its tag says so, and nothing else changed.
   assert.equal(close.text.trim(), `<overlay_closed v="${close.fp.version}" overlay="modal" name="Added to cart"/>`);
-  assert.deepEqual(view.apply(close.fp), []);
-  assert.equal(view.elements.has(gift), false);
-  assert.ok(view.findElement('Add to cart', 'button'), 'the page under the modal is still held');
+  for (const held of [view, recovered]) {
+    assert.deepEqual(held.apply(close.fp), []);
+    assert.equal(held.elements.has(gift), false);
+    assert.ok(held.findElement('Add to cart', 'button'), 'the page under the modal is still held');
+  }
+  assert.deepEqual(recovered.canonical(), view.canonical());
 });
 
 test('a ref the agent was told is gone is refused, never clicked', async () => {

@@ -371,6 +371,16 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.deepEqual(v.overlays.map(({ name, depth }) => [name, depth]), [['Again', 1], [undefined, 2]]);
   assert.deepEqual(v.apply('<overlay_closed v="12" overlay="dropdown" depth="2" closed="2"/>\n'), []);
   assert.deepEqual([v.elements.has('e13'), v.elements.has('e14'), v.overlays.length], [false, false, 0]);
+  // A snapshot taken while overlays are open (an agent recovering its context) marks their regions:
+  // the closes that follow take exactly those refs along.
+  assert.deepEqual(v.apply(['<full v="13" reason="requested" url="u" title="t">', '<region name="main">', 'e1 button "A"', '</region>',
+    '<region name="dialog" label="Again" overlay="modal">', 'e13 button "OK"', '</region>',
+    '<region name="page" overlay="dropdown" depth="2">', 'e14 option "One"', 'e15 option "Two"', '</region>', '</full>', ''].join('\n')), []);
+  assert.deepEqual(v.overlays.map(({ type, refs }) => [type, [...refs]]), [['modal', ['e13']], ['dropdown', ['e14', 'e15']]]);
+  assert.deepEqual(v.apply('<overlay_closed v="14" overlay="modal" name="Again"/>\n'), []);
+  assert.deepEqual([...v.elements.keys()], ['e1', 'e13']);
+  assert.deepEqual(v.apply('<overlay_closed v="15" overlay="modal" name="Again"/>\n'), []);
+  assert.deepEqual([...v.elements.keys()], ['e1']);
   // A close with no overlay open is a fault the view reports.
   assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal"/>\n'), ['an overlay_closed while the agent holds no open overlay']);
   v.apply('<no_change v="12"/>\n');

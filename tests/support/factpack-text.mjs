@@ -33,7 +33,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
  *   `... 40 more here: "A" … "B" (find region=main after=e20)`, `... 45 more links (find after=e2)`
  *   (the line it sits under), `... 13 more repeated from above: "A" … "B" (find …)`: find holds the hinted find arguments
- * @typedef {{name: string, label?: string, frame?: string, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
+ * @typedef {{name: string, label?: string, frame?: string, overlay?: {type: string, depth: number}, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, frame?: string, refs: RefLine[], gaps: Gap[]}} Invalid
  * @typedef {{region?: string, label?: string, frame?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
@@ -417,6 +417,8 @@ function parseBlock(lines, i) {
       if (a.label !== undefined) r.label = a.label;
       if (a.frame !== undefined) r.frame = a.frame;
       if (a.count !== undefined) r.count = Number(a.count);
+      // In a full taken while overlays are open: the overlay the region is inside.
+      if (a.overlay !== undefined) r.overlay = { type: a.overlay, depth: Number(a.depth ?? 1) };
       fp.regions.push(r);
       if (!m[2]) block = { kind: 'region', target: r };
       continue;
@@ -567,18 +569,28 @@ export class AgentView {
       // A full replaces everything, except unchanged regions: the agent keeps what it holds there,
       // in the order it holds it. Regions in the pack's order, each region's lines in the page's.
       const next = new Map();
+      // The overlays open under this full, by depth: a region inside one says so.
+      /** @type {{type: string, regions: Set<string>, refs: Set<string>}[]} */
+      const overlays = [];
       for (const r of fp.regions) {
+        const refs = [];
         if (!r.unchanged) {
-          for (const e of r.elements) next.set(e.ref, e);
-          continue;
+          for (const e of r.elements) { next.set(e.ref, e); refs.push(e.ref); }
+        } else {
+          const held = [...this.elements].filter(([, e]) => elementRegionKey(e) === regionKey(r));
+          if (held.length === 0 && r.count) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
+          for (const [ref, e] of held) { next.set(ref, e); refs.push(ref); }
         }
-        const held = [...this.elements].filter(([, e]) => elementRegionKey(e) === regionKey(r));
-        if (held.length === 0 && r.count) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
-        for (const [ref, e] of held) next.set(ref, e);
+        if (!r.overlay) continue;
+        const at = r.overlay.depth - 1;
+        overlays[at] ??= { type: r.overlay.type, regions: new Set(), refs: new Set() };
+        overlays[at].regions.add(regionKey(r));
+        for (const ref of refs) overlays[at].refs.add(ref);
       }
       this.elements = next;
       this.gaps = [];
-      this.overlays = [];
+      // An overlay whose regions were all empty has none here: the ones above it keep their depth.
+      this.overlays = Array.from(overlays, (o) => o ?? { type: 'overlay', regions: new Set(), refs: new Set() });
       this.initialized = true;
       if (fp.url !== undefined) this.url = fp.url;
       if (fp.title !== undefined) this.title = fp.title;

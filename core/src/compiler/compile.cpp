@@ -697,6 +697,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (cat == Category::kInteractive && r == "generic" && !clickable && node.box.width <= 0 && node.box.height <= 0 &&
         is_blank(accessible_name(dom, vis, i, r)) && is_blank(subtree_text(dom, vis, i)))
       continue;
+    // An empty element over the whole viewport that takes clicks is a dialog's backdrop (a click
+    // outside closes it): no words, no place to aim at, and its dialog has a Close of its own.
+    if (cat == Category::kInteractive && r == "generic" && vw > 0 && vh > 0 && node.box.width >= vw && node.box.height >= vh &&
+        !is_focusable(dom, i) && is_blank(accessible_name(dom, vis, i, r)) && is_blank(subtree_text(dom, vis, i)))
+      continue;
     if (cat == Category::kAlert || cat == Category::kStatus || cat == Category::kValidation) in_live[u] = 1;
 
     ReadableNode rn;

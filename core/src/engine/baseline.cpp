@@ -87,6 +87,13 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     b.label = std::get<2>(k);
     b.frame_ref = "f" + std::to_string(std::get<0>(k));
     b.unchanged = unchanged.count(k) > 0;
+    // A region inside an open overlay says so: the overlay_closed that later takes its refs
+    // along names no ref, so the agent must know which lines were the overlay's.
+    const int overlay = std::get<3>(k);
+    if (overlay >= 0 && static_cast<std::size_t>(overlay) < to.stack.size()) {
+      b.overlay_depth = overlay + 1;
+      b.overlay_type = to.stack[static_cast<std::size_t>(overlay)].type;
+    }
     for (std::size_t i : blocks[k]) b.elements.push_back(to.entries[i].element);
     out.pack.regions.push_back(std::move(b));
   }

@@ -147,6 +147,10 @@ void region_open(std::string& out, const RegionBlock& b) {
   out.push_back('"');
   if (!b.label.empty()) attr(out, "label", b.label);
   if (!b.frame_ref.empty() && b.frame_ref != "f0") attr(out, "frame", b.frame_ref);
+  if (b.overlay_depth > 0) {
+    attr(out, "overlay", overlay_type_name(b.overlay_type));
+    if (b.overlay_depth > 1) out += " depth=\"" + std::to_string(b.overlay_depth) + "\"";
+  }
 }
 
 }  // namespace athena::render

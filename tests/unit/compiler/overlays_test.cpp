@@ -286,3 +286,26 @@ TEST_CASE("an open modal that hides the rest of its page with aria-hidden does n
   CHECK(by_name(open_not_modal, "Behind") == nullptr);
   CHECK(by_name(open_not_modal, "OK") != nullptr);
 }
+
+TEST_CASE("a modal's backdrop, an empty box over the whole viewport that takes clicks, is no line", "[compiler][overlays]") {
+  // Bootstrap appends it to <body> with a mousedown listener (a click outside closes the dialog).
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int modal = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "Added"}}, {100, 100, 400, 300});
+  b.style(0, modal, "position", "fixed");
+  b.text(0, b.el(0, modal, "button"), "Close");
+  const int backdrop = b.el(0, body, "div", {{"class", "modal-backdrop show"}}, {0, 0, 1280, 720});
+  b.flag(0, backdrop, "isClickable");
+  // Still lines: an empty clickable box smaller than the viewport (an icon with no name), and a
+  // clickable box over the whole viewport that says something.
+  const int icon = b.el(0, body, "span", {}, {10, 10, 24, 24});
+  b.flag(0, icon, "isClickable");
+  const int sheet = b.el(0, body, "div", {}, {0, 0, 1280, 720});
+  b.flag(0, sheet, "isClickable");
+  b.text(0, sheet, "Tap anywhere to continue");
+  const Snapshot s = compile_ok(b);
+  CHECK(by_backend(s, b.backend(0, backdrop)) == nullptr);
+  CHECK(by_backend(s, b.backend(0, icon)) != nullptr);
+  CHECK(by_name(s, "Tap anywhere to continue") != nullptr);
+  CHECK(by_name(s, "Close") != nullptr);
+}

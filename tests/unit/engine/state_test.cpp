@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
+#include "athena/render.h"
 #include "fidelity.h"
 #include "helpers.h"
 
@@ -47,6 +48,33 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     REQUIRE(closed.type == PackType::kOverlayClosed);
     CHECK(closed.invalidated.size() == 2);
     for (const Invalidation& i : closed.invalidated) CHECK(i.cause == "overlay_closed");
+  }
+  SECTION("A snapshot taken while overlays are open says which regions are theirs") {
+    // The overlay_closed that follows names no ref: the agent knows which lines went only
+    // because the full marked the overlays' regions.
+    FactPack full = h.snap(base_page());
+    h.begin(base_page(), full.version);
+    FactPack open = h.finish(base_page(true, true));
+    REQUIRE(open.type == PackType::kOverlayOpened);
+    FactPack again = h.snap(base_page(true, true));
+    REQUIRE(again.type == PackType::kFull);
+    REQUIRE(again.reason == "requested");
+    int page = 0, modal = 0, menu = 0;
+    for (const RegionBlock& b : again.regions) {
+      if (b.overlay_depth == 0) ++page;
+      if (b.overlay_depth == 1 && b.overlay_type == OverlayType::kModal) ++modal;
+      if (b.overlay_depth == 2 && b.overlay_type == OverlayType::kDropdown) ++menu;
+    }
+    CHECK(page == 2);  // nav, main
+    CHECK(modal == 1);
+    CHECK(menu == 1);
+    const std::string text = render_text(again);
+    INFO(text);
+    CHECK(text.find("\n<region name=\"dialog\" overlay=\"modal\">\n") != std::string::npos);
+    CHECK(text.find("\n<region name=\"dialog\" overlay=\"dropdown\" depth=\"2\">\n") != std::string::npos);
+    CHECK(text.find("<region name=\"main\">\n") != std::string::npos);
+    // A full with nothing open marks none.
+    CHECK(render_text(full).find(" overlay=") == std::string::npos);
   }
   SECTION("Computes correct deltas") {
     FactPack full = h.snap(PageBuilder().many(10).build());
