@@ -102,6 +102,33 @@ test('navigate gives a full FactPack; a click on Bootstrap opens a modal overlay
   assert.deepEqual(recovered.canonical(), view.canonical());
 });
 
+test('a wizard whose next step replaces its dialog: the opened pack says the first closed, and the agent drops its refs', async () => {
+  const view = new AgentView();
+  const nav = await chain.call('navigate', { url: sites.url('/sites/wizard.html') });
+  assert.deepEqual(view.apply(nav.fp), []);
+  const first = await chain.call('click', { ref: view.findElement('New project', 'button').ref, version: view.version });
+  assert.equal(first.fp.type, 'overlay_opened', first.text);
+  assert.match(first.text, /^<overlay_opened v="\d+" overlay="modal">\n/);
+  assert.deepEqual(view.apply(first.fp), []);
+  const name = view.findElement('Project name', 'textbox').ref;
+  const second = await chain.call('click', { ref: view.findElement('Next', 'button').ref, version: view.version });
+  assert.equal(second.fp.type, 'overlay_opened', second.text);
+  // The tag says one overlay closed; no line counts its refs.
+  assert.match(second.text, /^<overlay_opened v="\d+" overlay="modal" closed="1">\n<region name="dialog" label="Step 2 of 2: confirm">\n/);
+  assert.doesNotMatch(second.text, /<invalid/);
+  assert.deepEqual(view.apply(second.fp), []);
+  assert.equal(view.elements.has(name), false, 'the first step\'s field went with its dialog');
+  assert.ok(view.sees('Create the project "Apollo"?'), second.text);
+  const done = await chain.call('click', { ref: view.findElement('Create', 'button').ref, version: view.version });
+  assert.equal(done.fp.type, 'overlay_closed', done.text);
+  assert.deepEqual(view.apply(done.fp), []);
+  assert.ok(view.sees('Project Apollo created.'), done.text);
+  const snap = await chain.call('snapshot', {});
+  const fresh = new AgentView();
+  assert.deepEqual(fresh.apply(snap.fp), []);
+  assert.deepEqual(view.canonical(), fresh.canonical(), snap.text);
+});
+
 test('a ref the agent was told is gone is refused, never clicked', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/sites/bootstrap.html') });
   const open = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Add to cart'), version: nav.fp.version });

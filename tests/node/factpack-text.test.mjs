@@ -371,6 +371,13 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.deepEqual(v.overlays.map(({ name, depth }) => [name, depth]), [['Again', 1], [undefined, 2]]);
   assert.deepEqual(v.apply('<overlay_closed v="12" overlay="dropdown" depth="2" closed="2"/>\n'), []);
   assert.deepEqual([v.elements.has('e13'), v.elements.has('e14'), v.overlays.length], [false, false, 0]);
+  // A dialog replaced by another: the opened pack says how many it closed; their refs go.
+  v.apply('<overlay_opened v="12" overlay="modal">\n<region name="dialog" label="First">\ne20 button "Next"\n</region>\n</overlay_opened>\n');
+  assert.deepEqual(v.apply('<overlay_opened v="12" overlay="modal" closed="1">\n<region name="dialog" label="Second">\ne21 button "Done"\n</region>\n</overlay_opened>\n'), []);
+  assert.deepEqual(v.overlays.map(({ name }) => name), ['Second']);
+  assert.deepEqual([v.elements.has('e20'), v.elements.has('e21')], [false, true]);
+  assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal" name="Second"/>\n'), []);
+  assert.deepEqual([v.elements.has('e21'), v.overlays.length], [false, 0]);
   // A snapshot taken while overlays are open (an agent recovering its context) marks their regions:
   // the closes that follow take exactly those refs along.
   assert.deepEqual(v.apply(['<full v="13" reason="requested" url="u" title="t">', '<region name="main">', 'e1 button "A"', '</region>',
@@ -382,7 +389,7 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.deepEqual(v.apply('<overlay_closed v="15" overlay="modal" name="Again"/>\n'), []);
   assert.deepEqual([...v.elements.keys()], ['e1']);
   // A close with no overlay open is a fault the view reports.
-  assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal"/>\n'), ['an overlay_closed while the agent holds no open overlay']);
+  assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal"/>\n'), ['an overlay_closed that closed an overlay while the agent holds no open overlay']);
   v.apply('<no_change v="12"/>\n');
   assert.equal(v.version, 12);
   assert.throws(() => parseFactPack('<delta v="1">\nnonsense\n</delta>\n'), /unexpected line/);

@@ -287,7 +287,9 @@ function emptyPack(type, attrs) {
   if (attrs.title !== undefined) fp.title = attrs.title;
   if (attrs.overlay !== undefined) {
     fp.overlay = { type: attrs.overlay, ...(attrs.name !== undefined ? { name: attrs.name } : {}), depth: Number(attrs.depth ?? 1) };
-    if (type === 'overlay_closed') fp.overlay.closed = Number(attrs.closed ?? 1);
+    // How many overlays the pack closed: an overlay_closed one unless it says more; an
+    // overlay_opened none unless it replaced some.
+    fp.overlay.closed = Number(attrs.closed ?? (type === 'overlay_closed' ? 1 : 0));
   }
   return fp;
 }
@@ -597,12 +599,13 @@ export class AgentView {
     } else if (!this.initialized && fp.type !== 'no_change') {
       problems.push(`a ${fp.type} before any full FactPack`);
     }
-    if (fp.type === 'overlay_closed') {
-      // Closing takes every ref of the overlay along (of each, when an action closed nested ones).
-      for (let n = fp.overlay?.closed ?? 1; n > 0; n--) {
+    if (fp.type === 'overlay_closed' || fp.type === 'overlay_opened') {
+      // Closing takes every ref of the overlay along (of each, when an action closed nested ones
+      // or an opened one replaced them).
+      for (let n = fp.overlay?.closed ?? 0; n > 0; n--) {
         const top = this.overlays.pop();
         if (!top) {
-          problems.push('an overlay_closed while the agent holds no open overlay');
+          problems.push(`an ${fp.type} that closed an overlay while the agent holds no open overlay`);
           break;
         }
         for (const r of top.refs) this.elements.delete(r);
@@ -610,11 +613,7 @@ export class AgentView {
     }
     for (const inv of fp.invalid) {
       if (inv.count !== undefined && !inv.refs.length && inv.cause === 'overlay_closed') {
-        // The refs of the innermost open overlay go, all of them the agent holds.
-        const top = this.overlays.at(-1);
-        const held = top ? [...top.refs].filter((r) => this.elements.has(r)) : [];
-        if (held.length !== inv.count) problems.push(`<invalid cause="overlay_closed" count="${inv.count}"/>: the agent holds ${held.length} refs of ${top ? 'the open overlay' : 'no open overlay'}`);
-        for (const r of held) this.elements.delete(r);
+        problems.push('<invalid cause="overlay_closed" count="…"/>: the pack\'s tag says which overlays closed');
         continue;
       }
       if (inv.count !== undefined && !inv.refs.length) {

@@ -87,7 +87,8 @@ struct OverlayInfo {
   OverlayType type = OverlayType::kUnknown;
   std::string name;
   int depth = 0;  // 1 = first overlay over the page, 2 = nested, ...
-  /// In an overlay_closed: how many overlays closed (more than 1 when one action closed nested ones).
+  /// How many overlays closed: in an overlay_closed, more than 1 when one action closed nested
+  /// ones; in an overlay_opened, the ones it replaced (0 when it opened over what was open).
   int closed = 0;
 };
 

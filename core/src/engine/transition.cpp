@@ -88,6 +88,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   for (const BlockKey& k : order) out.pack.regions.push_back(std::move(blocks[k]));
   out.pack.type = PackType::kOverlayOpened;
   out.pack.overlay = info_of(S);
+  out.pack.overlay.closed = t - p;  // the overlays it replaced (0: opened over what was open)
   return out;
 }
 

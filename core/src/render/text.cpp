@@ -259,8 +259,8 @@ void open_tag(std::string& out, const FactPack& p) {
     if (!p.overlay.name.empty() && !label_says_it) attr(out, "name", p.overlay.name);
     if (p.overlay.depth > 1) out += " depth=\"" + std::to_string(p.overlay.depth) + "\"";
     // Closing takes every ref of the overlay along: the tag says so (and how many closed, when an
-    // action closed nested ones at once), no `<invalid>` line counts them.
-    if (p.type == PackType::kOverlayClosed && p.overlay.closed > 1) out += " closed=\"" + std::to_string(p.overlay.closed) + "\"";
+    // action closed nested ones at once, or an opened one replaced some), no `<invalid>` line counts them.
+    if (p.overlay.closed > (p.type == PackType::kOverlayClosed ? 1 : 0)) out += " closed=\"" + std::to_string(p.overlay.closed) + "\"";
   }
 }
 
@@ -278,9 +278,10 @@ void added_open(std::string& out, const Element& first, bool with_after) {
   out += ">\n";
 }
 
-/// The refs an overlay_closed takes along are said by its tag (open_tag), not by a line.
+/// The refs of the overlays a pack closed (an overlay_closed, or an overlay_opened that replaced
+/// them) are said by its tag (open_tag), not by a line.
 bool said_by_tag(const FactPack& p, const std::string& cause) {
-  return p.type == PackType::kOverlayClosed && cause == "overlay_closed";
+  return (p.type == PackType::kOverlayClosed || p.type == PackType::kOverlayOpened) && cause == "overlay_closed";
 }
 
 void render_into(std::string& out, const FactPack& p, const RenderOptions& o, const Caps& caps) {

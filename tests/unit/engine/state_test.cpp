@@ -133,6 +133,30 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     CHECK(back.invalidated.size() == 1);
     CHECK(h.resolve(ref_of(full, "button", "OK")));  // the dialog below is still live
   }
+  SECTION("A dialog replaced by another: the opened pack's tag says how many closed, no line counts their refs") {
+    FactPack full = h.snap(base_page());
+    h.begin(base_page(), full.version);
+    FactPack open = h.finish(base_page(true));
+    REQUIRE(open.type == PackType::kOverlayOpened);
+    CHECK(open.overlay.closed == 0);
+    PageBuilder b;
+    b.el(1, "link", "Home", Region::kNav).el(2, "button", "Open dialog").el(3, "checkbox", "Remember");
+    b.overlay(70, OverlayType::kModal, "Done").el(71, "button", "Close", Region::kDialog, "", 0);
+    const Snapshot second = b.build();
+    h.begin(base_page(true), open.version);
+    FactPack replaced = h.finish(second);
+    REQUIRE(replaced.type == PackType::kOverlayOpened);
+    CHECK(replaced.overlay.name == "Done");
+    CHECK(replaced.overlay.closed == 1);
+    REQUIRE(replaced.invalidated.size() == 2);  // OK and Cancel, in the JSON
+    for (const Invalidation& i : replaced.invalidated) CHECK(i.cause == "overlay_closed");
+    const std::string text = render_text(replaced);
+    INFO(text);
+    CHECK(text.rfind("<overlay_opened v=\"" + std::to_string(replaced.version) + "\" overlay=\"modal\" name=\"Done\" closed=\"1\">\n", 0) == 0);
+    CHECK(text.find("<invalid") == std::string::npos);
+    // Opened over what was open: no closed="…".
+    CHECK(render_text(open).find(" closed=") == std::string::npos);
+  }
   SECTION("drift under an open overlay is reported for the overlay; the base change comes at its close, once") {
     // Pre-validation drift while an overlay is open: reported for the overlay only, and the
     // base change made meanwhile comes when the overlay closes, once.
