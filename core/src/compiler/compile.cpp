@@ -795,7 +795,20 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // around it: the nearest ancestor with text, as its description ("in: Buy milk").
     // (Not a menu, a tree or a grid: its items say what it holds, and the words around it are
     // another control's.)
+    // A nameless control inside a text line (a todo's checkbox in its list item) is under that
+    // line, whose words say what it is: said once, by the line.
+    int under_line = -1;
     if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r)) {
+      int b = dom.nodes[static_cast<std::size_t>(i)].parent;
+      for (int up = 0; b >= 0 && up < limits::kContextHops && dom.is_element(b); ++up, b = dom.nodes[static_cast<std::size_t>(b)].parent) {
+        const int line = first_line[static_cast<std::size_t>(b)];
+        if (line < 0) continue;
+        const ReadableNode& l = snap.nodes[static_cast<std::size_t>(line)];
+        if (l.backend_node_id == dom.backend(b) && l.category == Category::kText && l.role == "text") under_line = line;
+        break;
+      }
+    }
+    if (under_line < 0 && rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r)) {
       int a = dom.nodes[static_cast<std::size_t>(i)].parent;
       for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a); ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
         const std::string_view at = dom.tag(a);
@@ -849,7 +862,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     rn.heading = heading;
     rn.shadow_path = dom.shadow_path(i);
-    const int above = anchor[u] >= 0 ? first_line[static_cast<std::size_t>(anchor[u])] : -1;
+    const int above = under_line >= 0 ? under_line : anchor[u] >= 0 ? first_line[static_cast<std::size_t>(anchor[u])] : -1;
     rn.depth = above >= 0 ? std::min(line_depth[static_cast<std::size_t>(above)] + 1, limits::kMaxOutlineDepth) : 0;
     line_depth.push_back(rn.depth);
     for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0; a = dom.nodes[static_cast<std::size_t>(a)].parent)

@@ -250,5 +250,33 @@ TEST_CASE("a nameless control is told apart by the words around it, never by its
   std::vector<std::string> descs;
   for (const ReadableNode& n : s.nodes)
     if (n.role == "textbox") descs.push_back(n.state.value + " | " + n.description);
-  CHECK(descs == std::vector<std::string>{"/api/v2 - This server | in: Servers", "false | in: Also return the customer"});
+  // The words of the second are a text line of their own, the control inside it: it sits under
+  // that line, which says them once.
+  CHECK(descs == std::vector<std::string>{"/api/v2 - This server | in: Servers", "false | "});
+  std::vector<std::string> lines;
+  for (const ReadableNode& n : s.nodes) lines.push_back(std::string(static_cast<std::size_t>(n.depth), ' ') + n.role + " " + n.name);
+  CHECK(lines == std::vector<std::string>{"heading Servers", "textbox ", "text Also return the customer", " textbox "});
+}
+
+TEST_CASE("a nameless control inside a text line is under that line, whatever else shows beside it", "[compiler][accname]") {
+  // TodoMVC's item: <li><div><input type=checkbox><label>Buy milk</label><button>✖</button></div></li>,
+  // the label tied to nothing, the button shown only while the mouse is over the item.
+  for (const bool hovered : {false, true}) {
+    CaptureBuilder b;
+    const int body = b.el(0, 0, "body");
+    const int list = b.el(0, body, "ul");
+    const int view = b.el(0, b.el(0, list, "li"), "div");
+    b.el(0, view, "input", {{"type", "checkbox"}});
+    b.text(0, b.el(0, view, "label"), "Buy milk");
+    const int destroy = b.el(0, view, "button");
+    b.text(0, destroy, "\xE2\x9C\x96");
+    if (!hovered) b.no_box(0, destroy);
+    const Snapshot s = compile_ok(b);
+    INFO("hovered: " << hovered);
+    std::vector<std::string> lines;
+    for (const ReadableNode& n : s.nodes) lines.push_back(std::string(static_cast<std::size_t>(n.depth), ' ') + n.role + " " + n.name + (n.description.empty() ? "" : " desc=" + n.description));
+    std::vector<std::string> want{"text Buy milk", " checkbox "};
+    if (hovered) want.push_back("button \xE2\x9C\x96");
+    CHECK(lines == want);
+  }
 }
