@@ -13,7 +13,8 @@
 //
 // Grammar handled: <full|delta|no_change|overlay_opened|overlay_closed v="…" …>, nested
 // <before_action>, <warning>, <removed>, <invalid cause="…" count="N"/>, <invalid cause="…"> blocks,
-// <region …> (also unchanged="true" count="N"/>), <added region= label= after=>, <modified> lines
+// <region …> (also unchanged="true" count="N"/>; overlay="…" depth="N" in a full taken while overlays
+// are open), overlay tags' closed="N", <added region= label= after=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
 // (depth), ending `(N more links)` when lines under them are collapsed (a gap with find within=REF),

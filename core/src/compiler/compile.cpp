@@ -792,13 +792,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       if (ph != rn.name) rn.description = cut(ph, limits::kMaxNameChars);
     }
     // A nameless control (TodoMVC's toggle checkbox, an icon button) is told apart by the text
-    // around it: the nearest ancestor with text, as its description ("in: Buy milk").
-    // (Not a menu, a tree or a grid: its items say what it holds, and the words around it are
-    // another control's.)
-    // A nameless control inside a text line (a todo's checkbox in its list item) is under that
-    // line, whose words say what it is: said once, by the line.
+    // around it. (Not a menu, a tree or a grid: its items say what it holds, and the words around
+    // it are another control's.) Inside a text line (a todo's checkbox in its list item) it sits
+    // under that line, whose words say what it is once; elsewhere the nearest ancestor with text
+    // is its description ("in: Shipping").
+    const bool nameless = rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r);
     int under_line = -1;
-    if (rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r)) {
+    if (nameless) {
       int b = dom.nodes[static_cast<std::size_t>(i)].parent;
       for (int up = 0; b >= 0 && up < limits::kContextHops && dom.is_element(b); ++up, b = dom.nodes[static_cast<std::size_t>(b)].parent) {
         const int line = first_line[static_cast<std::size_t>(b)];
@@ -808,7 +808,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         break;
       }
     }
-    if (under_line < 0 && rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r)) {
+    if (nameless && under_line < 0) {
       int a = dom.nodes[static_cast<std::size_t>(i)].parent;
       for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a); ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
         const std::string_view at = dom.tag(a);
