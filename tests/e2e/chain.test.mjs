@@ -93,7 +93,7 @@ test('navigate gives a full FactPack; a click on Bootstrap opens a modal overlay
   assert.equal(close.fp.type, 'overlay_closed');
   // The modal's six refs (heading, Close, Quantity, Gift note, Keep shopping, Checkout) go with it:
   // its tag says so, and nothing else changed.
-  assert.equal(close.text.trim(), `<overlay_closed v="${close.fp.version}" overlay="modal" name="Added to cart"/>`);
+  assert.equal(close.text.trim(), `<overlay_closed v="${close.fp.version}" overlay="modal"/>`);
   for (const held of [view, recovered]) {
     assert.deepEqual(held.apply(close.fp), []);
     assert.equal(held.elements.has(gift), false);

@@ -360,7 +360,7 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   // An addition inside the dialog belongs to it; one in the page below does not.
   assert.deepEqual(v.apply('<delta v="9">\n<added region="dialog" label="Delete">\ne11 text "Are you sure?"\n</added>\n<added region="main">\ne12 status "Saved"\n</added>\n</delta>\n'), []);
   // A closed overlay takes its refs along: the agent drops the ones it was shown in it.
-  assert.deepEqual(v.apply('<overlay_closed v="10" overlay="modal" name="Delete"/>\n'), []);
+  assert.deepEqual(v.apply('<overlay_closed v="10" overlay="modal"/>\n'), []);
   assert.deepEqual(v.overlays, []);
   assert.equal(v.elements.has('e10'), false);
   assert.equal(v.elements.has('e11'), false);
@@ -376,7 +376,7 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.deepEqual(v.apply('<overlay_opened v="12" overlay="modal" closed="1">\n<region name="dialog" label="Second">\ne21 button "Done"\n</region>\n</overlay_opened>\n'), []);
   assert.deepEqual(v.overlays.map(({ name }) => name), ['Second']);
   assert.deepEqual([v.elements.has('e20'), v.elements.has('e21')], [false, true]);
-  assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal" name="Second"/>\n'), []);
+  assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal"/>\n'), []);
   assert.deepEqual([v.elements.has('e21'), v.overlays.length], [false, 0]);
   // A snapshot taken while overlays are open (an agent recovering its context) marks their regions:
   // the closes that follow take exactly those refs along.
@@ -384,9 +384,9 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
     '<region name="dialog" label="Again" overlay="modal">', 'e13 button "OK"', '</region>',
     '<region name="page" overlay="dropdown" depth="2">', 'e14 option "One"', 'e15 option "Two"', '</region>', '</full>', ''].join('\n')), []);
   assert.deepEqual(v.overlays.map(({ type, refs }) => [type, [...refs]]), [['modal', ['e13']], ['dropdown', ['e14', 'e15']]]);
-  assert.deepEqual(v.apply('<overlay_closed v="14" overlay="modal" name="Again"/>\n'), []);
+  assert.deepEqual(v.apply('<overlay_closed v="14" overlay="modal"/>\n'), []);
   assert.deepEqual([...v.elements.keys()], ['e1', 'e13']);
-  assert.deepEqual(v.apply('<overlay_closed v="15" overlay="modal" name="Again"/>\n'), []);
+  assert.deepEqual(v.apply('<overlay_closed v="15" overlay="modal"/>\n'), []);
   assert.deepEqual([...v.elements.keys()], ['e1']);
   // A close with no overlay open is a fault the view reports.
   assert.deepEqual(v.apply('<overlay_closed v="12" overlay="modal"/>\n'), ['an overlay_closed that closed an overlay while the agent holds no open overlay']);

@@ -254,9 +254,10 @@ void open_tag(std::string& out, const FactPack& p) {
   }
   if (p.type == PackType::kOverlayOpened || p.type == PackType::kOverlayClosed) {
     attr(out, "overlay", overlay_type_name(p.overlay.type));
-    // An opened dialog's region is labelled by the dialog's name: said once, there.
-    const bool label_says_it = p.type == PackType::kOverlayOpened && !p.regions.empty() && p.regions.front().label == p.overlay.name;
-    if (!p.overlay.name.empty() && !label_says_it) attr(out, "name", p.overlay.name);
+    // The name is said once, when the overlay opens (by its region's label, when that says it):
+    // what closes is always what the agent holds open, innermost first.
+    const bool label_says_it = !p.regions.empty() && p.regions.front().label == p.overlay.name;
+    if (p.type == PackType::kOverlayOpened && !p.overlay.name.empty() && !label_says_it) attr(out, "name", p.overlay.name);
     if (p.overlay.depth > 1) out += " depth=\"" + std::to_string(p.overlay.depth) + "\"";
     // Closing takes every ref of the overlay along: the tag says so (and how many closed, when an
     // action closed nested ones at once, or an opened one replaced some), no `<invalid>` line counts them.

@@ -237,11 +237,12 @@ TEST_CASE("a closed overlay takes its refs along: its tag says it, no line count
   p.version = 9;
   p.overlay = {OverlayType::kModal, "Added to cart", 1, 1};
   for (int i = 30; i < 36; ++i) p.invalidated.push_back({"e" + std::to_string(i), "overlay_closed", "button", "B"});
-  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"modal\" name=\"Added to cart\"/>\n");
+  // The name was said when it opened: what closes is what the agent holds open.
+  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"modal\"/>\n");
   // One action closed two nested overlays: the tag says how many.
   p.overlay = {OverlayType::kDropdown, "Sort by", 2, 2};
   p.added.push_back(el(40, "status", "Sorted"));
-  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"dropdown\" name=\"Sort by\" depth=\"2\" closed=\"2\">\n"
+  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"dropdown\" depth=\"2\" closed=\"2\">\n"
                           "<added region=\"main\">\ne40 status \"Sorted\"\n</added>\n</overlay_closed>\n");
   // The JSON lists each ref it took.
   CHECK(nlohmann::json::parse(render_json(p))["invalidated"].size() == 6);
