@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +38,15 @@ inline std::string run_fidelity_json(std::uint64_t first_seed, std::size_t count
                         {"packs", packs},
                         {"failures", failures}}
       .dump();
+}
+
+/// One session's FactPack texts, in order, then the text of a requested snapshot as it ends:
+/// {texts: [...], error: ""}.
+inline std::string fidelity_texts_json(std::uint64_t seed, std::size_t steps) {
+  RunStats stats;
+  std::vector<std::string> texts;
+  const std::string err = run_sequence(seed, steps, stats, &texts);
+  return nlohmann::json{{"texts", texts}, {"error", err}}.dump();
 }
 
 }  // namespace athena::wasm

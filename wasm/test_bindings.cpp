@@ -24,6 +24,16 @@ Reply run_fidelity(double first_seed, double count, double steps) {
   });
 }
 
+/// One seed's session as the texts an agent read (fidelity_texts_json).
+Reply fidelity_texts(double seed, double steps) {
+  return guard("fidelityTexts", [&] {
+    Reply r;
+    r.json = fidelity_texts_json(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(steps));
+    r.ok = true;
+    return r;
+  });
+}
+
 /// Throws what `kind` names inside the boundary guard, to prove no exception escapes it.
 Reply throw_inside_guard(const std::string& kind) {
   return guard("throwInsideGuard", [&]() -> Reply {
@@ -52,5 +62,6 @@ EMSCRIPTEN_BINDINGS(athena_core_test) {
   using namespace emscripten;
   athena::wasm::bind_reply();
   function("runFidelity", &athena::wasm::run_fidelity);
+  function("fidelityTexts", &athena::wasm::fidelity_texts);
   function("throwInsideGuard", &athena::wasm::throw_inside_guard);
 }

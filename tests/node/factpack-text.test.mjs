@@ -184,7 +184,10 @@ test('element lines: escaped quotes and backslashes, "<" and "-> " inside names,
   assert.equal(e.value, 'a "b", c -> d');
   assert.equal(e.href, 'x.html?a="1"');
   assert.equal(e.desc, 'in: <li> -> x');
-  assert.equal(canonicalLine(e), line);
+  // A named element is known by its name: its line as the renderer writes it has no address.
+  assert.equal(canonicalLine(e), line.replace(String.raw` href="x.html?a=\"1\""`, ''));
+  const nameless = String.raw`e8 link "" href="x.html?a=\"1\"" desc="in: <li> -> x"`;
+  assert.equal(canonicalLine(parseElementLine(nameless)), nameless);
   const red = parseElementLine('e3 textbox "Password" required value=redacted');
   assert.equal(red.valueRedacted, true);
   assert.equal(red.value, undefined);
@@ -380,10 +383,17 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.deepEqual([v.elements.has('e21'), v.overlays.length], [false, 0]);
   // A snapshot taken while overlays are open (an agent recovering its context) marks their regions:
   // the closes that follow take exactly those refs along.
-  assert.deepEqual(v.apply(['<full v="13" reason="requested" url="u" title="t">', '<region name="main">', 'e1 button "A"', '</region>',
+  assert.deepEqual(v.apply(['<full v="13" reason="requested" url="u" title="t" overlay="dropdown" depth="2">', '<region name="main">', 'e1 button "A"', '</region>',
     '<region name="dialog" label="Again" overlay="modal">', 'e13 button "OK"', '</region>',
     '<region name="page" overlay="dropdown" depth="2">', 'e14 option "One"', 'e15 option "Two"', '</region>', '</full>', ''].join('\n')), []);
   assert.deepEqual(v.overlays.map(({ type, refs }) => [type, [...refs]]), [['modal', ['e13']], ['dropdown', ['e14', 'e15']]]);
+  // An open overlay with nothing to show has no region: the tag still says it is open.
+  const w = new AgentView();
+  assert.deepEqual(w.apply('<full v="3" reason="requested" url="u" title="t" overlay="modal">\n<region name="main">\ne1 button "A"\n</region>\n</full>\n'), []);
+  assert.equal(w.overlays.length, 1);
+  assert.deepEqual(w.apply('<overlay_closed v="4" overlay="modal"/>\n'), []);
+  assert.deepEqual(w.apply('<full v="5" reason="requested" url="u" title="t">\n<region name="dialog" overlay="modal">\ne2 button "B"\n</region>\n</full>\n'),
+    ['regions of 1 overlays in a full whose tag says 0 are open']);
   assert.deepEqual(v.apply('<overlay_closed v="14" overlay="modal"/>\n'), []);
   assert.deepEqual([...v.elements.keys()], ['e1', 'e13']);
   assert.deepEqual(v.apply('<overlay_closed v="15" overlay="modal"/>\n'), []);

@@ -178,7 +178,7 @@ export function canonicalLine(e) {
   let s = `${e.ref} ${e.role} ${quote(e.name)}`;
   const w = stateWords(e);
   if (w) s += ' ' + w;
-  if (e.href) s += ` href=${quote(e.href)}`;
+  if (e.href && !e.name) s += ` href=${quote(e.href)}`;  // a named link is known by its name
   if (e.desc) s += ` desc=${quote(e.desc)}`;
   if (e.cut) s += ' cut';
   return s;
@@ -592,8 +592,10 @@ export class AgentView {
       }
       this.elements = next;
       this.gaps = [];
-      // An overlay whose regions were all empty has none here: the ones above it keep their depth.
-      this.overlays = Array.from(overlays, (o) => o ?? { type: 'overlay', regions: new Set(), refs: new Set() });
+      // The tag says how many are open (`overlay="modal" depth="2"`); one with nothing to show has no region.
+      const open = Math.max(fp.overlay?.depth ?? 0, overlays.length);
+      if (overlays.length > (fp.overlay?.depth ?? 0)) problems.push(`regions of ${overlays.length} overlays in a full whose tag says ${fp.overlay?.depth ?? 0} are open`);
+      this.overlays = Array.from({ length: open }, (_, k) => overlays[k] ?? { type: k === open - 1 && fp.overlay ? fp.overlay.type : 'overlay', regions: new Set(), refs: new Set() });
       this.initialized = true;
       if (fp.url !== undefined) this.url = fp.url;
       if (fp.title !== undefined) this.title = fp.title;
@@ -672,8 +674,16 @@ export class AgentView {
     if (fp.type === 'full') this.gaps = [...fp.gaps];
     else this.gaps.push(...fp.gaps);
     if (fp.type === 'overlay_opened' && fp.overlay) {
-      const refs = new Set([...fp.regions.flatMap((r) => r.elements), ...fp.added.flatMap((a) => a.elements)].map((e) => e.ref));
-      this.overlays.push({ ...fp.overlay, regions: new Set(fp.regions.map(regionKey)), refs });
+      // It opened the overlays from above those the agent holds to the tag's depth; when several
+      // opened at once each region says its overlay's (an overlay with nothing to show is open all
+      // the same).
+      for (let depth = this.overlays.length + 1; depth <= fp.overlay.depth; depth++) {
+        const mine = fp.regions.filter((r) => (r.overlay?.depth ?? fp.overlay.depth) === depth);
+        const top = depth === fp.overlay.depth;
+        const refs = new Set([...mine.flatMap((r) => r.elements), ...(top ? fp.added.flatMap((a) => a.elements) : [])].map((e) => e.ref));
+        const type = mine.find((r) => r.overlay)?.overlay?.type ?? fp.overlay.type;
+        this.overlays.push(top ? { ...fp.overlay, regions: new Set(mine.map(regionKey)), refs } : { type, regions: new Set(mine.map(regionKey)), refs });
+      }
     }
     return problems;
   }

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadTestCore, root } from './load.mjs';
+import { AgentView, parseFactPack } from '../support/factpack-text.mjs';
 
 const RUNS = Number(process.env.ATHENA_WASM_FIDELITY_RUNS ?? 3000);
 const STEPS = 12;  // as tests/unit/engine/fidelity_test.cpp
@@ -45,4 +46,50 @@ test('the same sessions natively give the same packs and the same agent views', 
   assert.deepEqual(wasm, nat);
   // A different seed range gives a different digest: the comparison can fail.
   assert.notEqual(run(1001, 20).digest, wasm.digest);
+});
+
+// The same property from the TEXT alone, as an agent reads it: every FactPack of a session parsed
+// by tests/support/factpack-text.mjs and applied to its view with no inconsistency (a ref added
+// twice, a close with no open overlay, a change to a ref it never held), and at the end the view
+// holds what a requested snapshot of the page shows (the same lines, when neither was trimmed;
+// only lines of the page, when one was).
+const TEXT_RUNS = Number(process.env.ATHENA_WASM_TEXT_FIDELITY_RUNS ?? 1000);
+test(`fidelity from the text on ${TEXT_RUNS} random sessions`, () => {
+  let exact = 0, overlaysAtSnapshot = 0, behind = 0, partial = 0;
+  for (let seed = 1; seed <= TEXT_RUNS; seed++) {
+    const r = core.fidelityTexts(seed, STEPS);
+    assert.equal(r.ok, true, `${r.code}: ${r.message}`);
+    const { texts, error } = JSON.parse(r.json);
+    assert.equal(error, '', error);
+    const view = new AgentView();
+    let trimmed = false;
+    for (const [k, text] of texts.slice(0, -1).entries()) {
+      const fp = parseFactPack(text);
+      trimmed ||= fp.gaps.length > 0;
+      if (fp.type === 'full' && fp.reason === 'requested' && fp.regions.some((g) => g.overlay)) overlaysAtSnapshot++;
+      assert.deepEqual(view.apply(fp), [], `seed ${seed}, pack ${k}:\n${text}`);
+    }
+    if (!texts.at(-1)) { behind++; continue; }  // the page changed after the last FactPack: nothing to compare
+    const last = parseFactPack(texts.at(-1));
+    const fresh = new AgentView();
+    assert.deepEqual(fresh.apply(last), [], `seed ${seed}, last snapshot:\n${texts.at(-1)}`);
+    // The same overlays open, and (as in tests/unit/engine/fidelity.h) the lines of the live one
+    // equal: the page under an open overlay is frozen for the agent until it closes.
+    assert.equal(view.overlays.length, fresh.overlays.length, `seed ${seed}: open overlays\n${texts.join('\n')}`);
+    const live = (/** @type {AgentView} */ v) => {
+      const top = v.overlays.at(-1);
+      return top ? v.canonical().filter((l) => top.refs.has(l.split(' ', 1)[0])) : v.canonical();
+    };
+    if (!trimmed && last.gaps.length === 0) {
+      assert.deepEqual(live(view), live(fresh), `seed ${seed}: the view from the text is not the page\n${texts.join('\n')}`);
+      exact++;
+    } else if (++partial && last.gaps.length === 0) {
+      const page = new Set(live(fresh));
+      for (const l of live(view)) assert.ok(page.has(l), `seed ${seed}: holds ${l}, not on the page`);
+    }
+  }
+  // The sessions must have been compared whole, and must have met a snapshot taken over an overlay.
+  assert.ok(exact > TEXT_RUNS / 2, `only ${exact} of ${TEXT_RUNS} sessions compared whole`);
+  assert.ok(overlaysAtSnapshot > 0, 'no snapshot was taken while an overlay was open');
+  console.log(`# text fidelity: ${TEXT_RUNS} sessions, ${exact} compared whole, ${partial} trimmed, ${behind} ending behind the page, ${overlaysAtSnapshot} snapshots over an open overlay`);
 });

@@ -76,9 +76,9 @@ struct RegionBlock {
   /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered identities (ident_hash) equal the previous baseline's;
   /// elements are still listed here (their refs stay valid) but the text renders one line.
   bool unchanged = false;
-  /// In a full taken while overlays are open: the overlay this region is inside (1 = the first
-  /// over the page, 2 = one opened over it, ...; 0 = the page itself) and its type. An
-  /// overlay_opened says it in its tag instead (0 here).
+  /// In a full taken while overlays are open, or an overlay_opened that opened several at once:
+  /// the overlay this region is inside (1 = the first over the page, 2 = one opened over it, ...;
+  /// 0 = the page itself) and its type. An overlay_opened of one says it in its tag (0 here).
   int overlay_depth = 0;
   OverlayType overlay_type = OverlayType::kUnknown;
 };

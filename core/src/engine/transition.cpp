@@ -39,6 +39,11 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   out.target.main_loader_id = to.main_loader_id;
   out.target.stack = S;
   out.target.entries.reserve(std::max(from.entries.size(), to.entries.size()));
+  // The refs of an overlay that closed go with it, whatever became of each before (one removed
+  // by a change the agent was not yet told of): the pack's tag says they went, and nothing else.
+  auto closed_with_overlay = [&](const ViewEntry& e) {
+    out.pack.invalidated.push_back({e.element.ref, "overlay_closed", e.element.role, e.element.name, e.element.frame});
+  };
 
   if (p == t && p == s) {
     // Same overlay stack: a delta of the live context (top overlay, or the base page).
@@ -58,7 +63,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
     if (!diff_context(from, to, c, out)) return full(&from, to, "unreliable_delta");
     std::vector<Invalidation> changes = std::move(out.pack.invalidated);
     out.pack.invalidated.clear();
-    each_ctx(from, p, kAllContexts, [&](const ViewEntry& e) { invalidate(out, e, "overlay_closed"); });
+    each_ctx(from, p, kAllContexts, closed_with_overlay);
     out.pack.invalidated.insert(out.pack.invalidated.end(), changes.begin(), changes.end());
     keep(-1, c);
     take(c, c + 1);
@@ -69,7 +74,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   }
   // Opened (p == t < s) or replaced (p < t, p < s): overlays above the common prefix close,
   // new ones are listed whole; everything below stays frozen.
-  each_ctx(from, p, kAllContexts, [&](const ViewEntry& e) { invalidate(out, e, "overlay_closed"); });
+  each_ctx(from, p, kAllContexts, closed_with_overlay);
   keep(-1, p);
   take(p, kAllContexts);
   std::vector<BlockKey> order;
@@ -82,6 +87,13 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
       it->second.region = e.element.region;
       it->second.label = e.element.region_label;
       it->second.frame_ref = "f" + std::to_string(e.frame_index);
+      // Several overlays opened at once (a dialog and a menu open in it): each region says whose
+      // it is, so that closing the inner one takes only its lines along. One says it in the tag.
+      const auto ctx = static_cast<std::size_t>(e.element.overlay);
+      if (s - p > 1 && ctx < S.size()) {
+        it->second.overlay_depth = e.element.overlay + 1;
+        it->second.overlay_type = S[ctx].type;
+      }
     }
     it->second.elements.push_back(e.element);
   });

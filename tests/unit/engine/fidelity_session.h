@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "agent_view.h"
 #include "athena/render.h"
@@ -31,8 +32,10 @@ struct RunStats {
   }
 };
 
-// One random session. Returns "" or the failure, with the step log.
-inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats) {
+// One random session. Returns "" or the failure, with the step log. With `texts`, it also
+// collects the text of every FactPack delivered and, last, of a requested snapshot of the page as
+// it ends (what an agent reading only text would hold: tests/wasm/fidelity.test.mjs).
+inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats, std::vector<std::string>* texts = nullptr) {
   SnapshotGen gen(seed);
   Rng rng(seed ^ 0xA5A5A5A5ull);
   Engine engine;
@@ -41,14 +44,18 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
   AgentView view;
   std::string log;
   auto fail = [&](const std::string& what) { return "seed " + std::to_string(seed) + ": " + what + "\n  steps:" + log; };
+  bool behind = false;  // the page changed since the agent's last FactPack
   auto mutate = [&](std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) log += std::string(" ") + mutation_name(gen.step());
+    behind = behind || n > 0;
   };
   auto deliver = [&](const FactPack& pack, const Snapshot& state) -> std::string {
     ++stats.packs[pack_type_name(pack.type) + (pack.reason.empty() ? std::string() : ":" + pack.reason)];
     for (const RegionBlock& b : pack.regions) stats.unchanged_regions += b.unchanged;
     log += std::string(" =>") + pack_type_name(pack.type) + "@v" + std::to_string(pack.version);
     if (std::getenv("ATHENA_FIDELITY_PACKS")) log += "\n" + render_text(pack) + "\n";  // replaying one seed: what the agent read
+    if (texts) texts->push_back(render_text(pack));
+    behind = false;
     std::string err = view.apply(pack);
     if (!err.empty()) return "agent could not apply " + std::string(pack_type_name(pack.type)) + ": " + err;
     stats.mix(std::string(pack_type_name(pack.type)) + "@" + std::to_string(pack.version) + ":" + pack.reason);
@@ -168,6 +175,15 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     if (pre->freshness == Freshness::kStaleWithHistory && pack->before_action.size() != 1)
       return fail("stale_with_history but no before_action in the result");
     if (std::string e = deliver(*pack, state); !e.empty()) return fail(e);
+  }
+  // The page as the agent was last told it is: a requested snapshot shows it (none when the page
+  // changed since, by reads and failed actions that deliver nothing).
+  if (texts && !behind) {
+    auto now = engine.snapshot_from(key, state);
+    if (!now) return fail("last snapshot: " + now.error().message);
+    texts->push_back(render_text(*now));
+  } else if (texts) {
+    texts->push_back("");
   }
   return "";
 }

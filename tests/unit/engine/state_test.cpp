@@ -73,6 +73,8 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     CHECK(text.find("\n<region name=\"dialog\" overlay=\"modal\">\n") != std::string::npos);
     CHECK(text.find("\n<region name=\"dialog\" overlay=\"dropdown\" depth=\"2\">\n") != std::string::npos);
     CHECK(text.find("<region name=\"main\">\n") != std::string::npos);
+    // The tag says how many are open, and the innermost's type (one could have no line at all).
+    CHECK(text.rfind("<full v=\"" + std::to_string(again.version) + "\" reason=\"requested\" url=\"https://a.test/\" title=\"A\" overlay=\"dropdown\" depth=\"2\">\n", 0) == 0);
     // A full with nothing open marks none.
     CHECK(render_text(full).find(" overlay=") == std::string::npos);
   }
@@ -216,7 +218,10 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     REQUIRE(c.type == PackType::kOverlayClosed);
     std::vector<std::string> expect = {ref_of(full, "button", "Go"), ref_of(full, "button", "Stop")};
     CHECK(invalidated_refs(c) == expect);
-    for (const Invalidation& i : c.invalidated) CHECK(i.cause == "navigated");
+    // They go with the overlay (its tag says so, no other line); a use of one says why.
+    for (const Invalidation& i : c.invalidated) CHECK(i.cause == "overlay_closed");
+    CHECK(render_text(c).find("<invalid") == std::string::npos);
+    CHECK(h.resolve(ref_of(full, "button", "Go")).error().code == ErrorCode::kDocumentReplaced);
   }
 }
 
