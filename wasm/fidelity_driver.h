@@ -41,11 +41,11 @@ inline std::string run_fidelity_json(std::uint64_t first_seed, std::size_t count
 }
 
 /// One session's FactPack texts, in order, then the text of a requested snapshot as it ends:
-/// {texts: [...], error: ""}.
-inline std::string fidelity_texts_json(std::uint64_t seed, std::size_t steps) {
+/// {texts: [...], error: ""}; rendered within `token_budget` (0: the default budget).
+inline std::string fidelity_texts_json(std::uint64_t seed, std::size_t steps, std::size_t token_budget) {
   RunStats stats;
   std::vector<std::string> texts;
-  const std::string err = run_sequence(seed, steps, stats, &texts);
+  const std::string err = run_sequence(seed, steps, stats, &texts, token_budget);
   return nlohmann::json{{"texts", texts}, {"error", err}}.dump();
 }
 

@@ -27,7 +27,7 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  *   level?: number, flags: string[], tri: Record<string, string>,
  *   value?: string, valueRedacted?: boolean, href?: string, desc?: string,
  *   region?: string, label?: string, frame?: string, depth?: number, cut?: boolean,
- *   line?: string, under?: Gap, unplaced?: boolean
+ *   line?: string, under?: Gap, unplaced?: boolean, partial?: boolean
  * }} TextElement  one element line (`line`: without its `(N more …)` end, which is `under`); flags: disabled focused required invalid readonly selected current;
  *   cut: a text line trimmed to its first words (` cut` at the end; read shows it whole);
  *   tri: checked / expanded / pressed -> "true" | "false" | "mixed", sort -> "ascending" | "descending" | "other"
@@ -631,12 +631,15 @@ export class AgentView {
           return n >= Number(run[1]) && n <= Number(run[2]);
         };
         const held = [...this.elements].filter(([, e]) => inRun(frameOf(e))).map(([ref]) => ref);
-        if (held.length !== inv.count) problems.push(`<invalid cause="${inv.cause}" frame="${frame}" count="${inv.count}"/>: the agent holds ${held.length} refs of ${frame}`);
+        // (On a trimmed page the agent holds fewer: the others a gap hid.)
+        if (held.length > inv.count || (held.length < inv.count && !this.gaps.length))
+          problems.push(`<invalid cause="${inv.cause}" frame="${frame}" count="${inv.count}"/>: the agent holds ${held.length} refs of ${frame}`);
         for (const ref of held) this.elements.delete(ref);
         continue;
       }
       for (const r of inv.refs) {
-        if (!this.elements.has(r.ref) && fp.type !== 'full') problems.push(`${inv.cause} ${r.ref}, which the agent does not hold`);
+        // On a trimmed page a removal can name a line a gap hid: the agent drops nothing.
+        if (!this.elements.has(r.ref) && fp.type !== 'full' && !this.gaps.length) problems.push(`${inv.cause} ${r.ref}, which the agent does not hold`);
         this.elements.delete(r.ref);
       }
     }
@@ -663,7 +666,9 @@ export class AgentView {
       // A line that only moved is its ref alone: the agent keeps the line it holds (a ref it
       // never held has nothing to place).
       if (m.placeOnly && !held) continue;
-      const now = m.placeOnly && held ? held : applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {} }, m);
+      // (One it did not hold is known by what the line says: its role and name, and the words that
+      // changed; `partial`, since the words that did not change are not on it.)
+      const now = m.placeOnly && held ? held : applyModified(held ?? { ref: m.ref, role: m.role, name: m.name, flags: [], tri: {}, partial: true }, m);
       this.elements.set(m.ref, now);
       const moved = m.segments.find((x) => x.what === 'order');
       if (moved) {

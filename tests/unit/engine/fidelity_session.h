@@ -33,9 +33,13 @@ struct RunStats {
 };
 
 // One random session. Returns "" or the failure, with the step log. With `texts`, it also
-// collects the text of every FactPack delivered and, last, of a requested snapshot of the page as
-// it ends (what an agent reading only text would hold: tests/wasm/fidelity.test.mjs).
-inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats, std::vector<std::string>* texts = nullptr) {
+// collects the text of every FactPack delivered (within `token_budget`, 0: the default) and, last,
+// of a requested snapshot of the page as it ends, untrimmed (what an agent reading only text would
+// hold: tests/wasm/fidelity.test.mjs).
+inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats, std::vector<std::string>* texts = nullptr,
+                                std::size_t token_budget = 0) {
+  RenderOptions text_options;
+  if (token_budget) text_options.token_budget = token_budget;
   SnapshotGen gen(seed);
   Rng rng(seed ^ 0xA5A5A5A5ull);
   Engine engine;
@@ -54,7 +58,7 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     for (const RegionBlock& b : pack.regions) stats.unchanged_regions += b.unchanged;
     log += std::string(" =>") + pack_type_name(pack.type) + "@v" + std::to_string(pack.version);
     if (std::getenv("ATHENA_FIDELITY_PACKS")) log += "\n" + render_text(pack) + "\n";  // replaying one seed: what the agent read
-    if (texts) texts->push_back(render_text(pack));
+    if (texts) texts->push_back(render_text(pack, text_options));
     behind = false;
     std::string err = view.apply(pack);
     if (!err.empty()) return "agent could not apply " + std::string(pack_type_name(pack.type)) + ": " + err;
@@ -181,7 +185,10 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
   if (texts && !behind) {
     auto now = engine.snapshot_from(key, state);
     if (!now) return fail("last snapshot: " + now.error().message);
-    texts->push_back(render_text(*now));
+    RenderOptions whole = text_options;  // every line: what a trimmed view's lines must be part of
+    whole.trim_regions = false;
+    whole.caps = false;
+    texts->push_back(render_text(*now, whole));
   } else if (texts) {
     texts->push_back("");
   }
