@@ -50,4 +50,8 @@ std::string ascii_lower(std::string_view s);
 /// `<region name="main"[ label="…"][ frame="f2"]` (the caller closes the tag).
 void region_open(std::string& out, const RegionBlock& b);
 
+/// ` overlay="modal"` and, for one opened over another, ` depth="2"`: which open overlay a full's
+/// region (or the innermost, on a full's tag) is.
+void overlay_attrs(std::string& out, OverlayType type, int depth);
+
 }  // namespace athena::render

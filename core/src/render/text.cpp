@@ -157,7 +157,7 @@ std::string change_words(const Modified& m) {
   text_change("desc", a.description, b.description);
   // An address is on a link's line only while it has no name (a named link is known by its name):
   // said when it changed there, or when the link just lost its name.
-  if (b.name.empty() && (a.href != b.href || !a.name.empty())) text_change("href", a.name.empty() ? a.href : std::string(), b.href);
+  if (b.name.empty()) text_change("href", a.name.empty() ? a.href : std::string(), b.href);
   Element sa = a, sb = b;  // compare state words only
   sa.href.clear();
   sb.href.clear();
@@ -255,10 +255,7 @@ void open_tag(std::string& out, const FactPack& p) {
     attr(out, "title", p.title);
     // Taken while overlays are open: the innermost one's type and how many (its regions, and
     // those of the ones below, say `overlay=` too); one may have nothing to show.
-    if (p.overlay.depth > 0) {
-      attr(out, "overlay", overlay_type_name(p.overlay.type));
-      if (p.overlay.depth > 1) out += " depth=\"" + std::to_string(p.overlay.depth) + "\"";
-    }
+    if (p.overlay.depth > 0) render::overlay_attrs(out, p.overlay.type, p.overlay.depth);
   }
   if (p.type == PackType::kOverlayOpened || p.type == PackType::kOverlayClosed) {
     attr(out, "overlay", overlay_type_name(p.overlay.type));
