@@ -45,7 +45,11 @@ test('a navigation redirected to a blocked site: blocked_origin, never compiled'
   const { chrome, engine, agent } = await setup(block());
   engine.calls.length = 0;
   chrome.debugger.sendCommand = ((orig) => async (target, method, params) => {
-    if (method === 'Page.navigate') chrome.pageUrl = 'http://BANK.test.:8080/login';  // the server redirected
+    if (method === 'Page.navigate') {
+      chrome.pageUrl = 'http://BANK.test.:8080/login';  // the server redirected
+      // and the page loaded there, as Chrome then says (else the wait runs to navigationCapMs)
+      setTimeout(() => agent.onDebuggerEvent({ tabId: 5 }, 'Page.frameStoppedLoading', { frameId: 'MAIN' }), 0);
+    }
     return orig(target, method, params);
   })(chrome.debugger.sendCommand);
   const r = await agent.dispatch({ session: 'a', tool: 'navigate', args: { url: 'https://a.test/go' } });

@@ -9,7 +9,7 @@ using namespace athena::test;
 using nlohmann::json;
 
 namespace {
-json page() {
+json ok_page() {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, body, "button"), "OK");
@@ -21,7 +21,7 @@ TEST_CASE("not JSON, truncated JSON, not an object", "[compiler][errors]") {
   Error e = compile_err("{\"v\":1,");
   CHECK(e.code == ErrorCode::kMalformedJson);
   CHECK(e.message == "capture: not valid JSON (error at byte 7 of 7; truncated?); re-capture the page");
-  const std::string full = page().dump();
+  const std::string full = ok_page().dump();
   e = compile_err(full.substr(0, full.size() / 2));
   CHECK(e.code == ErrorCode::kMalformedJson);
   e = compile_err("[1,2]");
@@ -30,78 +30,78 @@ TEST_CASE("not JSON, truncated JSON, not an object", "[compiler][errors]") {
 }
 
 TEST_CASE("wrong version and missing parts name the field", "[compiler][errors]") {
-  json j = page();
+  json j = ok_page();
   j["v"] = 2;
   CHECK(compile_err(j.dump()).message == "v: capture format version 2 is not supported (this core reads v1)");
-  j = page();
+  j = ok_page();
   j.erase("snapshot");
   CHECK(compile_err(j.dump()).message == "snapshot: missing object (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"].erase("strings");
   CHECK(compile_err(j.dump()).message == "snapshot.strings: missing array (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"] = json::array();
   CHECK(compile_err(j.dump()).message ==
         "snapshot.documents: empty (a snapshot has at least the main document) (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["frameTree"]["frame"].erase("loaderId");
   CHECK(compile_err(j.dump()).message == "frameTree.frame.loaderId: missing string (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["styles"] = "display";
   CHECK(compile_err(j.dump()).message == "styles: expected an array, got string (see docs/capture-format.md; re-capture the page)");
 }
 
 TEST_CASE("wrong types inside the snapshot", "[compiler][errors]") {
-  json j = page();
+  json j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][2] = "1";
   Error e = compile_err(j.dump());
   CHECK(e.code == ErrorCode::kMalformedCapture);
   CHECK(e.message == "snapshot.documents[0].nodes.parentIndex[2]: expected an integer, got string (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["strings"][0] = 5;
   CHECK(compile_err(j.dump()).message == "snapshot.strings[0]: expected a string, got number (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["layout"]["bounds"][1] = json::array({1, 2, 3});
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].layout.bounds[1]: expected [x, y, width, height] (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["attributes"][1] = json::array({0});
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.attributes[1]: odd number of entries (name/value pairs expected) (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["nodeType"].push_back(1);
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.nodeType: has 5 entries but parentIndex has 4 (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["viewport"]["width"] = nullptr;
   CHECK(compile_err(j.dump()).message == "viewport.width: expected a number, got null (see docs/capture-format.md; re-capture the page)");
 }
 
 TEST_CASE("out-of-range indices", "[compiler][errors]") {
-  json j = page();
+  json j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["nodeName"][1] = 999;
   CHECK(compile_err(j.dump()).message.rfind("snapshot.documents[0].nodes.nodeName[1]: string index 999 out of range (snapshot.strings has ", 0) == 0);
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["layout"]["nodeIndex"][0] = 4;
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].layout.nodeIndex[0]: node index 4 out of range (4 nodes) (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["contentDocumentIndex"] = {{"index", {1}}, {"value", {7}}};
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.contentDocumentIndex.value[0]: document index 7 is not a later document of this snapshot (1 documents) (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["isClickable"] = {{"index", {-1}}};
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.isClickable.index[0]: node index -1 out of range (4 nodes) (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["inputValue"] = {{"index", {1, 2}}, {"value", {0}}};
   CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.inputValue: index has 2 entries but value has 1 (see docs/capture-format.md; re-capture the page)");
 }
 
 TEST_CASE("parentIndex cycles and self-references are refused", "[compiler][errors]") {
-  json j = page();
+  json j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][1] = 2;  // 1 -> 2 -> 1
   Error e = compile_err(j.dump());
   CHECK(e.code == ErrorCode::kMalformedCapture);
   CHECK(e.message == "snapshot.documents[0].nodes.parentIndex[1]: parent 2 is not an earlier node (a cycle, or not DOMSnapshot's pre-order) (see docs/capture-format.md; re-capture the page)");
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][2] = 2;
   CHECK(compile_err(j.dump()).code == ErrorCode::kMalformedCapture);
-  j = page();
+  j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][3] = -7;
   CHECK(compile_err(j.dump()).code == ErrorCode::kMalformedCapture);
 }
@@ -129,7 +129,7 @@ TEST_CASE("a 100 MB capture is refused by its size before it is parsed: kInputTo
 }
 
 TEST_CASE("too many nodes or frames is kInputTooLarge", "[compiler][errors]") {
-  json j = page();
+  json j = ok_page();
   auto& nodes = j["snapshot"]["documents"][0]["nodes"];
   const std::size_t n = limits::kMaxNodes + 1;
   json parents = json::array(), types = json::array(), names = json::array(), ids = json::array();
@@ -145,7 +145,7 @@ TEST_CASE("too many nodes or frames is kInputTooLarge", "[compiler][errors]") {
   CHECK(e.code == ErrorCode::kInputTooLarge);
   CHECK(e.message == "capture: more than 500000 DOM nodes (limits::kMaxNodes); capture a smaller page or frame");
 
-  j = page();
+  j = ok_page();
   json kids = json::array();
   for (std::size_t i = 0; i < limits::kMaxFrames + 1; ++i)
     kids.push_back({{"frame", {{"id", "K" + std::to_string(i)}, {"loaderId", "L"}}}});
@@ -167,7 +167,7 @@ TEST_CASE("deep nesting does not crash: walked to kMaxDepth and reported", "[com
 }
 
 TEST_CASE("random byte corruption never crashes: each result is a snapshot or an error that says what", "[compiler][errors]") {
-  const std::string good = page().dump();
+  const std::string good = ok_page().dump();
   std::uint32_t seed = 12345;
   int ok = 0, err = 0;
   for (int k = 0; k < 2000; ++k) {
