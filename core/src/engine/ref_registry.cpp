@@ -73,7 +73,7 @@ void RefRegistry::drop_unshown(RefId ref) {
 
 void RefRegistry::trim() {
   // Oldest tombstones go first; entries revived (or re-killed later) since are skipped by seq.
-  while (dead_ > limits::kMaxRemovedTombstones && !tomb_order_.empty()) {
+  const auto drop_oldest = [this] {
     auto [ref, seq] = tomb_order_.front();
     tomb_order_.pop_front();
     auto it = records_.find(ref);
@@ -81,17 +81,10 @@ void RefRegistry::trim() {
       records_.erase(it);
       --dead_;
     }
-  }
+  };
+  while (dead_ > limits::kMaxRemovedTombstones && !tomb_order_.empty()) drop_oldest();
   // Stale queue entries (revived refs) must not grow the queue without bound.
-  while (tomb_order_.size() > 2 * limits::kMaxRemovedTombstones + 16) {
-    auto [ref, seq] = tomb_order_.front();
-    tomb_order_.pop_front();
-    auto it = records_.find(ref);
-    if (it != records_.end() && !it->second.live && it->second.seq == seq) {
-      records_.erase(it);
-      --dead_;
-    }
-  }
+  while (tomb_order_.size() > 2 * limits::kMaxRemovedTombstones + 16) drop_oldest();
 }
 
 }  // namespace athena::engine
