@@ -12,8 +12,8 @@
 #
 # Needs root (debootstrap, chroot, mounts) and network access to the Debian mirror this machine's
 # apt uses (read from /etc/apt/sources.list.d/*.sources, else /etc/apt/sources.list). Slow: about
-# 35 minutes on 2 cores for the first run (583 packages, every build, every suite), so it is not
-# part of CI; run it before calling the newcomer's path fixed.
+# 30 minutes on 2 cores for the first run, debootstrap apart (583 packages, every build, every
+# suite), so it is not part of CI; run it before calling the newcomer's path fixed.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -130,7 +130,7 @@ try {
   }
   console.log('all'.padEnd(54) + String(O).padStart(8) + String(F).padStart(15) + `   (${(F / O).toFixed(1)}x fewer tokens)`);
   console.log(dim('"full snapshot" = our own full snapshot of the same state from a fresh engine (already trimmed, no dedup);'));
-  console.log(dim('peers send more: ./athena bench compares with Playwright MCP and chrome-devtools-mcp (bench/RESULTS.md).'));
+  console.log(dim('peers send more: ./athena bench compares with Playwright MCP, chrome-devtools-mcp and agent-browser (bench/RESULTS.md).'));
 } catch (e) {
   console.error(`\ndemo failed: ${e.message}`);
   process.exitCode = 1;
