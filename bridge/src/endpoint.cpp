@@ -54,9 +54,9 @@ bool fill_addr(sockaddr_un& a, const std::string& path, std::string& error) {
   return true;
 }
 
-/// The address of the bridge's socket in `a` and a new socket for it; -1 with `error` set if not.
-int open_socket(sockaddr_un& a, std::string& error) {
-  if (!fill_addr(a, socket_path(), error)) return -1;
+/// The address `path` in `a` and a new Unix socket for it; -1 with `error` set if not.
+int open_socket(sockaddr_un& a, const std::string& path, std::string& error) {
+  if (!fill_addr(a, path, error)) return -1;
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) error = std::string("socket(): ") + std::strerror(errno);
   return fd;
@@ -90,7 +90,7 @@ int listen_endpoint(std::string& error) {
   }
   const std::string path = socket_path();
   sockaddr_un a{};
-  const int fd = open_socket(a, error);
+  const int fd = open_socket(a, path, error);
   if (fd < 0) return -1;
   const mode_t old = ::umask(0177);
   int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
@@ -137,7 +137,7 @@ int accept_peer(int listen_fd, std::string& error) {
 int connect_endpoint(std::string& error) {
   const std::string path = socket_path();
   sockaddr_un a{};
-  const int fd = open_socket(a, error);
+  const int fd = open_socket(a, path, error);
   if (fd < 0) return -1;
   // Non-blocking, so that a host that is stuck (its listen queue full, nobody accepting) costs at
   // most limits::kConnectTimeoutMs instead of blocking doctor or an MCP call forever. A Unix

@@ -147,10 +147,11 @@ void region_open(std::string& out, const RegionBlock& b) {
   out.push_back('"');
   if (!b.label.empty()) attr(out, "label", b.label);
   if (!b.frame_ref.empty() && b.frame_ref != "f0") attr(out, "frame", b.frame_ref);
-  if (b.overlay_depth > 0) overlay_attrs(out, b.overlay_type, b.overlay_depth);
+  overlay_attrs(out, b.overlay_type, b.overlay_depth);
 }
 
 void overlay_attrs(std::string& out, OverlayType type, int depth) {
+  if (depth <= 0) return;
   attr(out, "overlay", overlay_type_name(type));
   if (depth > 1) out += " depth=\"" + std::to_string(depth) + "\"";
 }

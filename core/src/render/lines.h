@@ -51,7 +51,7 @@ std::string ascii_lower(std::string_view s);
 void region_open(std::string& out, const RegionBlock& b);
 
 /// ` overlay="modal"` and, for one opened over another, ` depth="2"`: which open overlay a full's
-/// region (or the innermost, on a full's tag) is.
+/// region (or the innermost, on a full's tag) is; nothing at depth 0 (no overlay).
 void overlay_attrs(std::string& out, OverlayType type, int depth);
 
 }  // namespace athena::render

@@ -255,7 +255,7 @@ void open_tag(std::string& out, const FactPack& p) {
     attr(out, "title", p.title);
     // Taken while overlays are open: the innermost one's type and how many (its regions, and
     // those of the ones below, say `overlay=` too); one may have nothing to show.
-    if (p.overlay.depth > 0) render::overlay_attrs(out, p.overlay.type, p.overlay.depth);
+    render::overlay_attrs(out, p.overlay.type, p.overlay.depth);
   }
   if (p.type == PackType::kOverlayOpened || p.type == PackType::kOverlayClosed) {
     attr(out, "overlay", overlay_type_name(p.overlay.type));
