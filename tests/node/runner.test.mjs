@@ -111,6 +111,14 @@ test('a build step shows its whole output, a suite only its progress lines', () 
   assert.equal(lastLine(r.out), 'athena test: 2 passed, 0 failed');
 });
 
+test('the run says how long each step took, in the order they ran, before the summary', () => {
+  const r = runner([`run_build dev true`, `run_suite_after dev native plain true`, `run_suite lint plain false`]);
+  assert.notEqual(r.status, 0);
+  const lines = r.out.trimEnd().split('\n');
+  assert.match(lines.at(-3), /^step times: build-dev \d+ s, native \d+ s, lint \d+ s$/);
+  assert.equal(lastLine(r.out), 'athena test: 2 passed, 1 failed');
+});
+
 test('node --test skipped and todo tests are counted as skipped, cancelled ones as failed', () => {
   const skips = runner([`run_suite units node bash -c 'printf "# pass 3\\n# fail 0\\n# cancelled 0\\n# skipped 1\\n# todo 1\\n"'`]);
   assert.equal(skips.status, 0, skips.out);

@@ -8,8 +8,10 @@
 # run_suite_after "BUILD..." NAME KIND COMMAND...
 #                                  run_suite, unless one of the named builds failed: then the suite
 #                                  is not run and is reported and counted as skipped.
-# finish_suites                    prints "athena test: N passed, N failed" (", N skipped" when any
-#                                  was) as its last line and returns non-zero when anything failed.
+# finish_suites                    prints how long each step took ("step times: build-dev 196 s,
+#                                  …", what keeps the whole run's time in view), then "athena test:
+#                                  N passed, N failed" (", N skipped" when any was) as its last line,
+#                                  and returns non-zero when anything failed.
 #
 # A suite fails when its command exits non-zero, whatever it printed: a tsc type error, a crash
 # before the summary, or a summary that counts no failure but an exit status that does. A suite
@@ -27,6 +29,7 @@ SKIPPED=0
 SUITES_FAILED=()
 SUITES_SKIPPED=()
 BUILDS_FAILED=()
+STEP_TIMES=()
 LAST_STEP_OK=1
 
 # The lines worth showing live; everything goes to the log.
@@ -72,7 +75,9 @@ run_suite() {  # name kind command...
   # The command runs in its own subshell, so an `exit` in it (./athena's die) ends only the step,
   # and behind `||`, so `set -e` cannot end the block before its status is written. The status is
   # written to a file: a pipeline's PIPESTATUS is lost as soon as anything runs after it.
+  local started=$SECONDS
   { local step_rc=0; ( "$@" ) || step_rc=$?; echo "$step_rc" >"$rcfile"; } 2>&1 | tee "$log" | grep -E --line-buffered "$show" || true
+  STEP_TIMES+=("$name $((SECONDS - started)) s")
   local rc
   rc="$(cat "$rcfile" 2>/dev/null || echo 127)"
   [ -n "$rc" ] || rc=127
@@ -131,6 +136,11 @@ run_suite_after() {  # "build..." name kind command...
 
 finish_suites() {
   echo
+  if [ ${#STEP_TIMES[@]} -gt 0 ]; then
+    local joined
+    joined="$(printf '%s, ' "${STEP_TIMES[@]}")"
+    echo "step times: ${joined%, }"
+  fi
   if [ ${#SUITES_FAILED[@]} -gt 0 ]; then
     echo "failed suites: ${SUITES_FAILED[*]} (logs in ${ATHENA_TEST_LOGS:-build/test-logs}/)"
   fi
