@@ -74,7 +74,7 @@ export interface Limits {
 export interface EngineConfig {
   /** The one reliability rule: a delta changing more than this share is sent as a full snapshot. (0, 1]. */
   maxChangeRatio?: number;
-  /** A region identical to the previous baseline's renders as one unchanged line (docs/design.md, "Trimming and dedup across baselines"). Default true. */
+  /** A region identical to the previous baseline's, or to what the agent held on a page the tab comes back to, renders as one unchanged line (docs/design.md, "Trimming and dedup across baselines"). Default true. */
   dedupRegions?: boolean;
   /** Estimated tokens a baseline may take before its largest regions are trimmed, 1..limits.maxTokenBudget (default limits.defaultTokenBudget). */
   tokenBudget?: number;
@@ -242,6 +242,8 @@ export interface PageStats {
   tombstones: number;
   frames: number;
   retiredDocuments: number;
+  /** Views of documents the tab left, kept to recall what the agent held there (at most limits::kMaxRecalledPages). */
+  recalledPages: number;
   overlayDepth: number;
 }
 

@@ -312,6 +312,7 @@ class EngineBinding {
                 {"tombstones", s->tombstones},
                 {"frames", s->frames},
                 {"retiredDocuments", s->retired_documents},
+                {"recalledPages", s->recalled_pages},
                 {"overlayDepth", s->overlay_depth}};
       return ok_reply(j.dump());
     });

@@ -392,6 +392,39 @@ test('docs: a same-site navigation dedups the shared regions', async () => {
   assert.ok(agentPage('/pydoc/library/text.html'));
 });
 
+test('docs: back on the index, its regions are the ones the agent held there (seen_in), and a link it held there leads on', async () => {
+  await chain.call('navigate', { url: sites.url('/pydoc/library/index.html?back=1') });
+  // This tab showed the index before (the test above): the agent's own snapshot shows it whole,
+  // as to an agent that starts here.
+  const nav = await chain.call('snapshot');
+  assert.equal(nav.fp.type, 'full');
+  const view = new AgentView();
+  assert.deepEqual(view.apply(nav.fp), []);
+  // (A page this tab has not shown before: the test above went to Text Processing Services.)
+  const topic = await chain.call('click', { ref: await refVia(view, 'link', 'Data Types'), version: nav.fp.version });
+  assert.equal(topic.fp.reason, 'navigation', topic.text);
+  assert.deepEqual(view.apply(topic.fp), []);
+  const back = await chain.call('back', { version: topic.fp.version });
+  assert.equal(back.isError, false, back.text);
+  assert.equal(back.fp.type, 'full');
+  assert.match(back.fp.url, /\/pydoc\/library\/index\.html\?back=1$/);
+  // The index's own regions (its search box is the topic page's too: unchanged against that one).
+  const main = back.fp.regions.find((r) => r.name === 'main');
+  assert.equal(main?.unchanged, true, back.text);
+  assert.equal(main.seenIn, nav.fp.version, back.text);
+  assert.equal(back.fp.elements.length, 0, 'no element line: every region is one the agent holds');
+  assert.ok(back.text.length * 4 < nav.text.length, `back answered ${back.text.length} characters, the snapshot ${nav.text.length}`);
+  assert.deepEqual(view.apply(back.fp), []);
+  // A link the agent was shown before it left, under the ref it was shown, now acts on the new document.
+  const numeric = [...view.elements.values()].find((e) => e.role === 'link' && e.name === 'Numeric and Mathematical Modules');
+  assert.ok(numeric, 'the view holds the index\'s links again');
+  assert.ok(nav.fp.elements.some((e) => e.ref === numeric.ref), 'the same ref as in the snapshot');
+  const next = await chain.call('click', { ref: numeric.ref, version: back.fp.version });
+  assert.equal(next.isError, false, next.text);
+  assert.match(next.fp.url, /\/pydoc\/library\/numeric\.html$/);
+  assert.ok(agentPage('/pydoc/library/numeric.html'));
+});
+
 test('an action on a version older than the one delivered is not executed: the answer is the page now, in full', async () => {
   const nav = await chain.call('navigate', { url: sites.url('/todomvc/react/index.html') });
   const box = refOf(nav.fp, 'textbox', 'What needs to be done?');

@@ -192,13 +192,20 @@ describe('actions on the fixture pages', { timeout: 180_000 }, () => {
 
   test('navigation tools: back, forward, reload; a link opening a new tab is reported', async () => {
     const s = await newSession();
-    await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?h=1') });
+    const first = await ok(s, 'navigate', { url: sites.url('/sites/ext/actions.html?h=1') });
+    const increment = parseFactPack(first.text).elements.find((e) => e.name === 'Increment');
+    assert.ok(increment, first.text);
     await ok(s, 'navigate', { url: sites.url('/sites/ext/busy.html?h=2') });
     const back = await ok(s, 'back');
     assert.equal(back.factpack.type, 'full');
-    assert.match(back.text, /Increment/);
+    assert.match(back.text, /^<full [^>]*url="[^"]*\/sites\/ext\/actions\.html\?h=1"/, back.text);
+    // Back on the page it left: the regions it held there are one line each, naming when, and
+    // their refs are the ones it held (docs/design.md, "Trimming and dedup across baselines").
+    assert.match(back.text, new RegExp(`<region name="main" unchanged="true" count="\\d+" seen_in="${parseFactPack(first.text).version}"/>`), back.text);
+    assert.equal(await ref(s, 'Increment'), increment.ref);
     const fwd = await ok(s, 'forward');
-    assert.match(fwd.text, /Ticker/);
+    assert.match(fwd.text, /^<full [^>]*url="[^"]*\/sites\/ext\/busy\.html\?h=2"/, fwd.text);
+    assert.ok(await ref(s, 'Ticker'));
     await ok(s, 'reload');
     await ok(s, 'back');
     const opened = await ok(s, 'click', { ref: await ref(s, 'Open in new tab') });

@@ -86,6 +86,7 @@ test('every golden parses; type, version, url, summary and element lines agree w
       for (const [i, r] of fp.regions.entries()) {
         const jr = s.json.regions[i];
         assert.equal(r.name, jr.region, where);
+        assert.equal(r.seenIn, jr.seen_in, `${where}: seen_in of region ${r.name}`);
         if (r.unchanged) assert.equal(r.count, jr.elements.length, where);
         else assert.equal(r.elements.length + r.gaps.reduce((a, g) => a + g.count, 0), jr.elements.length, `${where} region ${r.name}`);
       }
@@ -171,6 +172,28 @@ test('pydocs: a navigation keeps the unchanged regions the agent holds and drops
   // (a repeat it was shown once is not held twice).
   const unchanged = fp.regions.filter((r) => r.unchanged).reduce((a, r) => a + r.count, 0);
   assert.ok(view.elements.size > fp.summary.shown && view.elements.size <= fp.summary.shown + unchanged, `${view.elements.size}`);
+});
+
+test('pydocs: back on a page it left, the agent holds again what it held there (seen_in), under the same refs', () => {
+  const all = steps('pydocs');
+  const back = all.findIndex((s) => s.name === '03-back.txt');
+  const fp = parseFactPack(all[back].text);
+  const recalled = fp.regions.filter((r) => r.seenIn !== undefined);
+  assert.deepEqual(recalled.map((r) => r.name), ['nav', 'main', 'nav'], 'the page\'s own regions, not the search box the site repeats');
+  const view = new AgentView();
+  for (const s of all.slice(0, back)) view.apply(s.text);
+  const seen = recalled[0].seenIn;
+  // What it held at that version, of those regions: before the page it went to replaced it.
+  const replay = new AgentView();
+  for (const s of all.slice(0, back)) { replay.apply(s.text); if (replay.version === seen) break; }
+  const keyOf = (/** @type {any} */ e) => `${e.region}\t${e.label ?? ''}`;
+  const keys = new Set(recalled.map((r) => `${r.name}\t${r.label ?? ''}`));
+  const then = [...replay.elements.values()].filter((e) => keys.has(keyOf(e))).map((e) => e.line);
+  assert.ok(then.length > 50, `${then.length} lines held at v${seen}`);
+  assert.deepEqual(view.apply(all[back].text), []);
+  const now = [...view.elements.values()].filter((e) => keys.has(keyOf(e))).map((e) => e.line);
+  assert.deepEqual(now, then);
+  assert.equal(view.url, all[back].json.url);
 });
 
 test('element lines: escaped quotes and backslashes, "<" and "-> " inside names, every state word', () => {
@@ -360,14 +383,17 @@ test('nested before_action, warnings, invalid blocks and count lines, overlays',
   assert.equal(v.version, 7);
   v.apply('<overlay_opened v="8" overlay="modal" name="Delete \\"x\\"?">\n<region name="dialog" label="Delete">\ne10 button "OK"\n</region>\n</overlay_opened>\n');
   assert.deepEqual(v.overlays.map(({ type, name, depth }) => ({ type, name, depth })), [{ type: 'modal', name: 'Delete "x"?', depth: 1 }]);
-  // An addition inside the dialog belongs to it; one in the page below does not.
-  assert.deepEqual(v.apply('<delta v="9">\n<added region="dialog" label="Delete">\ne11 text "Are you sure?"\n</added>\n<added region="main">\ne12 status "Saved"\n</added>\n</delta>\n'), []);
-  // A closed overlay takes its refs along: the agent drops the ones it was shown in it.
-  assert.deepEqual(v.apply('<overlay_closed v="10" overlay="modal"/>\n'), []);
+  // The page under an open overlay is frozen (a delta diffs the top one only, core/src/engine/transition.cpp):
+  // what a delta adds while it is open is the overlay's, in its region or another (a list it fills in).
+  assert.deepEqual(v.apply('<delta v="9">\n<added region="dialog" label="Delete">\ne11 text "Are you sure?"\n</added>\n<added region="page">\ne12 option "Also the backups"\n</added>\n</delta>\n'), []);
+  // A closed overlay takes its refs along: the agent drops the ones it was shown in it; what its
+  // closing added to the page stays.
+  assert.deepEqual(v.apply('<overlay_closed v="10" overlay="modal">\n<added region="main">\ne15 status "Saved"\n</added>\n</overlay_closed>\n'), []);
   assert.deepEqual(v.overlays, []);
   assert.equal(v.elements.has('e10'), false);
   assert.equal(v.elements.has('e11'), false);
-  assert.equal(v.elements.has('e12'), true);
+  assert.equal(v.elements.has('e12'), false);
+  assert.equal(v.elements.has('e15'), true);
   // A dialog's name is said once, by its region's label; one action can close nested overlays.
   v.apply('<overlay_opened v="11" overlay="modal">\n<region name="dialog" label="Again">\ne13 button "OK"\n</region>\n</overlay_opened>\n');
   v.apply('<overlay_opened v="12" overlay="dropdown" depth="2">\n<region name="page">\ne14 option "One"\n</region>\n</overlay_opened>\n');

@@ -113,17 +113,32 @@ std::string AgentView::apply_one(const FactPack& pack) {
   if (pack.type == PackType::kFull) {
     std::map<std::string, Element> next;
     using Key = std::tuple<std::string, int, std::string, int>;
-    std::map<Key, std::vector<const Element*>> mine;
-    for (const auto& [ref, e] : elements_)
-      mine[Key{"f" + std::to_string(e.frame), static_cast<int>(e.region), e.region_label, e.overlay}].push_back(&e);
+    using Blocks = std::map<Key, std::vector<const Element*>>;
+    auto blocks_of = [](const std::map<std::string, Element>& held) {
+      Blocks out;
+      for (const auto& [ref, e] : held)
+        out[Key{"f" + std::to_string(e.frame), static_cast<int>(e.region), e.region_label, e.overlay}].push_back(&e);
+      return out;
+    };
+    const Blocks mine = blocks_of(elements_);
+    std::map<std::uint64_t, Blocks> then;  // blocks held at an earlier version, as seen_in asks
     std::vector<std::string> order;
     for (const RegionBlock& b : pack.regions) {
       if (b.unchanged) {
-        // The agent reads one line: it keeps what it holds for this region.
+        // The agent reads one line: it keeps what it holds for this region (or held at seen_in).
         if (!initialized_) return "unchanged region in the first full snapshot";
+        const Blocks* from = &mine;
+        const std::vector<std::string>* held_order = &order_;
+        if (b.seen_in) {
+          auto h = held_.find(b.seen_in);
+          if (h == held_.end()) return "unchanged region seen_in=" + std::to_string(b.seen_in) + ": the agent held no page at that version";
+          if (!then.count(b.seen_in)) then[b.seen_in] = blocks_of(h->second.elements);
+          from = &then[b.seen_in];
+          held_order = &h->second.order;
+        }
         const int overlay = b.elements.empty() ? -1 : b.elements[0].overlay;
-        auto it = mine.find(Key{b.frame_ref, static_cast<int>(b.region), b.label, overlay});
-        const std::size_t held = it == mine.end() ? 0 : it->second.size();
+        auto it = from->find(Key{b.frame_ref, static_cast<int>(b.region), b.label, overlay});
+        const std::size_t held = it == from->end() ? 0 : it->second.size();
         if (held != b.elements.size())
           return std::string("unchanged region ") + region_name(b.region) + " '" + b.label + "' " + b.frame_ref + ": agent holds " +
                  std::to_string(held) + " elements, pack lists " + std::to_string(b.elements.size());
@@ -134,7 +149,7 @@ std::string AgentView::apply_one(const FactPack& pack) {
           std::string err = insert(next, *e);
           if (!err.empty()) return err;
         }
-        for (const std::string& ref : order_)  // in the order the agent holds them
+        for (const std::string& ref : *held_order)  // in the order the agent holds them
           if (next.count(ref) && listed.count(ref)) order.push_back(ref);
         continue;
       }
@@ -143,6 +158,10 @@ std::string AgentView::apply_one(const FactPack& pack) {
         if (!err.empty()) return err;
         order.push_back(e.ref);
       }
+    }
+    if (initialized_) {
+      held_[version_] = Held{std::move(elements_), std::move(order_)};
+      while (held_.size() > kHeldKept) held_.erase(held_.begin());
     }
     elements_ = std::move(next);
     order_ = std::move(order);

@@ -40,6 +40,14 @@ class AgentView {
   std::string place(const std::vector<std::string>& refs, const std::string& after);
   std::map<std::string, Element> elements_;
   std::vector<std::string> order_;  // held refs, each region block's lines in the page's order
+  /// What the agent held when each full replaced it, by the version it held then (the last
+  /// kHeldKept): a region `unchanged` with `seen_in` is the one it held at that version.
+  struct Held {
+    std::map<std::string, Element> elements;
+    std::vector<std::string> order;
+  };
+  static constexpr std::size_t kHeldKept = 16;
+  std::map<std::uint64_t, Held> held_;
   std::uint64_t version_ = 0;
   bool initialized_ = false;
 };

@@ -34,7 +34,8 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
  *   `... 40 more here: "A" … "B" (find region=main after=e20)`, `... 45 more links (find after=e2)`
  *   (the line it sits under), `... 13 more repeated from above: "A" … "B" (find …)`: find holds the hinted find arguments
- * @typedef {{name: string, label?: string, frame?: string, overlay?: {type: string, depth: number}, unchanged: boolean, count?: number, elements: TextElement[], gaps: Gap[]}} Region
+ * @typedef {{name: string, label?: string, frame?: string, overlay?: {type: string, depth: number}, unchanged: boolean, count?: number, seenIn?: number, elements: TextElement[], gaps: Gap[]}} Region
+ *   seenIn: with unchanged, the version at which the agent held the region (a page the tab came back to)
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, frame?: string, refs: RefLine[], gaps: Gap[]}} Invalid
  * @typedef {{region?: string, label?: string, frame?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
@@ -417,6 +418,7 @@ function parseBlock(lines, i) {
       const a = parseAttrs(m[1].trim());
       /** @type {Region} */
       const r = { name: a.name ?? 'page', unchanged: a.unchanged === 'true', elements: [], gaps: [] };
+      if (a.seen_in !== undefined) r.seenIn = Number(a.seen_in);
       if (a.label !== undefined) r.label = a.label;
       if (a.frame !== undefined) r.frame = a.frame;
       if (a.count !== undefined) r.count = Number(a.count);
@@ -525,6 +527,9 @@ function applyModified(held, m) {
  * What an agent knows after reading every answer it got, in order: ref -> element, plus the
  * texts it read. Built from the TEXT only.
  */
+/** Pages the agent is modelled to remember what it held on (at least the core's kMaxRecalledPages). */
+const HELD_KEPT = 16;
+
 export class AgentView {
   constructor() {
     /** @type {Map<string, TextElement>} */
@@ -533,9 +538,16 @@ export class AgentView {
     this.reads = [];
     /** Gap lines of the latest baseline and deltas (what is there but not shown). @type {Gap[]} */
     this.gaps = [];
+    /** The gap lines of each region of the latest full, by region key: an unchanged region keeps
+     *  them. @type {Map<string, Gap[]>} */
+    this.regionGaps = new Map();
     /** Warnings of the latest answer. @type {string[]} */
     this.warnings = [];
     this.version = 0;
+    /** What the agent held when each full replaced it, by the version it held then (the last
+     *  HELD_KEPT): a region `unchanged` with `seen_in` is the one it held at that version.
+     *  @type {Map<number, {elements: Map<string, TextElement>, gaps: Gap[], regionGaps: Map<string, Gap[]>}>} */
+    this.held = new Map();
     this.url = '';
     this.title = '';
     /** Open overlays, innermost last, with the refs the agent was shown in each (its opening
@@ -566,12 +578,18 @@ export class AgentView {
   /** @param {FactPack} fp @returns {string[]} */
   #applyOne(fp) {
     const problems = [];
+    if (fp.type === 'full' && this.initialized) {
+      this.held.set(this.version, { elements: this.elements, gaps: this.gaps, regionGaps: this.regionGaps });
+      for (const v of this.held.keys()) if (this.held.size > HELD_KEPT) this.held.delete(v);
+    }
     if (Number.isFinite(fp.version)) this.version = fp.version;
     this.warnings = fp.warnings;
     if (fp.type === 'full') {
       // A full replaces everything, except unchanged regions: the agent keeps what it holds there,
       // in the order it holds it. Regions in the pack's order, each region's lines in the page's.
       const next = new Map();
+      /** @type {Map<string, Gap[]>} */
+      const nextGaps = new Map();
       // The overlays open under this full, by depth: a region inside one says so.
       /** @type {{type: string, regions: Set<string>, refs: Set<string>}[]} */
       const overlays = [];
@@ -579,9 +597,14 @@ export class AgentView {
         const refs = [];
         if (!r.unchanged) {
           for (const e of r.elements) { next.set(e.ref, e); refs.push(e.ref); }
+          nextGaps.set(regionKey(r), r.gaps);
         } else {
-          const held = [...this.elements].filter(([, e]) => elementRegionKey(e) === regionKey(r));
-          if (held.length === 0 && r.count) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
+          const then = r.seenIn === undefined ? { elements: this.elements, gaps: this.gaps, regionGaps: this.regionGaps } : this.held.get(r.seenIn);
+          nextGaps.set(regionKey(r), then?.regionGaps.get(regionKey(r)) ?? []);
+          if (!then) problems.push(`unchanged region ${regionKey(r).trim()} seen_in=${r.seenIn}, but the agent held no page at that version`);
+          const held = [...(then?.elements ?? [])].filter(([, e]) => elementRegionKey(e) === regionKey(r));
+          // (On a trimmed page the region may have been all gap lines: the agent holds none of it.)
+          if (held.length === 0 && r.count && then && !then.gaps.length) problems.push(`unchanged region ${regionKey(r).trim()} (${r.count}) but the agent holds none of it`);
           for (const [ref, e] of held) { next.set(ref, e); refs.push(ref); }
         }
         if (!r.overlay) continue;
@@ -591,6 +614,7 @@ export class AgentView {
         for (const ref of refs) overlays[at].refs.add(ref);
       }
       this.elements = next;
+      this.regionGaps = nextGaps;
       this.gaps = [];
       // The tag says how many are open (`overlay="modal" depth="2"`); one with nothing to show has no region.
       const open = Math.max(fp.overlay?.depth ?? 0, overlays.length);
@@ -653,7 +677,10 @@ export class AgentView {
     for (const a of fp.added) {
       for (const e of a.elements) {
         if (this.elements.has(e.ref)) problems.push(`${e.ref} added twice`);
-        if (top && top.regions.has(elementRegionKey(e) ?? '')) top.refs.add(e.ref);
+        // The page under an open overlay is frozen for the agent (docs/design.md): what a delta adds
+        // while one is open is the top one's, in whatever region (one opened with nothing to show
+        // had none yet).
+        if (top) { top.refs.add(e.ref); top.regions.add(elementRegionKey(e) ?? ''); }
       }
       // A status or alert comes without a place (where it sits says nothing): it has none in the order.
       const announcement = a.after === undefined && a.elements.every((e) => e.role === 'status' || e.role === 'alert');
@@ -676,7 +703,8 @@ export class AgentView {
         this.#place([now], moved.after, false);
       }
     }
-    if (fp.type === 'full') this.gaps = [...fp.gaps];
+    // A full's own gap lines, and those an unchanged region keeps from when the agent was shown it.
+    if (fp.type === 'full') this.gaps = [...fp.gaps, ...fp.regions.filter((r) => r.unchanged).flatMap((r) => this.regionGaps.get(regionKey(r)) ?? [])];
     else this.gaps.push(...fp.gaps);
     if (fp.type === 'overlay_opened' && fp.overlay) {
       // It opened the overlays from above those the agent holds to the tag's depth; when several

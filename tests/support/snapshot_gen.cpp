@@ -29,6 +29,7 @@ const char* mutation_name(Mutation m) {
     case Mutation::kNavigateSubframe: return "navigate_subframe";
     case Mutation::kNavigateMain: return "navigate_main";
     case Mutation::kRevealText: return "reveal_text";
+    case Mutation::kNavigateBack: return "navigate_back";
   }
   return "?";
 }
@@ -55,6 +56,21 @@ SnapshotGen::SnapshotGen(std::uint64_t seed, GenOptions options) : rng_(seed), o
 }
 
 std::string SnapshotGen::new_loader() { return "L" + std::to_string(next_loader_++); }
+
+void SnapshotGen::leave_document() {
+  std::vector<El> page;
+  for (const El& e : els_)
+    if (e.overlay < 0 && e.frame == 0) page.push_back(e);
+  left_.push_back(std::move(page));
+  if (left_.size() > 8) left_.erase(left_.begin());
+  // The new document: overlays gone, iframes replaced, no elements yet.
+  overlays_.clear();
+  els_.clear();
+  frames_.resize(1);
+  frames_[0].loader = new_loader();
+  for (std::size_t i = 0; i < options_.subframes; ++i)
+    frames_.push_back(Fr{"SUB" + std::to_string(next_frame_++), new_loader(), "https://frame.test/", 0});
+}
 
 SnapshotGen::El SnapshotGen::random_element(std::size_t frame, int overlay) {
   El e;
@@ -154,7 +170,7 @@ Mutation SnapshotGen::step() {
                                   Mutation::kToggle, Mutation::kDuplicateLabel, Mutation::kOpenOverlay,
                                   Mutation::kCloseOverlay, Mutation::kNestOverlay, Mutation::kReplaceOverlay,
                                   Mutation::kNavigateSubframe, Mutation::kNavigateMain, Mutation::kRevealText,
-                                  Mutation::kRevealText};
+                                  Mutation::kRevealText, Mutation::kNavigateBack};
   const Mutation m = kAll[rng_.below(std::size(kAll))];
   apply(m);
   return m;
@@ -251,16 +267,23 @@ void SnapshotGen::apply(Mutation m) {
     case Mutation::kRevealText:
       reveal_text(ctx);
       return;
+    case Mutation::kNavigateBack: {
+      if (left_.empty()) return apply(Mutation::kNavigateMain);
+      // One of the last few documents left, as it was (its nodes new), or with one line changed.
+      std::vector<El> page = left_[left_.size() - 1 - rng_.below(std::min<std::size_t>(left_.size(), 5))];
+      leave_document();
+      for (El& e : page) e.backend_node_id = next_node_++;
+      if (!page.empty() && rng_.chance(25)) page[rng_.below(page.size())].name = kNames[rng_.below(std::size(kNames))];
+      els_ = std::move(page);
+      return;
+    }
     case Mutation::kNavigateMain: {
       // New document: overlays gone, iframes replaced, header/nav often identical (dedup).
-      overlays_.clear();
-      frames_.resize(1);
-      frames_[0].loader = new_loader();
-      for (std::size_t i = 0; i < options_.subframes; ++i)
-        frames_.push_back(Fr{"SUB" + std::to_string(next_frame_++), new_loader(), "https://frame.test/", 0});
+      const std::vector<El> was = els_;
+      leave_document();
       const bool keep_chrome = rng_.chance(70);
       std::vector<El> next;
-      for (El e : els_) {
+      for (El e : was) {
         if (e.overlay >= 0 || e.frame != 0) continue;
         if (keep_chrome && (e.region == Region::kHeader || e.region == Region::kNav)) {
           e.backend_node_id = next_node_++;

@@ -30,6 +30,7 @@ enum class Mutation {
   kOpenOverlay, kCloseOverlay, kNestOverlay, kReplaceOverlay,
   kNavigateSubframe, kNavigateMain,
   kRevealText,  // a tab switch / accordion: the context's text paragraphs are swapped, shown or hidden
+  kNavigateBack,  // back to a document the tab left: its page again (new nodes), now and then changed since
 };
 const char* mutation_name(Mutation m);
 
@@ -93,6 +94,9 @@ class SnapshotGen {
   std::vector<Fr> frames_;
   std::vector<El> els_;   // document order; overlay elements after the page's
   std::vector<Ov> overlays_;
+  /// The main frame's page of each document the tab left, newest last (kNavigateBack).
+  std::vector<std::vector<El>> left_;
+  void leave_document();
   std::int64_t next_node_ = 100;
   int next_frame_ = 1;
   int next_loader_ = 1;

@@ -108,6 +108,7 @@ struct PageStats {
   std::size_t tombstones = 0;         // <= limits::kMaxRemovedTombstones
   std::size_t frames = 0;
   std::size_t retired_documents = 0;  // <= limits::kMaxRetiredDocuments
+  std::size_t recalled_pages = 0;     // <= limits::kMaxRecalledPages: views of documents the tab left, kept for recall
   std::size_t overlay_depth = 0;
 };
 
@@ -151,7 +152,8 @@ class Engine {
   Status on_event(PageKey key, std::string_view event_json);
 
   /// Baseline request (navigate result, snapshot tool): always a full FactPack, trimmed and
-  /// deduplicated against the previous baseline of this page.
+  /// deduplicated against the previous baseline of this page (and, back on a document the tab
+  /// left, against what the agent held there).
   Result<FactPack> snapshot(PageKey key, std::string_view capture_json, const ActionInfo& info = {});
 
   Result<PreCheck> begin_action(PageKey key, std::string_view capture_json,

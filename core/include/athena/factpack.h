@@ -73,9 +73,13 @@ struct RegionBlock {
   std::string label;
   std::string frame_ref;          // "f0" main frame, "f2" an iframe (frame index in refs)
   std::vector<Element> elements;  // all of them; trimming is the renderer's job
-  /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered identities (ident_hash) equal the previous baseline's;
+  /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered identities (ident_hash) equal the previous baseline's
+  /// (or, with seen_in, those the agent held on a page the tab came back to);
   /// elements are still listed here (their refs stay valid) but the text renders one line.
   bool unchanged = false;
+  /// With `unchanged`: the version at which the agent held these lines when it is not the previous
+  /// baseline but a page the tab came back to (0: the previous baseline).
+  std::uint64_t seen_in = 0;
   /// In a full taken while overlays are open, or an overlay_opened that opened several at once:
   /// the overlay this region is inside (1 = the first over the page, 2 = one opened over it, ...;
   /// 0 = the page itself) and its type. An overlay_opened of one says it in its tag (0 here).

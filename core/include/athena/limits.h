@@ -27,11 +27,15 @@ inline constexpr int kMaxDisplayHops = 3;                     // levels between 
 inline constexpr std::size_t kMaxPopupNodes = 2'000;          // nodes a dropdown's floating box may hold (its search field, its list)
 
 // Registries (memory stays flat over long sessions). No older versions are kept: only the
-// delivered view (docs/design.md, "Versions and stale agents").
+// delivered view (docs/design.md, "Versions and stale agents"), and the last views of a few pages
+// the tab left, for a region the agent finds again when it comes back (docs/design.md, "Trimming
+// and dedup across baselines").
 inline constexpr std::size_t kMaxRemovedTombstones = 4'096;   // refs remembered as "removed in vN" per page
 inline constexpr std::size_t kMaxPages = 256;                 // pages per engine
 inline constexpr std::size_t kMaxRetiredDocuments = 1'024;    // (frame, loader) pairs remembered as navigated/detached per page
 inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-anchored matching rounds (engine matcher; one list row per round)
+inline constexpr std::size_t kMaxRecalledPages = 4;           // documents the tab left whose last view is kept per page: one it comes back to within this many navigations is recalled
+inline constexpr std::size_t kMaxRecalledEntries = kMaxRemovedTombstones;  // a left view of more elements is not kept: more refs than the registry remembers dead
 
 // Delta reliability: ONE rule (docs/design.md, "The reliability rule"). A delta is unreliable, and a full snapshot is sent,
 // when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified

@@ -1,10 +1,12 @@
 // Full FactPacks (first, after a navigation, an unreliable delta, a stale agent or on request)
 // and cross-baseline dedup: a region whose ordered identities and contents equal the previous
 // baseline's is sent as one `unchanged` line, its refs rebound (docs/design.md, "Trimming and
-// dedup across baselines"). A requested snapshot collapses nothing: it is how an agent whose
+// dedup across baselines"); so is a region of a page the tab came back to that equals what the
+// agent held there when it left (`seen_in`). A requested snapshot collapses nothing: it is how an agent whose
 // client compacted its context sees the page again; nor does a stale_version full, whose agent
 // holds an older version than the baseline it would be collapsed against.
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -36,31 +38,37 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     if (inserted) order.push_back(k);
     it->second.push_back(i);
   }
-  std::map<BlockKey, std::vector<const ViewEntry*>> previous;
-  if (from && config_.dedup_regions)
-    for (const ViewEntry& e : from->entries) previous[block_key(e)].push_back(&e);
-
-  std::set<BlockKey> unchanged;
-  for (const BlockKey& k : order) {
-    auto p = previous.find(k);
-    if (p == previous.end()) continue;
+  // A region is collapsed only for an agent known to hold it: an explicit snapshot is how an
+  // agent recovers a page its client dropped from its context (compaction), also when the page
+  // navigated since (its reason is then "navigation"), and a stale_version full answers an agent
+  // that holds an older version than the one delivered; both show every region's lines. The
+  // refs are rebound all the same.
+  const bool may_collapse = collapse && reason != "requested" && reason != "stale_version";
+  auto blocks_of = [](const View& v) {
+    std::map<BlockKey, std::vector<const ViewEntry*>> out;
+    for (const ViewEntry& e : v.entries) out[block_key(e)].push_back(&e);
+    return out;
+  };
+  // Block k of `to` against the same block of a view the agent held: equal ordered identities
+  // and contents, every ref either the same or one it holds that no live node uses any more, to
+  // be rebound from a ref it never saw (docs/design.md, "Two identities": refs of an unchanged
+  // region stay valid). Rebinds and says true when so.
+  auto same_as = [&](const BlockKey& k, const std::map<BlockKey, std::vector<const ViewEntry*>>& held) {
+    auto p = held.find(k);
+    if (p == held.end()) return false;
     const std::vector<std::size_t>& now = blocks[k];
     const std::vector<const ViewEntry*>& was = p->second;
-    if (now.size() != was.size()) continue;
-    bool same = true;
-    for (std::size_t i = 0; same && i < now.size(); ++i) {
+    if (now.size() != was.size()) return false;
+    for (std::size_t i = 0; i < now.size(); ++i) {
       const ViewEntry& n = to.entries[now[i]];
       const ViewEntry& o = *was[i];
-      if (n.ident != o.ident || n.content != o.content) same = false;
-      else if (n.ref != o.ref) {
-        // Rebinding is allowed only from a ref the agent never saw to one it holds that no live
-        // node uses any more (docs/design.md, "Two identities": refs of an unchanged region stay valid).
+      if (n.ident != o.ident || n.content != o.content) return false;
+      if (n.ref != o.ref) {
         const engine::RefRecord* nr = registry_.find(n.ref);
         const engine::RefRecord* orr = registry_.find(o.ref);
-        if (!nr || nr->shown || !orr || orr->live) same = false;
+        if (!nr || nr->shown || !orr || orr->live) return false;
       }
     }
-    if (!same) continue;
     for (std::size_t i = 0; i < now.size(); ++i) {
       ViewEntry& n = to.entries[now[i]];
       const ViewEntry& o = *was[i];
@@ -74,19 +82,42 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       n.ref = o.ref;
       n.element.ref = o.element.ref;
     }
-    // A region is collapsed only for an agent known to hold it: an explicit snapshot is how an
-    // agent recovers a page its client dropped from its context (compaction), also when the page
-    // navigated since (its reason is then "navigation"), and a stale_version full answers an agent
-    // that holds an older version than the one delivered; both show every region's lines. The
-    // refs are rebound all the same.
-    if (collapse && reason != "requested" && reason != "stale_version") unchanged.insert(k);
+    return true;
+  };
+
+  std::set<BlockKey> unchanged;
+  std::map<BlockKey, std::uint64_t> seen_in;
+  std::vector<BlockKey> unmatched;
+  if (from && config_.dedup_regions) {
+    const auto previous = blocks_of(*from);
+    for (const BlockKey& k : order) {
+      if (!same_as(k, previous)) unmatched.push_back(k);
+      else if (may_collapse) unchanged.insert(k);
+    }
   }
+  // Back on a page the tab left (a list, its detail, back): a region the agent held there, and
+  // that has not changed since, is the same one line, naming the version it was held at.
+  if (may_collapse && reason == "navigation")
+    for (const std::shared_ptr<const View>& left : left_) {
+      if (unmatched.empty()) break;
+      const auto held = blocks_of(*left);
+      std::vector<BlockKey> still;
+      for (const BlockKey& k : unmatched) {
+        if (!same_as(k, held)) still.push_back(k);
+        else {
+          unchanged.insert(k);
+          seen_in[k] = left->version;
+        }
+      }
+      unmatched = std::move(still);
+    }
   for (const BlockKey& k : order) {
     RegionBlock b;
     b.region = static_cast<Region>(std::get<1>(k));
     b.label = std::get<2>(k);
     b.frame_ref = "f" + std::to_string(std::get<0>(k));
     b.unchanged = unchanged.count(k) > 0;
+    if (auto v = seen_in.find(k); v != seen_in.end()) b.seen_in = v->second;
     // A region inside an open overlay says so: the overlay_closed that later takes its refs
     // along names no ref, so the agent must know which lines were the overlay's.
     const int overlay = std::get<3>(k);

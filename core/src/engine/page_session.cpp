@@ -280,10 +280,17 @@ std::string PageSession::full_reason_for(const View& to) const {
   return "";
 }
 
-void PageSession::deliver(Outcome& outcome, bool last) {
+void PageSession::deliver(Outcome& outcome) {
   // Returned = delivered: only now does the agent hold these refs with these identities.
   for (const ViewEntry& e : outcome.target.entries) registry_.show(e.ref, e.ident, e.element.role, e.element.name);
-  if (last) delivered_ = std::make_shared<const View>(std::move(outcome.target));
+  // The document the agent held is left behind: what it held there is kept a while, for the
+  // regions it finds again when it comes back (baseline.cpp).
+  if (delivered_ && (delivered_->main_frame_id != outcome.target.main_frame_id ||
+                     delivered_->main_loader_id != outcome.target.main_loader_id)) {
+    if (delivered_->entries.size() <= limits::kMaxRecalledEntries) left_.push_front(delivered_);
+    if (left_.size() > limits::kMaxRecalledPages) left_.pop_back();
+  }
+  delivered_ = std::make_shared<const View>(std::move(outcome.target));
   if (outcome.pack.type == PackType::kFull) {
     unknown_frames_ = false;
     tracker_.clear_needs_full();
@@ -375,7 +382,9 @@ Result<FactPack> PageSession::finish_action(Snapshot snapshot, const ActionInfo&
   commit(to, &out);
   out.pack.warnings = info.warnings;
   if (pending.before) {
-    deliver(*pending.before, false);  // its target is where `out` started from
+    // The agent reads it first: it holds its target (where `out` started from) when it reads
+    // `out`, also the page it left when `out` is a navigation's full.
+    deliver(*pending.before);
     out.pack.before_action.push_back(std::move(pending.before->pack));
   }
   deliver(out);
@@ -479,6 +488,7 @@ PageStats PageSession::stats() const {
   s.tombstones = registry_.tombstones();
   s.frames = tracker_.frame_count();
   s.retired_documents = tracker_.retired_count();
+  s.recalled_pages = left_.size();
   s.overlay_depth = delivered_ ? delivered_->stack.size() : 0;
   return s;
 }

@@ -8,6 +8,7 @@
 // gives target, which is what the fidelity tests check.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,9 +76,9 @@ class PageSession {
   bool diff_context(const View& from, const View& to, int c, Outcome& out) const;
   /// Records e's ref as invalid in out, with the cause the registry recorded, else `fallback`.
   void invalidate(Outcome& out, const engine::ViewEntry& e, const char* fallback) const;
-  /// Marks every ref of the outcome's target as shown; the last one delivered becomes what the
-  /// agent holds (its target is moved out).
-  void deliver(Outcome& outcome, bool last = true);
+  /// Marks every ref of the outcome's target as shown; its target becomes what the agent holds
+  /// (moved out), and the document it held before is kept in left_ when it is another.
+  void deliver(Outcome& outcome);
   engine::Binding binding_of(const ReadableNode& node);
   /// tracker_.frame_index() for a run of nodes, remembering the last frame asked about.
   class FrameIndexCache {
@@ -97,6 +98,9 @@ class PageSession {
   engine::SnapshotVersionManager versions_;
   std::optional<Live> live_;
   std::shared_ptr<const View> delivered_;  // null = uninitialized
+  /// What the agent held of the documents the tab left, newest first (limits::kMaxRecalledPages):
+  /// a page it comes back to shows the regions it held there as `unchanged` (baseline.cpp).
+  std::deque<std::shared_ptr<const View>> left_;
   std::optional<Pending> pending_;
   bool unknown_frames_ = false;  // the next pack must be full (reason unknown_frames)
 };

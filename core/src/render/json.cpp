@@ -70,6 +70,7 @@ json pack_json(const FactPack& p) {
     json r = {{"region", region_name(b.region)}, {"frame", b.frame_ref}, {"unchanged", b.unchanged},
               {"count", b.elements.size()}};
     if (!b.label.empty()) r["label"] = b.label;
+    if (b.seen_in) r["seen_in"] = b.seen_in;
     json els = json::array();
     for (const Element& e : b.elements) els.push_back(element_json(e));
     r["elements"] = std::move(els);

@@ -227,7 +227,9 @@ void regions(std::string& out, const FactPack& p, const std::vector<render::Show
     t.elements += b.elements.size();
     if (b.unchanged && o.dedup) {
       render::region_open(out, b);
-      out += " unchanged=\"true\" count=\"" + std::to_string(b.elements.size()) + "\"/>\n";
+      out += " unchanged=\"true\" count=\"" + std::to_string(b.elements.size()) + "\"";
+      if (b.seen_in) out += " seen_in=\"" + std::to_string(b.seen_in) + "\"";
+      out += "/>\n";
       ++t.unchanged_regions;
       t.in_unchanged += b.elements.size();
       continue;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
+#include "athena/limits.h"
 #include "athena/render.h"
 #include "fidelity.h"
 #include "helpers.h"
@@ -157,5 +158,107 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     Harness h2(off);
     h2.snap(s0);
     for (const RegionBlock& b : h2.snap(s0).regions) CHECK_FALSE(b.unchanged);
+  }
+}
+
+TEST_CASE("back on a page the tab left: the regions the agent held there are unchanged, seen_in names when", "[engine][dedup]") {
+  Harness h;
+  AgentView agent;
+  const auto list = site("L1", 0, "Phone");
+  const FactPack first = h.snap(list);
+  REQUIRE(agent.apply(first) == "");
+  const auto detail = site("L2", 100, "Laptop");
+  const FactPack away = h.act(first.version, detail, &list);
+  REQUIRE(away.reason == "navigation");
+  REQUIRE(agent.apply(away) == "");
+  REQUIRE(h.resolve(ref_of(first, "button", "Buy Phone")).error().code == ErrorCode::kDocumentReplaced);
+
+  SECTION("the same page again: its main region is the one held at that version, under the refs the agent held") {
+    const auto again = site("L3", 200, "Phone");  // a new document, every node new
+    const FactPack back = h.act(away.version, again, &detail);
+    REQUIRE(back.reason == "navigation");
+    const RegionBlock* main = block(back, Region::kMain);
+    REQUIRE(main);
+    CHECK(main->unchanged);
+    CHECK(main->seen_in == first.version);
+    // The regions the page it left shares are unchanged against it, as before.
+    CHECK(block(back, Region::kNav)->unchanged);
+    CHECK(block(back, Region::kNav)->seen_in == 0);
+    const std::string text = render_text(back);
+    CHECK(text.find("<region name=\"main\" unchanged=\"true\" count=\"2\" seen_in=\"" + std::to_string(first.version) + "\"/>") !=
+          std::string::npos);
+    auto t = h.resolve(ref_of(first, "button", "Buy Phone"));
+    REQUIRE(t);
+    CHECK(t->backend_node_id == 205);
+    CHECK(t->loader_id == "L3");
+    CHECK(h.resolve(ref_of(away, "button", "Buy Laptop")).error().code == ErrorCode::kDocumentReplaced);
+    REQUIRE(agent.apply(back) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, again) == "");
+  }
+  SECTION("changed since it was held: the region is sent again, under new refs") {
+    auto again = site("L3", 200, "Phone");
+    again.nodes[4].state.disabled = true;
+    const FactPack back = h.act(away.version, again, &detail);
+    CHECK_FALSE(block(back, Region::kMain)->unchanged);
+    CHECK(ref_of(back, "button", "Buy Phone") != ref_of(first, "button", "Buy Phone"));
+    CHECK(h.resolve(ref_of(first, "button", "Buy Phone")).error().code == ErrorCode::kDocumentReplaced);
+    REQUIRE(agent.apply(back) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, again) == "");
+  }
+  // Through `pages` other documents, then back to the same page.
+  auto through = [&](std::size_t pages) {
+    Snapshot last = detail;
+    std::uint64_t v = away.version;
+    for (std::size_t k = 0; k < pages; ++k) {
+      const auto other = site("M" + std::to_string(k), 1000 * static_cast<std::int64_t>(k + 1), "Item " + std::to_string(k));
+      const FactPack p = h.act(v, other, &last);
+      REQUIRE(agent.apply(p) == "");
+      v = p.version;
+      last = other;
+    }
+    const FactPack back = h.act(v, site("L3", 200, "Phone"), &last);
+    REQUIRE(agent.apply(back) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, site("L3", 200, "Phone")) == "");
+    return back;
+  };
+  SECTION("the pages the tab left are remembered up to limits::kMaxRecalledPages") {
+    // Between leaving it and coming back: the detail page, then kMaxRecalledPages - 1 others.
+    CHECK(block(through(limits::kMaxRecalledPages - 1), Region::kMain)->seen_in == first.version);
+  }
+  SECTION("after more pages than limits::kMaxRecalledPages: the page is not recalled") {
+    CHECK_FALSE(block(through(limits::kMaxRecalledPages), Region::kMain)->unchanged);
+    CHECK(h.engine.stats(h.key)->recalled_pages == limits::kMaxRecalledPages);
+  }
+  SECTION("the agent's own snapshot on the page it came back to shows every region") {
+    const auto again = site("L3", 200, "Phone");
+    ActionInfo info;
+    info.kind = "snapshot";
+    auto r = h.engine.snapshot_from(h.key, again, info);
+    REQUIRE(r);
+    for (const RegionBlock& b : r->regions) CHECK_FALSE(b.unchanged);
+    REQUIRE(agent.apply(*r) == "");
+    CHECK(check_fidelity(agent, h.engine, h.key, again) == "");
+  }
+}
+
+TEST_CASE("a page of more than limits::kMaxRecalledEntries elements is not kept when the tab leaves it", "[engine][dedup]") {
+  auto page = [](const std::string& loader, std::int64_t base, std::size_t links) {
+    PageBuilder b(loader);
+    for (std::size_t i = 0; i < links; ++i) b.el(base + static_cast<std::int64_t>(i) + 1, "link", "Entry " + std::to_string(i));
+    return b.build();
+  };
+  // (Half the bound: the refs of the page in between die too, and the registry remembers
+  // limits::kMaxRemovedTombstones dead refs in all.)
+  for (const std::size_t links : {limits::kMaxRecalledEntries / 2, limits::kMaxRecalledEntries + 1}) {
+    Harness h;
+    const auto list = page("L1", 0, links);
+    const FactPack first = h.snap(list);
+    const auto other = site("L2", 100'000, "Laptop");
+    const FactPack away = h.act(first.version, other, &list);
+    const FactPack back = h.act(away.version, page("L3", 200'000, links), &other);
+    INFO(links << " elements");
+    // Left: the list and the page in between; a list over the bound was never kept.
+    CHECK(h.engine.stats(h.key)->recalled_pages == (links <= limits::kMaxRecalledEntries ? 2u : 1u));
+    CHECK(block(back, Region::kMain)->unchanged == (links <= limits::kMaxRecalledEntries));
   }
 }

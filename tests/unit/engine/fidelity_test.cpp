@@ -46,7 +46,8 @@ TEST_CASE("fidelity: applying every FactPack to the agent's view equals a fresh 
   }
   CHECK(failures == 0);
   std::string summary = "fidelity: " + std::to_string(runs) + " sequences, " + std::to_string(stats.steps) + " steps, " +
-                        std::to_string(stats.aborts) + " aborts, " + std::to_string(stats.unchanged_regions) + " unchanged regions;";
+                        std::to_string(stats.aborts) + " aborts, " + std::to_string(stats.unchanged_regions) + " unchanged regions (" +
+                        std::to_string(stats.recalled_regions) + " of a page the tab came back to);";
   for (const auto& [type, n] : stats.packs) summary += " " + type + "=" + std::to_string(n);
   WARN(summary);
   // The generator must actually exercise every kind of FactPack.
@@ -54,4 +55,6 @@ TEST_CASE("fidelity: applying every FactPack to the agent's view equals a fresh 
     for (const char* type : {"full:first", "full:navigation", "full:stale_version", "full:requested", "delta", "no_change",
                            "overlay_opened", "overlay_closed"})
     CHECK(stats.packs[type] > 0);
+  // And regions recalled on a page the tab came back to (seen_in).
+  if (runs >= 800 && !only) CHECK(stats.recalled_regions > 0);
 }
