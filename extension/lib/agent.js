@@ -540,8 +540,8 @@ export class Agent {
       /** @param {TabSession} t */
       reload: (t) => this.chrome.tabs.reload(t.tabId),
       // The session's tabs (the tabs tool).
-      /** @param {any} args */
-      tabFor: (args) => this.tabFor(session, args),
+      /** @param {any} args @param {{keepCurrent?: boolean}} [o] */
+      tabFor: (args, o = {}) => this.tabFor(session, args, o),
       ownTabs: () => this.tabMap.ofSession(session),
       /** Tabs the user shared that no agent controls yet. @returns {number[]} */
       sharedTabs: () => [...this.shared].filter((id) => !this.tabs.has(id)),
@@ -577,8 +577,9 @@ export class Agent {
   // ------------------------------------------------------------------ tabs
   /**
    * The tab a call acts on: args.tab, else the ref's tab, else the session's current tab; with
-   * create, a new tab when the session has none.
-   * @param {string} session @param {any} args @param {{create?: boolean}} [o]
+   * create, a new tab when the session has none. It becomes the session's current tab, unless
+   * keepCurrent (tabs close: closing another tab leaves the agent where it was).
+   * @param {string} session @param {any} args @param {{create?: boolean, keepCurrent?: boolean}} [o]
    * @returns {Promise<TabSession>}
    */
   async tabFor(session, args, o = {}) {
@@ -618,7 +619,7 @@ export class Agent {
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
     // Saved with the rest (storage.session): a worker Chrome stopped and started again finds the
     // agent's current tab where it was.
-    if (s && s.current !== t.tabId) { s.current = t.tabId; await this.#save(); }
+    if (s && s.current !== t.tabId && !o.keepCurrent) { s.current = t.tabId; await this.#save(); }
     return t;
   }
 

@@ -87,6 +87,24 @@ test('session_close releases the session tabs', async () => {
   assert.equal(agent.tabMap.byTab.size, 0);
 });
 
+test('tabs close of another tab keeps the agent on its current one', async () => {
+  const session = { athenaState: { tabMap: { nextPage: { 0: 2 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }, { tabId: 6, key: { context: 0, page: 2 }, session: 'a' }] }, sessions: { a: { client: 'c', current: 6 } } } };
+  const { agent, chrome } = make({ tabs: [{ id: 5, url: 'https://a.test/' }, { id: 6, url: 'https://b.test/' }], session });
+  await agent.restored;
+  const before = (await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'list' } })).text;
+  const nameOf = (/** @type {string} */ url) => new RegExp(`<tab id="(c0p\\d+)"[^>]* url="${url}"`).exec(before)?.[1] ?? '';
+  const [other, current] = [nameOf('https://a.test/'), nameOf('https://b.test/')];
+  assert.match(before, new RegExp(`<tab id="${current}" current="true"`), before);
+  const closed = await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'close', tab: other } });
+  assert.equal(closed.ok, true, JSON.stringify(closed));
+  assert.deepEqual((await chrome.tabs.query()).map((t) => t.id), [6]);
+  const list = await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'list' } });
+  assert.match(list.text, new RegExp(`<tab id="${current}" current="true"`), list.text);
+  // Closing the current one leaves none current: the next navigate opens a tab.
+  await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'close', tab: current } });
+  assert.doesNotMatch((await agent.dispatch({ session: 'a', tool: 'tabs', args: { action: 'list' } })).text, /current="true"/);
+});
+
 test('cancel marks only the tab acting for that call id', async () => {
   const session = { athenaState: { tabMap: { nextPage: { 0: 2 }, tabs: [{ tabId: 5, key: { context: 0, page: 1 }, session: 'a' }, { tabId: 6, key: { context: 0, page: 2 }, session: 'a' }] }, sessions: {} } };
   const { agent } = make({ tabs: [{ id: 5, url: 'https://a.test/' }, { id: 6, url: 'https://a.test/' }], session });

@@ -84,7 +84,7 @@ async function tabOf(args, ctx) {
       if (!ctx.sharedTabs().includes(id)) throw new ToolError('unknown_tab', `${name} is not a tab the user shared (or another agent took it): use tabs list`);
       return ctx.adoptShared(id);
     }
-    case 'close': return ctx.tabFor({ tab: str(args, 'tab', true) });
+    case 'close': return ctx.tabFor({ tab: str(args, 'tab', true) }, { keepCurrent: true });
     default: throw new ToolError('bad_arguments', 'tabs: action is list, new, select or close');
   }
 }
