@@ -49,6 +49,7 @@ async function runAgent(key, chain) {
       await sites?.close();
       sites = await startSites();
       for (const f of chosenFlows(sites)) {
+        await agent.beginFlow?.();
         perFlow[f.name] ??= f.steps.map((s) => ({ step: s, tokens: [], stokens: [], ms: [], ok: [], calls: [], tools: [], errors: [], withStructured: 0, results: 0, rowsCost: [] }));
         for (const [i, s] of f.steps.entries()) {
           const t0 = performance.now();

@@ -268,6 +268,22 @@ function sameLine(held, now) {
 export class AthenaAgent extends BaseAgent {
   constructor(chain) { super('athena'); this.chain = chain; this.view = new AgentView(); this.problems = []; this.lastRegion = null; }
   async start() { this.client = this.chain.client; this.close = async () => {}; this.name = 'Athena Delta'; }
+  /**
+   * Each flow is a task of its own: it starts in a new tab, with a new view (a page an earlier flow
+   * left in the same tab would otherwise be recalled: docs/design.md, "Trimming and dedup across
+   * baselines"). These calls are not the flow's: not counted.
+   */
+  async beginFlow() {
+    const list = resultText(await this.client.callTool({ name: 'tabs', arguments: { action: 'list' } }));
+    const old = /<tab id="([^"]+)" current="true"/.exec(list)?.[1];
+    if (!old) return;  // the first flow: the tab the session opens
+    const opened = await this.client.callTool({ name: 'tabs', arguments: { action: 'new' } });
+    if (opened.isError) throw new Error(`tabs new: ${resultText(opened)}`);
+    const closed = await this.client.callTool({ name: 'tabs', arguments: { action: 'close', tab: old } });
+    if (closed.isError) throw new Error(`tabs close ${old}: ${resultText(closed)}`);
+    this.view = new AgentView();
+    this.lastRegion = null;
+  }
   /** One tool call; its reply (text) goes into the view. */
   async act(call, name, args) {
     const r = await this.client.callTool({ name, arguments: args });
