@@ -187,8 +187,8 @@ int main(int argc, char** argv) {
     FactPack first = *engine.snapshot_from(key, gen.build());
     std::uint64_t v = first.version;
     md << "### 10,000-step session (each step: 2 random mutations, begin_action + finish_action; ~60-120 elements, 2 iframes)\n\n"
-       << "| step | RSS MiB | registry refs | tombstones | retired docs | version | ms/step (since previous row) |\n"
-       << "|---:|---:|---:|---:|---:|---:|---:|\n";
+       << "| step | RSS MiB | registry refs | tombstones | retired docs | pages kept for recall | version | ms/step (since previous row) |\n"
+       << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto t0 = Clock::now();
     for (int step = 1; step <= 10000; ++step) {
       const Snapshot before = gen.build();
@@ -208,11 +208,11 @@ int main(int argc, char** argv) {
         t0 = Clock::now();
         PageStats s = *engine.stats(key);
         md << "| " << step << " | " << fmt(rss_mib(), "%.1f") << " | " << s.registry << " | " << s.tombstones << " | "
-           << s.retired_documents << " | " << s.version << " | " << fmt(per, "%.3f") << " |\n";
+           << s.retired_documents << " | " << s.recalled_pages << " | " << s.version << " | " << fmt(per, "%.3f") << " |\n";
       }
     }
     md << "\nBounds (limits.h): tombstones <= " << limits::kMaxRemovedTombstones << ", retired documents <= " << limits::kMaxRetiredDocuments
-       << "; the registry holds live refs + tombstones only.\n\n";
+       << ", pages kept for recall <= " << limits::kMaxRecalledPages << "; the registry holds live refs + tombstones only.\n\n";
   }
 
   // --- recorded flows --------------------------------------------------------------------------

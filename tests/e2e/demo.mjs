@@ -117,9 +117,11 @@ try {
   await act('add "Walk the dog"', 'type', { ref: await find('textbox', 'What needs to be done?'), text: 'Walk the dog', submit: true });
   await act('show the active ones', 'click', { ref: await find('link', 'Active') });
 
-  step('The Python documentation: pages sharing a big navigation');
+  step('The Python documentation: pages sharing a big navigation, and back to the index');
   await act('open the library index', 'navigate', { url: sites.url('/pydoc/library/index.html') });
   await act('open "Text Processing Services"', 'click', { ref: await find('link', 'Text Processing Services') });
+  await act('back to the index (seen_in)', 'back', {});
+  await act('open "Data Types"', 'click', { ref: await find('link', 'Data Types') });
 
   step('Summary (tokens, o200k_base)');
   console.log('step'.padEnd(38) + 'FactPack'.padEnd(16) + 'tokens'.padStart(8) + 'full snapshot'.padStart(15));
