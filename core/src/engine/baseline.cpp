@@ -7,7 +7,6 @@
 // holds an older version than the baseline it would be collapsed against.
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -85,14 +84,14 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     return true;
   };
 
-  std::set<BlockKey> unchanged;
-  std::map<BlockKey, std::uint64_t> seen_in;
+  // Collapsed regions, each with the version the agent held it at (0: the previous baseline).
+  std::map<BlockKey, std::uint64_t> unchanged;
   std::vector<BlockKey> unmatched;
   if (from && config_.dedup_regions) {
     const auto previous = blocks_of(*from);
     for (const BlockKey& k : order) {
       if (!same_as(k, previous)) unmatched.push_back(k);
-      else if (may_collapse) unchanged.insert(k);
+      else if (may_collapse) unchanged[k] = 0;
     }
   }
   // Back on a page the tab left (a list, its detail, back): a region the agent held there, and
@@ -103,11 +102,8 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       const auto held = blocks_of(*left);
       std::vector<BlockKey> still;
       for (const BlockKey& k : unmatched) {
-        if (!same_as(k, held)) still.push_back(k);
-        else {
-          unchanged.insert(k);
-          seen_in[k] = left->version;
-        }
+        if (same_as(k, held)) unchanged[k] = left->version;
+        else still.push_back(k);
       }
       unmatched = std::move(still);
     }
@@ -116,8 +112,10 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     b.region = static_cast<Region>(std::get<1>(k));
     b.label = std::get<2>(k);
     b.frame_ref = "f" + std::to_string(std::get<0>(k));
-    b.unchanged = unchanged.count(k) > 0;
-    if (auto v = seen_in.find(k); v != seen_in.end()) b.seen_in = v->second;
+    if (auto u = unchanged.find(k); u != unchanged.end()) {
+      b.unchanged = true;
+      b.seen_in = u->second;
+    }
     // A region inside an open overlay says so: the overlay_closed that later takes its refs
     // along names no ref, so the agent must know which lines were the overlay's.
     const int overlay = std::get<3>(k);
