@@ -523,13 +523,13 @@ function applyModified(held, m) {
   return e;
 }
 
+/** Pages the agent is modelled to remember what it held on (at least the core's kMaxRecalledPages). */
+const HELD_KEPT = 16;
+
 /**
  * What an agent knows after reading every answer it got, in order: ref -> element, plus the
  * texts it read. Built from the TEXT only.
  */
-/** Pages the agent is modelled to remember what it held on (at least the core's kMaxRecalledPages). */
-const HELD_KEPT = 16;
-
 export class AgentView {
   constructor() {
     /** @type {Map<string, TextElement>} */
