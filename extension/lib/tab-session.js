@@ -133,8 +133,14 @@ export class TabSession {
   #withheldFrames = new Set();
   /** Ids of the frames the last capture left out (past LIMITS.framesCapturedMax), and of frames inside them since. @type {Set<string>} */
   #leftOutFrames = new Set();
-  /** The child frames of the top document, by id, as Chrome attaches and detaches them (stabilization stops a load that passes LIMITS.framesCapturedMax). @type {Set<string>} */
+  /** The child frames of the top document, by id, as Chrome attaches and detaches them. @type {Set<string>} */
   #frames = new Set();
+  /**
+   * Those the load under way attached: none before a navigation commits, whatever the document it
+   * replaces held (stabilization stops a load that passes LIMITS.framesCapturedMax, and must not
+   * stop the next page's for frames the last one had). @type {Set<string>}
+   */
+  #loadFrames = new Set();
   /** Those attached past the first LIMITS.framesCapturedMax: their requests are not waited for (a capture leaves them out). @type {Set<string>} */
   #framesPast = new Set();
   // The current call (begun by `beginCall`, timed by `actionStarted`): read by stabilization,
@@ -181,8 +187,8 @@ export class TabSession {
   get mainFrameId() { return this.#mainFrameId; }
   get withheldOwners() { return this.#withheldOwners; }
   get withheldFrames() { return this.#withheldFrames; }
-  /** Child frames of the top document Chrome has attached (its own cap aside: 1,000 a page). */
-  get frameCount() { return this.#frames.size; }
+  /** Child frames of the top document the load under way has attached (Chrome's own cap aside: 1,000 a page). */
+  get frameCount() { return this.#loadFrames.size; }
   /** An action is running on this tab (what it opens is the agent's). */
   get acting() { return this.#acting; }
   get callId() { return this.#callId; }
@@ -593,7 +599,12 @@ export class TabSession {
         break;
       }
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
-      case 'Page.frameStartedLoading': if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) this.#loading = true; break;
+      case 'Page.frameStartedLoading':
+        if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
+          this.#loading = true;
+          this.#loadFrames.clear();
+        }
+        break;
       case 'Page.frameStoppedLoading':
         if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
           this.#loading = false;
@@ -607,6 +618,7 @@ export class TabSession {
           for (const w of [...this.#commitWaiters]) w(String(params.frame.url));
           this.#commitWaiters.clear();
           this.#frames.clear();
+          this.#loadFrames.clear();
           this.#framesPast.clear();
           // A new document committed and its renderer spoke: it answers (another site's renderer,
           // after a navigation away from a busy page).
@@ -617,8 +629,11 @@ export class TabSession {
         if (sid) break;
         if (this.#frames.size >= LIMITS.framesCapturedMax) this.#framesPast.add(String(params.frameId));
         this.#frames.add(String(params.frameId));
+        this.#loadFrames.add(String(params.frameId));
         break;
-      case 'Page.frameDetached': if (!sid && params.reason !== 'swap') { this.#frames.delete(String(params.frameId)); this.#framesPast.delete(String(params.frameId)); } break;
+      case 'Page.frameDetached':
+        if (!sid && params.reason !== 'swap') for (const set of [this.#frames, this.#loadFrames, this.#framesPast]) set.delete(String(params.frameId));
+        break;
       case 'Target.attachedToTarget':
         if (params.targetInfo?.type === 'iframe') {
           // A cross-site frame's document request starts in the page's session, and its renderer

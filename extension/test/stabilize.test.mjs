@@ -215,3 +215,30 @@ test(`a load of up to framesCapturedMax frames is waited for, never stopped`, as
   assert.ok(ms >= LIMITS.navigationCapMs, `${ms} ms`);
   assert.match(w.join('\n'), /still loading after 15000 ms/);
 });
+
+test(`a load after a page of more than framesCapturedMax frames counts only its own: up to the cap, it is waited for, never stopped`, async () => {
+  const clock = fakeClock();
+  const t = tab();
+  t.onEvent('Page.frameStartedLoading', { frameId: 'M' });
+  t.onEvent('Page.frameNavigated', { frame: { id: 'M', loaderId: 'L1' } });
+  for (let i = 0; i < LIMITS.framesCapturedMax + 50; i++) t.onEvent('Page.frameAttached', { frameId: `A${i}`, parentFrameId: 'M' });
+  t.onEvent('Page.frameStoppedLoading', { frameId: 'M' });
+  // The next navigation starts while the last page's frames are still there; it commits later,
+  // attaches exactly framesCapturedMax frames and finishes loading.
+  t.onEvent('Page.frameStartedLoading', { frameId: 'M' });
+  const p = page(clock);
+  const send = async (method, params) => {
+    if (method === 'Page.stopLoading') { p.sent.push(method); return {}; }
+    return p.send(method, params);
+  };
+  const commitMs = 10 * LIMITS.settleTickMs, loadedMs = 20 * LIMITS.settleTickMs;
+  const warnings = await clock.run(stabilize(t, { send, now: clock.now, sleep: clock.sleep, key: 'k' }, { navigation: true }), [
+    [commitMs, () => {
+      t.onEvent('Page.frameNavigated', { frame: { id: 'M', loaderId: 'L2' } });
+      for (let i = 0; i < LIMITS.framesCapturedMax; i++) t.onEvent('Page.frameAttached', { frameId: `B${i}`, parentFrameId: 'M' });
+    }],
+    [loadedMs, () => t.onEvent('Page.frameStoppedLoading', { frameId: 'M' })],
+  ]);
+  assert.deepEqual([warnings, p.sent], [[], ['Runtime.evaluate']]);
+  assert.ok(clock.now() >= loadedMs, `${clock.now()} ms: the load was waited for`);
+});
