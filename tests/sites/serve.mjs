@@ -30,6 +30,7 @@
 //                 record tests/cases-unseen, which the tests read without them: apt-get install them first)
 //   /debdoc/nodejs/  the Node.js API docs Debian's nodejs package ships (/usr/share/doc/nodejs/api)
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
+//   /many-frames?n=N&links=M  a page of N same-origin iframes and M links, written in its HTML
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -87,6 +88,43 @@ function resolveFile(urlPath) {
   return null;
 }
 
+/** Most iframes or links /many-frames writes. */
+export const MANY_MAX = 100_000;
+
+/**
+ * A page of `n` same-origin iframes (each tests/sites/ext/frame-small.html, a button of its own)
+ * and `links` links after them, all in the HTML: the parser adds them as it reads, yielding to the
+ * browser between chunks, so a load that attaches too many can be stopped where it is (as on a
+ * real page) instead of waiting out one script that builds them all. The load event waits for
+ * every frame the parser added. "Reload widgets" gives every frame a new document (its script is in
+the head, so a stopped load still has it).
+ */
+function manyFrames(n, links) {
+  const parts = [`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Many frames</title>
+<style>iframe { width: 120px; height: 40px; border: 1px solid #888; display: inline-block; }</style>
+<script>
+  let round = 0;
+  function reloadAll() {
+    round++;
+    for (const [i, f] of [...document.getElementById('frames').children].entries()) f.src = \`/sites/ext/frame-small.html?i=\${i}&round=\${round}\`;
+  }
+</script></head>
+<body>
+<main>
+  <h1>A page of many frames</h1>
+  <button id="top" onclick="document.getElementById('out').textContent = 'Top pressed'">Top button</button>
+  <button id="reload" onclick="reloadAll()">Reload widgets</button>
+  <p id="out" role="status"></p>
+  <div id="frames">
+`];
+  for (let i = 0; i < n; i++) parts.push(`<iframe title="Widget ${i}" src="/sites/ext/frame-small.html?i=${i}"></iframe>\n`);
+  parts.push('</div>\n');
+  for (let i = 0; i < links; i++) parts.push(`<a href="#report-${i}">Report ${i}</a>\n`);
+  parts.push('</main>\n</body></html>\n');
+  return parts.join('');
+}
+
 /** Gates a page can wait on (/gate?name=N answers "open" once a test opened N: tests/sites/ext/hang.html). */
 const openGates = new Set();
 
@@ -100,6 +138,12 @@ function handler(req, res) {
   if (url.pathname === '/slow') {
     const ms = Math.min(Math.max(0, Number(url.searchParams.get('ms')) || 0), SLOW_MAX_MS);
     setTimeout(() => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end(`slept ${ms}`); }, ms);
+    return;
+  }
+  if (url.pathname === '/many-frames') {
+    const count = (name) => Math.min(Math.max(0, Number(url.searchParams.get(name)) || 0), MANY_MAX);
+    res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
+    res.end(manyFrames(count('n'), count('links')));
     return;
   }
   if (url.pathname === '/redirect') {  // /redirect?to=URL: a server-side redirect (302), anywhere
