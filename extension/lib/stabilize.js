@@ -67,6 +67,7 @@ export async function stabilize(t, io, o = {}) {
       if (!stopped && t.frameCount > LIMITS.framesCapturedMax) {
         stopped = true;
         await io.send('Page.stopLoading').catch((e) => { if (e instanceof ToolError && e.code !== 'cdp_timeout') throw e; });
+        t.loadStopped();
         warnings.push(`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there, as the browser's Stop button does, so frames and content it had not loaded yet are missing`);
       }
       await sleep(LIMITS.settleTickMs);

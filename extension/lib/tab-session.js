@@ -734,6 +734,16 @@ export class TabSession {
     this.#watchMark = null;
   }
 
+  /**
+   * Page.stopLoading cancelled every load of the page: Chrome tells the end of some requests it
+   * cancelled (loadingFailed) and never of others (a frame's document request the stop cut), so
+   * none begun before the stop is waited for.
+   */
+  loadStopped() {
+    this.#inflight.clear();
+    this.#frameDocuments.clear();
+  }
+
   /** The page's watcher began following the action at this mark. @param {string} mark */
   watchMarked(mark) { this.#watchMark = mark; }
 

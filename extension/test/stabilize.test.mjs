@@ -176,10 +176,11 @@ test('the tab dying mid-wait rejects with why', async () => {
 
 /**
  * A navigation whose page attaches `frames` child frames while it loads and goes on loading: the
- * page answers Page.stopLoading by stopping, its requests cancelled. [warnings, virtual ms, CDP methods sent,
- * requests followed before the wait].
+ * page answers Page.stopLoading by stopping, its requests cancelled (told, or with `silent`, never
+ * told, as Chrome does for a frame's document request it stopped). [warnings, virtual ms, CDP
+ * methods sent, requests followed before the wait].
  */
-async function loadFrames(frames) {
+async function loadFrames(frames, { silent = false } = {}) {
   const clock = fakeClock();
   const t = tab();
   t.onEvent('Page.frameNavigated', { frame: { id: 'M', loaderId: 'L' } });
@@ -193,7 +194,7 @@ async function loadFrames(frames) {
   const send = async (method, params) => {
     if (method !== 'Page.stopLoading') return p.send(method, params);
     p.sent.push(method);
-    for (let i = 0; i < frames; i++) t.onEvent('Network.loadingFailed', { requestId: `r${i}` });
+    if (!silent) for (let i = 0; i < frames; i++) t.onEvent('Network.loadingFailed', { requestId: `r${i}` });
     t.onEvent('Page.frameStoppedLoading', { frameId: 'M' });
     return {};
   };
@@ -207,6 +208,13 @@ test(`a load that attaches more than framesCapturedMax (${LIMITS.framesCapturedM
   assert.deepEqual(w, [`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there, as the browser's Stop button does, so frames and content it had not loaded yet are missing`]);
   assert.ok(ms < LIMITS.stabilizeCapMs, `${ms} ms`);
   assert.equal(requests, LIMITS.framesCapturedMax, 'the requests of the frames past the cap are not the action\'s');
+});
+
+test('the requests a stopped load cut are not waited for, though Chrome never tells their end', async () => {
+  const [w, ms, sent] = await loadFrames(LIMITS.framesCapturedMax + 1, { silent: true });
+  assert.deepEqual(sent, ['Page.stopLoading', 'Runtime.evaluate']);
+  assert.deepEqual(w, [`the page attached more than ${LIMITS.framesCapturedMax} frames while loading: its loading was stopped there, as the browser's Stop button does, so frames and content it had not loaded yet are missing`]);
+  assert.ok(ms < LIMITS.stabilizeCapMs, `${ms} ms`);
 });
 
 test(`a load of up to framesCapturedMax frames is waited for, never stopped`, async () => {
