@@ -5,7 +5,7 @@
 // what the real grammar adds left out: region tags, `reason`, a removed control's role and name,
 // the line of the tab left, closing tags on lines of their own. Counted like every figure here
 // (o200k_base), beside half of the leanest peer's tokens on the same flow, read from
-// bench/flows-results.md. A second set writes the same packs with no tags at all (a line-diff:
+// bench/flows-results.md. lineDiff rewrites the same packs with no tags at all (a line-diff:
 // `- refs`, `+ after REF` then the lines, `~ REF` for a change), which leaves the compact XML-like
 // format docs/design.md settles; it shows what meeting the target would take, not a proposal.
 // Writes bench/lean-bound.md.
@@ -71,50 +71,25 @@ e22 status "12 files deleted."
   ],
 };
 
-/** The same steps with no tags: the floor of any grammar that still says the same. */
-const LINE_DIFF = {
-  'settings-tabs': [
-    `v1 "Account settings" ${URL}/tabs.html
-e1 heading "Account settings" level=1
-e2 tab "General" selected
-e3 tab "Privacy"
-e4 tab "Advanced"
-e5 text "Your display name is shown next to every comment you post."
-e6 textbox "Display name" value="Ada"`,
-    `v2
-- e5 e6
-+ after e4
-e7 text "Activity history is kept for 90 days, then deleted automatically."
-e8 text "Nobody else can see which pages you visited."
-e9 checkbox "Share usage statistics" checked=false
-~ e3 tab "Privacy" +selected`,
-    `v3
-- e7 e8 e9
-+ after e4
-e10 text "Proxy settings apply to every connection this browser makes."
-e11 textbox "Proxy host"
-e12 button "Reset all settings"
-~ e4 tab "Advanced" +selected`,
-  ],
-  confirm: [
-    `v4 "Downloads" ${URL}/confirm.html
-e13 heading "Downloads" level=1
-e14 text "12 files, 3.4 GB"
-e15 text "report-2024.pdf"
-e16 text "holiday.zip"
-e17 text "setup.exe"
-e18 button "Delete all files"`,
-    `v5 modal "Delete files?" opened
-e19 text "This will delete 12 files. You cannot undo this."
-e20 button "Cancel"
-e21 button "Delete"`,
-    `v6 modal closed
-- e15..17
-+ after e14
-e22 status "12 files deleted."
-~ e14 text "No files"`,
-  ],
-};
+/**
+ * A pack of FLOWS with no tags (the floor of any grammar that still says the same): its header as
+ * `vN` and what the tag named, `- refs`, `+ after REF`, `~ REF role "name"` (`+state` when one came).
+ */
+function lineDiff(pack) {
+  return pack.split('\n').flatMap((line) => {
+    let m;
+    if ((m = /^<(full|delta|overlay_opened|overlay_closed) v="(\d+)"(.*)>$/.exec(line))) {
+      const a = Object.fromEntries([...m[3].matchAll(/(\w+)="([^"]*)"/g)].map(([, k, v]) => [k, v]));
+      const end = m[1].startsWith('overlay_') ? m[1].slice('overlay_'.length) : '';
+      return [[`v${m[2]}`, a.overlay, a.name && `"${a.name}"`, a.title && `"${a.title}"`, a.url, end].filter(Boolean).join(' ')];
+    }
+    if (/^<\/\w+>$/.test(line)) return [];
+    if ((m = /^<removed>(.*)<\/removed>$/.exec(line))) return [`- ${m[1]}`];
+    if ((m = /^<added after="(\w+)">$/.exec(line))) return [`+ after ${m[1]}`];
+    if ((m = /^<modified>(.*?): (.*)<\/modified>$/.exec(line))) return [`~ ${m[1]}${m[2].startsWith('+ ') ? ` +${m[2].slice(2)}` : ''}`];
+    return [line];
+  }).join('\n');
+}
 
 const table = readFileSync(path.join(root, 'bench/flows-results.md'), 'utf8');
 /** A flow's row of the first table: Athena (text) and each peer's text-mode tokens. */
@@ -141,7 +116,7 @@ const lines = [
 const sum = (steps) => steps.reduce((a, b) => a + b, 0);
 for (const [flow, packs] of Object.entries(FLOWS)) {
   const steps = packs.map(countTokens);
-  const diffSteps = LINE_DIFF[flow].map(countTokens);
+  const diffSteps = packs.map((p) => countTokens(lineDiff(p)));
   const { athena, peer } = measured(flow);
   const half = peer / 2;
   const over = (n) => `${(n / half).toFixed(2)}x`;

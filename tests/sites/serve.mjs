@@ -97,7 +97,7 @@ export const MANY_MAX = 100_000;
  * browser between chunks, so a load that attaches too many can be stopped where it is (as on a
  * real page) instead of waiting out one script that builds them all. The load event waits for
  * every frame the parser added. "Reload widgets" gives every frame a new document (its script is in
-the head, so a stopped load still has it).
+ * the head, so a stopped load still has it).
  */
 function manyFrames(n, links) {
   const parts = [`<!doctype html>
