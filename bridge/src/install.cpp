@@ -357,7 +357,9 @@ int cmd_doctor(const InstallOptions& o) {
         bad("protocol " + json(proto).dump() + " vs ours " + std::to_string(limits::kProtocol),
             "install the same version of athena-bridge and the extension");
       else ok("protocol " + std::to_string(limits::kProtocol));
-      if (bool_field(status, "extension")) ok("extension connected (version " + str_field(status, "extension_version", "?") + ")");
+      if (bool_field(status, "extension"))
+        ok("extension connected (version " + str_field(status, "extension_version", "?") +
+           (str_field(status, "browser").empty() ? "" : ", in " + str_field(status, "browser")) + ")");
       else bad("the host runs but the extension has not said hello", "reload the extension");
     }
   }
