@@ -9,8 +9,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { startSites } from '../sites/serve.mjs';
-import { startChain } from '../e2e/lib/chain.mjs';
+import { startChain, CHROMIUM, CHAIN_LIMITS, EXTENSION_ID } from '../e2e/lib/chain.mjs';
+import { until } from '../support/wait.mjs';
 import { release, freshHome, run } from './lib.mjs';
 
 const rel = release();
@@ -63,4 +65,40 @@ test('the installed bridge serves the installed extension: an agent navigates, c
   assert.equal(read.isError, false, read.text);
   assert.match(read.text, /Added to cart/);
   if (process.env.ATHENA_RELEASE_TIMING) writeFileSync(process.env.ATHENA_RELEASE_TIMING, `${JSON.stringify({ firstFactPackMs })}\n`);
+});
+
+test('a second browser profile with the extension is told which browser the agent is connected to, and how to switch', async () => {
+  const npx = (...args) => run(me, box.env, box.project, 'npx', ['--offline', 'athena-delta', ...args]);
+  const doctor = npx('doctor', '--user-data-dir', chain.profile);
+  assert.equal(doctor.status, 0, doctor.out);
+  const served = /ok {4}extension connected \(version [\d.]+, in ([^)]+)\)/.exec(doctor.out)?.[1];
+  assert.ok(served, doctor.out);
+
+  const second = path.join(box.tmp, 'profile-2');
+  assert.equal(npx('install', '--user-data-dir', second).status, 0);
+  const extensionDir = path.join(box.home, '.local/share/athena-delta/extension');
+  const context = await chromium.launchPersistentContext(second, {
+    executablePath: CHROMIUM, headless: true, env: chain.env, ignoreDefaultArgs: ['--disable-extensions'],
+    args: [`--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`, '--no-sandbox', '--disable-gpu',
+      '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID))
+      ?? await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
+    let status = null;
+    await until('the second profile\'s extension told why it is not served', async () => {
+      // @ts-ignore the worker's own global (extension/sw.js)
+      status = await worker.evaluate(() => globalThis.athenaNative.status);
+      return typeof status?.error === 'string' && status.error.startsWith('endpoint: ');
+    }, { ms: CHAIN_LIMITS.connectMs, last: () => JSON.stringify(status) });
+    assert.equal(status.connected, false);
+    assert.equal(status.error, `endpoint: your agents are connected to Athena Delta in ${served} (another browser, or another profile of ` +
+      'this one), and one browser is served at a time. To use this one instead: close that browser, or turn Athena Delta off ' +
+      'there (chrome://extensions), then reload Athena Delta here (chrome://extensions, its reload button).');
+  } finally {
+    await context.close();
+  }
+  // The agent is still served by the first browser.
+  const snap = await chain.call('snapshot', {});
+  assert.equal(snap.isError, false, snap.text);
 });
