@@ -133,7 +133,7 @@ function install(argv) {
   }
   if (!o.flags.has('--write-config')) console.log('  (npx athena-delta install --write-config adds it to the clients installed here, keeping a backup)');
   console.log('\nThen check every link: npx athena-delta doctor');
-  process.exit(rc);
+  process.exitCode = rc;  // not process.exit(): output to a pipe may still be on its way (Windows)
 }
 
 function removeEmptyParents(dir) {
@@ -159,7 +159,7 @@ function uninstall(argv) {
     removeEmptyParents(path.dirname(dataDir()));
   }
   console.log('Athena Delta is uninstalled; remove the extension in chrome://extensions.');
-  process.exit(rc);
+  process.exitCode = rc;
 }
 
 function doctor(argv) {
@@ -169,7 +169,7 @@ function doctor(argv) {
   const v = spawnSync(bin, ['--version'], { encoding: 'utf8' });
   const version = (v.stdout ?? '').trim().split(' ').pop();
   console.log(`installed bridge ${bin}: ${version}${version === pkg.version ? '' : ` (this package is ${pkg.version}: run npx athena-delta install)`}`);
-  process.exit(runBridge(bin, ['doctor', '--binary', bin, ...extensionIds().flatMap((id) => ['--extension-id', id]),
+  process.exitCode = (runBridge(bin, ['doctor', '--binary', bin, ...extensionIds().flatMap((id) => ['--extension-id', id]),
     ...(o.userDataDir ? ['--user-data-dir', o.userDataDir] : [])]));
 }
 
