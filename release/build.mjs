@@ -57,6 +57,7 @@ const writeJson = (file, value) => writeFileSync(file, `${JSON.stringify(value, 
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
 
 /** Release binaries in build/<preset>/bridge/, one per platform (read from the binary itself). */
+// Which presets count: a Release or MinSizeRel build without sanitizers or fuzzing.
 function findBinaries() {
   const found = new Map();
   const buildDir = path.join(root, 'build');
@@ -69,7 +70,13 @@ function findBinaries() {
       if (!existsSync(file)) continue;
       const platform = binaryPlatform(readFileSync(file).subarray(0, 4096));
       if (!platform) continue;
-      if (found.has(platform)) throw new Error(`two release builds for ${platform}: ${found.get(platform)} and ${file}; remove one`);
+      if (found.has(platform)) {
+        // A preset named for the platform (a cross or a portable build: build/linux-x64-…) wins
+        // over the host's plain release build; two of the same standing are the user's to settle.
+        const named = (f) => path.basename(path.dirname(path.dirname(f))).includes(platform);
+        if (named(found.get(platform)) === named(file)) throw new Error(`two release builds for ${platform}: ${found.get(platform)} and ${file}; remove one`);
+        if (named(found.get(platform))) continue;
+      }
       found.set(platform, file);
     }
   }
