@@ -218,7 +218,8 @@ function main() {
   writeJson(path.join(out, 'release.json'), { version: VERSION, extensionId: DEV_ID, storeExtensionId: o.storeId || null, platforms: packed, notBuilt: missing, artefacts });
   console.log(`athena release ${VERSION} in ${path.relative(root, out) || out}:`);
   for (const a of artefacts) console.log(`  ${a.file.padEnd(44)} ${(a.bytes / 1024).toFixed(0).padStart(6)} KB  ${a.kind}`);
-  console.log(`platforms packed: ${packed.join(', ')}${missing.length ? `; not built here: ${missing.join(', ')}` : ''}`);
+  const from = packed.map((pl) => `${pl} (${path.relative(root, binaries.get(pl))})`);
+  console.log(`platforms packed: ${from.join(', ')}${missing.length ? `; not built here: ${missing.join(', ')}` : ''}`);
   if (!o.storeId) console.log('no --store-id (ATHENA_STORE_ID): the native host allows the development id only');
 }
 
