@@ -50,7 +50,7 @@ std::string resolve_upload_files(json& call) {
 
 json HostRouter::status() const {
   return {{"type", "status"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}, {"extension", ext_ready_},
-          {"extension_version", ext_version_}};
+          {"extension_version", ext_version_}, {"browser", ext_browser_}};
 }
 
 std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
@@ -67,6 +67,7 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
     }
     ext_ready_ = true;
     ext_version_ = str_field(msg, "extension");
+    ext_browser_ = str_field(msg, "browser");  // e.g. "Google Chrome 131": named to a second browser's user
     out.push_back({0, {{"type", "hello"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}}});
     // Sessions opened before the extension said hello.
     for (const auto& [c, cl] : clients_) out.push_back({0, {{"type", "session_open"}, {"session", cl.session}, {"client", cl.name}}});
@@ -138,6 +139,10 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   auto cl = clients_.find(client);
   if (cl == clients_.end()) return out;
   const std::string type = str_field(msg, "type");
+  if (type == "status") {  // a look without joining: no session is opened (a second browser's host asks)
+    out.push_back({client, status()});
+    return out;
+  }
   if (type == "hello") {
     cl->second.name = str_field(msg, "client");
     // An MCP server that reconnects (after a host restart, say) proposes the session id it had,
@@ -285,18 +290,60 @@ void queue(Conn& c, const std::string& frame) {
   if (!flush(c)) c.drop = "the connection broke";
 }
 
+// The status of the host that holds the socket (asked with a "status" message, which opens no
+// session), or null when none answers within limits::kPeerStatusWaitMs.
+json peer_status() {
+  std::string error;
+  const int fd = connect_endpoint(error);
+  if (fd < 0) return nullptr;
+  json status;
+  if (write_all(fd, encode_frame(json{{"type", "status"}}.dump()))) {
+    FrameReader r(limits::kMaxFrameBytes);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kPeerStatusWaitMs);
+    std::vector<char> b(1 << 16);
+    while (status.is_null()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+      pollfd p{fd, POLLIN, 0};
+      if (left <= 0 || ::poll(&p, 1, static_cast<int>(left)) <= 0) break;
+      const ssize_t n = ::read(fd, b.data(), b.size());
+      if (n <= 0 || !r.feed(b.data(), static_cast<std::size_t>(n))) break;
+      while (auto frame = r.next()) {
+        std::string why;
+        json m = parse_untrusted(*frame, why);
+        if (str_field(m, "type") == "status") status = std::move(m);
+      }
+    }
+  }
+  ::close(fd);
+  return status;
+}
+
+// What the extension of a browser this host cannot serve is told: which browser the agents are
+// connected to, and how to move them here. Never a bare refusal.
+std::string not_serving_message(const std::string& error) {
+  const json peer = peer_status();
+  if (peer.is_null()) return "athena-bridge is not serving this browser: " + error;
+  const std::string browser = str_field(peer, "browser");
+  const bool ready = bool_field(peer, "extension");
+  return std::string("your agents are connected to Athena Delta in ") +
+         (!ready ? "another browser or profile (its extension is starting)"
+                 : browser.empty() ? "another browser or profile" : browser + " (another browser, or another profile of this one)") +
+         ", and one browser is served at a time. To use this one instead: close that browser, or turn Athena Delta off "
+         "there (chrome://extensions), then reload Athena Delta here (chrome://extensions, its reload button).";
+}
+
 }  // namespace
 
 int run_native_host(const std::string& caller_origin) {
   std::string error;
   int lfd = listen_endpoint(error);
   if (lfd < 0) {
-    // Not serving (e.g. a second Chrome profile while the first one's host holds the socket).
-    // The extension is told why, on every message it sends, and never gets a hello: its popup
-    // must not say "connected" when no agent can reach it. Staying as its port (until Chrome
-    // closes it) keeps the extension from reconnecting in a tight loop.
+    // Not serving (e.g. a second browser or profile while the first one's host holds the socket).
+    // The extension is told why and which browser is served, on every message it sends, and never
+    // gets a hello: its popup must not say "connected" when no agent can reach it. Staying as its
+    // port (until Chrome closes it) keeps the extension from reconnecting in a tight loop.
     log(error);
-    const std::string m = json{{"type", "error"}, {"code", "endpoint"}, {"message", "athena-bridge is not serving this browser: " + error}}.dump();
+    const std::string m = json{{"type", "error"}, {"code", "endpoint"}, {"message", not_serving_message(error)}}.dump();
     write_all(STDOUT_FILENO, encode_frame(m));
     FrameReader chrome(limits::kMaxFrameBytes);
     std::vector<char> b(1 << 16);

@@ -27,6 +27,7 @@ inline constexpr int kMaxCallDeadlineMs = 300'000;                   // what a c
 inline constexpr int kDeadlineMarginMs = 2'000;                      // the extension gets this much less, to answer in time
 inline constexpr int kConnectTimeoutMs = 2'000;                      // connecting to the host's socket
 inline constexpr int kProgressEveryMs = 1'000;                       // a long call reports progress this often (when the client asked)
+inline constexpr int kPeerStatusWaitMs = 1'000;                      // a second browser's host asks the serving one which browser it serves
 inline constexpr int kPollMs = 250;                                  // event-loop tick (deadline checks)
 // The extension's service worker, stopped by Chrome, wakes on its alarm (extension/lib/limits.js
 // wakeAlarmMinutes, 30 s) and reconnects: a call made meanwhile waits this long for it (within its

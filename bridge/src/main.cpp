@@ -22,7 +22,9 @@ int usage(int code) {
                "                                             --structured adds outputSchema + structuredContent (the\n"
                "                                             untrimmed FactPack JSON) for programs, not for agents\n"
                "  athena-bridge native-host                  native messaging host (Chrome launches it)\n"
-               "  athena-bridge install [--system] [--user-data-dir DIR] [--extension-id ID]\n"
+               "  athena-bridge install [--all] [--system] [--user-data-dir DIR] [--binary PATH] [--extension-id ID]...\n"
+               "                                             registers the native host for the browsers found here\n"
+               "                                             (--all: every one it knows); each --extension-id is allowed\n"
                "  athena-bridge uninstall [--system] [--user-data-dir DIR]\n"
                "  athena-bridge doctor [--user-data-dir DIR]\n"
                "  athena-bridge --version\n",
@@ -62,7 +64,9 @@ int main(int argc, char** argv) {
       const std::string a = argv[i];
       if (a == "--system") o.system = true;
       else if (a == "--user-data-dir" && i + 1 < argc) o.user_data_dir = argv[++i];
-      else if (a == "--extension-id" && i + 1 < argc) o.extension_id = argv[++i];
+      else if (a == "--extension-id" && i + 1 < argc) o.extension_ids.emplace_back(argv[++i]);  // repeatable
+      else if (a == "--all" && mode == "install") o.all = true;
+      else if (a == "--no-guide" && mode == "install") o.guide = false;
       else if (a == "--binary" && i + 1 < argc) o.binary = argv[++i];
       else {
         std::fprintf(stderr, "athena-bridge %s: unknown option %s\n", mode.c_str(), a.c_str());

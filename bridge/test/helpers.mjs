@@ -77,8 +77,8 @@ export class FakeChrome {
    * Says hello as the extension does and resolves with the host's answer. The host listens on its
    * socket before it reads anything from Chrome, so once this resolves agents can connect.
    */
-  async hello() {
-    this.send({ type: 'hello', protocol: 1, extension: 'test' });
+  async hello(browser = 'Test Browser 1') {
+    this.send({ type: 'hello', protocol: 1, extension: 'test', browser });
     return this.next((m) => m.type === 'hello');
   }
   close() { this.proc.stdin.end(); return this.exited; }

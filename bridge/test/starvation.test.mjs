@@ -179,16 +179,18 @@ time.sleep(120)
   }
 });
 
-test('a second host for the same socket tells its extension why it is not serving, and never says hello', async () => {
+test('a second browser\'s host tells its extension which browser the agents are connected to and how to switch, and never says hello', async () => {
   const { env } = sandbox();
   const first = new FakeChrome(env);
   try {
-    await first.hello();
+    await first.hello('Google Chrome 131');
     const second = new FakeChrome(env);
     try {
       const e = await second.next((m) => m.type === 'error');
       assert.equal(e.code, 'endpoint');
-      assert.match(e.message, /athena-bridge is not serving this browser: another athena-bridge native host is already listening/);
+      assert.equal(e.message, 'your agents are connected to Athena Delta in Google Chrome 131 (another browser, or another profile of ' +
+        'this one), and one browser is served at a time. To use this one instead: close that browser, or turn Athena Delta off ' +
+        'there (chrome://extensions), then reload Athena Delta here (chrome://extensions, its reload button).');
       second.send({ type: 'hello', protocol: 1, extension: 'test' });
       const again = await second.next((m) => m.type === 'error' || m.type === 'hello');
       assert.equal(again.type, 'error');

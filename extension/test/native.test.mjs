@@ -34,10 +34,11 @@ test('hello first, calls answered as results, sessions tracked', async () => {
     onSessionOpen: (s, client) => opened.push([s, client]),
     onSessionClose: (s) => closed.push(s),
     extensionVersion: '0.1.0',
+    browser: 'Chromium 156',
   });
   c.start();
   const p = ports[0];
-  assert.deepEqual(p.posted[0], { type: 'hello', protocol: PROTOCOL_VERSION, extension: '0.1.0' });
+  assert.deepEqual(p.posted[0], { type: 'hello', protocol: PROTOCOL_VERSION, extension: '0.1.0', browser: 'Chromium 156' });
   p.host({ type: 'hello', protocol: PROTOCOL_VERSION, bridge: '0.3.0' });
   assert.equal(c.status.connected, true);
   assert.equal(c.status.bridge, '0.3.0');

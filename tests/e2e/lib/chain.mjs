@@ -59,14 +59,22 @@ export function resultText(result) {
 /**
  * Starts Chromium with the extension and the native host registered, then an MCP client on
  * `athena-bridge mcp`, and waits until the extension is connected.
- * @param {{headless?: boolean, clientName?: string, log?: (s: string) => void}} [opts]
+ *
+ * The release test runs the same chain from the release artefacts alone: `extensionDir` (the
+ * installed package's extension), `register` (which installs and registers the bridge in the
+ * profile, here `npx athena-delta install --user-data-dir`), `mcp` (the command an agent starts,
+ * `npx athena-delta mcp`) and `tmp` (a fresh folder it already set up with home/ in it).
+ * @param {{headless?: boolean, clientName?: string, log?: (s: string) => void, extensionDir?: string,
+ *   register?: (env: NodeJS.ProcessEnv, profile: string) => void, mcp?: {command: string, args: string[], cwd?: string},
+ *   tmp?: string}} [opts]
  */
 export async function startChain(opts = {}) {
   const headless = opts.headless ?? true;
   const log = opts.log ?? (() => {});
-  checkExtensionBuilt();
-  const bridge = bridgeBinary();
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'athena-chain-'));
+  const extensionDir = opts.extensionDir ?? EXTENSION_DIR;
+  if (!opts.extensionDir) checkExtensionBuilt();
+  const bridge = opts.mcp ? opts.mcp.command : bridgeBinary();
+  const tmp = opts.tmp ?? mkdtempSync(path.join(os.tmpdir(), 'athena-chain-'));
   const profile = path.join(tmp, 'profile');
   const runtime = path.join(tmp, 'run');
   const home = path.join(tmp, 'home');
@@ -75,7 +83,8 @@ export async function startChain(opts = {}) {
   const env = { ...process.env, HOME: home, TMPDIR: tmp, ATHENA_RUNTIME_DIR: runtime, XDG_RUNTIME_DIR: runtime };
 
   log(`registering the native host in ${profile}/NativeMessagingHosts`);
-  execFileSync(bridge, ['install', '--user-data-dir', profile], { env, stdio: 'pipe' });
+  if (opts.register) opts.register(env, profile);
+  else execFileSync(bridge, ['install', '--user-data-dir', profile], { env, stdio: 'pipe' });
 
   log(`starting Chromium (${headless ? 'headless' : 'headed'}) with the extension ${EXTENSION_ID}`);
   const context = await chromium.launchPersistentContext(profile, {
@@ -83,7 +92,7 @@ export async function startChain(opts = {}) {
     headless,
     env,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: [`--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`, '--no-sandbox',
+    args: [`--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`, '--no-sandbox',
       '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
@@ -101,7 +110,9 @@ export async function startChain(opts = {}) {
    * @param {string} [name] @param {string[]} [flags] e.g. ['--structured']
    */
   async function connectClient(name = opts.clientName ?? 'athena-e2e', flags = []) {
-    const transport = new StdioClientTransport({ command: bridge, args: ['mcp', ...flags], env, stderr: 'pipe' });
+    const transport = opts.mcp
+      ? new StdioClientTransport({ command: opts.mcp.command, args: [...opts.mcp.args, ...flags], cwd: opts.mcp.cwd, env, stderr: 'pipe' })
+      : new StdioClientTransport({ command: bridge, args: ['mcp', ...flags], env, stderr: 'pipe' });
     const client = new Client({ name, version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);

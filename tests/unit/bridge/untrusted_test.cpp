@@ -170,12 +170,12 @@ TEST_CASE("sessions: random ids, and a reconnecting client gets back only its ow
 
 TEST_CASE("install: options are checked before anything is written", "[bridge][install]") {
   InstallOptions o;
-  o.extension_id = "moghbgobfpekbghiggmlgdfdfbebnaek";
+  o.extension_ids = {"moghbgobfpekbghiggmlgdfdfbebnaek"};
   o.user_data_dir = "/tmp/profile";
   CHECK(check_install_options(o) == "");
-  o.extension_id = "moghbgobfpekbghiggmlgdfdfbebnaez";
+  o.extension_ids = {"moghbgobfpekbghiggmlgdfdfbebnaek", "moghbgobfpekbghiggmlgdfdfbebnaez"};
   CHECK(check_install_options(o).find("is not an extension id (32 letters a-p") != std::string::npos);
-  o.extension_id = "";
+  o.extension_ids = {};
   o.binary = "athena-bridge";
   CHECK(check_install_options(o) == "--binary 'athena-bridge' must be an absolute path");
   const std::string plain = "/tmp/athena-install-test-not-executable";
