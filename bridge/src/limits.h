@@ -37,7 +37,8 @@ inline constexpr std::size_t kMaxSubscriptions = 16;                 // open sub
 inline constexpr int kPollMs = 250;                                  // event-loop tick (deadline checks)
 // The extension's service worker, stopped by Chrome, wakes on its alarm (extension/lib/limits.js
 // wakeAlarmMinutes, 30 s) and reconnects: a call made meanwhile waits this long for it (within its
-// own deadline), trying the host's socket every kReconnectEveryMs.
+// own deadline, which leaves it 15 s to run once the worker is back), trying the host's socket
+// every kReconnectEveryMs.
 inline constexpr int kReconnectWaitMs = 40'000;
 inline constexpr int kReconnectEveryMs = 500;
 
