@@ -1,5 +1,7 @@
 // Generates athena-bridge's tool list from the one tool contract (extension/lib/tool-contract.js),
-// and the bounds of the chunk rule (rules/native-chunks.json) from extension/lib/limits.js:
+// and from extension/lib/limits.js the bounds of the chunk rule (rules/native-chunks.json) and
+// those of the extension's that the bridge's deadlines must agree with (static_asserts in
+// bridge/src/limits.h):
 //   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list, the FactPack tools and
 //                                       those bounds (CMake runs this at build time;
 //                                       bridge/src/tools.cpp and bridge/src/limits.h read it)
@@ -10,9 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
 import { LIMITS } from '../extension/lib/limits.js';
 
-/** A bound of limits.js as a C++ literal (a positive integer, or the generator fails). @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes'} name */
-function bound(name) {
-  const v = LIMITS[name];
+/**
+ * A bound of limits.js as a C++ literal (a positive integer, or the generator fails), times
+ * `scale` (minutes to milliseconds).
+ * @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes' | 'callDeadlineMaxMs' | 'callDeadlineGraceMs' | 'waitForMaxMs' | 'wakeAlarmMinutes'} name
+ */
+function bound(name, scale = 1) {
+  const v = LIMITS[name] * scale;
   if (!Number.isSafeInteger(v) || v < 1) throw new Error(`extension/lib/limits.js ${name} is not a positive integer: ${v}`);
   return `${v}u`;
 }
@@ -46,6 +52,10 @@ if (!isMain) {
     `inline constexpr std::size_t kChunkBytes = ${bound('nativeChunkBytes')};\n` +
     `inline constexpr std::size_t kMaxChunks = ${bound('nativeMaxChunks')};\n` +
     `inline constexpr std::size_t kMaxMessageBytes = ${bound('nativeMaxMessageBytes')};\n` +
+    `inline constexpr unsigned kCallDeadlineMaxMs = ${bound('callDeadlineMaxMs')};\n` +
+    `inline constexpr unsigned kCallDeadlineGraceMs = ${bound('callDeadlineGraceMs')};\n` +
+    `inline constexpr unsigned kWaitForMaxMs = ${bound('waitForMaxMs')};\n` +
+    `inline constexpr unsigned kWakeAlarmMs = ${bound('wakeAlarmMinutes', 60_000)};\n` +
     `}  // namespace athena::bridge::wire\n`);
 } else {
   console.error('usage: node bridge/gen-tools.mjs OUT.inc | --docs');

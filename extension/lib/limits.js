@@ -145,9 +145,10 @@ export const LIMITS = Object.freeze({
   /**
    * The longest a call may run: the deadline athena-bridge sends with each call (`deadline_ms`,
    * its own less a margin) is honoured up to this, and a call without one gets this. It is what
-   * the bridge ever sends (bridge/src/limits.h kMaxCallDeadlineMs less kDeadlineMarginMs).
+   * the bridge ever sends (bridge/src/limits.h kCallDeadlineMs less kDeadlineMarginMs: every call
+   * is answered before an MCP client's own 60 s timeout), checked there at compile time.
    */
-  callDeadlineMaxMs: 298_000,
+  callDeadlineMaxMs: 53_000,
   /**
    * At its deadline a call is cancelled (the tab stops waiting and reports what was done); if it
    * has still not answered this much later, the extension answers `deadline` itself. Less than

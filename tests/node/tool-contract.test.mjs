@@ -12,6 +12,7 @@ import { findTool, inputSchema, mcpTools, TOOLS, wireTable } from '../../extensi
 import { docsWithTable } from '../../bridge/gen-tools.mjs';
 import { bridgeBinary, root, sandbox } from '../../bridge/test/helpers.mjs';
 import { Agent } from '../../extension/lib/agent.js';
+import { defineTool } from '../../extension/lib/tools/define.js';
 import { fakeChrome } from '../../extension/test/fake-chrome.mjs';
 import { until } from '../support/wait.mjs';
 
@@ -101,6 +102,16 @@ test('athena-bridge passes every valid call on to the extension (here: none is c
     assert.equal(a.result?.isError, true, `${t.name} ${JSON.stringify(args)}: ${JSON.stringify(a)}`);
     assert.match(a.result.content[0].text, /^Chrome with the Athena Delta extension is not connected: /, t.name);
   });
+});
+
+test('a tool is declared with a title and every hint that applies, or not at all', () => {
+  const base = { name: 'x', title: 'X', description: 'd', handler: async () => ({ ok: true, text: '' }) };
+  assert.throws(() => defineTool({ ...base, title: '', hints: { readOnly: true, openWorld: true } }), /^Error: tool x: a title \(what a client shows a person\) is required$/);
+  assert.throws(() => defineTool(/** @type {any} */ ({ ...base })), /^Error: tool x: hints must state exactly readOnly, destructive, idempotent, openWorld \(booleans\); wrong: readOnly, destructive, idempotent, openWorld$/);
+  assert.throws(() => defineTool(/** @type {any} */ ({ ...base, hints: { readOnly: false, destructive: true, openWorld: true } })), /wrong: idempotent$/);
+  // A read-only tool destroys nothing and is trivially idempotent: MCP ignores those hints for it, so it may not state them.
+  assert.throws(() => defineTool(/** @type {any} */ ({ ...base, hints: { readOnly: true, openWorld: true, destructive: false } })), /hints must state exactly readOnly, openWorld \(booleans\); wrong: destructive$/);
+  assert.deepEqual(defineTool({ ...base, hints: { readOnly: true, openWorld: false } }).hints, { readOnly: true, openWorld: false });
 });
 
 test('docs/wire-protocol.md holds the generated tool table', () => {

@@ -105,6 +105,10 @@ function pointerTool(name) {
   return defineTool({
     name,
     description: name === 'click' ? 'Click an element. Returns what changed.' : 'Move the mouse over an element.',
+    title: name === 'click' ? 'Click' : 'Hover',
+    // A click may press Delete or Pay; moving the mouse over an element again changes nothing more.
+    hints: name === 'click' ? { readOnly: false, destructive: true, idempotent: false, openWorld: true }
+      : { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     args: { ref: ref() },
     required: ['ref'], mutating: true, factpack: true,
     async handler(t, args, ctx) {
@@ -124,6 +128,9 @@ export const hover = pointerTool('hover');
 
 export const type = defineTool({
   name: 'type',
+  title: 'Type text',
+  // It replaces a field's value, and submit presses Enter.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Type into a field, replacing its value (append: true adds to it).',
   args: {
     ref: ref(), text: arg('string'), append: arg('boolean', 'add to the end instead of replacing'),
@@ -159,6 +166,8 @@ export const type = defineTool({
 
 export const press = defineTool({
   name: 'press',
+  title: 'Press keys',
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Press keys, e.g. Enter, Escape, Control+A (on ref: focused first).',
   args: { keys: arg('string'), ref: ref() },
   required: ['keys'], mutating: true, factpack: true,
@@ -177,6 +186,9 @@ export const press = defineTool({
 
 export const select = defineTool({
   name: 'select',
+  title: 'Select options',
+  // A page may act on a change of choice (submit, navigate).
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Choose options of a select.',
   args: { ref: ref(), values: strings() },
   required: ['ref', 'values'], mutating: true, factpack: true,
@@ -196,6 +208,9 @@ export const select = defineTool({
 
 export const scroll = defineTool({
   name: 'scroll',
+  title: 'Scroll',
+  // Scrolling loses nothing, but each call scrolls further.
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   description: 'Scroll the page, or the box holding ref (a grid); no direction: show ref.',
   args: { ref: ref(), direction: oneOf(['up', 'down', 'left', 'right']), amount: arg('number', 'pixels') },
   mutating: true, factpack: true,
@@ -213,6 +228,9 @@ export const scroll = defineTool({
 
 export const dialog = defineTool({
   name: 'dialog',
+  title: 'Answer dialog',
+  // Accepting a confirm may be what deletes.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Answer an alert/confirm/prompt.',
   args: { accept: arg('boolean'), text: arg('string') },
   required: ['accept'], mutating: true, factpack: true,
@@ -225,6 +243,9 @@ export const dialog = defineTool({
 
 export const upload = defineTool({
   name: 'upload',
+  title: 'Upload files',
+  // It hands the user's files to the page, replacing the input's files.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Set files on a file input.',
   args: { ref: ref(), files: strings() },
   required: ['ref', 'files'], mutating: true, factpack: true,

@@ -6,6 +6,9 @@ import { arg, defineTool, str } from './define.js';
 
 export const navigate = defineTool({
   name: 'navigate',
+  title: 'Navigate',
+  // Leaving a page loses what was typed into it (a beforeunload prompt is accepted on the way).
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Open a URL in the agent\'s tab. Returns a full FactPack.',
   args: { url: arg('string') },
   required: ['url'], mutating: true, factpack: true,
@@ -43,6 +46,8 @@ function historyTool(name) {
   return defineTool({
     name,
     description: name === 'back' ? 'Go back in history.' : 'Go forward in history.',
+    title: name === 'back' ? 'Go back' : 'Go forward',
+    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     mutating: true, factpack: true,
     dialog: 'leaves',
     async handler(t, args, ctx) {
@@ -68,6 +73,9 @@ export const forward = historyTool('forward');
 
 export const reload = defineTool({
   name: 'reload',
+  title: 'Reload',
+  // A reload loses what was typed into the page, and may send a form again.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Reload the page.',
   mutating: true, factpack: true,
   async handler(t, args, ctx) {
@@ -77,6 +85,8 @@ export const reload = defineTool({
 
 export const snapshot = defineTool({
   name: 'snapshot',
+  title: 'Snapshot',
+  hints: { readOnly: true, openWorld: true },
   description: 'Full FactPack of the page now, every region shown (recovers a lost context).',
   factpack: true,
   async handler(t, args, ctx) {

@@ -16,6 +16,8 @@ import { arg, defineTool, msg, ref, str } from './define.js';
 
 export const find = defineTool({
   name: 'find',
+  title: 'Find elements',
+  hints: { readOnly: true, openWorld: true },
   description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
     role: arg('string'), name: arg('string', 'substring; case and spaces ignored'), region: arg('string', 'region name or label'),
@@ -52,6 +54,8 @@ export const find = defineTool({
 
 export const read = defineTool({
   name: 'read',
+  title: 'Read text',
+  hints: { readOnly: true, openWorld: true },
   description: 'Text of an element (a heading: its section) or region; in parts (from).',
   args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string'), from: arg('integer', 'where to go on: the next= of the last part') },
   // In the tab's queue (the dispatcher's): a capture never races an action.
@@ -62,6 +66,8 @@ export const read = defineTool({
 
 export const screenshot = defineTool({
   name: 'screenshot',
+  title: 'Screenshot',
+  hints: { readOnly: true, openWorld: true },
   description: 'PNG of the page or an element.',
   args: { ref: ref() },
   precheck(args, ctx) {

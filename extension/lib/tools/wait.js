@@ -11,6 +11,8 @@ const STATES = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecke
 
 export const waitFor = defineTool({
   name: 'wait_for',
+  title: 'Wait for',
+  hints: { readOnly: true, openWorld: true },
   description: 'Wait until text appears or goes, a ref reaches a state, or time passes.',
   args: { text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(), state: oneOf(STATES), ms: arg('integer') },
   mutating: true, factpack: true,

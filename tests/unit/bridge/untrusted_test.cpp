@@ -85,7 +85,7 @@ TEST_CASE("MCP: wrongly typed JSON-RPC is an error, never an abort", "[bridge][m
   CHECK(bad_id2["id"].is_null());
   // initialize with wrong types still initializes, with our newest version and a default name.
   const json& init = l.send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5,"clientInfo":{"name":{"x":1}}}})");
-  CHECK(init["result"]["protocolVersion"] == supported_protocol_versions().front());
+  CHECK(init["result"]["protocolVersion"] == legacy_protocol_versions().front());
   CHECK(l.server.client_name() == "mcp-client");
   CHECK(l.send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":7}})")["error"]["code"] == -32602);
   CHECK(l.send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"snapshot","_meta":{"progressToken":[1]}}})")["error"]["message"] ==
