@@ -9,7 +9,9 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync, c
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mcpTools } from '../../extension/lib/tool-contract.js';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { TOOLS, mcpTools } from '../../extension/lib/tool-contract.js';
 import { root, release, runAs, freshHome, run, asUser, tree } from './lib.mjs';
 
 const rel = release();
@@ -128,7 +130,17 @@ test('npx athena-delta mcp, started by the MCP SDK 1.x client: the tools of the 
   } finally {
     await client.close();
   }
-  // TODO(wt-mcp merge): the same command driven by the 2026-07-28 client (@modelcontextprotocol/client
-  // 2.x, versionNegotiation pinned to 2026-07-28) comes from the /work/wt-mcp branch: add it here as
-  // a second client on `[command, args]`, asserting tools/list (titles, annotations) and one call.
+  // The same command driven by a client of MCP 2026-07-28 (stateless: server/discover, _meta on
+  // every request): the titles of the declarations, and the same plain answer.
+  const modern = new ModernClient({ name: 'athena-release-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await modern.connect(new ModernStdio({ command, args, cwd: box.project, stderr: 'pipe' }));
+  try {
+    const { tools } = await modern.listTools();
+    assert.deepEqual(tools.map((t) => [t.name, t.title]), TOOLS.map((t) => [t.name, t.title]));
+    const r = await modern.callTool({ name: 'tabs', arguments: { action: 'list' } });
+    assert.equal(r.isError, true);
+    assert.ok(r.content[0].text.startsWith('Chrome with the Athena Delta extension is not connected'), r.content[0].text);
+  } finally {
+    await modern.close();
+  }
 });
