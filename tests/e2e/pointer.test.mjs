@@ -57,6 +57,14 @@ test('jQuery UI tabs: a press on the tab lands on its own link and opens it', as
   assert.equal(await page.locator('#log').textContent(), 'Opened Settings');
   assert.ok(view.elements.get(settings).flags.includes('selected'), r.text);
   assert.ok(view.sees('Choose what we send you.'), r.text);
+  // The open tab again: performed, jQuery UI does nothing, the answer says so, and the refs stay.
+  const again = await act(view, 'click', { ref: settings, version: view.version });
+  assert.equal(again.isError, false, again.text);
+  assert.equal(again.fp.type, 'no_change', again.text);
+  assert.equal(await page.locator('#prefs li a[href="#panel-settings"]').getAttribute('data-presses'), '2');
+  const general = await act(view, 'click', { ref: refOf(view, 'tab', 'General'), version: view.version });
+  assert.equal(general.isError, false, general.text);
+  assert.equal(await page.locator('#log').textContent(), 'Opened General');
 });
 
 test('jQuery UI check box, its input hidden the screen-reader way: pressed through its label, and checked', async () => {
