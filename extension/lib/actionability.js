@@ -174,7 +174,7 @@ export const SCROLL_TO_FN = `function (block) {
 }`;
 
 /** What hides an element (STATE_FN's `why`), in the agent's words. @type {Record<string, string>} */
-const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility: 'visibility hidden', opacity: 'opacity 0, on it or an ancestor', size: 'empty box' };
+const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility: 'visibility hidden', opacity: 'opacity 0, on it or an ancestor', clipped: 'clipped to a pixel, kept for screen readers only', size: 'empty box' };
 
 /** A role or tag from the page, only if it is a plain word (page text never forges structure). @param {unknown} s */
 const word = (s) => (typeof s === 'string' && /^[a-z][a-z0-9-]{0,40}$/.test(s) ? s : '');
