@@ -290,6 +290,20 @@ export class Actionability {
   }
 
   /**
+   * Looks again at the point about to be pressed, after the pointer came over it (a page can
+   * answer pointerover by putting another element there): throws, pressing nothing, when the
+   * target no longer receives it.
+   * @param {TabSession} t @param {any} target @param {{x: number, y: number}} p @param {CheckOptions} o
+   */
+  async confirm(t, target, p, o) {
+    const hit = await this.hitAt(t, p.x, p.y, target);
+    if (!hit.none && !hit.withheld && await this.#receives(t, target, hit)) return;
+    const c = await this.#cover(t, hit, o);
+    if (c?.blocked) throw new ToolError('blocked_origin', `${c.text} came over ${who(target)} as the pointer reached it: a press there would land in a frame the user's policy withholds, so nothing was pressed`);
+    throw new ToolError('covered', `${c?.text ?? 'something'} came over ${who(target)} as the pointer reached it (the page moved it there): nothing was pressed; take a snapshot and look again`);
+  }
+
+  /**
    * The boxes of the target's labels in main-viewport CSS px (`box` is the target's, from the
    * box model: the difference to its box in its own frame is where that frame lies).
    * @param {TabSession} t @param {any} target @param {{x: number, y: number}} box
