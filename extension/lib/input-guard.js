@@ -146,10 +146,10 @@ export class InputGuard {
       }
       return await fn();
     } finally {
-      for (const { objectId, sid, was } of made) {
+      // Given back before the action's answer is captured, which would otherwise see them hidden.
+      await Promise.all(made.map(({ objectId, sid, was }) =>
         this.send(t, 'Runtime.callFunctionOn', { objectId, functionDeclaration: UNHIDE_FN, arguments: [{ value: String(was.value ?? '') }, { value: String(was.priority ?? '') }], returnByValue: true }, sid)
-          .catch(() => {}).finally(() => this.send(t, 'Runtime.releaseObject', { objectId }, sid).catch(() => {}));
-      }
+          .catch(() => {}).finally(() => this.send(t, 'Runtime.releaseObject', { objectId }, sid).catch(() => {}))));
     }
   }
 

@@ -97,3 +97,18 @@ test(`a blocked frame over "Continue" that switches its pointer-events every fra
   // Each click that answered went to the button itself.
   assert.equal(await page.locator('#log').textContent(), pressed ? `Continued ${pressed}` : 'Nothing yet');
 });
+
+test('the page swaps "Delete account" under the pointer as it arrives over "Continue": nothing is pressed, the swapped-in button is named', async () => {
+  await chain.worker.evaluate(() => chrome.storage.local.set({ policy: {} }));
+  await policyApplied(chain.worker);
+  const nav = await chain.call('navigate', { url: sites.url('/sites/ext/swap-jack.html') });
+  assert.equal(nav.isError, false, nav.text);
+  view.apply(nav.text);
+  const go = refOf(view, 'button', 'Continue');
+  const del = refOf(view, 'button', 'Delete account');
+  const r = await chain.call('click', { ref: go, version: view.version });
+  assert.equal(r.isError, true, r.text);
+  assert.ok(r.text.startsWith(`error covered: button "Delete account" (${del}) came over ${go} button "Continue" as the pointer reached it`), r.text);
+  const page = chain.context.pages().find((p) => p.url().includes('/sites/ext/swap-jack.html'));
+  assert.equal(await page.locator('#log').textContent(), 'Nothing yet', 'neither button was pressed');
+});
