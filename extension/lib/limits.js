@@ -77,12 +77,19 @@ export const LIMITS = Object.freeze({
   actionStableAttempts: 3,
   /** Points tried inside the element: its centre, then the centres of its quarters. */
   actionHitPoints: 5,
+  /** Labels of a control whose points are tried when the control itself cannot be hit (a checkbox drawn by its label). */
+  actionLabelsTried: 3,
   /** Other places the element is scrolled to, in turn, when every point is covered (scrollIntoView block values). */
   actionScrollBlocks: Object.freeze(['center', 'start', 'end']),
   /** Out-of-process frames a hit test follows down. */
   actionFrameDepth: 8,
   /** Elements whose refs are compared when naming what covers a point. */
   actionCoverCandidates: 20,
+  /**
+   * Nodes of the target looked at to tell whether a control nested in it is its whole content
+   * (a tab's own link) or one part among others (a row's Edit button); past it, a part.
+   */
+  actionContentNodes: 2_000,
 
   // --- tools ---
   /** Longest wait_for the agent may ask for. */

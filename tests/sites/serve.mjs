@@ -20,7 +20,8 @@
 //   /npm/ag-grid/...    node_modules/ag-grid-community/dist/ (AG Grid Community's UMD build)
 //   /npm/tabulator/...  node_modules/tabulator-tables/dist/ (Tabulator's data table)
 //   /npm/sweetalert2/... node_modules/sweetalert2/dist/ (SweetAlert2's dialogs and toasts)
-//   /npm/jquery/...     node_modules/jquery/dist/ (for Select2)
+//   /npm/jquery/...     node_modules/jquery/dist/ (for Select2 and jQuery UI)
+//   /npm/jquery-ui/...  node_modules/jquery-ui/dist/ (jQuery UI's widgets: tabs, checkboxradio)
 //   /npm/select2/...    node_modules/select2/dist/ (Select2's searchable select boxes)
 //   /npm/tom-select/... node_modules/tom-select/dist/ (Tom Select's select boxes and tag inputs)
 //   /npm/quill/...      node_modules/quill/dist/ (Quill's rich text editor)
@@ -49,6 +50,7 @@ export const MOUNTS = Object.freeze({
   '/npm/tabulator/': path.join(root, 'node_modules/tabulator-tables/dist'),
   '/npm/sweetalert2/': path.join(root, 'node_modules/sweetalert2/dist'),
   '/npm/jquery/': path.join(root, 'node_modules/jquery/dist'),
+  '/npm/jquery-ui/': path.join(root, 'node_modules/jquery-ui/dist'),
   '/npm/select2/': path.join(root, 'node_modules/select2/dist'),
   '/npm/tom-select/': path.join(root, 'node_modules/tom-select/dist'),
   '/npm/quill/': path.join(root, 'node_modules/quill/dist'),

@@ -21,7 +21,7 @@ namespace athena::compiler {
 /// Computed styles the compiler reads, found by name in the capture's "styles" list.
 /// Only these: every style asked for costs Chrome a value per layout object, and chrome.debugger
 /// ~0.6 µs per value (bench/RESULTS.md, "Capture of a 2023-element page").
-enum StyleSlot : std::uint8_t { kDisplay = 0, kVisibility, kOpacity, kZIndex, kPosition, kStyleCount };
+enum StyleSlot : std::uint8_t { kDisplay = 0, kVisibility, kOpacity, kZIndex, kPosition, kOverflow, kStyleCount };
 
 /// One LayoutTreeSnapshot entry: the node's box and the styles above ("" when not captured).
 struct RawLayout {

@@ -67,7 +67,7 @@ inline std::string at(const std::string& path, std::size_t i) { return path + "[
 
 /// Slots of the computed styles the compiler reads, by position in the capture's "styles" list.
 inline void style_positions(const std::vector<std::string_view>& names, std::array<int, kStyleCount>& pos) {
-  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity", "z-index", "position"};
+  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity", "z-index", "position", "overflow"};
   pos.fill(-1);
   for (std::size_t i = 0; i < names.size(); ++i)
     for (int slot = 0; slot < kStyleCount; ++slot)

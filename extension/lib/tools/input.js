@@ -4,6 +4,7 @@
 // answers with what changed. Before touching a ref, each looks first (extension/lib/actionability.js):
 // nothing is pressed on an element that is hidden, moving, disabled or under something else.
 import { Actionability, who } from '../actionability.js';
+import { InputGuard } from '../input-guard.js';
 import { charEvents, keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
 import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
@@ -113,11 +114,18 @@ function pointerTool(name) {
     required: ['ref'], mutating: true, factpack: true,
     async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, async (target) => {
-        const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind: name, enabled: name === 'click' }));
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
-        if (name === 'hover') return;
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+        const o = { kind: name, enabled: name === 'click' };
+        const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o));
+        // Frames the policy withholds are not drawn while the pointer moves and presses: a frame
+        // that turns its pointer-events on between the look and the press cannot take it.
+        await new InputGuard(ctx.driver).withWithheldHidden(t, async () => {
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
+          if (name === 'hover') return;
+          // The page may answer the pointer's arrival by putting something else there (pointerover).
+          if (ctx.driver.actionability !== false) await new Actionability(ctx.driver).confirm(t, target, p, { ...o, refOf: (bn, frameId, nm) => refOf(ctx, t, bn, frameId, nm) });
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+        });
       }, { ref: true });
     },
   });
@@ -147,6 +155,12 @@ export const type = defineTool({
     return ctx.flow.run(t, 'type', args, async (target) => {
       await ready(ctx, t, target, { kind: 'type', enabled: true, editable: true });
       await focus(ctx, t, target, 'type');
+      // Before every key event, where it would go (the page may move the focus in any handler,
+      // the field's focus handler first of all).
+      const guard = new InputGuard(ctx.driver);
+      /** @param {string} done */
+      const checked = (done) => guard.checkFocus(t, 'type', done);
+      await checked('');
       const r = await ctx.driver.callOn(t, target, FILL_FN, [!!args.append, text]);
       if (r?.error) throw new ToolError('not_editable', `type: the focused element is ${r.error}: nothing was typed (${args.ref})`);
       if (!r?.done) {
@@ -155,11 +169,23 @@ export const type = defineTool({
         const chars = [...text];
         const last = chars.length ? charEvents(chars[chars.length - 1]) : null;
         const head = last ? chars.slice(0, -1).join('') : text;
-        if (head) await ctx.send(t, 'Input.insertText', { text: head });
-        if (last) for (const k of last) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-        if (!text && !args.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+        if (head) {
+          await checked('');
+          await ctx.send(t, 'Input.insertText', { text: head });
+        }
+        if (last) for (const k of last) {
+          await checked(head ? `the first ${[...head].length} characters were typed into ${args.ref}` : '');
+          await ctx.send(t, 'Input.dispatchKeyEvent', k);
+        }
+        if (!text && !args.append) for (const k of keyEvents('Delete')) {
+          await checked('');
+          await ctx.send(t, 'Input.dispatchKeyEvent', k);
+        }
       }
-      if (args.submit) for (const k of keyEvents('Enter')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+      if (args.submit) for (const k of keyEvents('Enter')) {
+        await checked(`the text was typed into ${args.ref}, Enter was not pressed`);
+        await ctx.send(t, 'Input.dispatchKeyEvent', k);
+      }
     }, { ref: true });
   },
 });
@@ -179,7 +205,13 @@ export const press = defineTool({
         await ready(ctx, t, target, { kind: 'press', enabled: true });
         await focus(ctx, t, target, 'press');
       }
-      for (const k of events) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+      // Before every key event, where it would go (the page may move the focus in any handler,
+      // or have put it in a withheld frame before the call).
+      const guard = new InputGuard(ctx.driver);
+      for (let i = 0; i < events.length; i++) {
+        await guard.checkFocus(t, 'press', i ? `${i} of ${events.length} key events were sent before the focus moved` : '');
+        await ctx.send(t, 'Input.dispatchKeyEvent', events[i]);
+      }
     }, { ref: typeof args.ref === 'string' });
   },
 });
