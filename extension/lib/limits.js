@@ -95,6 +95,8 @@ export const LIMITS = Object.freeze({
   findMaxLimit: 500,
   /** Characters of text one type call may insert. */
   typeMaxChars: 100_000,
+  /** Fields one fill_form may fill (a long form is several calls: each answer's FactPack stays small). */
+  fillFormMaxFields: 50,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */

@@ -15,6 +15,7 @@ import { arg } from './tools/define.js';
 import { back, forward, navigate, reload, snapshot } from './tools/navigation.js';
 import { click, dialog, hover, press, scroll, select, type, upload } from './tools/input.js';
 import { waitFor } from './tools/wait.js';
+import { fillForm } from './tools/form.js';
 import { find, read, screenshot } from './tools/read.js';
 import { tabs } from './tools/tabs.js';
 
@@ -22,7 +23,7 @@ import { tabs } from './tools/tabs.js';
 
 /** Every tool the agent has, in the order tools/list gives them. */
 export const TOOLS = Object.freeze([
-  navigate, back, forward, reload, snapshot, click, type, press, select, hover, scroll, waitFor,
+  navigate, back, forward, reload, snapshot, click, type, fillForm, press, select, hover, scroll, waitFor,
   find, read, dialog, upload, screenshot, tabs,
 ]);
 

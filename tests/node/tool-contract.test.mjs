@@ -65,12 +65,13 @@ function badCalls() {
   return calls;
 }
 function sample(p) {
-  return p.enum ? p.enum[0] : p.items ? ['x'] : { string: 'e1', boolean: true, integer: 1, number: 1 }[p.type];
+  return p.enum ? p.enum[0] : p.items ? [sample(p.items)] : { string: 'e1', boolean: true, integer: 1, number: 1, object: {} }[p.type];
 }
 /** A valid value for argument `k` of tool `t` that the handler gets past its own checks with (press needs a key). */
 function sampleFor(t, k, p) {
   if (t.name === 'press' && k === 'keys') return 'Enter';
   if (t.name === 'upload' && k === 'files') return ['/tmp/a.txt'];
+  if (t.name === 'fill_form' && k === 'fields') return [{ ref: 'e1', value: 'x' }];
   return sample(p);
 }
 

@@ -37,7 +37,7 @@ function refOf(ctx, t, backendNodeId, frameId, name) {
  * bench/actionability.mjs, to measure what the checks cost.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {import('../actionability.js').CheckOptions} o
  */
-async function ready(ctx, t, target, o) {
+export async function ready(ctx, t, target, o) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).
   if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
   return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
@@ -48,7 +48,7 @@ async function ready(ctx, t, target, o) {
  * line) is refused by name: the keys would go wherever the focus is.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {'type' | 'press'} kind
  */
-async function focus(ctx, t, target, kind) {
+export async function focus(ctx, t, target, kind) {
   await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, ctx.driver.sessionOf(t, target.frameId)).catch((e) => {
     if (e instanceof ToolError || !/not focusable/i.test(msg(e))) throw e;
     const what = kind === 'type' ? 'typed; type into a field (a textbox, searchbox or combobox)' : 'pressed; give the ref of a control, or no ref';
@@ -100,6 +100,54 @@ function keysOf(args) {
   try { return keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
 }
 
+/**
+ * A click as a user's hand makes it, after looking (ready): the mouse moves to the element's
+ * visible point, presses and releases. Also fill_form's way to tick a check box.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string} [kind]
+ */
+export async function clickOn(ctx, t, target, kind = 'click') {
+  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind, enabled: true }));
+  await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
+  await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
+  await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+}
+
+/**
+ * Types into a field as `type` does: looks, focuses, replaces (or appends to) its value. Also
+ * fill_form's way to fill a text field. `ref` names the field in errors.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string} text
+ * @param {{append?: boolean, submit?: boolean, kind?: string}} [o]
+ */
+export async function typeInto(ctx, t, target, text, o = {}) {
+  const kind = o.kind ?? 'type';
+  await ready(ctx, t, target, { kind, enabled: true, editable: true });
+  await focus(ctx, t, target, 'type');
+  const r = await ctx.driver.callOn(t, target, FILL_FN, [!!o.append, text]);
+  if (r?.error) throw new ToolError('not_editable', `${kind}: the focused element is ${r.error}: nothing was typed (${target.ref})`);
+  if (!r?.done) {
+    // All but the last character at once; the last one as a key, so a page that acts on
+    // keyup (a table's filter box) sees the typing end, as it would from a person.
+    const chars = [...text];
+    const last = chars.length ? charEvents(chars[chars.length - 1]) : null;
+    const head = last ? chars.slice(0, -1).join('') : text;
+    if (head) await ctx.send(t, 'Input.insertText', { text: head });
+    if (last) for (const k of last) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+    if (!text && !o.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+  }
+  if (o.submit) for (const k of keyEvents('Enter')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+}
+
+/**
+ * Chooses options of a <select> as `select` does (looked at first). Also fill_form's way.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string[]} values @param {string} [kind]
+ */
+export async function selectIn(ctx, t, target, values, kind = 'select') {
+  await ready(ctx, t, target, { kind, enabled: true });
+  const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
+  if (r.error) throw new ToolError('not_a_select', `${kind}: ${target.ref} is ${r.error}; use click for custom dropdowns`);
+  if (!r.matched) throw new ToolError('no_such_option', `${kind}: none of ${JSON.stringify(values)} is an option of ${target.ref} (options: ${r.options.map(quoteValue).join(', ')})`);
+}
+
 /** click or hover: the mouse moves to the element's visible point (and clicks it). @param {'click' | 'hover'} name */
 function pointerTool(name) {
   return defineTool({
@@ -109,11 +157,9 @@ function pointerTool(name) {
     required: ['ref'], mutating: true, factpack: true,
     async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, async (target) => {
-        const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind: name, enabled: name === 'click' }));
+        if (name === 'click') return clickOn(ctx, t, target);
+        const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind: name, enabled: false }));
         await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
-        if (name === 'hover') return;
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
       }, { ref: true });
     },
   });
@@ -137,23 +183,7 @@ export const type = defineTool({
   },
   async handler(t, args, ctx) {
     const text = str(args, 'text', true, true);
-    return ctx.flow.run(t, 'type', args, async (target) => {
-      await ready(ctx, t, target, { kind: 'type', enabled: true, editable: true });
-      await focus(ctx, t, target, 'type');
-      const r = await ctx.driver.callOn(t, target, FILL_FN, [!!args.append, text]);
-      if (r?.error) throw new ToolError('not_editable', `type: the focused element is ${r.error}: nothing was typed (${args.ref})`);
-      if (!r?.done) {
-        // All but the last character at once; the last one as a key, so a page that acts on
-        // keyup (a table's filter box) sees the typing end, as it would from a person.
-        const chars = [...text];
-        const last = chars.length ? charEvents(chars[chars.length - 1]) : null;
-        const head = last ? chars.slice(0, -1).join('') : text;
-        if (head) await ctx.send(t, 'Input.insertText', { text: head });
-        if (last) for (const k of last) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-        if (!text && !args.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-      }
-      if (args.submit) for (const k of keyEvents('Enter')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-    }, { ref: true });
+    return ctx.flow.run(t, 'type', args, (target) => typeInto(ctx, t, target, text, { append: !!args.append, submit: !!args.submit }), { ref: true });
   },
 });
 
@@ -185,12 +215,7 @@ export const select = defineTool({
     // that did not gets a refusal here rather than a page script fed a non-list.
     if (!Array.isArray(args.values) || !args.values.every((/** @type {unknown} */ v) => typeof v === 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of strings');
     const values = /** @type {string[]} */ (args.values);
-    return ctx.flow.run(t, 'select', args, async (target) => {
-      await ready(ctx, t, target, { kind: 'select', enabled: true });
-      const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
-      if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
-      if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.map(quoteValue).join(', ')})`);
-    }, { ref: true });
+    return ctx.flow.run(t, 'select', args, (target) => selectIn(ctx, t, target, values), { ref: true });
   },
 });
 
