@@ -97,6 +97,18 @@ export const LIMITS = Object.freeze({
   typeMaxChars: 100_000,
   /** Fields one fill_form may fill (a long form is several calls: each answer's FactPack stays small). */
   fillFormMaxFields: 50,
+  /**
+   * drag: the pointer goes from one end to the other in this many moves, each after this many ms,
+   * then rests on the drop point this long before it is released: libraries that track the pointer
+   * by polling (SortableJS's fallback mode looks every 50 ms) see it arrive, as with a hand.
+   */
+  dragSteps: 10,
+  dragStepMs: 16,
+  dragRestMs: 120,
+  /** How long drag waits for the browser to hand over an HTML5 drag the page started (Input.dragIntercepted). */
+  dragInterceptMs: 2_000,
+  /** Largest drag offset (dx, dy) in CSS px. */
+  dragMaxPx: 10_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */

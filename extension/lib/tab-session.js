@@ -93,6 +93,8 @@ export class TabSession {
   #throughBlank = false;
   /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string | null) => void>} */
   #commitWaiters = new Set();
+  /** Wait for the next drag the browser intercepts (nextDrag). @type {Set<(data: any) => void>} */
+  #dragWaiters = new Set();
   /** Waits for the main frame to stop loading (stoppedLoading). @type {Set<(stopped: boolean) => void>} */
   #stopWaiters = new Set();
   /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
@@ -256,6 +258,13 @@ export class TabSession {
    * @param {number} ms @returns {Promise<string | null>}
    */
   nextCommit(ms) { return this.#waitOn(this.#commitWaiters, ms, null); }
+
+  /**
+   * The drag data of the next HTML5 drag the browser intercepts (Input.dragIntercepted, while the
+   * drag tool has Input.setInterceptDrags on), or null when none comes within `ms`.
+   * @param {number} ms @returns {Promise<any>}
+   */
+  nextDrag(ms) { return this.#waitOn(this.#dragWaiters, ms, null); }
 
   /**
    * Whether the main frame stopped loading (Page.frameStoppedLoading) within `ms`: at once when it
@@ -599,6 +608,10 @@ export class TabSession {
         break;
       }
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
+      case 'Input.dragIntercepted':
+        for (const w of [...this.#dragWaiters]) w(params.data);
+        this.#dragWaiters.clear();
+        break;
       case 'Page.frameStartedLoading':
         if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
           this.#loading = true;

@@ -16,6 +16,7 @@ import { back, forward, navigate, reload, snapshot } from './tools/navigation.js
 import { click, dialog, hover, press, scroll, select, type, upload } from './tools/input.js';
 import { waitFor } from './tools/wait.js';
 import { fillForm } from './tools/form.js';
+import { drag } from './tools/drag.js';
 import { find, read, screenshot } from './tools/read.js';
 import { tabs } from './tools/tabs.js';
 
@@ -23,7 +24,7 @@ import { tabs } from './tools/tabs.js';
 
 /** Every tool the agent has, in the order tools/list gives them. */
 export const TOOLS = Object.freeze([
-  navigate, back, forward, reload, snapshot, click, type, fillForm, press, select, hover, scroll, waitFor,
+  navigate, back, forward, reload, snapshot, click, type, fillForm, press, select, hover, drag, scroll, waitFor,
   find, read, dialog, upload, screenshot, tabs,
 ]);
 

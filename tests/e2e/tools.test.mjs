@@ -114,3 +114,56 @@ test('fill_form that fails while filling stops there and says which fields were 
   assert.equal(snap.isError, false, snap.text);
   assert.equal(view.elements.get(f.name)?.value, 'Ada', snap.text);
 });
+
+/** Navigates to the board; the order of its columns as the page holds them. */
+async function openBoard() {
+  const nav = await call('navigate', { url: sites.url('/sites/kanban.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = agentPage('/sites/kanban.html');
+  const order = () => page.evaluate(() => ['todo', 'done'].map((id) => [...document.querySelectorAll(`#${id} .card`)].map((c) => c.dataset.id).join(',')).join(' | '));
+  return { nav, page, order };
+}
+
+test('drag moves a card to another column of a SortableJS board (pointer-driven), answered with a FactPack', async () => {
+  const b = await openBoard();
+  assert.equal(await b.order(), 'spec,tests,docs | setup,ci');
+  const r = await call('drag', { ref: refOf('button', 'Write spec'), to: refOf('button', 'Configure CI'), version: b.nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(await b.order(), 'tests,docs | setup,spec,ci');
+  assert.match(r.text, /Moved\. todo: tests,docs; done: setup,spec,ci/);
+});
+
+test('drag does a native HTML5 drag and drop (draggable onto a drop zone)', async () => {
+  const b = await openBoard();
+  const r = await call('drag', { ref: refOf('button', 'report.pdf'), to: refOf('button', 'Trash'), version: b.nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(await b.page.locator('#log').textContent(), 'Deleted report.pdf');
+  assert.match(r.text, /Deleted report\.pdf/);
+  assert.equal(await b.page.locator('#report').count(), 0);
+});
+
+test('drag refuses a drop target in another frame, a stale target and a bad offset, and drags nothing', async () => {
+  const b = await openBoard();
+  const report = refOf('button', 'report.pdf');
+  const archive = refOf('button', 'Archive bin');
+  const other = await call('drag', { ref: report, to: archive });
+  assert.equal(other.isError, true, other.text);
+  assert.equal(other.text, `error other_frame: drag: the drop target ${archive} button "Archive bin" is in another frame than ${report} button "report.pdf": a drag cannot carry an element from one frame's document to another's; nothing was dragged`);
+  await b.page.evaluate(() => document.getElementById('trash')?.remove());
+  const stale = await call('drag', { ref: report, to: refOf('button', 'Trash') });
+  assert.equal(stale.isError, true, stale.text);
+  assert.match(stale.text, /^error ref_removed: drag: the drop target e\d+: .*nothing was dragged: take a snapshot and use its refs$/);
+  const both = await call('drag', { ref: report, to: archive, dx: 10 });
+  assert.equal(both.text, 'error bad_arguments: drag: give to (the ref to drop on) or dx/dy (CSS pixels to move by), one of the two');
+  assert.equal(await b.page.locator('#log').textContent(), '');
+  assert.equal(await b.page.locator('#report').count(), 1);
+  assert.equal(await b.order(), 'spec,tests,docs | setup,ci');
+});
+
+test('drag by an offset moves a card down its column', async () => {
+  const b = await openBoard();
+  const box = await b.page.locator('[data-id=spec]').boundingBox();
+  const r = await call('drag', { ref: refOf('button', 'Write spec'), dy: Math.round(box.height * 2.5), version: b.nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.equal(await b.order(), 'tests,docs,spec | setup,ci');
+});

@@ -116,7 +116,8 @@ test('every declared tool has a handler in the extension; an undeclared one is r
   const agent = new Agent({ chrome, athena: noEngine });
   for (const t of TOOLS) {
     const schema = inputSchema(t);
-    const args = Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])]));
+    // drag needs one of two optional arguments (to, or dx/dy).
+    const args = { ...Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])])), ...(t.name === 'drag' ? { to: 'e2' } : {}) };
     const r = await agent.dispatch({ session: 's', tool: t.name, args });
     assert.notEqual(r.error?.code, 'internal', `${t.name}: ${JSON.stringify(r)}`);
     assert.notEqual(r.error?.code, 'unknown_tool', t.name);

@@ -23,6 +23,7 @@
 //   /npm/jquery/...     node_modules/jquery/dist/ (for Select2)
 //   /npm/select2/...    node_modules/select2/dist/ (Select2's searchable select boxes)
 //   /npm/tom-select/... node_modules/tom-select/dist/ (Tom Select's select boxes and tag inputs)
+//   /npm/sortablejs/... node_modules/sortablejs/ (SortableJS, a pointer-driven drag-and-drop library)
 //   /npm/quill/...      node_modules/quill/dist/ (Quill's rich text editor)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
@@ -50,6 +51,7 @@ export const MOUNTS = Object.freeze({
   '/npm/sweetalert2/': path.join(root, 'node_modules/sweetalert2/dist'),
   '/npm/jquery/': path.join(root, 'node_modules/jquery/dist'),
   '/npm/select2/': path.join(root, 'node_modules/select2/dist'),
+  '/npm/sortablejs/': path.join(root, 'node_modules/sortablejs'),
   '/npm/tom-select/': path.join(root, 'node_modules/tom-select/dist'),
   '/npm/quill/': path.join(root, 'node_modules/quill/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',

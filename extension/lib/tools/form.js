@@ -7,7 +7,7 @@
 import { who } from '../actionability.js';
 import { LIMITS } from '../limits.js';
 import { ToolError } from '../tab-state.js';
-import { arg, defineTool, msg } from './define.js';
+import { defineTool, msg } from './define.js';
 import { clickOn, selectIn, typeInto } from './input.js';
 
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
