@@ -212,8 +212,8 @@ export class ActionFlow {
       engine.abortAction(t.key);
       throw busyWith(e, `${kind} was begun and the page may still act on it`);
     }
-    const waitNote = t.takeWaitNote();
-    if (waitNote) notes.push(waitNote);
+    const actNote = t.takeActNote();
+    if (actNote) notes.push(actNote);
     return this.finish(t, kind, notes, []);
   }
 

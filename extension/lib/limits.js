@@ -109,6 +109,9 @@ export const LIMITS = Object.freeze({
   dragInterceptMs: 2_000,
   /** Largest drag offset (dx, dy) in CSS px. */
   dragMaxPx: 10_000,
+  /** resize: the narrowest and widest viewport (CSS px, either side) an agent may ask for. */
+  resizeMinPx: 200,
+  resizeMaxPx: 4_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */

@@ -154,8 +154,8 @@ export class TabSession {
   #openedIds = new Set();
   /** Tabs the current action opened past LIMITS.popupsAdoptedMax: left open, not adopted, counted. */
   #openedPast = 0;
-  /** wait_for gave up: said in its FactPack. @type {string | null} */
-  #waitNote = null;
+  /** What the act itself has to say (wait_for gave up, resize's new viewport): said in its FactPack. @type {string | null} */
+  #actNote = null;
   /** @type {any} */
   #callId = null;
   #cancelled = false;
@@ -330,12 +330,12 @@ export class TabSession {
     return o;
   }
 
-  /** wait_for gave up or was stopped: said in its FactPack. @param {string} note */
-  waitEnded(note) { this.#waitNote = note; }
+  /** What the act has to say (wait_for gave up or was stopped, resize's viewport): said in its FactPack. @param {string} note */
+  actNote(note) { this.#actNote = note; }
   /** That note, once. */
-  takeWaitNote() {
-    const n = this.#waitNote;
-    this.#waitNote = null;
+  takeActNote() {
+    const n = this.#actNote;
+    this.#actNote = null;
     return n;
   }
 

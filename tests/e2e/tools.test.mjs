@@ -167,3 +167,29 @@ test('drag by an offset moves a card down its column', async () => {
   assert.equal(r.isError, false, r.text);
   assert.equal(await b.order(), 'tests,docs,spec | setup,ci');
 });
+
+test('resize to a phone collapses a responsive menu, desktop brings it back; each answer says the viewport', async () => {
+  const nav = await call('navigate', { url: sites.url('/sites/responsive.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = agentPage('/sites/responsive.html');
+  const wide = await page.evaluate(() => `${innerWidth}x${innerHeight}`);
+  const deals = refOf('link', 'Deals');
+  const phone = await call('resize', { device: 'phone', version: nav.fp.version });
+  assert.equal(phone.isError, false, phone.text);
+  assert.equal(await page.evaluate(() => `${innerWidth}x${innerHeight}`), '390x844');
+  assert.ok(phone.text.includes(`viewport 390x844 (phone), was ${wide}`), phone.text);
+  assert.equal(phone.fp.type, 'delta', phone.text);
+  assert.deepEqual(phone.fp.added.flatMap((a) => a.elements).map((e) => `${e.role} ${e.name}`), ['button Menu'], phone.text);
+  const menu = refOf('button', 'Menu');
+  assert.ok(phone.fp.removed.some((r) => r.ref === deals), phone.text);
+  const desk = await call('resize', { device: 'desktop' });
+  assert.equal(desk.isError, false, desk.text);
+  // The window's own size (Playwright's 1280x720 was an override of its own, which this clears too).
+  const own = await page.evaluate(() => `${innerWidth}x${innerHeight}`);
+  assert.ok(desk.text.includes(`viewport ${own} (desktop), was 390x844`), desk.text);
+  assert.equal(desk.fp.type, 'delta', desk.text);
+  assert.deepEqual(desk.fp.removed.map((r) => r.ref), [menu], desk.text);
+  assert.deepEqual(desk.fp.added.flatMap((a) => a.elements).map((e) => `${e.role} ${e.name}`), ['link Shop', 'link Deals', 'link Help'], desk.text);
+  const bad = await call('resize', { width: 100, height: 800 });
+  assert.equal(bad.text, 'error bad_arguments: resize: width and height are both needed, whole CSS px from 200 to 4000');
+});

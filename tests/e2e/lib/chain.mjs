@@ -49,7 +49,7 @@ function readdirSafe(dir) {
 
 /** Tools whose answer is a FactPack (or a find / read answer): chain.call parses them. */
 export const FACTPACK_TOOLS = new Set(['navigate', 'back', 'forward', 'reload', 'snapshot', 'click', 'hover', 'type', 'press',
-  'select', 'scroll', 'upload', 'find', 'read', 'fill_form', 'drag']);
+  'select', 'scroll', 'upload', 'find', 'read', 'fill_form', 'drag', 'resize']);
 
 /** Text of an MCP tool result (what lands in the agent's context). */
 export function resultText(result) {
