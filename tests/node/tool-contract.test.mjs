@@ -116,8 +116,8 @@ test('every declared tool has a handler in the extension; an undeclared one is r
   const agent = new Agent({ chrome, athena: noEngine });
   for (const t of TOOLS) {
     const schema = inputSchema(t);
-    // drag needs one of two optional arguments (to, or dx/dy).
-    const args = { ...Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])])), ...(t.name === 'drag' ? { to: 'e2' } : {}) };
+    // drag and resize need one of their optional arguments (to or dx/dy; device or width/height).
+    const args = { ...Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])])), ...({ drag: { to: 'e2' }, resize: { device: 'phone' } })[t.name] };
     const r = await agent.dispatch({ session: 's', tool: t.name, args });
     assert.notEqual(r.error?.code, 'internal', `${t.name}: ${JSON.stringify(r)}`);
     assert.notEqual(r.error?.code, 'unknown_tool', t.name);
