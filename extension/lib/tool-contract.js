@@ -29,6 +29,13 @@ export const TOOLS = Object.freeze([
   find, read, dialog, upload, screenshot, resize, tabs,
 ]);
 
+/**
+ * The tool groups, in the order --tools names them: `core` is served by default and fits the
+ * tool list's token budget (bench/tool-list.mjs); the others are served when the user or the
+ * client asks (athena-bridge mcp --tools core,input,debug, or --tools all).
+ */
+export const GROUPS = Object.freeze(['core', 'input', 'debug']);
+
 /** The declaration of a tool, or undefined. @param {string} name */
 export function findTool(name) {
   return TOOLS.find((t) => t.name === name);
@@ -47,9 +54,9 @@ export function inputSchema(t) {
   return { type: 'object', properties, additionalProperties: false, ...(t.required.length ? { required: [...t.required] } : {}) };
 }
 
-/** tools/list's `tools`, as athena-bridge serves them. */
-export function mcpTools() {
-  return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
+/** tools/list's `tools`, as athena-bridge serves them with these groups (default: every tool). @param {readonly string[]} [groups] */
+export function mcpTools(groups = GROUPS) {
+  return TOOLS.filter((t) => groups.includes(t.group)).map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
 }
 
 /** The tool table of docs/wire-protocol.md (between its `tools:begin` and `tools:end` markers). */
@@ -63,8 +70,8 @@ export function wireTable() {
     }).join(', ') || '—';
   };
   return [
-    '| tool | arguments (besides `tab?`) | mutating (takes `version?`) | answer |',
-    '|---|---|---|---|',
-    ...TOOLS.map((t) => `| \`${t.name}\` | ${args(t)} | ${t.mutating ? 'yes' : 'no'} | ${t.factpack ? 'FactPack' : t.name === 'find' || t.name === 'read' ? 'its own text' : t.name === 'screenshot' ? 'image' : 'text'} |`),
+    '| tool | group | arguments (besides `tab?`) | mutating (takes `version?`) | answer |',
+    '|---|---|---|---|---|',
+    ...TOOLS.map((t) => `| \`${t.name}\` | ${t.group} | ${args(t)} | ${t.mutating ? 'yes' : 'no'} | ${t.factpack ? 'FactPack' : t.name === 'find' || t.name === 'read' ? 'its own text' : t.name === 'screenshot' ? 'image' : 'text'} |`),
   ].join('\n');
 }

@@ -9,7 +9,8 @@ import { AgentView } from '../support/factpack-text.mjs';
 
 let sites;
 let chain;
-useChain((s, c) => { sites = s; chain = c; });
+// These tools are outside the core group: the agent's server serves them all.
+useChain((s, c) => { sites = s; chain = c; }, { mcpFlags: ['--tools', 'all'] });
 
 /** The agent tab as Playwright sees it. @param {string} urlPart */
 function agentPage(urlPart) {

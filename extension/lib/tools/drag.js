@@ -128,7 +128,7 @@ export const drag = defineTool({
   name: 'drag',
   description: 'Drag an element onto another (to), or by dx/dy pixels.',
   args: { ref: ref(), to: arg('string', 'ref to drop on'), dx: arg('number'), dy: arg('number') },
-  required: ['ref'], mutating: true, factpack: true,
+  required: ['ref'], mutating: true, factpack: true, group: 'input',
   precheck(args) { offsetOf(args); },
   async handler(t, args, ctx) {
     const by = offsetOf(args);

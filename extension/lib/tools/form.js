@@ -48,7 +48,7 @@ export const fillForm = defineTool({
   name: 'fill_form',
   description: 'Fill several fields in order, each replacing its value: text, an option, or true/false to check.',
   args: { fields: { type: 'array', items: { type: 'object' }, description: '[{ref, value}]' } },
-  required: ['fields'], mutating: true, factpack: true,
+  required: ['fields'], mutating: true, factpack: true, group: 'input',
   // The tab of the first field's ref, as a tool with one ref runs on that ref's tab.
   tab: (args, ctx) => ctx.tabFor({ tab: args.tab, ref: Array.isArray(args.fields) ? args.fields[0]?.ref : undefined }),
   precheck(args) { fieldsOf(args); },

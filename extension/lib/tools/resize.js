@@ -30,7 +30,7 @@ export const resize = defineTool({
   name: 'resize',
   description: 'Set the viewport: a device, or width and height (desktop: the window\'s own).',
   args: { device: oneOf(['phone', 'tablet', 'desktop']), width: arg('integer'), height: arg('integer') },
-  mutating: true, factpack: true,
+  mutating: true, factpack: true, group: 'debug',
   precheck(args) { sizeOf(args); },
   async handler(t, args, ctx) {
     const size = sizeOf(args);

@@ -59,7 +59,8 @@ export function resultText(result) {
 /**
  * Starts Chromium with the extension and the native host registered, then an MCP client on
  * `athena-bridge mcp`, and waits until the extension is connected.
- * @param {{headless?: boolean, clientName?: string, log?: (s: string) => void}} [opts]
+ * `mcpFlags` are the first client's `athena-bridge mcp` options (e.g. ['--tools', 'all']).
+ * @param {{headless?: boolean, clientName?: string, mcpFlags?: string[], log?: (s: string) => void}} [opts]
  */
 export async function startChain(opts = {}) {
   const headless = opts.headless ?? true;
@@ -108,7 +109,7 @@ export async function startChain(opts = {}) {
     return client;
   }
 
-  const client = await connectClient();
+  const client = await connectClient(undefined, opts.mcpFlags ?? []);
   log('waiting for the extension to connect to the bridge');
   let last = '';
   await until('the extension connecting to the bridge', async () => {
