@@ -112,6 +112,16 @@ export const LIMITS = Object.freeze({
   /** resize: the narrowest and widest viewport (CSS px, either side) an agent may ask for. */
   resizeMinPx: 200,
   resizeMaxPx: 4_000,
+  /** network: requests kept per tab since its last navigation (the oldest go first). */
+  netLogMax: 500,
+  /** network: requests listed per answer (offset pages on). */
+  netListMax: 40,
+  /** network: characters of a URL shown in the list (the details show it whole). */
+  netUrlMaxChars: 160,
+  /** network {id}: characters of a request's or response's body shown. */
+  netBodyMaxChars: 4_000,
+  /** network {id}: a response body is fetched from the browser only up to this size (a 50 MB download is not carried to say 4,000 characters of it). */
+  netBodyFetchMaxBytes: 1_000_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */

@@ -6,6 +6,7 @@
 // one at a time, in order, by construction. Chrome's debugger and the user's policy are injected,
 // so Node tests drive a TabSession with a fake CDP (extension/test/tab-session.test.mjs).
 import { LIMITS } from './limits.js';
+import { NetLog } from './net-log.js';
 import { checkFrameUrl } from './policy.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
@@ -59,6 +60,8 @@ export function watchedTree(tree) {
 }
 
 export class TabSession {
+  /** What the page requested since its last navigation, from when the agent first touched the tab (the network tool). */
+  netLog = new NetLog();
   /** Calls on this tab, one at a time: each starts when the one before has ended. @type {Promise<any>} */
   #queue = Promise.resolve();
   /** Calls waiting in the queue or running. */
@@ -592,10 +595,13 @@ export class TabSession {
       // page's session and finishes in the frame's own.
       case 'Network.requestWillBeSent':
         if (this.#withheld(params)) break;
+        this.netLog.onEvent(method, params, sid, this.#mainFrameId);
         this.#inflight.set(String(params.requestId), now);
         if (params.type === 'Document' && params.frameId && params.frameId !== this.#mainFrameId) this.#frameDocuments.set(String(params.requestId), String(params.frameId));
         break;
+      case 'Network.responseReceived': this.netLog.onEvent(method, params, sid, this.#mainFrameId); break;
       case 'Network.loadingFinished': case 'Network.loadingFailed':
+        this.netLog.onEvent(method, params, sid, this.#mainFrameId);
         this.#inflight.delete(String(params.requestId));
         this.#frameDocuments.delete(String(params.requestId));
         break;

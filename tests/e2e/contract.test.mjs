@@ -52,6 +52,8 @@ test('every declared tool works through athena-bridge mcp with valid arguments',
   await ok('resize', { device: 'phone' });
   await ok('resize', { width: 1000, height: 700 });
   await ok('resize', { device: 'desktop' });
+  const net = await ok('network', {});
+  assert.match(net.text, /^<network tab="c\d+p\d+" since="[^"]*actions\.html" count="\d+">\n#\d+ GET 200 document /);
   await ok('scroll', { direction: 'down', amount: 300 });
   await ok('scroll', { ref: refOf('Scroll box'), direction: 'down', amount: 60 });
   await ok('click', { ref: refOf('Load later') });

@@ -194,3 +194,29 @@ test('resize to a phone collapses a responsive menu, desktop brings it back; eac
   const bad = await call('resize', { width: 100, height: 800 });
   assert.equal(bad.text, 'error bad_arguments: resize: width and height are both needed, whole CSS px from 200 to 4000');
 });
+
+test('network finds the failing API call behind a vague error, and shows it with every credential redacted', async () => {
+  const nav = await call('navigate', { url: sites.url('/sites/failing-api.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const clicked = await call('click', { ref: refOf('button', 'Load orders'), version: nav.fp.version });
+  assert.equal(clicked.isError, false, clicked.text);
+  assert.match(clicked.text, /Something went wrong/);
+  const failed = await chain.call('network', { failed: true });
+  assert.equal(failed.isError, false, failed.text);
+  // Size and time come with the request's end, which the browser may report after the page drew its error.
+  const api = `${sites.origin}/api/fail?page=2&api_key=[redacted]`;
+  assert.match(failed.text, new RegExp(`^<network tab="c\\d+p\\d+" since="${sites.url('/sites/failing-api.html').replace(/[.?]/g, '\\$&')}" count="1">\\n#(\\d+) POST 500 fetch( \\d+B \\d+ms)? "${api.replace(/[.?[\]]/g, '\\$&')}"\\n</network>$`));
+  const id = Number(/#(\d+) POST/.exec(failed.text)[1]);
+  const all = await chain.call('network', {});
+  assert.match(all.text, /count="2">\n#\d+ GET 200 document .*failing-api\.html"\n#\d+ POST 500 fetch /);
+  const one = await chain.call('network', { id });
+  assert.equal(one.isError, false, one.text);
+  assert.match(one.text, /\nrequest header Authorization: "\[redacted\]"\n/);
+  assert.match(one.text, /\nrequest body "\{\\?"page\\?":2,\\?"password\\?":\\?"\[redacted\]\\?"\}"\n/);
+  assert.match(one.text, /\nresponse body "\{\\?"error\\?":\\?"database unavailable\\?",\\?"retry\\?":true,\\?"access_token\\?":\\?"\[redacted\]\\?"\}"\n<\/request>$/);
+  for (const secret of ['abc.def.ghi', 'hunter2', 'key-456-secret', 'tok-123-secret', 's3cr3t-session'])
+    assert.ok(!one.text.includes(secret) && !all.text.includes(secret), `${secret} reached the agent:\n${one.text}`);
+  const none = await chain.call('network', { id: 999 });
+  assert.equal(none.isError, true);
+  assert.match(none.text, /^error unknown_request: network: no request #999 since the last navigation of this tab/);
+});

@@ -30,6 +30,7 @@
 //                 sphinx-doc, python-sphinx-panels-doc (only to
 //                 record tests/cases-unseen, which the tests read without them: apt-get install them first)
 //   /debdoc/nodejs/  the Node.js API docs Debian's nodejs package ships (/usr/share/doc/nodejs/api)
+//   /api/fail     a 500 with a JSON error body (and a token and a cookie to redact)
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
 //   /many-frames?n=N&links=M  a page of N same-origin iframes and M links, written in its HTML
 import { createServer } from 'node:http';
@@ -146,6 +147,11 @@ function handler(req, res) {
     const count = (name) => Math.min(Math.max(0, Number(url.searchParams.get(name)) || 0), MANY_MAX);
     res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
     res.end(manyFrames(count('n'), count('links')));
+    return;
+  }
+  if (url.pathname === '/api/fail') {  // a failing API call (network tool): 500 with a JSON error that carries a token
+    res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': 'sid=s3cr3t-session; HttpOnly' });
+    res.end(JSON.stringify({ error: 'database unavailable', retry: true, access_token: 'tok-123-secret' }));
     return;
   }
   if (url.pathname === '/redirect') {  // /redirect?to=URL: a server-side redirect (302), anywhere
