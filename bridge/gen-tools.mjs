@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
+import { GROUPS, mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
 import { LIMITS } from '../extension/lib/limits.js';
 
 /**
@@ -43,7 +43,8 @@ if (!isMain) {
   const file = path.join(root, 'docs/wire-protocol.md');
   writeFileSync(file, docsWithTable(readFileSync(file, 'utf8'), wireTable()));
 } else if (out) {
-  const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name) });
+  const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name),
+    groups: GROUPS, group: Object.fromEntries(TOOLS.map((t) => [t.name, t.group])) });
   if (json.includes(`)${DELIM}"`)) throw new Error('the contract contains the raw-string delimiter');
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `// Generated from extension/lib/tool-contract.js by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +

@@ -185,7 +185,7 @@ void McpServer::handle_legacy(const json& id, const std::string& method, const j
     return;
   }
   if (method == "tools/list") {
-    reply(id, {{"tools", tool_list(options_.structured)}}, false);
+    reply(id, {{"tools", served_tools(options_.structured, options_.tools)}}, false);
     return;
   }
   if (method == "tools/call") {
@@ -218,7 +218,7 @@ void McpServer::handle_modern(const json& id, const std::string& method, const j
     return;
   }
   if (method == "tools/list") {
-    json r = {{"tools", tool_list(options_.structured)}};
+    json r = {{"tools", served_tools(options_.structured, options_.tools)}};
     r.update(cacheable);
     reply(id, r, true);
     return;
@@ -265,6 +265,13 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
   const json* tool = find_tool(name);
   if (!tool) {
     fail(id, kInvalidParams, "unknown tool: " + name + " (tools/list has the tools)");
+    return;
+  }
+  if (const std::string group = tool_group(name); std::find(options_.tools.begin(), options_.tools.end(), group) == options_.tools.end()) {
+    std::string served;
+    for (const std::string& g : options_.tools) served += (served.empty() ? "" : ",") + g;
+    fail(id, kInvalidParams, name + " is in the tool group '" + group + "', which this server does not serve (--tools " + served +
+                                 "): the user can add it, e.g. athena-bridge mcp --tools " + served + "," + group);
     return;
   }
   const json* given_args = field(params, "arguments");

@@ -32,6 +32,9 @@ struct McpOptions {
   /// Declare outputSchema and send structuredContent (the untrimmed FactPack JSON). Off by
   /// default: clients that forward structuredContent to the model would undo the savings.
   bool structured = false;
+  /// The tool groups served (`--tools core,input`): tools/list lists only theirs, and a call of
+  /// another tool is refused naming its group. Core alone by default: it fits the token budget.
+  std::vector<std::string> tools = {"core"};
 };
 
 class McpServer {

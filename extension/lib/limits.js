@@ -102,6 +102,33 @@ export const LIMITS = Object.freeze({
   findMaxLimit: 500,
   /** Characters of text one type call may insert. */
   typeMaxChars: 100_000,
+  /** Fields one fill_form may fill (a long form is several calls: each answer's FactPack stays small). */
+  fillFormMaxFields: 50,
+  /**
+   * drag: the pointer goes from one end to the other in this many moves, each after this many ms,
+   * then rests on the drop point this long before it is released: libraries that track the pointer
+   * by polling (SortableJS's fallback mode looks every 50 ms) see it arrive, as with a hand.
+   */
+  dragSteps: 10,
+  dragStepMs: 16,
+  dragRestMs: 120,
+  /** How long drag waits for the browser to hand over an HTML5 drag the page started (Input.dragIntercepted). */
+  dragInterceptMs: 2_000,
+  /** Largest drag offset (dx, dy) in CSS px. */
+  dragMaxPx: 10_000,
+  /** resize: the narrowest and widest viewport (CSS px, either side) an agent may ask for. */
+  resizeMinPx: 200,
+  resizeMaxPx: 4_000,
+  /** network: requests kept per tab since its last navigation (the oldest go first). */
+  netLogMax: 500,
+  /** network: requests listed per answer (offset pages on). */
+  netListMax: 40,
+  /** network: characters of a URL shown in the list (the details show it whole). */
+  netUrlMaxChars: 160,
+  /** network {id}: characters of a request's or response's body shown. */
+  netBodyMaxChars: 4_000,
+  /** network {id}: a response body is fetched from the browser only up to this size (a 50 MB download is not carried to say 4,000 characters of it). */
+  netBodyFetchMaxBytes: 1_000_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */

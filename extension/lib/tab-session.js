@@ -6,6 +6,7 @@
 // one at a time, in order, by construction. Chrome's debugger and the user's policy are injected,
 // so Node tests drive a TabSession with a fake CDP (extension/test/tab-session.test.mjs).
 import { LIMITS } from './limits.js';
+import { NetLog } from './net-log.js';
 import { checkFrameUrl } from './policy.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
@@ -59,6 +60,8 @@ export function watchedTree(tree) {
 }
 
 export class TabSession {
+  /** What the page requested since its last navigation, from when the agent first touched the tab (the network tool). */
+  netLog = new NetLog();
   /** Calls on this tab, one at a time: each starts when the one before has ended. @type {Promise<any>} */
   #queue = Promise.resolve();
   /** Calls waiting in the queue or running. */
@@ -93,6 +96,8 @@ export class TabSession {
   #throughBlank = false;
   /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string | null) => void>} */
   #commitWaiters = new Set();
+  /** Wait for the next drag the browser intercepts (nextDrag). @type {Set<(data: any) => void>} */
+  #dragWaiters = new Set();
   /** Waits for the main frame to stop loading (stoppedLoading). @type {Set<(stopped: boolean) => void>} */
   #stopWaiters = new Set();
   /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
@@ -152,8 +157,8 @@ export class TabSession {
   #openedIds = new Set();
   /** Tabs the current action opened past LIMITS.popupsAdoptedMax: left open, not adopted, counted. */
   #openedPast = 0;
-  /** wait_for gave up: said in its FactPack. @type {string | null} */
-  #waitNote = null;
+  /** What the act itself has to say (wait_for gave up, resize's new viewport): said in its FactPack. @type {string | null} */
+  #actNote = null;
   /** @type {any} */
   #callId = null;
   #cancelled = false;
@@ -258,6 +263,13 @@ export class TabSession {
   nextCommit(ms) { return this.#waitOn(this.#commitWaiters, ms, null); }
 
   /**
+   * The drag data of the next HTML5 drag the browser intercepts (Input.dragIntercepted, while the
+   * drag tool has Input.setInterceptDrags on), or null when none comes within `ms`.
+   * @param {number} ms @returns {Promise<any>}
+   */
+  nextDrag(ms) { return this.#waitOn(this.#dragWaiters, ms, null); }
+
+  /**
    * Whether the main frame stopped loading (Page.frameStoppedLoading) within `ms`: at once when it
    * is not loading.
    * @param {number} ms @returns {Promise<boolean>}
@@ -321,12 +333,12 @@ export class TabSession {
     return o;
   }
 
-  /** wait_for gave up or was stopped: said in its FactPack. @param {string} note */
-  waitEnded(note) { this.#waitNote = note; }
+  /** What the act has to say (wait_for gave up or was stopped, resize's viewport): said in its FactPack. @param {string} note */
+  actNote(note) { this.#actNote = note; }
   /** That note, once. */
-  takeWaitNote() {
-    const n = this.#waitNote;
-    this.#waitNote = null;
+  takeActNote() {
+    const n = this.#actNote;
+    this.#actNote = null;
     return n;
   }
 
@@ -583,10 +595,13 @@ export class TabSession {
       // page's session and finishes in the frame's own.
       case 'Network.requestWillBeSent':
         if (this.#withheld(params)) break;
+        this.netLog.onEvent(method, params, sid, this.#mainFrameId);
         this.#inflight.set(String(params.requestId), now);
         if (params.type === 'Document' && params.frameId && params.frameId !== this.#mainFrameId) this.#frameDocuments.set(String(params.requestId), String(params.frameId));
         break;
+      case 'Network.responseReceived': this.netLog.onEvent(method, params, sid, this.#mainFrameId); break;
       case 'Network.loadingFinished': case 'Network.loadingFailed':
+        this.netLog.onEvent(method, params, sid, this.#mainFrameId);
         this.#inflight.delete(String(params.requestId));
         this.#frameDocuments.delete(String(params.requestId));
         break;
@@ -599,6 +614,10 @@ export class TabSession {
         break;
       }
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
+      case 'Input.dragIntercepted':
+        for (const w of [...this.#dragWaiters]) w(params.data);
+        this.#dragWaiters.clear();
+        break;
       case 'Page.frameStartedLoading':
         if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
           this.#loading = true;

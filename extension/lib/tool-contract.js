@@ -16,6 +16,10 @@ import { arg } from './tools/define.js';
 import { back, forward, navigate, reload, snapshot } from './tools/navigation.js';
 import { click, dialog, hover, press, scroll, select, type, upload } from './tools/input.js';
 import { waitFor } from './tools/wait.js';
+import { fillForm } from './tools/form.js';
+import { drag } from './tools/drag.js';
+import { resize } from './tools/resize.js';
+import { network } from './tools/network.js';
 import { find, read, screenshot } from './tools/read.js';
 import { tabs } from './tools/tabs.js';
 
@@ -23,9 +27,16 @@ import { tabs } from './tools/tabs.js';
 
 /** Every tool the agent has, in the order tools/list gives them. */
 export const TOOLS = Object.freeze([
-  navigate, back, forward, reload, snapshot, click, type, press, select, hover, scroll, waitFor,
-  find, read, dialog, upload, screenshot, tabs,
+  navigate, back, forward, reload, snapshot, click, type, fillForm, press, select, hover, drag, scroll, waitFor,
+  find, read, dialog, upload, screenshot, resize, network, tabs,
 ]);
+
+/**
+ * The tool groups, in the order --tools names them: `core` is served by default and fits the
+ * tool list's token budget (bench/tool-list.mjs); the others are served when the user or the
+ * client asks (athena-bridge mcp --tools core,input,debug, or --tools all).
+ */
+export const GROUPS = Object.freeze(['core', 'input', 'debug']);
 
 /** The declaration of a tool, or undefined. @param {string} name */
 export function findTool(name) {
@@ -63,9 +74,9 @@ export function annotations(t) {
   return Object.fromEntries(Object.entries(full).filter(([k, v]) => v !== d[k]));
 }
 
-/** tools/list's `tools`, as athena-bridge serves them. */
-export function mcpTools() {
-  return TOOLS.map((t) => {
+/** tools/list's `tools`, as athena-bridge serves them with these groups (default: every tool). @param {readonly string[]} [groups] */
+export function mcpTools(groups = GROUPS) {
+  return TOOLS.filter((t) => groups.includes(t.group)).map((t) => {
     const a = annotations(t);
     return { name: t.name, title: t.title, description: t.description, inputSchema: inputSchema(t), ...(Object.keys(a).length ? { annotations: a } : {}) };
   });
@@ -88,8 +99,8 @@ export function wireTable() {
     return [...w, ...(h.openWorld ? [] : ['closed world'])].join(', ');
   };
   return [
-    '| tool | title | arguments (besides `tab?`) | mutating (takes `version?`) | may (MCP annotations) | answer |',
-    '|---|---|---|---|---|---|',
-    ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${args(t)} | ${t.mutating ? 'yes' : 'no'} | ${may(t)} | ${t.factpack ? 'FactPack' : t.name === 'find' || t.name === 'read' ? 'its own text' : t.name === 'screenshot' ? 'image' : 'text'} |`),
+    '| tool | title | group | arguments (besides `tab?`) | mutating (takes `version?`) | may (MCP annotations) | answer |',
+    '|---|---|---|---|---|---|---|',
+    ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${t.group} | ${args(t)} | ${t.mutating ? 'yes' : 'no'} | ${may(t)} | ${t.factpack ? 'FactPack' : t.name === 'find' || t.name === 'read' ? 'its own text' : t.name === 'screenshot' ? 'image' : 'text'} |`),
   ].join('\n');
 }

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
-import { TOOLS, mcpTools } from '../../extension/lib/tool-contract.js';
+import { mcpTools } from '../../extension/lib/tool-contract.js';
 import { root, release, runAs, freshHome, run, asUser, tree } from './lib.mjs';
 
 const rel = release();
@@ -122,7 +122,7 @@ test('npx athena-delta mcp, started by the MCP SDK 1.x client: the tools of the 
   try {
     assert.equal(client.getServerVersion()?.version, rel.version);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), mcpTools().map((t) => t.name));
+    assert.deepEqual(tools.map((t) => t.name), mcpTools(['core']).map((t) => t.name));  // served by default: --tools core
     // No browser runs in this test: the answer says so and what to do (the chain test has the browser).
     const r = await client.callTool({ name: 'tabs', arguments: { action: 'list' } });
     assert.equal(r.isError, true);
@@ -136,7 +136,7 @@ test('npx athena-delta mcp, started by the MCP SDK 1.x client: the tools of the 
   await modern.connect(new ModernStdio({ command, args, cwd: box.project, stderr: 'pipe' }));
   try {
     const { tools } = await modern.listTools();
-    assert.deepEqual(tools.map((t) => [t.name, t.title]), TOOLS.map((t) => [t.name, t.title]));
+    assert.deepEqual(tools.map((t) => [t.name, t.title]), mcpTools(['core']).map((t) => [t.name, t.title]));
     const r = await modern.callTool({ name: 'tabs', arguments: { action: 'list' } });
     assert.equal(r.isError, true);
     assert.ok(r.content[0].text.startsWith('Chrome with the Athena Delta extension is not connected'), r.content[0].text);

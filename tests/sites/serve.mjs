@@ -24,12 +24,14 @@
 //   /npm/jquery-ui/...  node_modules/jquery-ui/dist/ (jQuery UI's widgets: tabs, checkboxradio)
 //   /npm/select2/...    node_modules/select2/dist/ (Select2's searchable select boxes)
 //   /npm/tom-select/... node_modules/tom-select/dist/ (Tom Select's select boxes and tag inputs)
+//   /npm/sortablejs/... node_modules/sortablejs/ (SortableJS, a pointer-driven drag-and-drop library)
 //   /npm/quill/...      node_modules/quill/dist/ (Quill's rich text editor)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
 //                 sphinx-doc, python-sphinx-panels-doc (only to
 //                 record tests/cases-unseen, which the tests read without them: apt-get install them first)
 //   /debdoc/nodejs/  the Node.js API docs Debian's nodejs package ships (/usr/share/doc/nodejs/api)
+//   /api/fail     a 500 with a JSON error body (and a token and a cookie to redact)
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
 //   /many-frames?n=N&links=M  a page of N same-origin iframes and M links, written in its HTML
 import { createServer } from 'node:http';
@@ -52,6 +54,7 @@ export const MOUNTS = Object.freeze({
   '/npm/jquery/': path.join(root, 'node_modules/jquery/dist'),
   '/npm/jquery-ui/': path.join(root, 'node_modules/jquery-ui/dist'),
   '/npm/select2/': path.join(root, 'node_modules/select2/dist'),
+  '/npm/sortablejs/': path.join(root, 'node_modules/sortablejs'),
   '/npm/tom-select/': path.join(root, 'node_modules/tom-select/dist'),
   '/npm/quill/': path.join(root, 'node_modules/quill/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
@@ -146,6 +149,11 @@ function handler(req, res) {
     const count = (name) => Math.min(Math.max(0, Number(url.searchParams.get(name)) || 0), MANY_MAX);
     res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
     res.end(manyFrames(count('n'), count('links')));
+    return;
+  }
+  if (url.pathname === '/api/fail') {  // a failing API call (network tool): 500 with a JSON error that carries a token
+    res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': 'sid=s3cr3t-session; HttpOnly' });
+    res.end(JSON.stringify({ error: 'database unavailable', retry: true, access_token: 'tok-123-secret' }));
     return;
   }
   if (url.pathname === '/redirect') {  // /redirect?to=URL: a server-side redirect (302), anywhere

@@ -35,7 +35,12 @@ import { ToolError } from '../tab-state.js';
  * @typedef {{readOnly: true, openWorld: boolean} | {readOnly: false, destructive: boolean, idempotent: boolean, openWorld: boolean}} Hints
  */
 /**
- * @typedef {{name: string, title: string, description: string, hints: Hints, args: Record<string, ArgSchema>, required: string[],
+ * Which tool group a tool is served in (athena-bridge mcp --tools core,input,debug; core alone by
+ * default): the whole list is in every agent's context, and core is what fits its token budget.
+ * @typedef {'core' | 'input' | 'debug'} ToolGroup
+ */
+/**
+ * @typedef {{name: string, title: string, description: string, hints: Hints, args: Record<string, ArgSchema>, required: string[], group: ToolGroup,
  *            mutating: boolean, factpack: boolean, tab: TabRule, dialog: DialogRule | ((args: any) => DialogRule),
  *            precheck: ((args: any, ctx: ToolContext) => void) | null, ends: ((args: any) => string | null) | null, handler: Handler}} ToolDecl
  */
@@ -63,7 +68,7 @@ function checkHints(name, h) {
  * tab) first, then the handler in the tab's queue after checking `dialog` (default 'blocks').
  * `ends` says why a call stops the one running on its tab before waiting its turn (tabs close:
  * the running call stops waiting and answers what it did), or null.
- * @param {{name: string, title: string, description: string, hints: Hints, args?: Record<string, ArgSchema>, required?: string[],
+ * @param {{name: string, title: string, description: string, hints: Hints, args?: Record<string, ArgSchema>, required?: string[], group?: ToolGroup,
  *          mutating?: boolean, factpack?: boolean, tab?: TabRule, dialog?: DialogRule | ((args: any) => DialogRule),
  *          precheck?: (args: any, ctx: ToolContext) => void, ends?: (args: any) => string | null, handler: Handler}} d
  * @returns {ToolDecl}
@@ -71,7 +76,7 @@ function checkHints(name, h) {
 export function defineTool(d) {
   if (typeof d.title !== 'string' || !d.title) throw new Error(`tool ${d.name}: a title (what a client shows a person) is required`);
   return Object.freeze({
-    name: d.name, title: d.title, description: d.description, hints: checkHints(d.name, d.hints), args: d.args ?? {}, required: d.required ?? [],
+    name: d.name, title: d.title, description: d.description, hints: checkHints(d.name, d.hints), args: d.args ?? {}, required: d.required ?? [], group: d.group ?? 'core',
     mutating: !!d.mutating, factpack: !!d.factpack, tab: d.tab ?? 'current', dialog: d.dialog ?? 'blocks',
     precheck: d.precheck ?? null, ends: d.ends ?? null, handler: d.handler,
   });

@@ -44,8 +44,8 @@ export const waitFor = defineTool({
           met = await refState(ctx, t, target, args.state ?? 'visible');
         }
         if (met) return;
-        if (t.cancelled) { t.waitEnded(`wait_for: ${t.cancelWhy ? `stopped (${t.cancelWhy})` : 'cancelled by the agent'} while waiting for ${condition}`); return; }
-        if (Date.now() >= end) { t.waitEnded(`wait_for: gave up waiting for ${condition} after ${ms} ms`); return; }
+        if (t.cancelled) { t.actNote(`wait_for: ${t.cancelWhy ? `stopped (${t.cancelWhy})` : 'cancelled by the agent'} while waiting for ${condition}`); return; }
+        if (Date.now() >= end) { t.actNote(`wait_for: gave up waiting for ${condition} after ${ms} ms`); return; }
         await sleep(LIMITS.waitForPollMs);
       }
     }, { ref: typeof args.ref === 'string' });

@@ -52,7 +52,7 @@ function readdirSafe(dir) {
 
 /** Tools whose answer is a FactPack (or a find / read answer): chain.call parses them. */
 export const FACTPACK_TOOLS = new Set(['navigate', 'back', 'forward', 'reload', 'snapshot', 'click', 'hover', 'type', 'press',
-  'select', 'scroll', 'upload', 'find', 'read']);
+  'select', 'scroll', 'upload', 'find', 'read', 'fill_form', 'drag', 'resize']);
 
 /** Text of an MCP tool result (what lands in the agent's context). */
 export function resultText(result) {
@@ -67,9 +67,10 @@ export function resultText(result) {
  * installed package's extension), `register` (which installs and registers the bridge in the
  * profile, here `npx athena-delta install --user-data-dir`), `mcp` (the command an agent starts,
  * `npx athena-delta mcp`) and `tmp` (a fresh folder it already set up with home/ in it).
+ * `mcpFlags` are the first client's `athena-bridge mcp` options (e.g. ['--tools', 'all']).
  * `era`: 'legacy' (default) connects the SDK 1.x client, 'modern' the SDK 2.x client pinned to
  * 2026-07-28 (server/discover, the per-request _meta); connectClient may choose per client.
- * @param {{headless?: boolean, clientName?: string, era?: 'legacy' | 'modern', log?: (s: string) => void, extensionDir?: string,
+ * @param {{headless?: boolean, clientName?: string, mcpFlags?: string[], era?: 'legacy' | 'modern', log?: (s: string) => void, extensionDir?: string,
  *   register?: (env: NodeJS.ProcessEnv, profile: string) => void, mcp?: {command: string, args: string[], cwd?: string},
  *   tmp?: string}} [opts]
  */
@@ -137,7 +138,7 @@ export async function startChain(opts = {}) {
   const callTool = (c, params) => (modern.has(c) ? c.callTool(params, { timeout: CHAIN_LIMITS.toolCallMs })
     : c.callTool(params, undefined, { timeout: CHAIN_LIMITS.toolCallMs }));
 
-  const client = await connectClient();
+  const client = await connectClient(undefined, opts.mcpFlags ?? []);
   log('waiting for the extension to connect to the bridge');
   let last = '';
   await until('the extension connecting to the bridge', async () => {
