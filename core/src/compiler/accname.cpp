@@ -40,6 +40,14 @@ struct Walk {
 
   bool blank(const std::string& s) const { return is_blank(s); }
 
+  /// Rendered, yet hidden by its own (inherited) visibility: its children may show again.
+  bool visibility_hidden_only(int i) const {
+    const Node& n = dom.nodes[static_cast<std::size_t>(i)];
+    if (!n.rendered || !n.layout || dom.tag(i) == "details") return false;
+    const std::string_view v = n.layout->style[kVisibility];
+    return v == "hidden" || v == "collapse";
+  }
+
   std::string text_of(int t, bool include_hidden) const {
     if (!include_hidden && vis.css_hidden(t)) return "";
     const Node& n = dom.nodes[static_cast<std::size_t>(t)];
@@ -65,8 +73,9 @@ struct Walk {
         continue;
       }
       const std::string part = compute(c, false, true, include_hidden, depth + 1);
-      // CSS block boxes separate words (accname 1.2 §4.3.2 step 2F.iii).
-      const bool block = !inline_display(dom.style(c, kDisplay));
+      // Step 2F.iii: CSS block boxes separate words; so does an image, an atomic box whose
+      // text alternative Chrome sets apart from the text around it ("Icon Text").
+      const bool block = !inline_display(dom.style(c, kDisplay)) || dom.tag(c) == "img";
       if (block) out.push_back(' ');
       append_collapsed(out, part);
       if (block) out.push_back(' ');
@@ -118,6 +127,9 @@ struct Walk {
         return labels(i, depth);
       }
       if (type == "image") {
+        // HTML-AAM input type=image: (aria-labelledby, aria-label: steps 2B, 2C), a <label>,
+        // alt, value, title (step 2I), then the "Submit" default.
+        if (std::string l = labels(i, depth); !blank(l)) return l;
         const std::string_view alt = dom.attr(i, "alt", &has);
         if (has && !is_blank(alt)) return std::string(alt);
         const std::string_view v = dom.attr(i, "value", &has);
@@ -153,7 +165,23 @@ struct Walk {
     if (dom.is_text(i)) return text_of(i, include_hidden);
     if (!dom.is_element(i)) return "";
     if (std::find(visiting.begin(), visiting.end(), i) != visiting.end()) return "";
-    if (!include_hidden && i != root && (vis.css_hidden(i) || vis.aria_hidden(i))) return "";
+    // Step 2A (hidden, not referenced): left out of a name from content. visibility:hidden is
+    // inherited but can be undone below (`visibility: visible` on a child), and Chrome names from
+    // such children: only the element's own words and its other children are left out.
+    if (!include_hidden && i != root && (vis.css_hidden(i) || vis.aria_hidden(i))) {
+      if (vis.aria_hidden(i) || !visibility_hidden_only(i)) return "";
+      visiting.push_back(i);
+      std::string r = content(i, include_hidden, depth);
+      visiting.pop_back();
+      return r;
+    }
+    // HTML-AAM img: alt="" makes the image presentational, and Chrome leaves it out of the tree
+    // altogether: its title names neither the image nor (step 2F) what contains it.
+    if (dom.tag(i) == "img" && !in_labelledby) {
+      bool has_alt = false;
+      if (dom.attr(i, "alt", &has_alt).empty() && has_alt && !dom.has_attr(i, "aria-label") && !dom.has_attr(i, "aria-labelledby"))
+        return "";
+    }
     if (items_apart && i != root && in_content) {
       const std::string r = lower(collapse_ws(dom.attr(i, "role")));
       if (r == "treeitem" || r == "group") return "";
@@ -174,8 +202,9 @@ struct Walk {
         std::string out;
         for (const int ref : dom.idrefs(i, "aria-labelledby")) {
           const bool hidden_ref = vis.css_hidden(ref) || vis.aria_hidden(ref);
-          // An element may name itself in its own aria-labelledby: its content is used.
-          const std::string part = ref == i ? content(i, include_hidden || hidden_ref, depth + 1)
+          // An element may name itself in its own aria-labelledby: as for any reference, its
+          // text alternative from step 2C on (its aria-label, else its native label or content).
+          const std::string part = ref == i ? step(i, true, true, include_hidden || hidden_ref, depth + 1)
                                             : compute(ref, true, true, include_hidden || hidden_ref, depth + 1);
           if (!blank(part)) {
             if (!out.empty()) out.push_back(' ');
