@@ -60,6 +60,7 @@ struct Walk {
     std::string out;
     const Node& self = dom.nodes[static_cast<std::size_t>(i)];
     const GeneratedText* gen = self.generated < 0 ? nullptr : &dom.generated[static_cast<std::size_t>(self.generated)];
+    // Step 2F.ii: CSS generated content (::before, ::after) is part of the name from content.
     if (gen && !gen->before.empty()) append_collapsed(out, gen->before);
     for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0 && out.size() < kEnoughText;
          c = dom.nodes[static_cast<std::size_t>(c)].next) {
@@ -195,7 +196,8 @@ struct Walk {
   std::string step(int i, bool in_labelledby, bool in_content, bool include_hidden, int depth) {
     const std::string role = role_of(dom, i);
     bool has = false;
-    // 2B aria-labelledby (not followed twice: a referenced node's own labelledby is ignored).
+    // Step 2B aria-labelledby (not followed twice: a referenced node's own labelledby is ignored;
+    // a hidden reference is used with its hidden content).
     if (!in_labelledby) {
       has = dom.has_attr(i, "aria-labelledby");
       if (has) {
@@ -215,12 +217,14 @@ struct Walk {
       }
     }
     const bool embedded = (in_content || in_labelledby) && i != root && embedded_control_role(role);
-    // 2C aria-label
+    // Step 2D aria-label (after 2C for an embedded control, which gives its value instead).
     if (!embedded) {
       const std::string_view label = dom.attr(i, "aria-label", &has);
       if (has && !is_blank(label)) return std::string(label);
     }
-    // 2E embedded control: its value stands in its place (secrets give nothing). An ARIA textbox
+    // Step 2C embedded control (inside a label or a name from content, not the element named):
+    // a textbox, combobox, listbox, range or spinbutton gives its value, a select only its chosen
+    // option; its value stands in its place (secrets give nothing). An ARIA textbox
     // that is no form field (Select2 renders its choice as `<span role=textbox>Ada</span>`, the
     // combobox labelled by it) has what it holds as its value, as Chrome reads it.
     if (embedded) {
@@ -230,18 +234,20 @@ struct Walk {
         v = content(i, include_hidden, depth);
       return v;
     }
-    // 2D native host-language label
+    // Step 2E host-language label (HTML-AAM: <label>, alt, value of input buttons, legend, caption)
     if (role != "none") {
       std::string n = native(i, role, depth);
       if (!blank(n)) return n;
     }
-    // 2F name from content (always while recursing into another element's content)
+    // Step 2F name from content (always while recursing into another element's content); its
+    // text nodes are step 2G (text_of), ::before/::after text is 2F.ii (content()).
     if (name_from_content(role) || i != root) {
       std::string c = content(i, include_hidden, depth);
       if (!blank(c)) return c;
     }
-    // 2I tooltip, then the placeholder of text fields. Chrome does not name a generic element
-    // from its title unless it is focusable (the title becomes its description instead).
+    // Step 2I tooltip (title), then the placeholder of text fields (HTML-AAM). Chrome does not
+    // name a generic element from its title unless it is focusable (the title becomes its
+    // description instead).
     const std::string_view title = dom.attr(i, "title", &has);
     const bool nameless = (role == "generic" || role == "none") && i == root && !is_focusable(dom, i);
     if (has && !is_blank(title) && !nameless) return std::string(title);
