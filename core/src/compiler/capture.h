@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -64,6 +66,9 @@ struct RawDocument {
   std::vector<std::string_view> input_value, text_value;
   std::vector<std::string_view> pseudo;          // pseudoType ("before", "after", "marker", ...)
   std::vector<std::string_view> generated;       // a pseudo element's generated text (CSS content)
+  // Generated text made of several layout objects ("Step " counter(step) ": ") joined into one;
+  // `generated` views these. Pointers: the strings stay put when the documents are moved.
+  std::vector<std::unique_ptr<std::string>> joined;
   std::vector<int> content_doc;       // index into RawCapture::docs of the iframe's document, -1 if none
   std::vector<int> layout;            // index into layouts, -1 when the node has no layout box
   std::vector<RawLayout> layouts;
