@@ -112,6 +112,12 @@ export const LIMITS = Object.freeze({
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
 
+  // --- secrets by meaning (lib/page-scripts.js pageWatcher, lib/secrets.js) ---
+  /** Label text read to tell whether a field holds a secret (the core's kMaxSecretLabelChars). */
+  secretLabelMaxChars: 400,
+  /** One-character inputs side by side that make a one-time-code group (each box a secret). */
+  otpGroupBoxesMin: 4,
+
   // --- traces of live sessions (lib/trace.js, replayed by the web playground) ---
   /** Core calls recorded per agent tab; recording stops (and says so) beyond. */
   traceMaxEntries: 2_000,
