@@ -177,7 +177,10 @@ export class Agent {
   setPolicy(raw) {
     this.policy = normalizePolicy(raw).policy;
     // Captures taken under the old policy are not reused (extension/lib/action-flow.js).
-    for (const t of this.tabs.values()) t.forgetCapture();
+    for (const t of this.tabs.values()) {
+      t.forgetCapture();
+      t.policyChanged().catch(() => {});
+    }
   }
 
   /** The one engine of this browser, created once even when the first calls come together. */
@@ -418,6 +421,13 @@ export class Agent {
     for (let i = 0; i < LIMITS.captureAttempts; i++) {
       if (signal?.aborted) throw new ToolError('capture_abandoned', 'the capture was given up (a JavaScript dialog opened)');
       try {
+        // A navigation the interception stopped (tab-session.js #paused): the tab is where it
+        // was, and the agent is told, by the policy's reason, never by the page.
+        const stopped = t.takeStopped();
+        if (stopped.length) {
+          const why = checkUrl(this.policy, stopped[0]);
+          throw new ToolError('blocked_origin', `the page went for a site the agent may not go to (${why.ok ? 'a frame the agent may not see' : why.message.replace(/: the agent may not act there.*$/, '')})${stopped.length > 1 ? `, ${stopped.length} times` : ''}: the request was stopped before it left the browser, and the tab stays on the page it was on (take a snapshot to see it)`);
+        }
         const r = await capture((m, p, sid) => t.send(m, p, sid, signal), { oopifs: [...t.oopifs.values()] });
         // The policy holds on where the page is now, whatever led there (a redirect, a click, a
         // script): a page it does not allow is never compiled, and its blocked frames are emptied.

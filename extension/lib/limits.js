@@ -112,6 +112,10 @@ export const LIMITS = Object.freeze({
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
 
+  // --- request interception (lib/tab-session.js #paused) ---
+  /** Stopped navigations remembered per tab until the next answer names them. */
+  stoppedRequestsKept: 16,
+
   // --- secrets by meaning (lib/page-scripts.js pageWatcher, lib/secrets.js) ---
   /** Label text read to tell whether a field holds a secret (the core's kMaxSecretLabelChars). */
   secretLabelMaxChars: 400,

@@ -6,7 +6,7 @@
 // one at a time, in order, by construction. Chrome's debugger and the user's policy are injected,
 // so Node tests drive a TabSession with a fake CDP (extension/test/tab-session.test.mjs).
 import { LIMITS } from './limits.js';
-import { checkFrameUrl } from './policy.js';
+import { checkFrameUrl, checkUrl } from './policy.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
 
@@ -129,6 +129,10 @@ export class TabSession {
   #mainFrameId = '';
   /** backendNodeIds of frame owners whose content the policy withheld (last capture). @type {Set<number>} */
   #withheldOwners = new Set();
+  /** Addresses whose requests the policy stopped before they left the browser, since the last take. @type {string[]} */
+  #stopped = [];
+  /** Each frame's committed document (frame id -> URL): a frame's first load from a navigation away. @type {Map<string, string>} */
+  #frameUrls = new Map();
   /** Ids of the frames the policy withheld (last capture). @type {Set<string>} */
   #withheldFrames = new Set();
   /** Ids of the frames the last capture left out (past LIMITS.framesCapturedMax), and of frames inside them since. @type {Set<string>} */
@@ -533,6 +537,8 @@ export class TabSession {
     }
     await this.send('Page.enable');
     await this.send('Network.enable');
+    const fetch = this.#fetchSetup();
+    if (fetch) await this.send(...fetch);
     await this.send(...this.#watcher());
     if (reattached) await this.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
     await this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
@@ -554,10 +560,71 @@ export class TabSession {
     return ['Page.addScriptToEvaluateOnNewDocument', { source: this.#browser().watcherSource(), runImmediately: true }];
   }
 
+  /**
+   * Request interception (CDP Fetch) for the policy: with a block- or allow-list, every document
+   * request of the tab is paused until #paused has judged it, so one that goes to a site the agent
+   * may not go to never leaves the browser (its cookies with it). Documents only: they are the
+   * navigations, a handful per page; subresources of an allowed page stay unpaused (a paused
+   * request costs a round trip through chrome.debugger). No list: no interception at all (null).
+   * @returns {[string, any] | null}
+   */
+  #fetchSetup() {
+    const policy = this.#io?.policy();
+    const listed = !!policy && (policy.block.length > 0 || policy.allow.length > 0);
+    return listed ? ['Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] }] : null;
+  }
+
+  /** The user changed the policy: the interception follows it, in the page and its frames' sessions. */
+  async policyChanged() {
+    if (!this.#attached) return;
+    const [method, params] = this.#fetchSetup() ?? ['Fetch.disable', {}];
+    for (const sid of [undefined, ...this.#oopifs.keys()]) await this.send(method, params, sid).catch(() => {});
+  }
+
+  /**
+   * A document request paused by the interception (Fetch.requestPaused): let go, or stopped when
+   * the tab would go to a site the policy refuses (checkUrl: every spelling of it, a redirect's
+   * next hop included, as Chrome pauses each hop), or a frame that shows an allowed document would
+   * go to a site the policy withholds. A blocked frame an allowed page embeds loads as it would for
+   * the user (the capture withholds it). Stopped as `Aborted`: the tab or frame stays on the
+   * document it had, with no error page. Always answered: a paused request never hangs the tab.
+   * @param {any} params @param {string | undefined} sid
+   */
+  #paused(params, sid) {
+    const url = String(params?.request?.url ?? '');
+    const frame = String(params?.frameId ?? '');
+    const policy = this.#io?.policy();
+    let stop = false;
+    if (policy && params?.resourceType === 'Document') {
+      if (!sid && (!this.#mainFrameId || frame === this.#mainFrameId)) stop = !checkUrl(policy, url).ok;
+      else {
+        const was = this.#frameUrls.get(frame);
+        stop = !checkFrameUrl(policy, url).ok && was !== undefined && /^https?:/i.test(was) && checkFrameUrl(policy, was).ok;
+      }
+    }
+    if (stop) {
+      if (this.#stopped.length < LIMITS.stoppedRequestsKept) this.#stopped.push(url);
+      this.send('Fetch.failRequest', { requestId: params.requestId, errorReason: 'Aborted' }, sid).catch(() => {});
+    } else {
+      this.send('Fetch.continueRequest', { requestId: params.requestId }, sid).catch(() => {});
+    }
+  }
+
+  /** Whether a request was stopped that no answer has named yet. */
+  get stoppedPending() { return this.#stopped.length > 0; }
+
+  /** The addresses stopped since the last call (and forgets them). @returns {string[]} */
+  takeStopped() {
+    const s = this.#stopped;
+    this.#stopped = [];
+    return s;
+  }
+
   /** An out-of-process iframe attached: its session gets the same setup as the page's. @param {string} sessionId */
   async #setupChild(sessionId) {
     /** @type {Array<[string, any]>} */
-    const setup = [['Page.enable', {}], ['Network.enable', {}], this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    const fetch = this.#fetchSetup();
+    const setup = [['Page.enable', {}], ['Network.enable', {}], ...(fetch ? [fetch] : []), this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
     for (const [m, p] of setup) await this.send(m, p, sessionId).catch(() => {});
   }
 
@@ -612,7 +679,9 @@ export class TabSession {
           this.#stopWaiters.clear();
         }
         break;
+      case 'Fetch.requestPaused': this.#paused(params, sid); break;
       case 'Page.frameNavigated':
+        if (this.#frameUrls.size < LIMITS.framesCapturedMax || this.#frameUrls.has(String(params.frame.id))) this.#frameUrls.set(String(params.frame.id), String(params.frame.url));
         if (!sid && !params.frame.parentId) {
           this.#mainFrameId = params.frame.id;
           for (const w of [...this.#commitWaiters]) w(String(params.frame.url));
@@ -632,6 +701,7 @@ export class TabSession {
         this.#loadFrames.add(String(params.frameId));
         break;
       case 'Page.frameDetached':
+        if (params.reason !== 'swap') this.#frameUrls.delete(String(params.frameId));
         if (!sid && params.reason !== 'swap') for (const set of [this.#frames, this.#loadFrames, this.#framesPast]) set.delete(String(params.frameId));
         break;
       case 'Target.attachedToTarget':
