@@ -260,6 +260,46 @@ test('screenshot of an allowed page: the blocked site\'s frame is painted over, 
   }
 });
 
+test('screenshot of a blocked frame that jumps and toggles display every animation frame: none of its pixels in 50 pictures', async (t) => {
+  await setPolicy({ block: [otherHost()] });
+  const nav = await chain.call('navigate', { url: sites.url(`/sites/jumping-frame.html?other=${encodeURIComponent(sites.otherOrigin)}`) });
+  assert.equal(nav.isError, false, nav.text);
+  // The bank's frame has loaded in the user's tab (its colour is on screen there).
+  const page = chain.context.pages().find((p) => p.url().includes('/sites/jumping-frame.html'));
+  await page.frameLocator('#bank').locator('p').waitFor();
+  const viewer = await chain.context.newPage();
+  let shown = 0;
+  try {
+    for (let k = 0; k < 50; k++) {
+      const shot = await chain.call('screenshot', {});
+      assert.equal(shot.isError, false, shot.text);
+      const png = shot.raw.content.find((c) => c.type === 'image')?.data;
+      assert.ok(png, 'a picture');
+      // Decoded by the browser, in a page of its own: how many pixels of the bank's colour.
+      const n = await viewer.evaluate(async (data) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${data}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width; c.height = img.height;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, img.width, img.height).data;
+        let m = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) m++;
+        return m;
+      }, png);
+      if (n > 0) shown++;
+    }
+  } finally {
+    await viewer.close();
+  }
+  t.diagnostic(`${shown} of 50 screenshots show the blocked frame's pixels`);
+  assert.equal(shown, 0, `${shown} of 50 screenshots show the blocked frame`);
+  // The page is put back as it was: the frame is the page's again (its own script shows it).
+  assert.equal(await page.evaluate(() => document.getElementById('bank').style.getPropertyPriority('visibility')), '');
+});
+
 test('every spelling of a blocked address is that address: IPv4 forms, IPv4-mapped IPv6, trailing dot', async () => {
   const port = new URL(sites.origin).port;
   await setPolicy({ block: ['[::ffff:127.0.0.1]'] });
