@@ -429,6 +429,8 @@ export class Agent {
           throw new ToolError('blocked_origin', `the page went for a site the agent may not go to (${why.ok ? 'a frame the agent may not see' : why.message.replace(/: the agent may not act there.*$/, '')})${stopped.length > 1 ? `, ${stopped.length} times` : ''}: the request was stopped before it left the browser, and the tab stays on the page it was on (take a snapshot to see it)`);
         }
         const r = await capture((m, p, sid) => t.send(m, p, sid, signal), { oopifs: [...t.oopifs.values()] });
+        // A frame session that no longer answers is let go: its warning is said once.
+        for (const sid of r.lost) t.frameGone(sid);
         // The policy holds on where the page is now, whatever led there (a redirect, a click, a
         // script): a page it does not allow is never compiled, and its blocked frames are emptied.
         const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);

@@ -67,6 +67,8 @@ export class TabSession {
   #io;
   /** Out-of-process iframes, by their flattened CDP session. @type {Map<string, {frameId: string, sessionId: string}>} */
   #oopifs = new Map();
+  /** The session each out-of-process frame's session was attached through (absent: the page's). @type {Map<string, string>} */
+  #oopifParent = new Map();
   /** The latest capture (frame trees locate out-of-process frames), and the page's change mark it is known to show. @type {any} */
   #lastCapture = null;
   /** @type {string | null} */
@@ -415,6 +417,7 @@ export class TabSession {
     this.#attached = false;
     this.#lost = { ...why, reason };
     this.#oopifs.clear();
+    this.#oopifParent.clear();
     this.#captureMark = null;
     const e = new ToolError(why.code, why.message);
     for (const w of [...this.#deathWaiters]) w(e);
@@ -625,7 +628,10 @@ export class TabSession {
     /** @type {Array<[string, any]>} */
     const fetch = this.#fetchSetup();
     const setup = [['Page.enable', {}], ['Network.enable', {}], ...(fetch ? [fetch] : []), this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
-    for (const [m, p] of setup) await this.send(m, p, sessionId).catch(() => {});
+    // Sent together, not each after the last one's answer: a frame's target can hold an answer
+    // until it runs, and it runs only on runIfWaitingForDebugger, so one after another left a frame
+    // inside an out-of-process frame (shop -> cdn -> bank) never loading in the user's tab.
+    await Promise.all(setup.map(([m, p]) => this.send(m, p, sessionId).catch(() => {})));
   }
 
   /** The out-of-process iframes' sessions. */
@@ -635,7 +641,26 @@ export class TabSession {
   /** @param {string} sessionId */
   frameSession(sessionId) { return this.#oopifs.get(sessionId); }
   /** An out-of-process iframe's session attached (Target.attachedToTarget). @param {string} sessionId @param {string} frameId */
-  frameAttached(sessionId, frameId) { this.#oopifs.set(sessionId, { frameId, sessionId }); }
+  frameAttached(sessionId, frameId, parent = undefined) {
+    this.#oopifs.set(sessionId, { frameId, sessionId });
+    if (parent) this.#oopifParent.set(sessionId, parent);
+  }
+
+  /**
+   * A frame session ended, or was found dead by a capture: it goes, and with it every session
+   * attached through it (a frame inside an out-of-process frame is attached by that frame's
+   * session, and when that one goes Chrome does not always say so of the inner ones: each page of
+   * nested cross-site frames left one dead session, and every later capture one more warning).
+   * @param {string} sessionId
+   */
+  frameGone(sessionId) {
+    const gone = [sessionId];
+    for (let i = 0; i < gone.length; i++) {
+      this.#oopifs.delete(gone[i]);
+      this.#oopifParent.delete(gone[i]);
+      for (const [child, parent] of this.#oopifParent) if (parent === gone[i]) gone.push(child);
+    }
+  }
 
   /**
    * What Chrome says about this tab (chrome.debugger.onEvent), kept here. Crashes are the
@@ -717,11 +742,11 @@ export class TabSession {
             this.#frameDocuments.delete(id);
             this.#inflight.delete(id);
           }
-          this.frameAttached(params.sessionId, params.targetInfo.targetId);
+          this.frameAttached(params.sessionId, params.targetInfo.targetId, sid);
           if (this.#io) this.#setupChild(params.sessionId);
         }
         break;
-      case 'Target.detachedFromTarget': this.#oopifs.delete(params.sessionId); break;
+      case 'Target.detachedFromTarget': this.frameGone(String(params.sessionId)); break;
       default: break;
     }
   }
