@@ -203,15 +203,25 @@ export class Agent {
   openSession(session, client) {
     if (!this.sessions.has(session)) {
       if (this.sessions.size >= LIMITS.maxSessions) {
-        // Room first from sessions holding no tab (e.g. agents gone while the port was down).
-        const idle = [...this.sessions.keys()].find((id) => this.tabMap.ofSession(id).length === 0);
-        if (idle !== undefined) this.sessions.delete(idle);
+        // Room first from sessions holding no tab (e.g. agents gone while the port was down), else
+        // from the one whose last call is the oldest: athena-bridge lets an idle agent's slot go
+        // and keeps its session, so every session ends up holding a tab, and room was never made.
+        // Its tabs are let go (they stay open for the user); its next call starts afresh.
+        const ids = [...this.sessions.keys()];
+        const idle = ids.find((id) => this.tabMap.ofSession(id).length === 0) ??
+          ids.reduce((a, b) => ((this.#lastCall.get(a) ?? 0) <= (this.#lastCall.get(b) ?? 0) ? a : b));
+        this.sessions.delete(idle);
+        this.#lastCall.delete(idle);
+        this.closeSession(idle).catch((e) => this.log(`session ${idle} was not closed: ${msg(e)}`));
       }
-      if (this.sessions.size >= LIMITS.maxSessions) throw new ToolError('too_many_sessions', `at most ${LIMITS.maxSessions} agent sessions at once: close one first`);
       this.sessions.set(session, { client, current: null });
       this.#save();
     }
+    this.#lastCall.set(session, Date.now());
   }
+
+  /** When each session's last call came (the one idle the longest makes room). @type {Map<string, number>} */
+  #lastCall = new Map();
 
   /** The agent left: its tabs stay open, its state is dropped. @param {string} session */
   async closeSession(session) {
@@ -491,6 +501,7 @@ export class Agent {
       if (!decl) throw new ToolError('unknown_tool', `unknown tool "${tool}": use ${TOOLS.map((d) => d.name).join(', ')}`);
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
+      this.#lastCall.set(session, Date.now());
       const ctx = this.context(session);
       decl.precheck?.(args, ctx);
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });

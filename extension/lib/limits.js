@@ -172,8 +172,8 @@ export const LIMITS = Object.freeze({
    * which a larger answer would overflow, disconnecting the agent.
    */
   structuredFactpackMaxBytes: 4 * 1024 * 1024,
-  /** Agent sessions open at once. */
-  maxSessions: 16,
+  /** Agent sessions kept at once: as many as athena-bridge serves agents (bridge/src/limits.h kMaxClients); past it the one idle the longest is let go. */
+  maxSessions: 32,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
   /** Tabs one action may open that become the agent's (agent.js onTabCreated); the rest stay open, counted, not controlled. */
