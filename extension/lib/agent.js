@@ -461,6 +461,11 @@ export class Agent {
         return { capture: r.capture, warnings: [...r.warnings, ...withheld, ...many], timings: r.timings };
       } catch (e) {
         // Retried: a navigation racing the capture. A busy page is not asked again (page_busy).
+        // When what the page did not answer is our own snapshot, the page is too large to capture,
+        // not busy with a script of its own: said as such, with what still works.
+        if (e instanceof ToolError && e.code === 'page_busy' && /DOMSnapshot\.captureSnapshot/.test(e.message)) {
+          throw new ToolError('page_too_large', `tab ${tabName(t.key)}: the page is too large to capture: its snapshot (DOMSnapshot.captureSnapshot) did not come back within ${LIMITS.cdpCommandMs} ms, and it is this capture, not a script of the page, that keeps the page's main thread busy; wait for it to answer, then use read with a region or a ref (it reads text in the page, without a capture), or navigate to a smaller view of it (a page of results, a filtered list)`);
+        }
         if (e instanceof ToolError) throw e;
         last = e;
         await sleep(LIMITS.captureRetryMs);
