@@ -18,6 +18,7 @@ inline constexpr std::size_t kMaxJsonDepth = 64;                     // nesting 
 inline constexpr std::size_t kMaxBatchItems = 32;                    // messages in one JSON-RPC batch (MCP 2025-06-18 dropped batches)
 inline constexpr std::size_t kMaxClients = 32;                       // MCP clients served at once by one native host
 inline constexpr std::size_t kMaxClientQueueBytes = 8u << 20;        // unread bytes for one client before it is disconnected
+inline constexpr std::size_t kMaxHostQueueBytes = 8u << 20;          // bytes an MCP server holds for a host that is not reading (a call past it waits, as for an absent extension)
 inline constexpr int kHelloTimeoutMs = 5'000;                        // a new socket client must say hello within this
 inline constexpr int kPartialFrameTimeoutMs = 10'000;                // a started frame must complete within this
 inline constexpr std::size_t kMaxPendingCalls = 256;                 // tool calls in flight per MCP server

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <poll.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "endpoint.h"
@@ -471,20 +472,48 @@ int run_mcp_server(McpOptions options) {
     const std::string s = m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
     write_all(STDOUT_FILENO, s);
   };
-  io.to_host = [&](const json& m) {
-    if (host < 0) return false;
-    if (!write_all(host, encode_frame(m.dump(-1, ' ', false, json::error_handler_t::replace)))) {
-      ::close(host);
-      host = -1;
-      return false;
+  // What goes to the host waits in `out` and is written as the socket takes it, from the loop
+  // below: a host that stops reading (stopped, or swamped) never blocks this process, which keeps
+  // answering ping, deadlines and cancellations. Bounded (kMaxHostQueueBytes): past it a call is
+  // not sent, and waits for the extension as when it is away, until its deadline.
+  std::string out;
+  std::size_t out_at = 0;
+  bool host_failed = false;  // a write failed: the loop below closes the host and says so
+  const auto flush = [&] {
+    while (host >= 0 && out_at < out.size()) {
+      const ssize_t n = ::send(host, out.data() + out_at, out.size() - out_at, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+      if (n <= 0) {
+        host_failed = true;
+        break;
+      }
+      out_at += static_cast<std::size_t>(n);
     }
-    return true;
+    if (out_at == out.size()) {
+      out.clear();
+      out_at = 0;
+    } else if (out_at > (1u << 20)) {
+      out.erase(0, out_at);
+      out_at = 0;
+    }
+  };
+  io.to_host = [&](const json& m) {
+    if (host < 0 || host_failed) return false;
+    const std::string f = encode_frame(m.dump(-1, ' ', false, json::error_handler_t::replace));
+    if (out.size() - out_at + f.size() > limits::kMaxHostQueueBytes) return false;
+    out += f;
+    flush();
+    return !host_failed;
   };
   io.connect_host = [&](std::string& error) {
     if (host >= 0) return true;
     const int fd = connect_endpoint(error);
     if (fd < 0) return false;
     reader = FrameReader(limits::kMaxFrameBytes);
+    out.clear();
+    out_at = 0;
+    host_failed = false;
     self->clear_host_error();
     // The hello may fail to go out when the host already refused us and closed: what it said
     // is still there to read, so the answer comes from reading, not from this write.
@@ -518,9 +547,18 @@ int run_mcp_server(McpOptions options) {
   std::vector<char> buf(1 << 16);
   bool dropping = false;  // inside an oversized line
   for (;;) {
-    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {host, POLLIN, 0}};
+    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {host, static_cast<short>(POLLIN | (out_at < out.size() ? POLLOUT : 0)), 0}};
     const int n = ::poll(fds, host >= 0 ? 2 : 1, limits::kPollMs);
     if (n < 0 && errno != EINTR) return 1;
+    if (host >= 0 && (fds[1].revents & POLLOUT)) flush();
+    if (host >= 0 && host_failed) {
+      ::close(host);
+      host = -1;
+      out.clear();
+      out_at = 0;
+      server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
+      continue;
+    }
     server.tick();
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       const ssize_t r = ::read(STDIN_FILENO, buf.data(), buf.size());
@@ -550,6 +588,8 @@ int run_mcp_server(McpOptions options) {
       if (r <= 0 || !reader.feed(buf.data(), static_cast<std::size_t>(r))) {
         ::close(host);
         host = -1;
+        out.clear();
+        out_at = 0;
         server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
         continue;
       }

@@ -202,3 +202,33 @@ test('a second browser\'s host tells its extension which browser the agents are 
     await first.close();
   }
 });
+
+test('a host that stops reading with megabytes of calls queued: athena-bridge mcp still answers ping at once, and each call at its deadline', async () => {
+  const { env } = sandbox();
+  const net = await import('node:net');
+  // A host that says the extension is there, then never reads again (as one that is stopped).
+  /** @type {import('node:net').Socket[]} */
+  const held = [];
+  const host = net.createServer((sock) => {
+    held.push(sock);
+    sock.once('data', () => { sock.write(frame({ type: 'status', extension: true })); sock.pause(); });
+  });
+  await new Promise((resolve) => host.listen(socketOf(env), resolve));
+  const agent = await mcpClient(env, 'swamped');
+  try {
+    // 40 calls of 64 KiB each: about 2.5 MiB the host never reads.
+    const big = 'x'.repeat(64 * 1024);
+    const calls = Array.from({ length: 40 }, () => agent.callTool({ name: 'type', arguments: { ref: 'e1', text: big } }).then((r) => r, (e) => e));
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 3; i++) {
+      const pong = await within('ping while the host reads nothing', agent.ping(), WAIT.hangMs);
+      assert.deepEqual(pong, {});
+    }
+    const r = await within('the first queued call answered at its deadline', calls[0], WAIT.hangMs * 10);
+    assert.ok(r instanceof Error || r.isError, 'a call the host never answered is an error');
+  } finally {
+    await agent.close();
+    for (const s of held) s.destroy();
+    host.close();
+  }
+});

@@ -31,7 +31,7 @@ export const CAPTURE_VERSION = 1;
  * @typedef {{v: number, styles: string[], frameTree: FrameTree, snapshot: object,
  *            oopifs: Array<{frameId: string, ownerBackendNodeId: number|null, frameTree: FrameTree, snapshot: object}>,
  *            viewport: {x: number, y: number, width: number, height: number}}} Capture
- * @typedef {{capture: Capture, timings: Record<string, number>, warnings: string[]}} CaptureResult
+ * @typedef {{capture: Capture, timings: Record<string, number>, warnings: string[], lost: string[]}} CaptureResult
  */
 
 /** The DOMSnapshot.captureSnapshot request of every capture (bench/latency.mjs times it as is). */
@@ -113,6 +113,8 @@ export async function capture(send, opts = {}) {
   const timings = {};
   /** @type {string[]} */
   const warnings = [];
+  /** @type {string[]} sessions that did not answer (their frame went): the caller lets them go */
+  const lost = [];
   /** @template T @param {string} label @param {Promise<T>} promise @returns {Promise<T>} */
   const timed = async (label, promise) => {
     const t0 = now();
@@ -139,6 +141,7 @@ export async function capture(send, opts = {}) {
       // compiler reports its nodes as unknown frames if anything still points at it.
       const message = /** @type {{message?: unknown} | null | undefined} */ (e)?.message;
       warnings.push(`out-of-process frame ${o.frameId} could not be captured: ${message ? message : e}`);
+      lost.push(o.sessionId);
       return null;
     }
   }));
@@ -155,6 +158,7 @@ export async function capture(send, opts = {}) {
     },
     timings,
     warnings,
+    lost,
   };
 }
 

@@ -146,6 +146,16 @@ export const LIMITS = Object.freeze({
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
 
+  // --- request interception (lib/tab-session.js #paused) ---
+  /** Stopped navigations remembered per tab until the next answer names them. */
+  stoppedRequestsKept: 16,
+
+  // --- secrets by meaning (lib/page-scripts.js pageWatcher, lib/secrets.js) ---
+  /** Label text read to tell whether a field holds a secret (the core's kMaxSecretLabelChars). */
+  secretLabelMaxChars: 400,
+  /** One-character inputs side by side that make a one-time-code group (each box a secret). */
+  otpGroupBoxesMin: 4,
+
   // --- traces of live sessions (lib/trace.js, replayed by the web playground) ---
   /** Core calls recorded per agent tab; recording stops (and says so) beyond. */
   traceMaxEntries: 2_000,
@@ -197,8 +207,8 @@ export const LIMITS = Object.freeze({
    * which a larger answer would overflow, disconnecting the agent.
    */
   structuredFactpackMaxBytes: 4 * 1024 * 1024,
-  /** Agent sessions open at once. */
-  maxSessions: 16,
+  /** Agent sessions kept at once: as many as athena-bridge serves agents (bridge/src/limits.h kMaxClients); past it the one idle the longest is let go. */
+  maxSessions: 32,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
   /** Tabs one action may open that become the agent's (agent.js onTabCreated); the rest stay open, counted, not controlled. */

@@ -176,9 +176,10 @@ function handler(req, res) {
   createReadStream(file).pipe(res);
 }
 
-function listen(port) {
+/** @param {number} port @param {(req: import('node:http').IncomingMessage) => void} [seen] told of every request first */
+function listen(port, seen) {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler);
+    const server = createServer((req, res) => { seen?.(req); handler(req, res); });
     server.on('error', reject);
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
@@ -190,7 +191,11 @@ function listen(port) {
  */
 export async function startSites(opts = {}) {
   const a = await listen(opts.port ?? 0);
-  const b = await listen(opts.otherPort ?? 0);
+  // Every request the other site receives, in order: a test of the block-list (the other site is
+  // the one the user blocks) asserts that none arrives.
+  /** @type {Array<{method: string, url: string, cookie: string}>} */
+  const otherRequests = [];
+  const b = await listen(opts.otherPort ?? 0, (req) => { otherRequests.push({ method: String(req.method), url: String(req.url), cookie: String(req.headers.cookie ?? '') }); });
   const origin = `http://127.0.0.1:${a.address().port}`;
   const otherOrigin = `http://localhost:${b.address().port}`;
   return {
@@ -198,6 +203,8 @@ export async function startSites(opts = {}) {
     otherOrigin,
     url: (p) => origin + p,
     otherUrl: (p) => otherOrigin + p,
+    /** The requests the other site received (the live list: a test may empty it). */
+    otherRequests,
     /** Opens gate `name` (a page polling /gate?name= goes on). @param {string} name */
     openGate: (name) => { openGates.add(name); },
     close: () => Promise.all([a, b].map((s) => new Promise((r) => { s.closeAllConnections?.(); s.close(() => r()); }))),

@@ -29,7 +29,9 @@ export const navigate = defineTool({
       // A crashed page is left by navigating, as by reloading.
       t.recovered();
       const r = await ctx.send(t, 'Page.navigate', { url });
-      if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
+      // A hop the policy stopped (a redirect to a blocked site) fails the load as aborted: the
+      // capture that follows says why (agent.js captureTab), the tab where it was.
+      if (r.errorText && !t.stoppedPending) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
     });
   },
 });
@@ -59,7 +61,7 @@ function historyTool(name) {
         if (!ok.ok) throw new ToolError(ok.code, ok.message);
         if (await ctx.flow.leaveHeld(t, name, ` and loaded the ${name === 'back' ? 'previous' : 'next'} page's address as a new page`)) {
           const r = await ctx.send(t, 'Page.navigate', { url: h.entries[i].url });
-          if (r.errorText) throw new ToolError('navigation_failed', `${name} to ${h.entries[i].url} failed: ${r.errorText}`);
+          if (r.errorText && !t.stoppedPending) throw new ToolError('navigation_failed', `${name} to ${h.entries[i].url} failed: ${r.errorText}`);
           return;
         }
         await ctx.send(t, 'Page.navigateToHistoryEntry', { entryId: h.entries[i].id });
