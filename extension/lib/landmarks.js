@@ -31,9 +31,9 @@
 /**
  * @typedef {{region: string, roles: readonly string[], tags: readonly string[], named: boolean, partOfDialog: boolean,
  *   scopedBy: readonly string[], scopedNeedsName: boolean}} Landmark
- * @typedef {{landmarks: readonly Landmark[], nameAttrs: readonly string[], sectioning: readonly (readonly [string, string])[],
+ * @typedef {{landmarks: readonly Landmark[], nameAttrs: readonly string[], sectioning: readonly (readonly string[])[],
  *   ariaRoles: readonly string[]}} LandmarkTable
- *   sectioning: [tag, scope role] of the tags that scope a header, footer or aside without a role attribute
+ *   sectioning: the [tag, scope role] pairs of the tags that scope a header, footer or aside without a role attribute
  * @typedef {{tag: string, attr: (name: string) => (string | null | undefined)}} LandmarkElement
  *   tag: the element's tag name, any case; attr: its attribute values (null when absent)
  */
