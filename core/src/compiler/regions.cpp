@@ -14,11 +14,6 @@ bool listed(const Array& list, std::size_t count, std::string_view s) {
   return std::find(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(count), s) != list.begin() + static_cast<std::ptrdiff_t>(count);
 }
 
-bool named(const Dom& dom, int i) {
-  return std::any_of(generated::kLandmarkNameAttrs.begin(), generated::kLandmarkNameAttrs.end(),
-                     [&](std::string_view a) { return !is_blank(dom.attr(i, a)); });
-}
-
 // The role an ancestor scopes by: its role attribute's, else its tag's as sectioning content.
 std::string_view scope_role(const Dom& dom, int p) {
   const std::string_view given = attr_role(dom, p);
@@ -41,6 +36,11 @@ bool scoped_by(const Dom& dom, int i, const generated::Landmark& l) {
 }
 
 }  // namespace
+
+bool named(const Dom& dom, int i) {
+  return std::any_of(generated::kLandmarkNameAttrs.begin(), generated::kLandmarkNameAttrs.end(),
+                     [&](std::string_view a) { return !is_blank(dom.attr(i, a)); });
+}
 
 bool scoped_away(const Dom& dom, int i) {
   const std::string_view t = dom.tag(i);

@@ -21,6 +21,10 @@ Region landmark_of(const Dom& dom, int i, std::string_view role);
 /// generic, as Chrome computes it (compiler/roles.cpp implicit_role).
 bool scoped_away(const Dom& dom, int i);
 
+/// Whether element `i` has an author-given name (a non-blank one of the table's name attributes:
+/// aria-label, aria-labelledby, title): a form or a <section> needs one to be a form or region.
+bool named(const Dom& dom, int i);
+
 /// A region that opens nothing inside a dialog: a dialog's own header and footer are part of it.
 bool part_of_dialog(Region r);
 

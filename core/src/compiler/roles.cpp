@@ -83,7 +83,7 @@ std::string implicit_role(const Dom& dom, int i) {
   if (t == "aside") return scoped_away(dom, i) ? "generic" : "complementary";
   if (t == "header") return scoped_away(dom, i) ? "sectionheader" : "banner";
   if (t == "footer") return scoped_away(dom, i) ? "sectionfooter" : "contentinfo";
-  if (t == "section") return "region";
+  if (t == "section") return named(dom, i) ? "region" : "generic";  // HTML-AAM, as Chrome: a region only when named
   if (t == "article") return "article";
   if (t == "ul" || t == "ol" || t == "menu") return "list";
   if (t == "li") return "listitem";
