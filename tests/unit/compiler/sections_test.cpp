@@ -92,7 +92,7 @@ TEST_CASE("roles by context: an added post's Like button is added under that pos
   CHECK(t[t.rfind('\n', like) + 1] == ' ');  // indented: under the post's title
 }
 
-TEST_CASE("roles by context: an aside inside sectioning content is a landmark only when named; main does not scope it", "[compiler][regions][sections]") {
+TEST_CASE("roles by context: an aside inside sectioning content is a landmark only when named, and main does not scope it", "[compiler][regions][sections]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int section = b.el(0, body, "section");
