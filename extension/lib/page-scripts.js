@@ -110,19 +110,19 @@ function pageWatcher(key, cfg, isSecret) {
     for (const f of n.querySelectorAll(FIELDS)) judge(f);
     if (n.querySelector('label')) for (const l of n.querySelectorAll('label')) judge(/** @type {any} */ (l).control);
   };
-  const wasSecret = (/** @type {any} */ n) => n instanceof Elem && [n, ...n.querySelectorAll('input')].some((f) => f.localName === 'input' &&
+  const wasSecret = (/** @type {any} */ n) => n instanceof Elem && [n, ...Array.from(n.querySelectorAll('input'))].some((f) => f.localName === 'input' &&
     (String(apply(getAttr, f, ['type']) ?? '').trim().toLowerCase() === 'password' || apply(getAttr, f, [cfg.secretMark]) !== null || apply(getAttr, f, [cfg.wasPassword]) !== null));
   const secretWatch = new Observer((/** @type {MutationRecord[]} */ records) => {
     /** Parents that lost a secret field in this change: what is put there takes its place. */
     const lost = new Set();
-    for (const r of records) if (r.type === 'childList') for (const n of r.removedNodes) if (wasSecret(n)) lost.add(r.target);
+    for (const r of records) if (r.type === 'childList') for (const n of Array.from(r.removedNodes)) if (wasSecret(n)) lost.add(r.target);
     for (const r of records) {
       if (r.type === 'attributes') { judge(r.target); continue; }
-      for (const n of r.addedNodes) {
-        if (lost.has(r.target) && n instanceof Elem) for (const f of [n, ...n.querySelectorAll(FIELDS)]) if (isField(f)) markSecret(f);
+      for (const n of /** @type {any[]} */ (Array.from(r.addedNodes))) {
+        if (lost.has(r.target) && n instanceof Elem) for (const f of [n, ...Array.from(n.querySelectorAll(FIELDS))]) if (isField(f)) markSecret(f);
         judgeUnder(n);
         // A box joining a group makes the group's first boxes a code too.
-        if (oneBox(n) && n.parentElement) for (const b of n.parentElement.querySelectorAll('input')) judge(b);
+        if (oneBox(n) && n.parentElement) for (const b of Array.from(n.parentElement.querySelectorAll('input'))) judge(b);
       }
     }
   });

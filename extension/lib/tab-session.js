@@ -637,8 +637,8 @@ export class TabSession {
 
   /** An out-of-process iframe attached: its session gets the same setup as the page's. @param {string} sessionId */
   async #setupChild(sessionId) {
-    /** @type {Array<[string, any]>} */
     const fetch = this.#fetchSetup();
+    /** @type {Array<[string, any]>} */
     const setup = [['Page.enable', {}], ['Network.enable', {}], ...(fetch ? [fetch] : []), this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
     // Sent together, not each after the last one's answer: a frame's target can hold an answer
     // until it runs, and it runs only on runIfWaitingForDebugger, so one after another left a frame
@@ -652,7 +652,10 @@ export class TabSession {
   get oopifs() { return new Map(this.#oopifs); }
   /** @param {string} sessionId */
   frameSession(sessionId) { return this.#oopifs.get(sessionId); }
-  /** An out-of-process iframe's session attached (Target.attachedToTarget). @param {string} sessionId @param {string} frameId */
+  /**
+   * An out-of-process iframe's session attached (Target.attachedToTarget).
+   * @param {string} sessionId @param {string} frameId @param {string} [parent] the session it attached through
+   */
   frameAttached(sessionId, frameId, parent = undefined) {
     this.#oopifs.set(sessionId, { frameId, sessionId });
     if (parent) this.#oopifParent.set(sessionId, parent);
