@@ -1,20 +1,12 @@
 #include "install.h"
 
-#include <cerrno>
-#include <climits>
+#include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <poll.h>
-#include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "endpoint.h"
 #include "framing.h"
 #include "limits.h"
+#include "platform/platform.h"
 #include "untrusted_json.h"
 
 #ifndef ATHENA_EXTENSION_ID
@@ -25,79 +17,45 @@ namespace athena::bridge {
 
 using nlohmann::json;
 
-namespace {
-
-std::string home() {
-  const char* h = std::getenv("HOME");
-  return h ? h : "";
-}
-
-bool mkdirs(const std::string& path) {
-  std::string cur;
-  std::stringstream ss(path);
-  std::string part;
-  if (!path.empty() && path[0] == '/') cur = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    cur += part + "/";
-    if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return false;
-  }
-  return true;
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return "";
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-bool is_macos() {
-#if defined(__APPLE__)
-  return true;
-#else
-  return false;
-#endif
-}
-
-}  // namespace
-
-std::string self_path() {
-  char buf[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n > 0) {
-    buf[n] = 0;
-    return buf;
-  }
-  return "athena-bridge";
-}
+std::string self_path() { return platform::self_path(); }
 
 std::vector<std::pair<std::string, std::string>> manifest_dirs(const InstallOptions& o) {
   if (!o.user_data_dir.empty()) return {{"custom profile", o.user_data_dir + "/NativeMessagingHosts"}};
-  if (is_macos()) {
-    if (o.system)
-      return {{"Google Chrome", "/Library/Google/Chrome/NativeMessagingHosts"},
-              {"Chromium", "/Library/Application Support/Chromium/NativeMessagingHosts"},
-              {"Brave", "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts"},
-              {"Microsoft Edge", "/Library/Microsoft/Edge/NativeMessagingHosts"}};
-    const std::string as = home() + "/Library/Application Support";
-    return {{"Google Chrome", as + "/Google/Chrome/NativeMessagingHosts"},
-            {"Chromium", as + "/Chromium/NativeMessagingHosts"},
-            {"Brave", as + "/BraveSoftware/Brave-Browser/NativeMessagingHosts"},
-            {"Microsoft Edge", as + "/Microsoft Edge/NativeMessagingHosts"}};
+  const std::string home = platform::home_dir();
+  switch (platform::os()) {
+    case platform::Os::kWindows:
+      // Registry keys under HKCU (the platform layer writes them and the manifest file they name).
+      return {{"Google Chrome", "Software\\Google\\Chrome\\NativeMessagingHosts"},
+              {"Chromium", "Software\\Chromium\\NativeMessagingHosts"},
+              {"Brave", "Software\\BraveSoftware\\Brave-Browser\\NativeMessagingHosts"},
+              {"Microsoft Edge", "Software\\Microsoft\\Edge\\NativeMessagingHosts"}};
+    case platform::Os::kMacos: {
+      if (o.system)
+        return {{"Google Chrome", "/Library/Google/Chrome/NativeMessagingHosts"},
+                {"Chromium", "/Library/Application Support/Chromium/NativeMessagingHosts"},
+                {"Brave", "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts"},
+                {"Microsoft Edge", "/Library/Microsoft/Edge/NativeMessagingHosts"}};
+      const std::string as = home + "/Library/Application Support";
+      return {{"Google Chrome", as + "/Google/Chrome/NativeMessagingHosts"},
+              {"Chromium", as + "/Chromium/NativeMessagingHosts"},
+              {"Brave", as + "/BraveSoftware/Brave-Browser/NativeMessagingHosts"},
+              {"Microsoft Edge", as + "/Microsoft Edge/NativeMessagingHosts"}};
+    }
+    default: {
+      if (o.system)
+        return {{"Google Chrome", "/etc/opt/chrome/native-messaging-hosts"},
+                {"Chromium", "/etc/chromium/native-messaging-hosts"},
+                {"Brave", "/etc/opt/brave.com/brave/native-messaging-hosts"},
+                {"Microsoft Edge", "/etc/opt/edge/native-messaging-hosts"}};
+      const std::string xdg = platform::env("XDG_CONFIG_HOME");
+      const std::string cfg = !xdg.empty() ? xdg : home + "/.config";
+      return {{"Google Chrome", cfg + "/google-chrome/NativeMessagingHosts"},
+              {"Chromium", cfg + "/chromium/NativeMessagingHosts"},
+              {"Brave", cfg + "/BraveSoftware/Brave-Browser/NativeMessagingHosts"},
+              {"Microsoft Edge", cfg + "/microsoft-edge/NativeMessagingHosts"}};
+    }
   }
-  if (o.system)
-    return {{"Google Chrome", "/etc/opt/chrome/native-messaging-hosts"},
-            {"Chromium", "/etc/chromium/native-messaging-hosts"},
-            {"Brave", "/etc/opt/brave.com/brave/native-messaging-hosts"},
-            {"Microsoft Edge", "/etc/opt/edge/native-messaging-hosts"}};
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  const std::string cfg = xdg && *xdg ? std::string(xdg) : home() + "/.config";
-  return {{"Google Chrome", cfg + "/google-chrome/NativeMessagingHosts"},
-          {"Chromium", cfg + "/chromium/NativeMessagingHosts"},
-          {"Brave", cfg + "/BraveSoftware/Brave-Browser/NativeMessagingHosts"},
-          {"Microsoft Edge", cfg + "/microsoft-edge/NativeMessagingHosts"}};
+  return {};
 }
 
 std::string check_install_options(const InstallOptions& o) {
@@ -107,23 +65,22 @@ std::string check_install_options(const InstallOptions& o) {
     if (!ok) return "--extension-id '" + o.extension_id + "' is not an extension id (32 letters a-p, see chrome://extensions)";
   }
   if (!o.binary.empty()) {
-    struct stat st {};
-    if (o.binary[0] != '/') return "--binary '" + o.binary + "' must be an absolute path";
-    if (::stat(o.binary.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || ::access(o.binary.c_str(), X_OK) != 0)
-      return "--binary '" + o.binary + "' is not an executable file";
+    if (!platform::is_absolute(o.binary)) return "--binary '" + o.binary + "' must be an absolute path";
+    if (!platform::is_executable(o.binary)) return "--binary '" + o.binary + "' is not an executable file";
   }
-  if (!o.user_data_dir.empty() && o.user_data_dir[0] != '/')
+  if (!o.user_data_dir.empty() && !platform::is_absolute(o.user_data_dir))
     return "--user-data-dir '" + o.user_data_dir + "' must be an absolute path";
-  if (!o.system && o.user_data_dir.empty()) {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    const bool have_xdg = xdg && xdg[0] == '/';
-    const std::string h = home();
-#if defined(__APPLE__)
-    const bool need_home = true;  // ~/Library/Application Support
-#else
-    const bool need_home = !have_xdg;
-#endif
-    if (need_home && (h.empty() || h[0] != '/'))
+  if (!o.user_data_dir.empty() && platform::registry_places())
+    return "--user-data-dir is not read on this OS: Chrome finds native hosts in the registry (HKCU) for every profile; "
+           "run install without it";
+  if (o.system && platform::registry_places())
+    return "--system is not supported on this OS: install registers for the current user (HKCU), which every profile reads";
+  if (!o.system && o.user_data_dir.empty() && !platform::registry_places()) {
+    const bool have_xdg = platform::is_absolute(platform::env("XDG_CONFIG_HOME"));
+    const std::string h = platform::home_dir();
+    // macOS always needs HOME (~/Library/Application Support); Linux only without XDG_CONFIG_HOME.
+    const bool need_home = platform::os() == platform::Os::kMacos || !have_xdg;
+    if (need_home && !platform::is_absolute(h))
       return "HOME is not set to an absolute folder, so the browsers' folders cannot be found: set HOME, or use "
              "--user-data-dir DIR (one profile) or --system";
   }
@@ -143,26 +100,19 @@ std::string manifest_json(const InstallOptions& o) {
 int cmd_install(const InstallOptions& o) {
   const std::string text = manifest_json(o);
   int failures = 0;
-  for (const auto& [browser, dir] : manifest_dirs(o)) {
-    const std::string file = dir + "/" + kHostName + ".json";
-    if (read_all(file) == text) {
-      std::printf("  %-15s %s (already up to date)\n", browser.c_str(), file.c_str());
+  for (const auto& [browser, place] : manifest_dirs(o)) {
+    const platform::Registration now = platform::read_registration(place, kHostName);
+    if (now.text == text) {
+      std::printf("  %-15s %s (already up to date)\n", browser.c_str(), now.where.c_str());
       continue;
     }
-    if (!mkdirs(dir)) {
-      std::printf("  %-15s cannot create %s: %s%s\n", browser.c_str(), dir.c_str(), std::strerror(errno),
-                  o.system ? " (run with sudo for --system)" : "");
+    std::string where, error;
+    if (!platform::write_registration(place, kHostName, text, where, error)) {
+      std::printf("  %-15s %s%s\n", browser.c_str(), error.c_str(), o.system ? " (run with sudo for --system)" : "");
       ++failures;
       continue;
     }
-    std::ofstream f(file, std::ios::binary | std::ios::trunc);
-    f << text;
-    if (!f) {
-      std::printf("  %-15s cannot write %s\n", browser.c_str(), file.c_str());
-      ++failures;
-      continue;
-    }
-    std::printf("  %-15s %s (written)\n", browser.c_str(), file.c_str());
+    std::printf("  %-15s %s (written)\n", browser.c_str(), where.c_str());
   }
   const std::string bin = o.binary.empty() ? self_path() : o.binary;
   std::printf(
@@ -179,11 +129,14 @@ int cmd_install(const InstallOptions& o) {
 }
 
 int cmd_uninstall(const InstallOptions& o) {
-  for (const auto& [browser, dir] : manifest_dirs(o)) {
-    const std::string file = dir + "/" + kHostName + ".json";
-    if (::unlink(file.c_str()) == 0) std::printf("  %-15s removed %s\n", browser.c_str(), file.c_str());
-    else std::printf("  %-15s nothing at %s\n", browser.c_str(), file.c_str());
+  std::vector<std::string> places;
+  for (const auto& [browser, place] : manifest_dirs(o)) {
+    places.push_back(place);
+    std::string where;
+    if (platform::remove_registration(place, kHostName, where)) std::printf("  %-15s removed %s\n", browser.c_str(), where.c_str());
+    else std::printf("  %-15s nothing at %s\n", browser.c_str(), where.c_str());
   }
+  platform::forget_unused_manifest(kHostName, places);
   return 0;
 }
 
@@ -198,9 +151,10 @@ int cmd_doctor(const InstallOptions& o) {
   const std::string id = o.extension_id.empty() ? ATHENA_EXTENSION_ID : o.extension_id;
   std::printf("athena-bridge doctor\n\n1. native host manifest\n");
   int found = 0;
-  for (const auto& [browser, dir] : manifest_dirs(o)) {
-    const std::string file = dir + "/" + kHostName + ".json";
-    const std::string text = read_all(file);
+  for (const auto& [browser, place] : manifest_dirs(o)) {
+    const platform::Registration reg = platform::read_registration(place, kHostName);
+    const std::string& file = reg.where;
+    const std::string& text = reg.text;
     if (text.empty()) continue;
     ++found;
     std::string why;
@@ -211,7 +165,7 @@ int cmd_doctor(const InstallOptions& o) {
     }
     const std::string path = str_field(m, "path");
     if (path != me) bad(browser + ": manifest points at " + path + ", not at this binary " + me, "run `" + me + " install`");
-    else if (::access(path.c_str(), X_OK) != 0) bad(browser + ": " + path + " is not executable", "rebuild, then `athena-bridge install`");
+    else if (!platform::is_executable(path)) bad(browser + ": " + path + " is not executable", "rebuild, then `athena-bridge install`");
     else ok(browser + ": " + file);
     bool allowed = false;
     if (const json* origins = field(m, "allowed_origins"); origins && origins->is_array())
@@ -220,31 +174,35 @@ int cmd_doctor(const InstallOptions& o) {
   }
   if (!found) bad("no native host manifest for any browser", "run `" + me + " install` (or `--user-data-dir DIR` for a custom profile)");
 
-  std::printf("\n2. extension connection (socket %s)\n", socket_path().c_str());
+  std::printf("\n2. extension connection (%s)\n", platform::endpoint_name().c_str());
   std::string error;
-  const int fd = connect_endpoint(error);
-  if (fd < 0) {
+  platform::EventLoop loop;
+  const int conn = loop.connect(error);
+  if (conn < 0) {
     bad("no native host running: " + error,
         "open Chrome with the Athena Delta extension installed and enabled; it starts the host itself (check its popup)");
   } else {
     ok("native host reachable");
-    write_all(fd, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", "athena-bridge doctor"}}.dump()));
+    loop.send(conn, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", "athena-bridge doctor"}}.dump()));
     FrameReader r(limits::kMaxFrameBytes);
-    pollfd p{fd, POLLIN, 0};
     json status;
-    char buf[4096];
-    for (int k = 0; k < 20 && status.is_null() && ::poll(&p, 1, 100) >= 0; ++k) {
-      if (!(p.revents & POLLIN)) continue;
-      const ssize_t n = ::read(fd, buf, sizeof buf);
-      if (n <= 0) break;
-      r.feed(buf, static_cast<std::size_t>(n));
-      while (auto s = r.next()) {
-        std::string why;
-        const json m = parse_untrusted(*s, why);
-        if (str_field(m, "type") == "status") status = m;
+    bool open = true;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
+    while (open && status.is_null() && std::chrono::steady_clock::now() < until) {
+      for (const auto& e : loop.wait(limits::kPollMs, conn)) {
+        if (e.kind != platform::EventLoop::Event::kData) {
+          open = false;
+          break;
+        }
+        r.feed(e.data.data(), e.data.size());
+        while (auto s = r.next()) {
+          std::string why;
+          const json m = parse_untrusted(*s, why);
+          if (str_field(m, "type") == "status") status = m;
+        }
       }
     }
-    ::close(fd);
+    loop.close(conn);
     if (status.is_null()) {
       bad("the native host did not answer", "reload the extension (chrome://extensions) to restart its host");
     } else {

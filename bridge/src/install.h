@@ -21,8 +21,10 @@ struct InstallOptions {
 /// binary an executable file), and an extension id is 32 letters a-p, as Chrome makes them.
 std::string check_install_options(const InstallOptions& o);
 
-/// Folders where Chrome, Chromium, Brave and Edge read host manifests, per the options.
-std::vector<std::pair<std::string, std::string>> manifest_dirs(const InstallOptions& o);  // (browser, folder)
+/// Where Chrome, Chromium, Brave and Edge look for host manifests on this OS, per the options:
+/// (browser, place), a place being a folder (Linux, macOS, a custom profile) or an HKCU registry
+/// key (Windows), as platform::write_registration takes it.
+std::vector<std::pair<std::string, std::string>> manifest_dirs(const InstallOptions& o);
 
 /// The manifest's JSON text.
 std::string manifest_json(const InstallOptions& o);

@@ -1,6 +1,5 @@
 // athena-bridge: one executable, what Chrome launches for the extension (native-host) and what
 // MCP clients launch (mcp), plus install/uninstall/doctor.
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -9,6 +8,7 @@
 #include "host.h"
 #include "install.h"
 #include "mcp.h"
+#include "platform/platform.h"
 
 using namespace athena::bridge;
 
@@ -33,7 +33,7 @@ int usage(int code) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::signal(SIGPIPE, SIG_IGN);  // a closed peer is an error code, never a dead process
+  platform::init_process();  // a closed peer is an error code, never a dead process; stdio carries bytes unchanged
   if (argc < 2) return usage(2);
   const std::string mode = argv[1];
   // Chrome starts the host as `<path> chrome-extension://<id>/ [--parent-window=N]`.
