@@ -201,22 +201,28 @@ bool write_stdout(const std::string& bytes) {
 
 namespace {
 
-/// This process's user, as a token's TOKEN_USER buffer (its SID inside).
-std::vector<unsigned char> token_user(HANDLE process) {
+/// The user a process runs as: a copy of its token's user SID (empty when it cannot be read). A
+/// copy, because TOKEN_USER points into its own buffer and would dangle once that moves.
+std::vector<unsigned char> user_sid(HANDLE process) {
   HANDLE token = nullptr;
   if (!::OpenProcessToken(process, TOKEN_QUERY, &token)) return {};
   DWORD n = 0;
   ::GetTokenInformation(token, TokenUser, nullptr, 0, &n);
-  std::vector<unsigned char> buf(n);
-  const bool ok = n && ::GetTokenInformation(token, TokenUser, buf.data(), n, &n);
+  std::vector<unsigned char> info(n);
+  std::vector<unsigned char> sid;
+  if (n && ::GetTokenInformation(token, TokenUser, info.data(), n, &n)) {
+    PSID s = reinterpret_cast<TOKEN_USER*>(info.data())->User.Sid;
+    sid.resize(::GetLengthSid(s));
+    if (!::CopySid(static_cast<DWORD>(sid.size()), sid.data(), s)) sid.clear();
+  }
   ::CloseHandle(token);
-  return ok ? buf : std::vector<unsigned char>();
+  return sid;
 }
 
-PSID sid_of(std::vector<unsigned char>& tu) { return tu.empty() ? nullptr : reinterpret_cast<TOKEN_USER*>(tu.data())->User.Sid; }
+PSID sid_of(std::vector<unsigned char>& sid) { return sid.empty() ? nullptr : static_cast<PSID>(sid.data()); }
 
 std::vector<unsigned char>& my_user() {
-  static std::vector<unsigned char> me = token_user(::GetCurrentProcess());
+  static std::vector<unsigned char> me = user_sid(::GetCurrentProcess());
   return me;
 }
 
@@ -233,7 +239,7 @@ std::wstring my_sid_string() {
 bool process_is_us(ULONG pid) {
   const HANDLE p = ::OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
   if (!p) return false;
-  std::vector<unsigned char> tu = token_user(p);
+  std::vector<unsigned char> tu = user_sid(p);
   ::CloseHandle(p);
   PSID theirs = sid_of(tu), mine = sid_of(my_user());
   return theirs && mine && ::EqualSid(theirs, mine);
