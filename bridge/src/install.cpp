@@ -119,12 +119,13 @@ int cmd_install(const InstallOptions& o) {
       "\nNative host %s registered for extension %s.\n\n"
       "Connect your agent:\n"
       "  Claude Desktop (claude_desktop_config.json) and Cursor (~/.cursor/mcp.json):\n"
-      "    {\"mcpServers\": {\"athena-delta\": {\"command\": \"%s\", \"args\": [\"mcp\"]}}}\n"
+      "    {\"mcpServers\": {\"athena-delta\": {\"command\": %s, \"args\": [\"mcp\"]}}}\n"
       "  Claude Code:\n"
       "    claude mcp add athena-delta -- %s mcp\n\n"
       "Then load the extension (chrome://extensions, Developer mode, Load unpacked: the extension/ folder) and run\n"
       "  %s doctor\n",
-      kHostName, o.extension_id.empty() ? ATHENA_EXTENSION_ID : o.extension_id.c_str(), bin.c_str(), bin.c_str(), bin.c_str());
+      kHostName, o.extension_id.empty() ? ATHENA_EXTENSION_ID : o.extension_id.c_str(), json(bin).dump().c_str(), bin.c_str(),
+      bin.c_str());  // the JSON snippet's path JSON-escaped (a Windows path's backslashes)
   return failures ? 1 : 0;
 }
 
