@@ -86,8 +86,9 @@ std::string endpoint_name();
 
 /// One thread's view of stdin, the endpoint's listener and its connections, as events: bytes that
 /// arrived, a connection accepted or refused, a stream that ended. Sending never blocks: bytes
-/// wait in a per-connection queue the loop drains as the peer reads, so one peer that stops
-/// reading delays nobody (the caller bounds the queue with queued()).
+/// wait in a per-connection queue the loop drains as the peer reads (POSIX: while the owner is in
+/// wait(); Windows: by the connection's own thread), so one peer that stops reading delays nobody
+/// (the caller bounds the queue with queued()).
 ///
 /// Ids: EventLoop::kStdin for stdin, a number >= 1 for each connection, never reused.
 class EventLoop {

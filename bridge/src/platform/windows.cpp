@@ -350,12 +350,22 @@ void conn_thread(Conn* c, int id, std::shared_ptr<Queue> q) {
   bool reading = false, writing = false;
   std::string ended;  // why it ended ("" = still open)
   while (ended.empty() && !c->stop) {
+    // An overlapped call may complete at once (data already there, room in the pipe): its result
+    // is taken here, because not every implementation signals the event then (wine does not), and
+    // the wait below is skipped so that the next call goes out at once.
+    bool done_now = false;
+    DWORD n = 0;
     if (!reading) {
       ::ResetEvent(rd.hEvent);
-      if (::ReadFile(c->h, rbuf.data(), static_cast<DWORD>(rbuf.size()), nullptr, &rd) || ::GetLastError() == ERROR_IO_PENDING)
+      if (::ReadFile(c->h, rbuf.data(), static_cast<DWORD>(rbuf.size()), nullptr, &rd)) {
+        done_now = true;
+        if (!::GetOverlappedResult(c->h, &rd, &n, FALSE)) ended = "it closed the connection";
+        else if (n > 0) q->push({EventLoop::Event::kData, id, std::string(rbuf.data(), n)});
+      } else if (::GetLastError() == ERROR_IO_PENDING) {
         reading = true;
-      else
+      } else {
         ended = "it closed the connection";
+      }
     }
     if (!writing && ended.empty()) {
       {
@@ -364,17 +374,25 @@ void conn_thread(Conn* c, int id, std::shared_ptr<Queue> q) {
       }
       if (!wbuf.empty()) {
         ::ResetEvent(wr.hEvent);
-        if (::WriteFile(c->h, wbuf.data(), static_cast<DWORD>(wbuf.size()), nullptr, &wr) || ::GetLastError() == ERROR_IO_PENDING)
+        if (::WriteFile(c->h, wbuf.data(), static_cast<DWORD>(wbuf.size()), nullptr, &wr)) {
+          done_now = true;
+          if (!::GetOverlappedResult(c->h, &wr, &n, FALSE)) {
+            ended = "the connection broke";
+          } else {
+            std::lock_guard<std::mutex> lock(c->m);
+            c->out.erase(0, n);
+          }
+        } else if (::GetLastError() == ERROR_IO_PENDING) {
           writing = true;
-        else
+        } else {
           ended = "the connection broke";
+        }
       }
     }
     if (!ended.empty()) break;
     HANDLE hs[3] = {c->wake, rd.hEvent, wr.hEvent};
-    const DWORD w = ::WaitForMultipleObjects(writing ? 3 : 2, hs, FALSE, INFINITE);
-    DWORD n = 0;
-    if (w == WAIT_OBJECT_0 + 1) {
+    const DWORD w = ::WaitForMultipleObjects(writing ? 3 : 2, hs, FALSE, done_now ? 0 : INFINITE);
+    if (w == WAIT_OBJECT_0 + 1 && reading) {
       reading = false;
       if (!::GetOverlappedResult(c->h, &rd, &n, FALSE)) ended = "it closed the connection";
       else if (n > 0) q->push({EventLoop::Event::kData, id, std::string(rbuf.data(), n)});
@@ -386,7 +404,7 @@ void conn_thread(Conn* c, int id, std::shared_ptr<Queue> q) {
         std::lock_guard<std::mutex> lock(c->m);
         c->out.erase(0, n);
       }
-    } else if (w != WAIT_OBJECT_0) {
+    } else if (w == WAIT_FAILED) {
       ended = "waiting failed: " + message_of(::GetLastError());
     }
   }
@@ -523,24 +541,33 @@ void EventLoop::watch_stdin() {
 
 bool EventLoop::listen(std::string& error) {
   if (impl_->listener.joinable()) return true;
+  const std::string name = endpoint_name();
+  // The name taken: by another host of ours (a second browser profile), or by someone else.
+  auto taken = [&]() {
+    std::string why;
+    const HANDLE probe = connect_pipe(why);
+    if (probe != INVALID_HANDLE_VALUE) {
+      ::CloseHandle(probe);
+      error = "another athena-bridge native host is already listening on " + name +
+              " (a second Chrome profile with the extension?); only one can serve at a time";
+    } else {
+      error = "the pipe " + name + " is held by another process (" + why + "): close it, or set ATHENA_RUNTIME_DIR";
+    }
+    return false;
+  };
+  // FILE_FLAG_FIRST_PIPE_INSTANCE refuses a name that exists; wine ignores that flag, so the name
+  // is looked up first too (a pipe with no free instance answers ERROR_PIPE_BUSY: it exists).
+  const HANDLE existing = ::CreateFileW(pipe_name().c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
+                                        SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, nullptr);
+  if (existing != INVALID_HANDLE_VALUE || ::GetLastError() == ERROR_PIPE_BUSY) {
+    if (existing != INVALID_HANDLE_VALUE) ::CloseHandle(existing);
+    return taken();
+  }
   const HANDLE first = new_instance(true);
   if (first == INVALID_HANDLE_VALUE) {
     const DWORD err = ::GetLastError();
-    const std::string name = endpoint_name();
-    if (err == ERROR_ACCESS_DENIED || err == ERROR_PIPE_BUSY) {
-      // The name is taken: by another host of ours (a second browser profile), or by someone else.
-      std::string why;
-      const HANDLE probe = connect_pipe(why);
-      if (probe != INVALID_HANDLE_VALUE) {
-        ::CloseHandle(probe);
-        error = "another athena-bridge native host is already listening on " + name +
-                " (a second Chrome profile with the extension?); only one can serve at a time";
-      } else {
-        error = "the pipe " + name + " is held by another process (" + why + "): close it, or set ATHENA_RUNTIME_DIR";
-      }
-    } else {
-      error = "cannot listen on " + name + ": " + message_of(err);
-    }
+    if (err == ERROR_ACCESS_DENIED || err == ERROR_PIPE_BUSY) return taken();
+    error = "cannot listen on " + name + ": " + message_of(err);
     return false;
   }
   impl_->listener_stop = ::CreateEventW(nullptr, TRUE, FALSE, nullptr);
