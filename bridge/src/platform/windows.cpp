@@ -351,8 +351,8 @@ void conn_thread(Conn* c, int id, std::shared_ptr<Queue> q) {
   std::string ended;  // why it ended ("" = still open)
   while (ended.empty() && !c->stop) {
     // An overlapped call may complete at once (data already there, room in the pipe): its result
-    // is taken here, because not every implementation signals the event then (wine does not), and
-    // the wait below is skipped so that the next call goes out at once.
+    // is taken here and the wait below is skipped, so the next call goes out without a round
+    // through WaitForMultipleObjects.
     bool done_now = false;
     DWORD n = 0;
     if (!reading) {
