@@ -169,6 +169,29 @@ bool write_stdout(const std::string& bytes) { return write_all(STDOUT_FILENO, by
 
 // ------------------------------------------------------------------ the endpoint
 
+// Named, not anonymous: EventLoop::Impl holds one, and a unity build (the asan preset) compiles
+// this file as if it were a header.
+namespace posix_detail {
+
+/// Which file a path is now (device and inode); {0, 0} when there is none. A host compares it
+/// with its own socket's: another host may have replaced the file, or it may be gone.
+struct FileId {
+  unsigned long long dev = 0, ino = 0;
+  bool operator==(const FileId& o) const { return dev == o.dev && ino == o.ino; }
+  bool operator!=(const FileId& o) const { return !(*this == o); }
+};
+
+FileId file_id(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  return {static_cast<unsigned long long>(st.st_dev), static_cast<unsigned long long>(st.st_ino)};
+}
+
+}  // namespace posix_detail
+
+using posix_detail::file_id;
+using posix_detail::FileId;
+
 namespace {
 
 /// A folder that only this user can enter: ours, and no group/other permission bits.
@@ -191,20 +214,6 @@ std::string runtime_dir() {
 }
 
 std::string socket_path() { return runtime_dir() + "/bridge.sock"; }
-
-/// Which file a path is now (device and inode); {0, 0} when there is none. A host compares it
-/// with its own socket's: another host may have replaced the file, or it may be gone.
-struct FileId {
-  unsigned long long dev = 0, ino = 0;
-  bool operator==(const FileId& o) const { return dev == o.dev && ino == o.ino; }
-  bool operator!=(const FileId& o) const { return !(*this == o); }
-};
-
-FileId file_id(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return {};
-  return {static_cast<unsigned long long>(st.st_dev), static_cast<unsigned long long>(st.st_ino)};
-}
 
 void set_cloexec_nosigpipe(int fd) {
   ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
