@@ -41,7 +41,7 @@ std::string resolve_upload_files(json& call) {
 
 json HostRouter::status() const {
   return {{"type", "status"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}, {"extension", ext_ready_},
-          {"extension_version", ext_version_}};
+          {"extension_version", ext_version_}, {"browser", ext_browser_}};
 }
 
 std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
@@ -58,6 +58,7 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
     }
     ext_ready_ = true;
     ext_version_ = str_field(msg, "extension");
+    ext_browser_ = str_field(msg, "browser");  // e.g. "Google Chrome 131": named to a second browser's user
     out.push_back({0, {{"type", "hello"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}}});
     // Sessions opened before the extension said hello.
     for (const auto& [c, cl] : clients_) out.push_back({0, {{"type", "session_open"}, {"session", cl.session}, {"client", cl.name}}});
@@ -126,6 +127,10 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
   auto cl = clients_.find(client);
   if (cl == clients_.end()) return out;
   const std::string type = str_field(msg, "type");
+  if (type == "status") {  // a look without joining: no session is opened (a second browser's host asks)
+    out.push_back({client, status()});
+    return out;
+  }
   if (type == "hello") {
     cl->second.name = str_field(msg, "client");
     // An MCP server that reconnects (after a host restart, say) proposes the session id it had,
@@ -247,14 +252,60 @@ long long ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
 }
 
-/// Not serving (e.g. a second Chrome profile while the first one's host holds the endpoint). The
-/// extension is told why, on every message it sends, and never gets a hello: its popup must not
-/// say "connected" when no agent can reach it. Staying as its port (until Chrome closes it) keeps
-/// the extension from reconnecting in a tight loop.
+// The status of the host that holds the endpoint (asked with a "status" message, which opens no
+// session), or null when none answers within limits::kPeerStatusWaitMs.
+json peer_status() {
+  platform::EventLoop loop;
+  std::string error;
+  const int conn = loop.connect(error);
+  if (conn < 0) return nullptr;
+  json status;
+  if (loop.send(conn, encode_frame(json{{"type", "status"}}.dump()))) {
+    FrameReader r(limits::kMaxFrameBytes);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kPeerStatusWaitMs);
+    bool open = true;
+    while (open && status.is_null()) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+      if (left <= 0) break;
+      for (const auto& e : loop.wait(static_cast<int>(left), conn)) {
+        if (e.kind != platform::EventLoop::Event::kData || !r.feed(e.data.data(), e.data.size())) {
+          open = false;
+          break;
+        }
+        while (auto frame = r.next()) {
+          std::string why;
+          json m = parse_untrusted(*frame, why);
+          if (str_field(m, "type") == "status") status = std::move(m);
+        }
+      }
+    }
+  }
+  loop.close(conn);
+  return status;
+}
+
+// What the extension of a browser this host cannot serve is told: which browser the agents are
+// connected to, and how to move them here. Never a bare refusal.
+std::string not_serving_message(const std::string& error) {
+  const json peer = peer_status();
+  if (peer.is_null()) return "athena-bridge is not serving this browser: " + error;
+  const std::string browser = str_field(peer, "browser");
+  const bool ready = bool_field(peer, "extension");
+  return std::string("your agents are connected to Athena Delta in ") +
+         (!ready ? "another browser or profile (its extension is starting)"
+                 : browser.empty() ? "another browser or profile" : browser + " (another browser, or another profile of this one)") +
+         ", and one browser is served at a time. To use this one instead: close that browser, or turn Athena Delta off "
+         "there (chrome://extensions), then reload Athena Delta here (chrome://extensions, its reload button).";
+}
+
+/// Not serving (e.g. a second browser or profile while the first one's host holds the endpoint).
+/// The extension is told why and which browser is served, on every message it sends, and never
+/// gets a hello: its popup must not say "connected" when no agent can reach it. Staying as its
+/// port (until Chrome closes it) keeps the extension from reconnecting in a tight loop.
 int refuse_extension(platform::EventLoop& loop, const std::string& error) {
   log(error);
   const std::string m =
-      encode_frame(json{{"type", "error"}, {"code", "endpoint"}, {"message", "athena-bridge is not serving this browser: " + error}}.dump());
+      encode_frame(json{{"type", "error"}, {"code", "endpoint"}, {"message", not_serving_message(error)}}.dump());
   platform::write_stdout(m);
   FrameReader chrome(limits::kMaxFrameBytes);
   for (;;) {

@@ -24,12 +24,14 @@ const bridge = path.join(root, 'tests/cross/bridge-under-wine.sh');
 const wine = path.join(root, 'cmake/toolchains/wine-run.sh');
 const EXTENSION_ID = readFileSync(path.join(root, 'extension/EXTENSION_ID'), 'utf8').trim();
 const HOST = 'com.athena_delta.bridge';
-/** The browsers' keys install writes (HKCU\<key>\com.athena_delta.bridge), as install.cpp lists them. */
+/** The browsers' keys install --all writes (HKCU\<key>\com.athena_delta.bridge), from browsers.h's
+ *  windows_key column: channels and Opera share Chrome's key, shown once under its first name. */
 const KEYS = {
   'Google Chrome': 'Software\\Google\\Chrome\\NativeMessagingHosts',
   Chromium: 'Software\\Chromium\\NativeMessagingHosts',
-  Brave: 'Software\\BraveSoftware\\Brave-Browser\\NativeMessagingHosts',
   'Microsoft Edge': 'Software\\Microsoft\\Edge\\NativeMessagingHosts',
+  Brave: 'Software\\BraveSoftware\\Brave-Browser\\NativeMessagingHosts',
+  Vivaldi: 'Software\\Vivaldi\\NativeMessagingHosts',
 };
 
 if (!existsSync(exe)) throw new Error(`${exe} is not built: cmake --preset win32-x64 && cmake --build build/win32-x64`);
@@ -95,12 +97,7 @@ test('athena-bridge.exe: a legacy initialize (2025-11-25) is answered with that 
   assert.deepEqual(m.result.capabilities.tools, { listChanged: false });
 });
 
-// MCP 2026-07-28 (server/discover, the per-request _meta envelope) is the work of the wt-mcp branch
-// (issue #51 part 4). Until it is merged this binary does not know server/discover, and the case is
-// marked todo; at merge, remove `todo` so that it counts.
-test('athena-bridge.exe: a 2026-07-28 server/discover is answered with the revisions it speaks', {
-  todo: 'server/discover lands with the MCP 2026-07-28 branch (wt-mcp); remove this todo when it is merged',
-}, async () => {
+test('athena-bridge.exe: a 2026-07-28 server/discover is answered with the revisions it speaks', async () => {
   const _meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
   const m = await rawMcp([{ id: 7, method: 'server/discover', params: { _meta } }], 7);
   assert.equal(m.error, undefined, JSON.stringify(m.error));
@@ -108,11 +105,11 @@ test('athena-bridge.exe: a 2026-07-28 server/discover is answered with the revis
   assert.deepEqual(m.result.capabilities.tools, { listChanged: false });
 });
 
-test('athena-bridge.exe install writes one HKCU key per browser naming one manifest file; a second run changes nothing; uninstall leaves nothing', () => {
+test('athena-bridge.exe install --all writes one HKCU key per browser naming one manifest file; a second run changes nothing; uninstall leaves nothing', () => {
   underWine([exe, 'uninstall']);  // a run that died half-way must not decide this one
   for (const key of Object.values(KEYS)) assert.equal(regDefault(`${key}\\${HOST}`), null, `HKCU\\${key}\\${HOST} before install`);
 
-  const first = underWine([exe, 'install']);
+  const first = underWine([exe, 'install', '--all']);
   assert.equal(first.code, 0, first.out + first.err);
   const files = new Set();
   for (const [browser, key] of Object.entries(KEYS)) {
@@ -135,7 +132,7 @@ test('athena-bridge.exe install writes one HKCU key per browser naming one manif
     allowed_origins: [`chrome-extension://${EXTENSION_ID}/`],
   });
 
-  const again = underWine([exe, 'install']);
+  const again = underWine([exe, 'install', '--all']);
   assert.equal(again.code, 0, again.out + again.err);
   assert.equal(again.out.match(/\(already up to date\)/g)?.length, Object.keys(KEYS).length, again.out);
 
@@ -156,4 +153,30 @@ test('athena-bridge.exe install refuses what Windows does not read, before writi
   const s = underWine([exe, 'install', '--system']);
   assert.equal(s.code, 2);
   assert.match(s.err, /--system is not supported on this OS/);
+});
+
+test('athena-bridge.exe install registers the browsers found by their own HKCU key, and with none found says so and writes nothing', () => {
+  underWine([exe, 'uninstall']);
+  // A browser keeps its own key under HKCU\Software (Chromium writes HKCU\Software\Chromium on
+  // its first start): wine's prefix has none, so nothing is found.
+  underWine(['reg', 'delete', 'HKCU\\Software\\Chromium', '/f']);
+  const none = underWine([exe, 'install']);
+  assert.equal(none.code, 1, none.out + none.err);
+  assert.match(none.out, /No Chromium-family browser found here \(looked for: Google Chrome, .* by their keys under HKCU\\Software\)/);
+  assert.match(none.out, /pass --all to register for every one/);
+  for (const key of Object.values(KEYS)) assert.equal(regDefault(`${key}\\${HOST}`), null, `HKCU\\${key}\\${HOST} after install found none`);
+
+  const added = underWine(['reg', 'add', 'HKCU\\Software\\Chromium\\BLBeacon', '/f']);
+  assert.equal(added.code, 0, added.out + added.err);
+  try {
+    const one = underWine([exe, 'install']);
+    assert.equal(one.code, 0, one.out + one.err);
+    assert.match(one.out, /Chromium\s+HKCU\\Software\\Chromium\\NativeMessagingHosts\\com\.athena_delta\.bridge -> .*\(written\)/);
+    assert.equal(one.out.match(/\(written\)/g)?.length, 1, one.out);
+    assert.ok(regDefault(`${KEYS.Chromium}\\${HOST}`), 'the Chromium key is written');
+    assert.equal(regDefault(`${KEYS['Google Chrome']}\\${HOST}`), null, 'Chrome, not found, is not written');
+  } finally {
+    underWine([exe, 'uninstall']);
+    underWine(['reg', 'delete', 'HKCU\\Software\\Chromium', '/f']);
+  }
 });

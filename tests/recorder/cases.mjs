@@ -227,3 +227,22 @@ export const UNSEEN_CASES = [
       click('filter-active', 'a[href="#/active"]', 'Active')],
   },
 ];
+
+// Small pages written from the accessible-name and role-mapping rules (accname 1.2, HTML-AAM,
+// ARIA 1.2 conflict resolution), one page per rule group (tests/sites/accname): recorded by
+// `./athena record --accname` into tests/cases-accname and read only by the agreement test,
+// which reports agreement per group (bench/accname-agreement.md).
+const ACCNAME_GROUPS = {
+  embedded: 'controls embedded in a label or in aria-labelledby content give their value (accname 2C)',
+  generated: 'CSS ::before/::after content, its alternative text and counters (accname 2F.ii)',
+  'input-image': '<input type=image>: labelledby, label, label element, alt, title, then "Submit" (HTML-AAM)',
+  labelledby: 'aria-labelledby: self-reference, hidden references, nesting, aria-label on references (accname 2B)',
+  hidden: 'hidden content is left out of a name from content (accname 2A)',
+  whitespace: 'inline and block boxes, line breaks and spaces between words (accname 2F.iii)',
+  nameless: 'widgets with an empty name are still widgets',
+  images: '<img alt=""> is presentational, even with a title (HTML-AAM img)',
+  roles: 'role=none/presentation conflict resolution (ARIA 1.2 9.3); date and time input roles',
+};
+export const ACCNAME_CASES = Object.entries(ACCNAME_GROUPS).map(([name, description]) => ({
+  name, description, start: (s) => s.url(`/sites/accname/${name}.html`), steps: [load],
+}));

@@ -73,6 +73,11 @@ bool make_dirs(const std::string& dir, std::string& error);
 bool write_file(const std::string& path, const std::string& bytes, std::string& error);
 /// Removes a file; false when there was none (or it could not be removed).
 bool remove_file(const std::string& path);
+/// Removes a folder when it is empty; false when it holds anything (or is not there).
+bool remove_empty_dir(const std::string& path);
+/// Whether `name` is a program here: an absolute path as given, else a name in a folder of PATH
+/// (split as the OS does: ':' on POSIX, ';' on Windows, where ".exe" is tried too).
+bool command_exists(const std::string& name);
 
 // ------------------------------------------------------------------ standard streams
 
@@ -158,6 +163,9 @@ class EventLoop {
 ///                 manifest_store_dir().
 /// A `place` that is an absolute folder (a custom --user-data-dir profile) is a folder on every OS.
 bool registry_places();
+/// Windows: whether the key HKCU\<key> exists (how a browser is found: it keeps its own key there);
+/// false on POSIX.
+bool registry_key_exists(const std::string& key);
 /// Windows: %LOCALAPPDATA%\athena-delta, where the one manifest file lives; "" on POSIX.
 std::string manifest_store_dir();
 

@@ -140,6 +140,22 @@ bool write_file(const std::string& path, const std::string& bytes, std::string& 
 
 bool remove_file(const std::string& path) { return ::unlink(path.c_str()) == 0; }
 
+bool remove_empty_dir(const std::string& path) { return ::rmdir(path.c_str()) == 0; }
+
+bool command_exists(const std::string& name) {
+  if (name.empty()) return false;
+  if (name[0] == '/') return is_executable(name);
+  const std::string path = env("PATH").empty() ? "/usr/local/bin:/usr/bin:/bin" : env("PATH");
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    if (end > start && is_executable(path.substr(start, end - start) + "/" + name)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------ standard streams
 
 namespace {
@@ -546,6 +562,8 @@ std::vector<EventLoop::Event> EventLoop::wait(int timeout_ms, int only) {
 // ------------------------------------------------------------------ registration
 
 bool registry_places() { return false; }
+
+bool registry_key_exists(const std::string&) { return false; }
 
 std::string manifest_store_dir() { return ""; }
 

@@ -183,6 +183,23 @@ bool write_file(const std::string& path, const std::string& bytes, std::string& 
 
 bool remove_file(const std::string& path) { return ::DeleteFileW(wide(path).c_str()) != 0; }
 
+bool remove_empty_dir(const std::string& path) { return ::RemoveDirectoryW(wide(path).c_str()) != 0; }
+
+bool command_exists(const std::string& name) {
+  if (name.empty()) return false;
+  const bool has_ext = name.size() > 4 && _stricmp(name.c_str() + name.size() - 4, ".exe") == 0;
+  if (is_absolute(name)) return is_executable(has_ext ? name : name + ".exe");
+  const std::string path = env("PATH");
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find(';', start);
+    if (end == std::string::npos) end = path.size();
+    if (end > start && is_executable(path.substr(start, end - start) + "\\" + name + (has_ext ? "" : ".exe"))) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 // ------------------------------------------------------------------ standard streams
 
 bool write_stdout(const std::string& bytes) {
@@ -680,6 +697,13 @@ std::string key_default(const std::string& key) {
 
 bool registry_places() { return true; }
 
+bool registry_key_exists(const std::string& key) {
+  HKEY h;
+  if (::RegOpenKeyExW(HKEY_CURRENT_USER, wide(key).c_str(), 0, KEY_READ, &h) != ERROR_SUCCESS) return false;
+  ::RegCloseKey(h);
+  return true;
+}
+
 std::string manifest_store_dir() {
   const std::string base = env("LOCALAPPDATA");
   return (base.empty() ? home_dir() + "\\AppData\\Local" : base) + "\\athena-delta";
@@ -726,7 +750,21 @@ bool remove_registration(const std::string& place, const std::string& name, std:
   }
   const std::string key = place + "\\" + name;
   where = "HKCU\\" + key;
-  return ::RegDeleteKeyW(HKEY_CURRENT_USER, wide(key).c_str()) == ERROR_SUCCESS;
+  if (::RegDeleteKeyW(HKEY_CURRENT_USER, wide(key).c_str()) != ERROR_SUCCESS) return false;
+  // The keys install made on the way (NativeMessagingHosts, and the browser's own key when the
+  // browser never ran) go too while they hold nothing, up to HKCU\Software: a key left behind
+  // would make the next install take a browser for found (manifest_places looks for its key).
+  std::string k = place;
+  while (k.find('\\') != std::string::npos && k.rfind("Software", 0) == 0 && k != "Software") {
+    HKEY h;
+    if (::RegOpenKeyExW(HKEY_CURRENT_USER, wide(k).c_str(), 0, KEY_READ, &h) != ERROR_SUCCESS) break;
+    DWORD subkeys = 1, values = 1;
+    const LONG rc = ::RegQueryInfoKeyW(h, nullptr, nullptr, nullptr, &subkeys, nullptr, nullptr, &values, nullptr, nullptr, nullptr, nullptr);
+    ::RegCloseKey(h);
+    if (rc != ERROR_SUCCESS || subkeys != 0 || values != 0 || ::RegDeleteKeyW(HKEY_CURRENT_USER, wide(k).c_str()) != ERROR_SUCCESS) break;
+    k = k.substr(0, k.rfind('\\'));
+  }
+  return true;
 }
 
 void forget_unused_manifest(const std::string& name, const std::vector<std::string>& places) {

@@ -573,7 +573,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (is_text_container(dom, i)) in_text[u] = 0;
     z[u] = own_z_index(dom, i, z[u]);
     const bool focusable = is_focusable(dom, i);
-    const bool visible = vis.visible(i, focusable);
+    // An element the page gave a widget role is a widget even without a box of any size (an empty
+    // `<div role=button aria-pressed=true>`): Chrome keeps it in its tree, and the agent must see
+    // that it exists, like a focusable empty element.
+    const bool widget = focusable || (is_interactive_role(r) && dom.has_attr(i, "role"));
+    const bool visible = vis.visible(i, widget);
 
     if (const auto found = match_of.find(i); visible || found != match_of.end()) {
       const OverlayMatch m = found != match_of.end() ? found->second : classify_overlay(dom, i, r);

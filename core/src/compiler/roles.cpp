@@ -34,6 +34,18 @@ bool inside(const Dom& dom, int i, std::initializer_list<std::string_view> tags)
   return false;
 }
 
+// ARIA 1.2 §6.4 global states and properties (those that apply to every role).
+bool has_global_aria(const Dom& dom, int i) {
+  static constexpr std::array<std::string_view, 21> kGlobal = {
+      "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-description",
+      "aria-details", "aria-disabled", "aria-dropeffect", "aria-errormessage", "aria-flowto", "aria-grabbed",
+      "aria-haspopup", "aria-invalid", "aria-keyshortcuts", "aria-label", "aria-labelledby", "aria-live",
+      "aria-owns", "aria-relevant", "aria-roledescription"};
+  for (const auto a : kGlobal)
+    if (dom.has_attr(i, a)) return true;
+  return false;
+}
+
 std::string input_role(const Dom& dom, int i) {
   const std::string type = lower(collapse_ws(dom.attr(i, "type")));
   const bool list = dom.has_attr(i, "list");
@@ -44,7 +56,9 @@ std::string input_role(const Dom& dom, int i) {
   if (type == "number") return "spinbutton";
   if (type == "hidden") return "";
   if (type == "color") return "ColorWell";
-  if (type == "date" || type == "month" || type == "week") return "Date";
+  // Chrome's tree calls month and week fields DateTime (its date picker with a year part), date Date.
+  if (type == "date") return "Date";
+  if (type == "month" || type == "week") return "DateTime";
   if (type == "datetime-local") return "DateTime";
   if (type == "time") return "InputTime";
   if (type == "search") return list ? "combobox" : "searchbox";
@@ -81,7 +95,8 @@ std::string implicit_role(const Dom& dom, int i) {
   if (t == "img") {
     bool has = false;
     const std::string_view alt = dom.attr(i, "alt", &has);
-    return has && alt.empty() && !dom.has_attr(i, "title") ? "none" : "image";
+    // HTML-AAM: alt="" is presentational whatever else the image carries (a title included).
+    return has && alt.empty() ? "none" : "image";
   }
   if (t == "nav") return "navigation";
   if (t == "main") return "main";
@@ -208,8 +223,9 @@ std::string role_of(const Dom& dom, int i) {
       const std::string_view tok = first_token(rest);
       if (tok.empty()) break;
       if (valid_role(tok)) {
-        // Presentational roles conflict with focusability (ARIA 1.2 §9.3): the implicit role stays.
-        if ((tok == "none" || tok == "presentation") && is_focusable(dom, i)) break;
+        // Presentational role conflict resolution (ARIA 1.2 §9.3): a focusable element, or one
+        // with a global ARIA property, keeps its implicit role.
+        if ((tok == "none" || tok == "presentation") && (is_focusable(dom, i) || has_global_aria(dom, i))) break;
         return in_context(dom, i, chrome_name(tok));
       }
       rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
