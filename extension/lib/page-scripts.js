@@ -428,8 +428,9 @@ const LANDMARK_SRC = `const landmarkTable = ${JSON.stringify(LANDMARKS)};
   const landmarkOf = ${landmarkOf};
   const regionOf = ${regionOf};
   const landmarkElement = (n) => ({ tag: n.localName, attr: (a) => n.getAttribute(a) });
-  const opens = (n) => landmarkOf(landmarkTable, landmarkElement(n));
-  const regionIn = (n) => { const chain = []; for (let e = n; e; e = e.parentElement) chain.unshift(landmarkElement(e)); return regionOf(landmarkTable, chain, landmarkOf); };`;
+  const chainOf = (n) => { const chain = []; for (let e = n; e; e = e.parentElement) chain.unshift(landmarkElement(e)); return chain; };
+  const opens = (n) => landmarkOf(landmarkTable, chainOf(n));
+  const regionIn = (n) => regionOf(landmarkTable, chainOf(n), landmarkOf);`;
 
 /**
  * Text of the landmark of region `want` around this node (its nearest ancestor-or-self opening

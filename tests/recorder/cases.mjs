@@ -126,6 +126,22 @@ export const CASES = [
     steps: [load, click('open-privacy-tab', '#tab-privacy', 'Privacy'), click('open-advanced-tab', '#tab-advanced', 'Advanced')],
   },
   {
+    name: 'feed',
+    description: 'A feed of <article> posts, each with a <footer> holding its Like button and count; Load more adds a post',
+    start: (s) => s.url('/sites/feed.html'),
+    steps: [
+      load,
+      click('load-more', '#more', 'Load more'),
+      { name: 'like-fourth', action: { op: 'click', text: 'Like' }, run: (p) => p.locator('article').nth(3).getByRole('button', { name: 'Like' }).click() },
+    ],
+  },
+  {
+    name: 'mdbook',
+    description: "An mdBook chapter page: The Rust Programming Language's sidebar of 111 links, sections nested in the next list item",
+    start: (s) => s.url('/sites/mdbook/ch09-01-unrecoverable-errors-with-panic.html'),
+    steps: [load],
+  },
+  {
     name: 'accordion',
     description: 'An FAQ accordion (aria-expanded + aria-controls) and a <details> section',
     start: (s) => s.url('/sites/accordion.html'),

@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "compiler/regions.h"
 #include "compiler/text.h"
 #include "landmarks.inc"  // generated from extension/lib/landmarks.js by core/gen-landmarks.mjs
 
@@ -23,15 +24,6 @@ std::string chrome_name(std::string_view r) {
   if (r == "presentation") return "none";
   if (r == "directory") return "list";
   return std::string(r);
-}
-
-bool inside(const Dom& dom, int i, std::initializer_list<std::string_view> tags) {
-  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0; p = dom.nodes[static_cast<std::size_t>(p)].parent) {
-    if (dom.nodes[static_cast<std::size_t>(p)].type == 9) return false;  // stop at the document
-    for (const auto t : tags)
-      if (dom.tag(p) == t) return true;
-  }
-  return false;
 }
 
 // ARIA 1.2 §6.4 global states and properties (those that apply to every role).
@@ -102,10 +94,11 @@ std::string implicit_role(const Dom& dom, int i) {
   if (t == "main") return "main";
   if (t == "search") return "search";
   if (t == "form") return "form";
-  if (t == "aside") return "complementary";
-  if (t == "header") return inside(dom, i, {"article", "aside", "main", "nav", "section"}) ? "sectionheader" : "banner";
-  if (t == "footer") return inside(dom, i, {"article", "aside", "main", "nav", "section"}) ? "sectionfooter" : "contentinfo";
-  if (t == "section") return "region";
+  // Scoped to sectioning content, by the landmark table's rule (compiler/regions.h).
+  if (t == "aside") return scoped_away(dom, i) ? "generic" : "complementary";
+  if (t == "header") return scoped_away(dom, i) ? "sectionheader" : "banner";
+  if (t == "footer") return scoped_away(dom, i) ? "sectionfooter" : "contentinfo";
+  if (t == "section") return named(dom, i) ? "region" : "generic";  // HTML-AAM, as Chrome: a region only when named
   if (t == "article") return "article";
   if (t == "ul" || t == "ol" || t == "menu") return "list";
   if (t == "li") return "listitem";
@@ -212,25 +205,30 @@ std::string layout_table_role(const Dom& dom, int i, std::string role) {
 
 }  // namespace
 
-std::string role_of(const Dom& dom, int i) {
-  if (!dom.is_element(i)) return "";
+std::string_view attr_role(const Dom& dom, int i) {
   bool has = false;
   const std::string_view attr = dom.attr(i, "role", &has);
-  if (has) {
-    const std::string roles = lower(attr);
-    std::string_view rest = roles;
-    while (true) {
-      const std::string_view tok = first_token(rest);
-      if (tok.empty()) break;
-      if (valid_role(tok)) {
-        // Presentational role conflict resolution (ARIA 1.2 §9.3): a focusable element, or one
-        // with a global ARIA property, keeps its implicit role.
-        if ((tok == "none" || tok == "presentation") && (is_focusable(dom, i) || has_global_aria(dom, i))) break;
-        return in_context(dom, i, chrome_name(tok));
-      }
-      rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
+  if (!has) return {};
+  const std::string roles = lower(attr);
+  std::string_view rest = roles;
+  while (true) {
+    const std::string_view tok = first_token(rest);
+    if (tok.empty()) return {};
+    if (valid_role(tok)) {
+      // Presentational role conflict resolution (ARIA 1.2 §9.3): a focusable element, or one
+      // with a global ARIA property, keeps its implicit role.
+      if ((tok == "none" || tok == "presentation") && (is_focusable(dom, i) || has_global_aria(dom, i))) return {};
+      // The table's own copy of the token: `roles` dies with this call.
+      return *std::find(generated::kAriaRoles.begin(), generated::kAriaRoles.end(), tok);
     }
+    rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
   }
+}
+
+std::string role_of(const Dom& dom, int i) {
+  if (!dom.is_element(i)) return "";
+  const std::string_view given = attr_role(dom, i);
+  if (!given.empty()) return in_context(dom, i, chrome_name(given));
   return layout_table_role(dom, i, implicit_role(dom, i));
 }
 

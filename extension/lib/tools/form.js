@@ -49,7 +49,7 @@ export const fillForm = defineTool({
   title: 'Fill form',
   // Each field is typed, chosen or clicked as type, select and click do: what they may do, it may.
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  description: 'Fill several fields in order, each replacing its value: text, an option, or true/false to check.',
+  description: 'Fill fields in order, each replacing its value: text, an option, true/false.',
   args: { fields: { type: 'array', items: { type: 'object' }, description: '[{ref, value}]' } },
   required: ['fields'], mutating: true, factpack: true, group: 'input',
   // The tab of the first field's ref, as a tool with one ref runs on that ref's tab.

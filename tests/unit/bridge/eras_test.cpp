@@ -74,7 +74,7 @@ TEST_CASE("eras: every 2026-07-28 result says its resultType and who answered", 
     CHECK(r["ttlMs"] == limits::kListTtlMs);
     CHECK(r["cacheScope"] == "public");
     CHECK(r["_meta"]["io.modelcontextprotocol/serverInfo"] == kServerInfo);
-    CHECK(r["tools"] == tool_list());
+    CHECK(r["tools"] == served_tools(false, {"core"}));  // the default group (--tools core)
   }
   SECTION("a tool call answered at once (not connected)") {
     t.connected = false;
