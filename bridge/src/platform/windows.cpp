@@ -750,10 +750,11 @@ bool remove_registration(const std::string& place, const std::string& name, std:
   }
   const std::string key = place + "\\" + name;
   where = "HKCU\\" + key;
-  if (::RegDeleteKeyW(HKEY_CURRENT_USER, wide(key).c_str()) != ERROR_SUCCESS) return false;
+  const bool removed = ::RegDeleteKeyW(HKEY_CURRENT_USER, wide(key).c_str()) == ERROR_SUCCESS;
   // The keys install made on the way (NativeMessagingHosts, and the browser's own key when the
   // browser never ran) go too while they hold nothing, up to HKCU\Software: a key left behind
   // would make the next install take a browser for found (manifest_places looks for its key).
+  // Also when our key was already gone, so that an older install's empty keys go as well.
   std::string k = place;
   while (k.find('\\') != std::string::npos && k.rfind("Software", 0) == 0 && k != "Software") {
     HKEY h;
@@ -764,7 +765,7 @@ bool remove_registration(const std::string& place, const std::string& name, std:
     if (rc != ERROR_SUCCESS || subkeys != 0 || values != 0 || ::RegDeleteKeyW(HKEY_CURRENT_USER, wide(k).c_str()) != ERROR_SUCCESS) break;
     k = k.substr(0, k.rfind('\\'));
   }
-  return true;
+  return removed;
 }
 
 void forget_unused_manifest(const std::string& name, const std::vector<std::string>& places) {
