@@ -22,7 +22,7 @@ struct InstallOptions {
 /// was found here, and why a confined build cannot use it ("" when it can).
 struct ManifestPlace {
   std::string browser;
-  std::string dir;
+  std::string dir;  // a folder, or on Windows an HKCU key (platform::write_registration's place)
   bool found = false;
   std::string sandboxed;
 };
@@ -33,7 +33,9 @@ struct ManifestPlace {
 std::string check_install_options(const InstallOptions& o);
 
 /// Where the browsers of browsers.h read host manifests on this OS, per the options (one entry per
-/// folder: channels that share a folder appear once, found when any of them is).
+/// place: channels that share a folder or key appear once, found when any of them is). A place
+/// (ManifestPlace::dir) is a folder (Linux, macOS, a custom profile) or an HKCU registry key
+/// (Windows, browsers.h's windows_key), as platform::write_registration takes it.
 std::vector<ManifestPlace> manifest_places(const InstallOptions& o);
 
 /// The manifest's JSON text.

@@ -1,7 +1,6 @@
 // athena-bridge: one executable, what Chrome launches for the extension (native-host) and what
 // MCP clients launch (mcp), plus install/uninstall/doctor.
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -10,6 +9,7 @@
 #include "host.h"
 #include "install.h"
 #include "mcp.h"
+#include "platform/platform.h"
 #include "tools.h"
 
 using namespace athena::bridge;
@@ -65,7 +65,7 @@ bool parse_tool_groups(const std::string& list, std::vector<std::string>& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::signal(SIGPIPE, SIG_IGN);  // a closed peer is an error code, never a dead process
+  platform::init_process();  // a closed peer is an error code, never a dead process; stdio carries bytes unchanged
   if (argc < 2) return usage(2);
   const std::string mode = argv[1];
   // Chrome starts the host as `<path> chrome-extension://<id>/ [--parent-window=N]`.

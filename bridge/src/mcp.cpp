@@ -1,16 +1,13 @@
 #include "mcp.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
-#include "endpoint.h"
+#include "athena/version.h"
 #include "framing.h"
 #include "host.h"
 #include "limits.h"
+#include "platform/platform.h"
 #include "tools.h"
 #include "untrusted_json.h"
 
@@ -18,7 +15,7 @@ namespace athena::bridge {
 
 namespace {
 
-constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601, kInvalidParams = -32602;
+constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601;  // kInvalidParams: mcp_eras.h
 
 const char* kNotConnected =
     "Chrome with the Athena Delta extension is not connected: %s. Open Chrome with the extension installed (its popup shows "
@@ -461,142 +458,110 @@ void McpServer::tick(Clock::time_point now) {
 // ------------------------------------------------------------------ the loop
 
 int run_mcp_server(McpOptions options) {
-  int host = -1;
+  using Event = platform::EventLoop::Event;
+  platform::EventLoop loop;
+  loop.watch_stdin();
+  int host = -1;  // the loop's id of the connection to the native host, -1 when none
   // This server's session for its whole life: proposed on every (re)connection, so a restarted
   // host hands back the same session and the agent keeps its tabs; no other process knows it.
   const std::string session = new_session_id();
   FrameReader reader(limits::kMaxFrameBytes);
   McpServer* self = nullptr;
   McpServer::Io io;
-  io.to_client = [](const json& m) {
-    const std::string s = m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-    write_all(STDOUT_FILENO, s);
-  };
-  // What goes to the host waits in `out` and is written as the socket takes it, from the loop
-  // below: a host that stops reading (stopped, or swamped) never blocks this process, which keeps
-  // answering ping, deadlines and cancellations. Bounded (kMaxHostQueueBytes): past it a call is
-  // not sent, and waits for the extension as when it is away, until its deadline.
-  std::string out;
-  std::size_t out_at = 0;
+  io.to_client = [](const json& m) { platform::write_stdout(m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"); };
+  // What goes to the host waits in the loop's queue for that connection and is written as the
+  // host takes it (platform::EventLoop::send never blocks: POSIX drains it from wait(), Windows
+  // from the connection's own I/O thread): a host that stops reading (stopped, or swamped) never
+  // blocks this process, which keeps answering ping, deadlines and cancellations. Bounded
+  // (kMaxHostQueueBytes): past it a call is not sent, and waits for the extension as when it is
+  // away, until its deadline.
   bool host_failed = false;  // a write failed: the loop below closes the host and says so
-  const auto flush = [&] {
-    while (host >= 0 && out_at < out.size()) {
-      const ssize_t n = ::send(host, out.data() + out_at, out.size() - out_at, MSG_DONTWAIT | MSG_NOSIGNAL);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
-      if (n <= 0) {
-        host_failed = true;
-        break;
-      }
-      out_at += static_cast<std::size_t>(n);
-    }
-    if (out_at == out.size()) {
-      out.clear();
-      out_at = 0;
-    } else if (out_at > (1u << 20)) {
-      out.erase(0, out_at);
-      out_at = 0;
-    }
-  };
   io.to_host = [&](const json& m) {
     if (host < 0 || host_failed) return false;
     const std::string f = encode_frame(m.dump(-1, ' ', false, json::error_handler_t::replace));
-    if (out.size() - out_at + f.size() > limits::kMaxHostQueueBytes) return false;
-    out += f;
-    flush();
-    return !host_failed;
+    if (loop.queued(host) + f.size() > limits::kMaxHostQueueBytes) return false;
+    if (!loop.send(host, f)) {
+      host_failed = true;
+      return false;
+    }
+    return true;
   };
   io.connect_host = [&](std::string& error) {
     if (host >= 0) return true;
-    const int fd = connect_endpoint(error);
-    if (fd < 0) return false;
+    const int id = loop.connect(error);
+    if (id < 0) return false;
     reader = FrameReader(limits::kMaxFrameBytes);
-    out.clear();
-    out_at = 0;
     host_failed = false;
     self->clear_host_error();
     // The hello may fail to go out when the host already refused us and closed: what it said
     // is still there to read, so the answer comes from reading, not from this write.
-    write_all(fd, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}.dump()));
+    loop.send(id, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}.dump()));
     // Wait briefly for the status so the first call knows whether the extension is there. A host
     // that refuses us (busy: every slot taken) says why and closes: that reason is the answer.
-    pollfd p{fd, POLLIN, 0};
-    std::vector<char> b(1 << 16);
     const auto until = Clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
-    while (!self->extension_connected() && Clock::now() < until && ::poll(&p, 1, 100) >= 0) {
-      if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      const ssize_t n = ::read(fd, b.data(), b.size());
-      if (n <= 0) {
-        ::close(fd);
-        error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();
-        return false;
-      }
-      reader.feed(b.data(), static_cast<std::size_t>(n));
-      while (auto payload = reader.next()) {
-        std::string ignored;
-        const json m = parse_untrusted(*payload, ignored);
-        if (m.is_object()) self->on_host(m);
+    while (!self->extension_connected() && Clock::now() < until) {
+      for (const Event& e : loop.wait(100, id)) {
+        if (e.kind == Event::kClosed) {
+          loop.close(id);
+          error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();
+          return false;
+        }
+        reader.feed(e.data.data(), e.data.size());
+        while (auto payload = reader.next()) {
+          std::string ignored;
+          const json m = parse_untrusted(*payload, ignored);
+          if (m.is_object()) self->on_host(m);
+        }
       }
     }
-    host = fd;
+    host = id;
     return true;
   };
   McpServer server(io, options);
   self = &server;
   std::string line;
-  std::vector<char> buf(1 << 16);
   bool dropping = false;  // inside an oversized line
   for (;;) {
-    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {host, static_cast<short>(POLLIN | (out_at < out.size() ? POLLOUT : 0)), 0}};
-    const int n = ::poll(fds, host >= 0 ? 2 : 1, limits::kPollMs);
-    if (n < 0 && errno != EINTR) return 1;
-    if (host >= 0 && (fds[1].revents & POLLOUT)) flush();
+    const std::vector<Event> events = loop.wait(limits::kPollMs);
     if (host >= 0 && host_failed) {
-      ::close(host);
+      loop.close(host);
       host = -1;
-      out.clear();
-      out_at = 0;
       server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
-      continue;
     }
     server.tick();
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t r = ::read(STDIN_FILENO, buf.data(), buf.size());
-      if (r <= 0) return 0;  // the client went away: calls in flight die with us (the host cancels them)
-      for (ssize_t k = 0; k < r; ++k) {
-        const char c = buf[static_cast<std::size_t>(k)];
-        if (c == '\n') {
-          if (dropping) {
-            dropping = false;
+    for (const Event& e : events) {
+      if (e.id == platform::EventLoop::kStdin) {
+        if (e.kind != Event::kData) return 0;  // the client went away: calls in flight die with us (the host cancels them)
+        for (const char c : e.data) {
+          if (c == '\n') {
+            if (dropping) {
+              dropping = false;
+              line.clear();
+              continue;
+            }
+            server.on_line(line);
             line.clear();
-            continue;
-          }
-          server.on_line(line);
-          line.clear();
-        } else if (!dropping) {
-          line.push_back(c);
-          if (line.size() > limits::kMaxMcpLineBytes) {
-            server.on_line(line);  // answers "exceeds"
-            line.clear();
-            dropping = true;
+          } else if (!dropping) {
+            line.push_back(c);
+            if (line.size() > limits::kMaxMcpLineBytes) {
+              server.on_line(line);  // answers "exceeds"
+              line.clear();
+              dropping = true;
+            }
           }
         }
-      }
-    }
-    if (host >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      const ssize_t r = ::read(host, buf.data(), buf.size());
-      if (r <= 0 || !reader.feed(buf.data(), static_cast<std::size_t>(r))) {
-        ::close(host);
-        host = -1;
-        out.clear();
-        out_at = 0;
-        server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
-        continue;
-      }
-      while (auto payload = reader.next()) {
-        std::string ignored;
-        const json m = parse_untrusted(*payload, ignored);
-        if (m.is_object()) server.on_host(m);
+      } else if (e.id == host) {
+        if (e.kind == Event::kClosed || !reader.feed(e.data.data(), e.data.size())) {
+          loop.close(host);
+          host = -1;
+          server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
+          continue;
+        }
+        while (auto payload = reader.next()) {
+          std::string ignored;
+          const json m = parse_untrusted(*payload, ignored);
+          if (m.is_object()) server.on_host(m);
+        }
       }
     }
   }

@@ -9,7 +9,6 @@ namespace athena::bridge {
 
 namespace {
 
-constexpr int kInvalidParams = -32602;
 constexpr const char* kProtocolVersionKey = "io.modelcontextprotocol/protocolVersion";
 constexpr const char* kClientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char* kClientInfoKey = "io.modelcontextprotocol/clientInfo";

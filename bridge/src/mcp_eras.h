@@ -17,6 +17,10 @@ namespace athena::bridge {
 
 using nlohmann::json;
 
+/// JSON-RPC's "invalid params" code: both eras answer a bad envelope or argument with it (here
+/// once, since mcp.cpp and mcp_eras.cpp share one unity source in the asan and fuzz builds).
+inline constexpr int kInvalidParams = -32602;
+
 /// Revisions served per request (server/discover, the `_meta` envelope), newest first.
 const std::vector<std::string>& modern_protocol_versions();
 /// Revisions served after `initialize`, newest first (those the official TypeScript SDK 1.x speaks).
