@@ -116,9 +116,17 @@ function pageWatcher(key, cfg, isSecret) {
     /** Parents that lost a secret field in this change: what is put there takes its place. */
     const lost = new Set();
     for (const r of records) if (r.type === 'childList') for (const n of Array.from(r.removedNodes)) if (wasSecret(n)) lost.add(r.target);
+    /** Nodes this change added: what is added inside one of them was seen by its walk. */
+    const added = new Set();
     for (const r of records) {
       if (r.type === 'attributes') { judge(r.target); continue; }
       for (const n of /** @type {any[]} */ (Array.from(r.addedNodes))) {
+        // A script that builds a tree one level at a time gives one record per level: walking
+        // each level's subtree again would cost the square of the depth (a 20,000-level page
+        // held its main thread for seconds). The outermost added node's walk sees them all.
+        const seen = added.has(r.target);
+        added.add(n);
+        if (seen) continue;
         if (lost.has(r.target) && n instanceof Elem) for (const f of [n, ...Array.from(n.querySelectorAll(FIELDS))]) if (isField(f)) markSecret(f);
         judgeUnder(n);
         // A box joining a group makes the group's first boxes a code too.
