@@ -37,10 +37,13 @@ const tmp = mkdtempSync(path.join(os.tmpdir(), 'athena-release-bench-'));
 const floors = [];
 for (const a of rel.artefacts.filter((x) => x.kind === 'npm platform package' && x.platform.startsWith('linux-'))) {
   execFileSync('tar', ['-xzf', path.join(OUT, a.file), '-C', tmp]);
-  const syms = execFileSync('objdump', ['-T', path.join(tmp, 'package/bin/athena-bridge')], { encoding: 'utf8' });
+  // readelf reads an ELF of any machine (the arm64 binary too); a static binary has no dynamic symbols.
+  const syms = execFileSync('readelf', ['--dyn-syms', '-W', path.join(tmp, 'package/bin/athena-bridge')], { encoding: 'utf8' });
   const highest = (prefix) => [...new Set(syms.match(new RegExp(`${prefix}_[0-9.]+`, 'g')) ?? [])]
     .sort((x, y) => x.localeCompare(y, 'en', { numeric: true })).pop();
-  floors.push(`${a.platform}: ${highest('GLIBC')}, ${highest('GLIBCXX')} (libstdc++)`);
+  const glibc = highest('GLIBC');
+  floors.push(glibc ? `${a.platform}: ${glibc}, ${highest('GLIBCXX') ?? 'no GLIBCXX'} (libstdc++)`
+    : `${a.platform}: none (a static binary: it loads on any glibc, Debian 11 and Ubuntu 20.04 included)`);
   rmSync(path.join(tmp, 'package'), { recursive: true, force: true });
 }
 
@@ -71,18 +74,17 @@ into ~/.local/share/athena-delta and the registration), headless Chromium loadin
 client (SDK 1.x) on \`npx athena-delta mcp\`, until its \`navigate\` answers a full FactPack. Downloads are not in
 it: the tarballs are local, as they are until the packages are on the npm registry.
 
-**glibc floor** of the packed binary: ${floors.join('; ')}. (Lowering it, so the binary loads on Debian 11 /
-Ubuntu 20.04, is the portable-bridge work of issue 51 part 1.)
+**glibc floor** of the packed binaries: ${floors.join('; ')}. (tests/cross/glibc-floor.sh checks it on every test run.)
 
 ### What was run here, on which OS and browser
 
 | OS | browser | run here | not run here |
 |---|---|---|---|
-| Linux x64 (Debian 12) | Chromium 156 (Debian package), headless | npm install --ignore-scripts of the tarballs and \`npx athena-delta install / doctor / uninstall\` as a non-root user in a fresh HOME (tests/release/install.test.mjs); the whole chain from the artefacts with a custom profile, and a second profile told which browser is served (tests/release/chain.test.mjs); \`npx athena-delta mcp\` under the MCP SDK 1.x client | a desktop session (headed), the default profile (~/.config/chromium) with a real user's Chromium |
+| Linux x64 (Debian 12) | Chromium 156 (Debian package), headless | npm install --ignore-scripts of the tarballs and \`npx athena-delta install / doctor / uninstall\` as a non-root user in a fresh HOME (tests/release/install.test.mjs); the whole chain from the artefacts with a custom profile, and a second profile told which browser is served (tests/release/chain.test.mjs); \`npx athena-delta mcp\` under the MCP SDK 1.x client and the SDK 2.x client pinned to 2026-07-28 | a desktop session (headed), the default profile (~/.config/chromium) with a real user's Chromium |
 | Linux x64 | Chrome (stable, beta, dev, canary), Edge (stable, beta, dev), Brave, Vivaldi, Opera | their folders written by \`install\` when the browser is found (bridge/test/install.test.mjs, with fake folders and commands) | none of these browsers is installed here: no manifest was read by them |
 | Linux x64 | Chromium from Snap, Chrome/Chromium/Brave/Edge from Flatpak | detected and reported as unable to start a native host (bridge/test/install.test.mjs) | the sandboxed browsers themselves |
-| Linux arm64 | any | – | the platform package is packed when build/*/bridge holds an arm64 release binary (cross build: portable-bridge branch); not built in this branch |
-| Windows x64 | any | – | registry registration (HKCU keys of bridge/src/browsers.h) and the win32-x64 package: portable-bridge branch |
+| Linux arm64 | any | the bridge cross-built (g++-aarch64-linux-gnu), its Catch2 tests and the MCP tests run under qemu-user (tests/cross), the platform package packed | a real arm64 machine, any browser there |
+| Windows x64 | any | the bridge cross-built (mingw-w64), its Catch2 tests, an MCP session of both eras, the named pipe and the HKCU registration of bridge/src/browsers.h under wine64 (tests/cross/windows.test.mjs), the platform package packed | a real Windows, any browser there, the launcher's copy step on Windows |
 | macOS x64 / arm64 | any | – | no macOS toolchain here: the darwin packages are never built; the folders of bridge/src/browsers.h for macOS are untested |
 | any | Chrome Web Store install | the store zip is built without \`key\` and a store id set at release time is allowed by the native host (tests/release/store-id.test.mjs) | no upload to the store; no store id exists yet |
 | any | Claude Desktop | the .mcpb is validated and packed with @anthropic-ai/mcpb | loading the bundle in Claude Desktop (not available on Linux) |
