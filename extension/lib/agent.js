@@ -464,7 +464,7 @@ export class Agent {
         // When what the page did not answer is our own snapshot, the page is too large to capture,
         // not busy with a script of its own: said as such, with what still works.
         if (e instanceof ToolError && e.code === 'page_busy' && /DOMSnapshot\.captureSnapshot/.test(e.message)) {
-          throw new ToolError('page_too_large', `tab ${tabName(t.key)}: the page is too large to capture: its snapshot (DOMSnapshot.captureSnapshot) did not come back within ${LIMITS.cdpCommandMs} ms, and it is this capture, not a script of the page, that keeps the page's main thread busy; wait for it to answer, then use read with a region or a ref (it reads text in the page, without a capture), or navigate to a smaller view of it (a page of results, a filtered list)`);
+          throw new ToolError('page_too_large', `tab ${tabName(t.key)}: the page is too large to capture: its snapshot (DOMSnapshot.captureSnapshot) did not come back within ${LIMITS.cdpCommandMs} ms, and it is this capture, not a script of the page, that keeps the page's main thread busy; wait for it to answer, then ${TOO_LARGE_WAY_ON}`);
         }
         if (e instanceof ToolError) throw e;
         last = e;
@@ -540,7 +540,12 @@ export class Agent {
       // The engine forgot a page under a call because its tab went away meanwhile (closed, the
       // debugger detached): the agent is told that, not the core's own wording.
       if (e && typeof e === 'object' && 'code' in e && e.code === 'unknown_page' && callTab?.dead) return { ok: false, error: { code: callTab.dead.code, message: safeMessage(callTab.dead.message) } };
-      if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
+      // A capture that came back but is over the core's input bound: the same page too large to
+      // capture (on a faster machine the snapshot answers in time, and is then too big to take).
+      if (isAthenaError(e) && e.code === 'input_too_large' && /: capture is \d+ /.test(String(e.message))) {
+        return { ok: false, error: { code: 'page_too_large', message: safeMessage(`the page is too large to capture: ${e.message}; it is the page's size, not a script of the page; ${TOO_LARGE_WAY_ON}`) } };
+      }
+      if (isAthenaError(e)) return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
       return { ok: false, error: { code: 'internal', message: safeMessage(msg(e)) } };
     }
   }
@@ -712,6 +717,14 @@ function groupRepeats(notes) {
   const counts = new Map();
   for (const n of notes) counts.set(n, (counts.get(n) ?? 0) + 1);
   return [...counts].map(([n, k]) => (k > 1 ? `${n} (${k} times)` : n));
+}
+
+/** What still works on a page too large to capture. */
+const TOO_LARGE_WAY_ON = 'use read with a region or a ref (it reads text in the page, without a capture), or navigate to a smaller view of it (a page of results, a filtered list)';
+
+/** An error the core threw (AthenaError of wasm/athena.mjs). @param {unknown} e @returns {e is {name: string, code: string, message: string}} */
+function isAthenaError(e) {
+  return !!e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError';
 }
 
 /** The core's ref errors, worded for the agent. @param {any} e */
