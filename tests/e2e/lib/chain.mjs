@@ -11,7 +11,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,13 +29,16 @@ export const CHAIN_LIMITS = Object.freeze({
   toolCallMs: 60_000,     // one MCP tool call, end to end
 });
 
-/** The athena-bridge binary: ATHENA_BRIDGE, else the first built one. */
+/**
+ * The athena-bridge binary: ATHENA_BRIDGE, else the most recently built of the release and dev
+ * builds (a release build left from an earlier checkout must not answer for today's sources).
+ */
 export function bridgeBinary() {
-  const candidates = [process.env.ATHENA_BRIDGE, 'build/release/bridge/athena-bridge', 'build/dev/bridge/athena-bridge']
-    .filter(Boolean).map((p) => path.resolve(root, p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`athena-bridge is not built (looked in ${candidates.join(', ')}): run ./athena build`);
-  return found;
+  if (process.env.ATHENA_BRIDGE) return path.resolve(root, process.env.ATHENA_BRIDGE);
+  const candidates = ['build/release/bridge/athena-bridge', 'build/dev/bridge/athena-bridge'].map((p) => path.resolve(root, p));
+  const built = candidates.filter((p) => existsSync(p)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (built.length === 0) throw new Error(`athena-bridge is not built (looked in ${candidates.join(', ')}): run ./athena build`);
+  return built[0];
 }
 
 /** Fails with a clear message when the wasm core has not been staged into the extension. */
