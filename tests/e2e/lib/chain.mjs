@@ -110,10 +110,18 @@ export async function startChain(opts = {}) {
   const leaveDialogs = (/** @type {import('playwright-core').Page} */ p) => p.on('dialog', () => {});
   context.pages().forEach(leaveDialogs);
   context.on('page', leaveDialogs);
-  let worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
-  if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
-
   const clients = [];
+  // A chain that fails to come up closes what it started (Chromium, bridges): left running, they
+  // keep the test process alive and the suite hangs instead of failing.
+  const abandon = async (/** @type {unknown} */ e) => {
+    for (const c of clients) await c.close().catch(() => {});
+    await context.close().catch(() => {});
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    throw e;
+  };
+  let worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
+  if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs }).catch(abandon);
+
   /** The clients of the 2026-07-28 SDK, whose callTool takes its options second. */
   const modern = new WeakSet();
   /**
@@ -141,14 +149,14 @@ export async function startChain(opts = {}) {
   const callTool = (c, params) => (modern.has(c) ? c.callTool(params, { timeout: CHAIN_LIMITS.toolCallMs })
     : c.callTool(params, undefined, { timeout: CHAIN_LIMITS.toolCallMs }));
 
-  const client = await connectClient(undefined, opts.mcpFlags ?? []);
+  const client = await connectClient(undefined, opts.mcpFlags ?? []).catch(abandon);
   log('waiting for the extension to connect to the bridge');
   let last = '';
   await until('the extension connecting to the bridge', async () => {
     const r = await callTool(client, { name: 'tabs', arguments: { action: 'list' } });
     last = resultText(r);
     return !r.isError;
-  }, { ms: CHAIN_LIMITS.connectMs, last: () => last });
+  }, { ms: CHAIN_LIMITS.connectMs, last: () => last }).catch(abandon);
 
   /**
    * Calls a tool; returns {text, fp, isError, raw}: `text` is what the model gets, `fp` that text
