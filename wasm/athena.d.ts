@@ -107,6 +107,8 @@ export interface ActionInfo {
   warnings?: string[];
   /** The agent asked for a full snapshot. */
   forceFull?: boolean;
+  /** snapshot(): collapse regions the agent holds unchanged (default true; false shows every region). */
+  collapseUnchanged?: boolean;
 }
 
 export type PackType = 'full' | 'delta' | 'no_change' | 'overlay_opened' | 'overlay_closed';

@@ -60,7 +60,7 @@ Reply ok_reply(std::string json_text = "null") {
 
 Reply status_reply(const Status& s) { return s ? ok_reply() : error_reply(s.error()); }
 
-// {"kind": "click", "warnings": ["..."], "forceFull": false}; every field optional.
+// {"kind": "click", "warnings": ["..."], "forceFull": false, "collapseUnchanged": true}; every field optional.
 Result<ActionInfo> parse_info(const std::string& info_json) {
   ActionInfo info;
   if (info_json.empty()) return info;
@@ -83,6 +83,10 @@ Result<ActionInfo> parse_info(const std::string& info_json) {
   if (auto it = j.find("forceFull"); it != j.end()) {
     if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: forceFull must be true or false");
     info.force_full = it->get<bool>();
+  }
+  if (auto it = j.find("collapseUnchanged"); it != j.end()) {
+    if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: collapseUnchanged must be true or false");
+    info.collapse_unchanged = it->get<bool>();
   }
   return info;
 }

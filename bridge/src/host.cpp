@@ -7,6 +7,7 @@
 #include "framing.h"
 #include "limits.h"
 #include "platform/platform.h"
+#include "tools.h"
 #include "untrusted_json.h"
 
 namespace athena::bridge {
@@ -24,9 +25,11 @@ json call_error(const json& id, const std::string& code, const std::string& mess
 }  // namespace
 
 std::string resolve_upload_files(json& call) {
+  // Which argument lists files is the tool's declaration's to say (localFiles), never its name.
+  const std::string arg = call.is_object() ? local_files_arg(str_field(call, "tool")) : std::string();
   json* args = call.is_object() && call.contains("args") ? &call["args"] : nullptr;
-  if (!args || !args->is_object() || !args->contains("files") || !(*args)["files"].is_array()) return {};
-  for (json& f : (*args)["files"]) {
+  if (arg.empty() || !args || !args->is_object() || !args->contains(arg) || !(*args)[arg].is_array()) return {};
+  for (json& f : (*args)[arg]) {
     if (!f.is_string()) continue;  // the extension refuses the shape with its own message
     const std::string given = f.get<std::string>();
     if (!platform::is_absolute(given) || given.find('\0') != std::string::npos) continue;
@@ -166,9 +169,9 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
       return out;
     }
     json m = msg;
-    // Upload paths are resolved here, on the computer whose files they name, so the extension
-    // compares the real file (symlinks followed) with the folders the user allowed.
-    if (str_field(msg, "tool") == "upload") {
+    // Paths of local files (an upload's) are resolved here, on the computer whose files they name,
+    // so the extension compares the real file (symlinks followed) with the folders the user allowed.
+    {
       const std::string why = resolve_upload_files(m);
       if (!why.empty()) {
         out.push_back({client, call_error(msg["id"], "upload_refused", why)});

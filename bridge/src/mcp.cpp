@@ -293,7 +293,7 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     }
   }
   // Every call, whatever it is, is answered within this, before the client's own timeout
-  // (limits.h kCallDeadlineMs; the longest wait_for fits in it, checked there).
+  // (limits.h kCallDeadlineMs; the longest wait a tool declares fits in it, checked there).
   const int deadline_ms = limits::kCallDeadlineMs;
   const std::string hid = "m" + std::to_string(next_id_++);
   json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
@@ -500,7 +500,7 @@ int run_mcp_server(McpOptions options) {
     // that refuses us (busy: every slot taken) says why and closes: that reason is the answer.
     const auto until = Clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
     while (!self->extension_connected() && Clock::now() < until) {
-      for (const Event& e : loop.wait(100, id)) {
+      for (const Event& e : loop.wait(limits::kConnectPollMs, id)) {
         if (e.kind == Event::kClosed) {
           loop.close(id);
           error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();

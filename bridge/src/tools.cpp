@@ -75,6 +75,12 @@ const json* find_tool(const std::string& name) {
   return nullptr;
 }
 
+std::string local_files_arg(const std::string& name) {
+  const json& f = contract()["localFiles"];
+  const auto it = f.find(name);
+  return it == f.end() ? "" : it->get<std::string>();
+}
+
 bool returns_factpack(const std::string& name) {
   for (const json& n : contract()["factpack"])
     if (n == name) return true;

@@ -37,4 +37,8 @@ std::string check_arguments(const json& tool, const json& args);
 /// Whether the tool answers with a FactPack (and so, in structured mode, has an outputSchema).
 bool returns_factpack(const std::string& name);
 
+/// The argument of tool `name` that lists files on this computer (its declaration's localFiles),
+/// which the native host resolves before the call goes on; "" when it names none.
+std::string local_files_arg(const std::string& name);
+
 }  // namespace athena::bridge

@@ -96,6 +96,11 @@ struct ActionInfo {
   std::string kind;                   // "click", "type", "navigate", ...
   std::vector<std::string> warnings;  // e.g. from bounded stabilization
   bool force_full = false;            // the agent asked for a full snapshot
+  /// snapshot(): regions the agent already holds, unchanged, are collapsed (false: every region
+  /// shown, as the agent's own snapshot tool asks to recover a lost context). A flag of the action,
+  /// set from the tool's declaration (extension/lib/tools/define.js collapsesUnchanged): the core
+  /// never reads a tool's name.
+  bool collapse_unchanged = true;
 };
 
 /// Sizes of one page's bounded state (benchmarks, memory checks; see limits.h for the bounds).

@@ -304,9 +304,10 @@ Result<FactPack> PageSession::snapshot(Snapshot snapshot, const ActionInfo& info
   View& to = view.value();
   std::string reason = full_reason_for(to);
   if (reason.empty()) reason = "requested";
-  // The agent's own `snapshot` (ActionInfo::kind) collapses nothing, whatever happened since;
-  // a navigation's baseline dedups against what the agent holds.
-  Outcome out = full(delivered_.get(), to, reason, info.kind != "snapshot");
+  // A baseline that asks for every region (ActionInfo::collapse_unchanged false: the agent's own
+  // snapshot) collapses nothing, whatever happened since; a navigation's dedups against what the
+  // agent holds.
+  Outcome out = full(delivered_.get(), to, reason, info.collapse_unchanged);
   commit(to, &out);
   out.pack.warnings = info.warnings;
   deliver(out);

@@ -194,6 +194,8 @@ function pointerTool(name) {
       : { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     args: { ref: ref() },
     required: ['ref'], mutating: true, factpack: true,
+    // A disabled element is not clicked; moving over it is harmless.
+    refusesDisabled: name === 'click',
     async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, (target) => pointerAt(ctx, t, target, name, name === 'click'), { ref: true });
     },
@@ -213,7 +215,7 @@ export const type = defineTool({
     ref: ref(), text: arg('string'), append: arg('boolean', 'add to the end instead of replacing'),
     clear: arg('boolean', 'replace the value (the default)'), submit: arg('boolean', 'press Enter after'),
   },
-  required: ['ref', 'text'], mutating: true, factpack: true,
+  required: ['ref', 'text'], mutating: true, factpack: true, refusesDisabled: true,
   precheck(args) {
     const text = str(args, 'text', true, true);
     if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
@@ -258,7 +260,7 @@ export const select = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Choose options of a select.',
   args: { ref: ref(), values: strings() },
-  required: ['ref', 'values'], mutating: true, factpack: true,
+  required: ['ref', 'values'], mutating: true, factpack: true, refusesDisabled: true,
   async handler(t, args, ctx) {
     // athena-bridge checked the types against the declaration (bridge/src/tools.cpp); a caller
     // that did not gets a refusal here rather than a page script fed a non-list.
@@ -310,7 +312,9 @@ export const upload = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Set files on a file input.',
   args: { ref: ref(), files: strings() },
-  required: ['ref', 'files'], mutating: true, factpack: true,
+  required: ['ref', 'files'], mutating: true, factpack: true, refusesDisabled: true,
+  // Paths on the user's computer: the native host resolves them before the call reaches us.
+  localFiles: 'files',
   precheck(args, ctx) {
     const files = /** @type {string[]} */ (args.files);
     if (files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => !f.startsWith('/')))

@@ -11,6 +11,7 @@ import { isRef } from '../ref.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
+import { snapshot } from './navigation.js';
 
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-state.js').TabState} TabState */
 
@@ -24,10 +25,13 @@ export const find = defineTool({
     frame: arg('string', 'e.g. f2, or a run f2..f9'), after: arg('string', 'ref: continue after it'),
     within: arg('string', 'ref: the lines under it (its "(N more …)")'), limit: arg('integer'),
   },
+  // Element lines as FactPacks show them, but a list of its own (not a FactPack of the page).
+  answers: 'own-text',
   // It reads the engine, not the page: an open dialog is no obstacle.
   dialog: 'ignores',
   async handler(t, args, ctx) {
-    if (!t.hasBaseline) return ctx.flow.run(t, 'snapshot', args, null);
+    // Nothing to find in yet: the page whole, as snapshot shows it.
+    if (!t.hasBaseline) return ctx.flow.run(t, snapshot.name, args, null);
     // Without a limit the core's default applies (core/include/athena/limits.h kDefaultFindLimit).
     const limit = args.limit;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit)) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
@@ -58,6 +62,7 @@ export const read = defineTool({
   hints: { readOnly: true, openWorld: true },
   description: 'Text of an element (a heading: its section) or region; in parts (from).',
   args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string'), from: arg('integer', 'where to go on: the next= of the last part') },
+  answers: 'own-text',
   // In the tab's queue (the dispatcher's): a capture never races an action.
   async handler(t, args, ctx) {
     return readText(ctx, t, args);
@@ -70,6 +75,7 @@ export const screenshot = defineTool({
   hints: { readOnly: true, openWorld: true },
   description: 'PNG of the page or an element.',
   args: { ref: ref() },
+  answers: 'image',
   precheck(args, ctx) {
     if (!ctx.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
   },

@@ -1,11 +1,10 @@
 // wait_for: wait, inside the action flow, until text appears or goes, a ref reaches a state, or
 // time passes; then answer with what changed, as any action does.
-import { CALL_ID } from '../action-flow.js';
 import { LIMITS } from '../limits.js';
 import { STATE_FN } from '../page-scripts.js';
 import { checkUrl } from '../policy.js';
 import { ToolError } from '../tab-state.js';
-import { arg, defineTool, oneOf, ref, sleep } from './define.js';
+import { arg, CALL_ID, defineTool, oneOf, ref, sleep } from './define.js';
 
 const STATES = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'attached', 'detached'];
 
@@ -16,6 +15,8 @@ export const waitFor = defineTool({
   description: 'Wait until text appears or goes, a ref reaches a state, or time passes.',
   args: { text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(), state: oneOf(STATES), ms: arg('integer') },
   mutating: true, factpack: true,
+  // How long it may wait is the agent's to say, within a bound the bridge's call deadline holds.
+  deadline: { arg: 'ms', maxMs: LIMITS.waitForMaxMs },
   precheck(args) {
     const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
     if (!(typeof ms === 'number' && ms >= 0 && ms <= LIMITS.waitForMaxMs)) throw new ToolError('bad_arguments', `wait_for: ms is 0..${LIMITS.waitForMaxMs}`);

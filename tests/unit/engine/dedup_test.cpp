@@ -127,6 +127,7 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     auto s1 = site("L2", 100, "Laptop");  // a new document with the same nav and footer
     ActionInfo info;
     info.kind = "snapshot";
+    info.collapse_unchanged = false;  // what the snapshot tool's declaration asks
     auto r = h.engine.snapshot_from(h.key, s1, info);
     REQUIRE(r);
     CHECK(r->reason == "navigation");
@@ -233,6 +234,7 @@ TEST_CASE("back on a page the tab left: the regions the agent held there are unc
     const auto again = site("L3", 200, "Phone");
     ActionInfo info;
     info.kind = "snapshot";
+    info.collapse_unchanged = false;  // what the snapshot tool's declaration asks
     auto r = h.engine.snapshot_from(h.key, again, info);
     REQUIRE(r);
     for (const RegionBlock& b : r->regions) CHECK_FALSE(b.unchanged);
