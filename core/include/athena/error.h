@@ -1,8 +1,10 @@
 // Errors that cross every boundary of the core (Catch2, WASM, bridge) as values.
 //
-// Every code is listed once here; docs/factpack-format.md ("Errors") lists the ones a query can
-// return, wasm/athena.d.ts the names as JS sees them. Messages are
-// written for the agent: they say what went wrong *and what to do next*.
+// Every code is listed once here and once in the error catalogue rules/errors.json (what it means,
+// what the agent should do; docs/errors.md is generated from it, and
+// tests/node/error-catalogue.test.mjs checks error_code_name's names against it); wasm/athena.d.ts
+// has the names as JS sees them. Messages are written for the agent: they say what went wrong *and
+// what to do next*.
 // No exception ever leaves the core's public API.
 #pragma once
 
@@ -23,16 +25,13 @@ enum class ErrorCode {
   // Pages.
   kUnknownPage,  // no page with this context/page index
   // Refs (resolve): each says what the agent should do.
-  kMalformedRef,      // not c{n}p{n}f{n}e{n}
+  kMalformedRef,      // not e{n} (the grammar and its cases: rules/ref.json)
   kContextMismatch,   // ref is for another browser context
   kPageMismatch,      // ref is for another tab
   kUnknownRef,        // never issued on this page
   kRefRemoved,        // element removed (in version N)
   kDocumentReplaced,  // the frame navigated; all refs of the old document are dead
   kIdentityChanged,   // the node now is something else (was button "Save", now button "Delete")
-  kStaleVersion,      // named only: the engine never returns it. An agent version other than the last
-                      // delivered one is answered by begin_action with a full snapshot (reason
-                      // "stale_version", Freshness::kStaleNoHistory), not with an error (engine.h)
   // Arguments (every entry point) and queries (find).
   kInvalidArgument,  // an argument of the wrong shape or range (page key, version, action info, config), or a
                      // query naming what the page does not have (role, frame, cursor ref)
