@@ -112,7 +112,7 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
   if (!m) return;  // a response to something we never send: ignore
   const std::string method = m->get<std::string>();
   const bool notification = raw_id == nullptr;
-  const json id = echo_id;
+  const json& id = echo_id;
   if (!notification && !is_id(*raw_id)) {
     fail(nullptr, kInvalidRequest, "invalid request: id must be a string or an integer");
     return;
@@ -550,7 +550,7 @@ int run_mcp_server(McpOptions options) {
     host = id;
     return true;
   };
-  McpServer server(io, options);
+  McpServer server(io, std::move(options));
   self = &server;
   std::string line;
   bool dropping = false;  // inside an oversized line

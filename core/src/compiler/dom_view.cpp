@@ -107,7 +107,7 @@ Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
   Recent recent[64];
   auto tag_of = [&](std::string_view name) -> std::string_view {
     if (!has_upper(name)) return name;  // views the capture, which outlives the Dom
-    Recent& slot = recent[(name.size() * 31 + static_cast<unsigned char>(name.front()) * 7 +
+    Recent& slot = recent[(name.size() * 31 + std::size_t{static_cast<unsigned char>(name.front())} * 7 +
                            static_cast<unsigned char>(name.back())) &
                           63];
     if (slot.name.data() != nullptr && slot.name == name) return slot.lowered;
@@ -192,7 +192,7 @@ void Dom::build_children(ChildLists& kids, std::vector<std::string>& warnings) {
     // Their generated text still counts for names, as in Chrome: kept on the element.
     for (std::size_t i = 0; i < d.size(); ++i) {
       if (!(d.flags[i] & kPseudo) || d.parent[i] < 0 || d.generated[i].empty()) continue;
-      Node& owner = nodes[static_cast<std::size_t>(base + d.parent[i])];
+      Node& owner = nodes[static_cast<std::size_t>(base) + static_cast<std::size_t>(d.parent[i])];
       // Form controls and images have no content of their own: Chrome ignores theirs.
       const bool replaced =
           owner.tag == "input" || owner.tag == "select" || owner.tag == "textarea" || owner.tag == "img";

@@ -57,7 +57,7 @@ std::uint64_t content_hash_of(const Node& n) {
   FieldHasher h;
   h.str(n.role).str(n.name).num(n.cut ? 1 : 0).str(n.description).str(n.href).str(n.region_label);
   h.num(static_cast<std::uint64_t>(n.category)).num(static_cast<std::uint64_t>(n.level));
-  h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(n.overlay + 1));
+  h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(std::int64_t{n.overlay} + 1));
   h.num(state_bits(n.state)).str(n.state.value);
   h.num(static_cast<std::uint64_t>(n.depth));  // where it sits: a line that moves in the outline changed
   return h.digest();
