@@ -16,7 +16,6 @@ export type ErrorCode =
   | 'ref_removed'
   | 'document_replaced'
   | 'identity_changed'
-  | 'stale_version'
   | 'invalid_argument'
   | 'no_such_region'
   | 'internal';

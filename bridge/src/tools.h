@@ -1,6 +1,6 @@
 // The MCP tool list: the extension's actions, generated at build time from the one tool contract
-// (extension/lib/tool-contract.js, via bridge/gen-tools.mjs), described as briefly as an agent needs. The whole list is in every agent's context: it is budgeted and measured
-// (bench/tool-list-results.md).
+// (extension/lib/tool-contract.js, via bridge/gen-tools.mjs), described as briefly as an agent needs. The whole list is
+// in every agent's context: it is budgeted and measured (bench/tool-list-results.md).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -17,8 +17,8 @@
 
 namespace athena {
 
-using engine::BlockKey;
 using engine::block_key;
+using engine::BlockKey;
 using engine::info_of;
 using engine::RefId;
 using engine::View;
@@ -90,8 +90,10 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
   if (from && config_.dedup_regions) {
     const auto previous = blocks_of(*from);
     for (const BlockKey& k : order) {
-      if (!same_as(k, previous)) unmatched.push_back(k);
-      else if (may_collapse) unchanged[k] = 0;
+      if (!same_as(k, previous))
+        unmatched.push_back(k);
+      else if (may_collapse)
+        unchanged[k] = 0;
     }
   }
   // Back on a page the tab left (a list, its detail, back): a region the agent held there, and
@@ -102,8 +104,10 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       const auto held = blocks_of(*left);
       std::vector<BlockKey> still;
       for (const BlockKey& k : unmatched) {
-        if (same_as(k, held)) unchanged[k] = left->version;
-        else still.push_back(k);
+        if (same_as(k, held))
+          unchanged[k] = left->version;
+        else
+          still.push_back(k);
       }
       unmatched = std::move(still);
     }
@@ -132,7 +136,8 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     for (const ViewEntry& e : from->entries) {
       if (now.count(e.ref)) continue;
       const engine::RefRecord* r = registry_.find(e.ref);
-      out.pack.invalidated.push_back({e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name, e.element.frame});
+      out.pack.invalidated.push_back(
+          {e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name, e.element.frame});
     }
   }
   out.pack.overlay = info_of(to.stack);

@@ -36,8 +36,10 @@ std::vector<RefId> moved_refs(const std::vector<std::pair<std::ptrdiff_t, RefId>
     auto it = std::lower_bound(tails.begin(), tails.end(), seq[i].first,
                                [&](std::size_t t, std::ptrdiff_t v) { return seq[t].first < v; });
     if (it != tails.begin()) parent[i] = *(it - 1);
-    if (it == tails.end()) tails.push_back(i);
-    else *it = i;
+    if (it == tails.end())
+      tails.push_back(i);
+    else
+      *it = i;
   }
   std::vector<char> stays(seq.size(), 0);
   for (std::size_t i = tails.empty() ? SIZE_MAX : tails.back(); i != SIZE_MAX; i = parent[i]) stays[i] = 1;
@@ -128,10 +130,13 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     } else {
       const bool changed_content = was->content != e.content;
       if (changed_content || went) {
-        out.pack.modified.push_back({e.element.ref, was->element, e.element, went, went && here.any ? here.any->element.ref : std::string()});
+        out.pack.modified.push_back(
+            {e.element.ref, was->element, e.element, went, went && here.any ? here.any->element.ref : std::string()});
         // A move alone invalidates nothing: the ref is the same element, only its place changed.
-        if (!changed_content) ++moved_only;
-        else text_changed += text;
+        if (!changed_content)
+          ++moved_only;
+        else
+          text_changed += text;
       }
     }
     prev_added = added;

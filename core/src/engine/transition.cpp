@@ -13,8 +13,8 @@
 
 namespace athena {
 
-using engine::BlockKey;
 using engine::block_key;
+using engine::BlockKey;
 using engine::each_ctx;
 using engine::info_of;
 using engine::kAllContexts;
@@ -33,8 +33,12 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   const int p = static_cast<int>(P), t = static_cast<int>(T.size()), s = static_cast<int>(S.size());
 
   Outcome out;
-  auto keep = [&](int lo, int hi) { each_ctx(from, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); }); };
-  auto take = [&](int lo, int hi) { each_ctx(to, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); }); };
+  auto keep = [&](int lo, int hi) {
+    each_ctx(from, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); });
+  };
+  auto take = [&](int lo, int hi) {
+    each_ctx(to, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); });
+  };
   out.target.main_frame_id = to.main_frame_id;
   out.target.main_loader_id = to.main_loader_id;
   out.target.stack = S;

@@ -13,7 +13,7 @@ import { tabName } from '../tabs.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
 import { snapshot } from './navigation.js';
 
-/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-state.js').TabState} TabState */
+/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
 export const find = defineTool({
   name: 'find',
@@ -84,7 +84,7 @@ export const screenshot = defineTool({
   },
 });
 
-/** read: text of a ref or a region. @param {ToolContext} ctx @param {TabState} t @param {any} args */
+/** read: text of a ref or a region. @param {ToolContext} ctx @param {TabSession} t @param {any} args */
 async function readText(ctx, t, args) {
   await ctx.attach(t);
   // A tab on a site the policy does not allow shows nothing, however it got there; checked again
@@ -134,7 +134,7 @@ async function readText(ctx, t, args) {
  * hideWithheld: a frame that jumps or toggles every animation frame is never painted), and their
  * boxes, measured before and after, are painted grey too before the image leaves the extension
  * (blankRects). A ref that is such a frame is refused.
- * @param {ToolContext} ctx @param {TabState} t @param {any} args
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} args
  */
 async function shoot(ctx, t, args) {
   await ctx.attach(t);
@@ -183,7 +183,7 @@ async function shoot(ctx, t, args) {
 /**
  * A ref resolved against a fresh capture, outside an action: no version is committed and no
  * action is begun.
- * @param {ToolContext} ctx @param {TabState} t @param {string} ref
+ * @param {ToolContext} ctx @param {TabSession} t @param {string} ref
  */
 async function resolveNow(ctx, t, ref) {
   if (!t.hasBaseline) throw new ToolError('unknown_ref', `${ref}: this tab has no snapshot yet; call snapshot first`);
@@ -197,7 +197,7 @@ async function resolveNow(ctx, t, ref) {
  * ("related navigation"), in the main frame or the frame given (f1, as in `<region frame="f1">`).
  * Resolved through an element the engine holds in that region (so the very landmark shown, also
  * inside an out-of-process iframe or a shadow root), else by selector in the main document.
- * @param {ToolContext} ctx @param {TabState} t @param {string} region @param {string} frame
+ * @param {ToolContext} ctx @param {TabSession} t @param {string} region @param {string} frame
  * @param {number} max characters at most @param {number} from where the part starts
  * @returns {Promise<{text: string, length: number, from?: number}>}
  */
