@@ -52,7 +52,8 @@ function argText(a) {
 function callText(args) {
   const rest = [...args];
   let head = '';
-  if (rest[0]?.type === 'string' && /%[sdifoOc]/.test(String(rest[0].value))) {
+  const formatted = rest[0]?.type === 'string' && /%[sdifoOc]/.test(String(rest[0].value));
+  if (formatted) {
     head = String(rest.shift().value).replace(/%([sdifoOc%])/g, (m, c) => {
       if (c === '%') return '%';
       if (!rest.length) return m;
@@ -63,7 +64,8 @@ function callText(args) {
       return argText(a);
     });
   }
-  return [head, ...rest.map(argText)].filter((s, i) => i > 0 || s !== '' || !head).join(' ');
+  const parts = rest.map(argText);
+  return formatted ? [head, ...parts].join(' ') : parts.join(' ');
 }
 
 export class ConsoleLog {

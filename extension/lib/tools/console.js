@@ -50,13 +50,14 @@ export const consoleMessages = defineTool({
     const upTo = ORDER.indexOf(level);
     if (upTo < 0) throw new ToolError('bad_arguments', `console: level is one of ${ORDER.join(', ')} (each shows itself and the levels above it)`);
     const filter = typeof args.filter === 'string' ? args.filter.toLowerCase() : '';
-    const all = log.list().filter((e) => ORDER.indexOf(e.level) <= upTo && (!filter || clean(e.text).toLowerCase().includes(filter) || redactUrl(e.url).toLowerCase().includes(filter)));
+    const matches = (/** @type {ConsoleEntry} */ e) => !filter || clean(e.text).toLowerCase().includes(filter) || redactUrl(e.url).toLowerCase().includes(filter);
+    const all = log.list().filter((e) => ORDER.indexOf(e.level) <= upTo && matches(e));
     const page = all.slice(offset, offset + LIMITS.consoleListMax);
     const more = all.length - offset - page.length;
     const notes = [];
     if (more > 0) notes.push(`… ${more} more: console {offset: ${offset + page.length}}`);
     if (log.dropped) notes.push(`(${log.dropped} older messages of this page were not kept)`);
-    const hidden = args.level === undefined ? log.list().filter((e) => e.level === 'debug').length : 0;
+    const hidden = args.level === undefined ? log.list().filter((e) => e.level === 'debug' && matches(e)).length : 0;
     if (hidden) notes.push(`(${hidden} debug messages not shown: console {level: "debug"})`);
     const since = log.since ? ` since=${quoteValue(redactUrl(log.since))}` : '';
     return { ok: true, text: `<console tab="${t.name}"${since} count="${all.length}">\n${[...page.map(line), ...notes].join('\n')}${page.length || notes.length ? '\n' : ''}</console>` };

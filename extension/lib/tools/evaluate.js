@@ -121,8 +121,11 @@ export const evaluate = defineTool({
       // promise that has not settled: the page answers). A loop is stopped, or it would hold the page.
       const alive = await bounded(t, 'Runtime.evaluate', { expression: '0', contextId: world.id, silent: true }, sid, LIMITS.evaluateProbeMs).catch(() => null);
       if (alive) throw new ToolError('eval_timeout', `evaluate: the function's promise did not settle within ${LIMITS.evaluateWaitMs} ms; it was left waiting in the page (its result, if any, is lost): make it settle sooner, or wait for the page's state with wait_for`);
-      await t.send('Runtime.terminateExecution', {}, sid).catch(() => {});
-      throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and was stopped; the page goes on`);
+      const why = await t.send('Runtime.terminateExecution', {}, sid).then(() => '', (e) => msg(e).slice(0, 120));
+      // Said as it is: the page answers again, or it is still held.
+      const after = await bounded(t, 'Runtime.evaluate', { expression: '0', contextId: world.id, silent: true }, sid, LIMITS.evaluateProbeMs).catch(() => null);
+      if (after) throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and was stopped; the page goes on`);
+      throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and could not be stopped${why ? ` (${quoteValue(why)})` : ''}: the page is held by it; navigate to leave the page, or open a new tab`);
     }
     const r = answer.r;
     if (r.exceptionDetails) {
