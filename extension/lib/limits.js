@@ -143,8 +143,8 @@ export const LIMITS = Object.freeze({
   evaluateFunctionMaxChars: 20_000,
   /** evaluate: how long its function may run or its promise stay unsettled before the call answers eval_timeout. */
   evaluateWaitMs: 5_000,
-  /** evaluate: after that, how long the page has to answer a trivial script before the function is taken for a loop and stopped. */
-  evaluateProbeMs: 1_000,
+  /** evaluate: how long past evaluateWaitMs the call waits for V8's own stop of a function that ran too long to come back. */
+  evaluateGraceMs: 2_000,
   /** evaluate: characters of the JSON result shown (the rest is cut, and the answer says by how much). */
   evaluateResultMaxChars: 4_000,
   /** Files one upload may set. */

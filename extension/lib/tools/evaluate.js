@@ -7,7 +7,7 @@
 // does), in the very execution context whose origin was checked: a navigation in between ends the
 // call (the context is gone) instead of running it on another site. A function that throws is
 // answered with its error; one that runs or waits longer than LIMITS.evaluateWaitMs is answered
-// eval_timeout, and stopped when it is a loop holding the page (Runtime.terminateExecution).
+// eval_timeout, and stopped by V8 when it runs that long (Runtime.evaluate's timeout).
 // The result is page-controlled text: it is cut to LIMITS.evaluateResultMaxChars and escaped as
 // read's blocks are (quote.js escapeBlock), so it can never close its block or open a tag.
 import { LIMITS } from '../limits.js';
@@ -94,42 +94,45 @@ export const evaluate = defineTool({
     const may = checkEvaluate(ctx.policy, world.origin);
     if (!may.ok) throw new ToolError(may.code, may.message);
 
-    /** @type {any} */
-    const params = { functionDeclaration: wrapper(args.function), awaitPromise: true, returnByValue: true, silent: true };
+    // Run by Runtime.evaluate in the checked context, whose `timeout` lets V8 itself stop a
+    // function that runs too long (Chrome refuses Runtime.terminateExecution to an extension's
+    // debugger: "not allowed for untrusted clients"). The element of a ref is handed over under a
+    // one-time key the evaluation takes back before the function runs.
+    const key = `__athena_${globalThis.crypto.randomUUID().replace(/-/g, '')}`;
     if (target) {
       const node = await t.send('DOM.resolveNode', { backendNodeId: target.backendNodeId, executionContextId: world.id }, sid).catch((e) => {
         if (e instanceof ToolError) throw e;
         throw new ToolError('stale_ref', `evaluate: ${args.ref} is no longer in its frame's document (${msg(e).slice(0, 80)}): take a snapshot; nothing was run`);
       });
-      params.objectId = node.object.objectId;
-      params.arguments = [{ objectId: node.object.objectId }];
-    } else {
-      params.executionContextId = world.id;
+      await t.send('Runtime.callFunctionOn', { objectId: node.object.objectId, functionDeclaration: 'function (k) { Object.defineProperty(globalThis, k, { value: this, configurable: true }); }', arguments: [{ value: key }], silent: true }, sid);
     }
+    const expression = `(async () => {
+  const el = ${target ? `globalThis[${JSON.stringify(key)}]` : 'undefined'};
+  ${target ? `delete globalThis[${JSON.stringify(key)}];` : ''}
+  return await (${wrapper(args.function)}).apply(el, el === undefined ? [] : [el]);
+})()`;
+    const params = { expression, contextId: world.id, awaitPromise: true, returnByValue: true, silent: true, timeout: LIMITS.evaluateWaitMs };
     /** @type {any} */ let answer;
+    const started = Date.now();
     try {
-      answer = await bounded(t, 'Runtime.callFunctionOn', params, sid, LIMITS.evaluateWaitMs);
+      answer = await bounded(t, 'Runtime.evaluate', params, sid, LIMITS.evaluateWaitMs + LIMITS.evaluateGraceMs);
     } catch (e) {
       if (e instanceof ToolError) throw e;
+      // V8 stopping it at its timeout is answered as a bare "Internal error" (Chromium 156), at the timeout.
+      if (/terminated/i.test(msg(e)) || (/Internal error/i.test(msg(e)) && Date.now() - started >= LIMITS.evaluateWaitMs)) throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and was stopped; the page goes on`);
       // The context checked is gone: the page navigated (or the frame went) before it ran.
       if (/context|not found|Cannot find/i.test(msg(e))) throw new ToolError('no_context', `evaluate: the ${target ? 'frame' : 'page'} was replaced before the function ran (it navigated): nothing was run; call again on the new page`);
       throw new ToolError('eval_error', `evaluate: Chrome refused the call: ${quoteValue(msg(e).slice(0, 200))}`);
     }
     if (!answer) {
       if (t.dialog) throw new ToolError('eval_timeout', `evaluate: the function opened a JavaScript ${t.dialog.type} and waits on it: answer it with dialog; its result is lost`);
-      // Still running (a loop: the page does not answer the smallest script) or still waiting (a
-      // promise that has not settled: the page answers). A loop is stopped, or it would hold the page.
-      const alive = await bounded(t, 'Runtime.evaluate', { expression: '0', contextId: world.id, silent: true }, sid, LIMITS.evaluateProbeMs).catch(() => null);
-      if (alive) throw new ToolError('eval_timeout', `evaluate: the function's promise did not settle within ${LIMITS.evaluateWaitMs} ms; it was left waiting in the page (its result, if any, is lost): make it settle sooner, or wait for the page's state with wait_for`);
-      const why = await t.send('Runtime.terminateExecution', {}, sid).then(() => '', (e) => msg(e).slice(0, 120));
-      // Said as it is: the page answers again, or it is still held.
-      const after = await bounded(t, 'Runtime.evaluate', { expression: '0', contextId: world.id, silent: true }, sid, LIMITS.evaluateProbeMs).catch(() => null);
-      if (after) throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and was stopped; the page goes on`);
-      throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and could not be stopped${why ? ` (${quoteValue(why)})` : ''}: the page is held by it; navigate to leave the page, or open a new tab`);
+      // V8 stops a function that runs too long; past that, its promise is what has not settled.
+      throw new ToolError('eval_timeout', `evaluate: the function's promise did not settle within ${LIMITS.evaluateWaitMs} ms; it was left waiting in the page (its result, if any, is lost): make it settle sooner, or wait for the page's state with wait_for`);
     }
     const r = answer.r;
     if (r.exceptionDetails) {
       const e = thrown(r.exceptionDetails);
+      if (/Execution was terminated/i.test(e) || /terminated/i.test(String(r.exceptionDetails.text ?? ''))) throw new ToolError('eval_timeout', `evaluate: the function ran for ${LIMITS.evaluateWaitMs} ms without returning (a loop?) and was stopped; the page goes on`);
       if (/^SyntaxError/.test(e)) throw new ToolError('bad_arguments', `evaluate: the function does not parse: ${quoteValue(e)}; give one function, e.g. () => document.title`);
       throw new ToolError('eval_error', `evaluate: the function threw ${quoteValue(e)}`);
     }
