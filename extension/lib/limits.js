@@ -129,6 +129,24 @@ export const LIMITS = Object.freeze({
   netBodyMaxChars: 4_000,
   /** network {id}: a response body is fetched from the browser only up to this size (a 50 MB download is not carried to say 4,000 characters of it). */
   netBodyFetchMaxBytes: 1_000_000,
+  /** console: messages kept per tab since its last navigation (the oldest go first). */
+  consoleLogMax: 500,
+  /** console: messages listed per answer (offset pages on). */
+  consoleListMax: 40,
+  /** console: characters of one message shown (a logged object or a long text is cut, and says by how much). */
+  consoleTextMaxChars: 500,
+  /** console: execution contexts known per tab (one per frame and world; a page that makes frames without end stops adding). */
+  consoleContextsMax: 1_000,
+  /** console: objects of console calls CDP holds for a session before they are let go (they are never read). */
+  consoleReleaseEvery: 200,
+  /** evaluate: characters of the function the agent sends. */
+  evaluateFunctionMaxChars: 20_000,
+  /** evaluate: how long its function may run or its promise stay unsettled before the call answers eval_timeout. */
+  evaluateWaitMs: 5_000,
+  /** evaluate: how long past evaluateWaitMs the call waits for V8's own stop of a function that ran too long to come back. */
+  evaluateGraceMs: 2_000,
+  /** evaluate: characters of the JSON result shown (the rest is cut, and the answer says by how much). */
+  evaluateResultMaxChars: 4_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */

@@ -23,6 +23,8 @@ import { fillForm } from './tools/form.js';
 import { drag } from './tools/drag.js';
 import { resize } from './tools/resize.js';
 import { network } from './tools/network.js';
+import { consoleMessages } from './tools/console.js';
+import { evaluate } from './tools/evaluate.js';
 import { find, read, screenshot } from './tools/read.js';
 import { tabs } from './tools/tabs.js';
 
@@ -31,7 +33,7 @@ import { tabs } from './tools/tabs.js';
 /** Every tool the agent has, in the order tools/list gives them. */
 export const TOOLS = Object.freeze([
   navigate, back, forward, reload, snapshot, click, type, fillForm, press, select, hover, drag, scroll, waitFor,
-  find, read, dialog, upload, screenshot, resize, network, tabs,
+  find, read, dialog, upload, screenshot, resize, network, consoleMessages, evaluate, tabs,
 ]);
 
 /**
