@@ -1,7 +1,7 @@
 // The landmark rule: which element opens which region of the FactPack (<region name="nav">). One
 // table, LANDMARKS, read by both languages: core/gen-landmarks.mjs generates the core's copy of it
 // at build time (core/src/compiler/regions.cpp reads that header), and the page scripts
-// (page-scripts.js, tools/read.js) pass it to landmarkOf / regionOf below, which run inside the
+// (extension/page/landmarks.js, read.js) pass it to landmarkOf / regionOf below, which run inside the
 // page (their sources are embedded, so they use nothing outside their own bodies).
 // rules/landmarks.json holds the cases; tests/unit/compiler/landmark_rule_test.cpp runs them
 // through the compiler and extension/test/landmark-rule.test.mjs through these functions.
