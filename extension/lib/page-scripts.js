@@ -4,6 +4,7 @@
 
 import { INVALID_MARK_ATTR, isSecretField, SECRET_MARK_ATTR, WAS_PASSWORD_ATTR } from './secrets.js';
 import { LANDMARKS as landmarkTable, landmarkOf, regionOf } from './landmarks.js';
+import { headingLevel } from './headings.js';
 import { LIMITS } from './limits.js';
 import { callExpression, pageFunction } from './page-code.js';
 import { whyHidden } from './visibility.js';
@@ -40,7 +41,7 @@ export const SETTLE_JS = (key, quietMs, capMs) => callExpression(SETTLE_FN, key,
 
 /** What the page code of read uses besides its own bodies. */
 const LANDMARK_SCOPE = { landmarkTable, landmarkOf, regionOf, landmarkElement, chainOf, opens, regionIn };
-const READ_SCOPE = { isSecretField, LIMITS };
+const READ_SCOPE = { isSecretField, headingLevel, LIMITS };
 
 /** Text of an element (extension/page/read.js readText). */
 export const READ_FN = pageFunction(readText, READ_SCOPE);

@@ -1,6 +1,7 @@
 // Page code of read (lib/tools/read.js): the text of an element, of a heading's section, of a
 // landmark. Password and payment values never leave the page.
 import { LIMITS } from '../lib/limits.js';
+import { headingLevel } from '../lib/headings.js';
 import { isSecretField } from '../lib/secrets.js';
 import { landmarkSelector, opens, regionIn } from './landmarks.js';
 
@@ -23,9 +24,8 @@ export function readText(max, from) {
   const secret = (/** @type {any} */ el) => el instanceof Element && isSecretField(el.localName, (/** @type {any} */ n) => el.getAttribute(n), labelsOf(el));
   const level = (/** @type {any} */ el) => {
     if (!(el instanceof Element)) return 0;
-    if (el.getAttribute('role') === 'heading') return Number(el.getAttribute('aria-level')) || 2;
-    const m = /^h([1-6])$/.exec(el.localName);
-    return m ? Number(el.getAttribute('aria-level')) || Number(m[1]) : 0;
+    if (el.getAttribute('role') !== 'heading' && !/^h[1-6]$/.test(el.localName)) return 0;
+    return headingLevel(el.localName, el.getAttribute('aria-level'));
   };
   const section = (/** @type {any} */ h) => {
     const own = level(h);
