@@ -9,7 +9,7 @@ import { LIMITS } from './limits.js';
 import { callExpression, pageFunction } from './page-code.js';
 import { whyHidden } from './visibility.js';
 import { scrollFor, selectOptions } from '../page/input.js';
-import { chainOf, landmarkElement, landmarkSelector, opens, regionIn } from '../page/landmarks.js';
+import { chainOf, landmarkElement, landmarkSelector, opens, regionIn, sectionEdges } from '../page/landmarks.js';
 import { readLandmark, readRegion, readText } from '../page/read.js';
 import { whyHiddenInPage } from '../page/visible.js';
 import { hasText, liveState } from '../page/wait.js';
@@ -41,7 +41,7 @@ export const SETTLE_JS = (key, quietMs, capMs) => callExpression(SETTLE_FN, key,
 
 /** What the page code of read uses besides its own bodies. */
 const LANDMARK_SCOPE = { landmarkTable, landmarkOf, regionOf, landmarkElement, chainOf, opens, regionIn };
-const READ_SCOPE = { isSecretField, headingLevel, LIMITS };
+const READ_SCOPE = { isSecretField, headingLevel, sectionEdges, LIMITS };
 
 /** Text of an element (extension/page/read.js readText). */
 export const READ_FN = pageFunction(readText, READ_SCOPE);

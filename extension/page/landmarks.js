@@ -5,6 +5,9 @@ import { LANDMARKS as landmarkTable, landmarkOf, regionOf } from '../lib/landmar
 /** The elements that can open a landmark: the table's tags and anything with a role attribute. */
 export const landmarkSelector = ['[role]', ...new Set(landmarkTable.landmarks.flatMap((l) => l.tags))].join(',');
 
+/** What bounds the section of a heading that read returns (the table's sectionEdges). */
+export const sectionEdges = landmarkTable.sectionEdges;
+
 /** An element as the landmark rule reads it. @param {any} n */
 export function landmarkElement(n) { return { tag: n.localName, attr: (/** @type {any} */ a) => n.getAttribute(a) }; }
 

@@ -3,7 +3,7 @@
 import { LIMITS } from '../lib/limits.js';
 import { headingLevel } from '../lib/headings.js';
 import { isSecretField } from '../lib/secrets.js';
-import { landmarkSelector, opens, regionIn } from './landmarks.js';
+import { landmarkSelector, opens, regionIn, sectionEdges } from './landmarks.js';
 
 /**
  * Text of an element; password and payment values never leave the page. A heading's text is its
@@ -33,8 +33,8 @@ export function readText(max, from) {
     const after = (/** @type {any} */ n) => !!(h.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) && !h.contains(n);
     const heads = (/** @type {any} */ n) => n instanceof Element && [n, ...n.querySelectorAll('h1,h2,h3,h4,h5,h6,[role=heading]')].find((/** @type {any} */ x) => after(x) && level(x) && level(x) <= own);
     // A landmark bounds a section; a <header> need not be one (an article's, around its title).
-    const edge = (/** @type {any} */ n) => n === doc.body || n === doc.documentElement || /^(main|article|aside|nav|dialog)$/.test(n.localName) ||
-      /^(main|article|complementary|navigation|region|dialog|alertdialog|banner|contentinfo)$/.test(n.getAttribute('role') || '');
+    const edge = (/** @type {any} */ n) => n === doc.body || n === doc.documentElement || sectionEdges.tags.includes(n.localName) ||
+      sectionEdges.roles.includes(n.getAttribute('role') || '');
     const parts = [h.innerText ?? h.textContent ?? ''];
     const take = (/** @type {any} */ n) => {  // the text of n, or of its part before the next heading of the level; false there
       if (n instanceof Element && (/^(script|style|template|noscript)$/.test(n.localName) || getComputedStyle(n).display === 'none')) return true;
