@@ -16,7 +16,9 @@ namespace athena {
 constexpr std::size_t kFrameWordMaxDigits = 9;
 
 /// "f3" for frame index 3.
-inline std::string frame_word(long long index) { return "f" + std::to_string(index); }
+inline std::string frame_word(long long index) {
+  return "f" + std::to_string(index);
+}
 
 /// "c0p3" for context 0, page 3.
 inline std::string tab_word(long long context, long long page) {

@@ -87,9 +87,9 @@ Result<Target> Engine::resolve(PageKey key, std::string_view ref) const {
     return make_error(ErrorCode::kContextMismatch, "ref " + std::string(ref) + " belongs to tab " + tab + ", in browser context " +
                                                        std::to_string(other->context) + ", not this page's context " +
                                                        std::to_string(key.context) + "; use refs from this page's FactPacks");
-  return make_error(ErrorCode::kPageMismatch, "ref " + std::string(ref) + " belongs to tab " + tab + ", not " +
-                                                  tab_word(key.context, key.page) +
-                                                  "; act on the tab it came from, or use refs from this page's FactPacks");
+  return make_error(ErrorCode::kPageMismatch,
+                    "ref " + std::string(ref) + " belongs to tab " + tab + ", not " + tab_word(key.context, key.page) +
+                        "; act on the tab it came from, or use refs from this page's FactPacks");
 }
 
 void Engine::advance_refs(std::uint64_t next) {

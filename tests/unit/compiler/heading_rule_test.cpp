@@ -2,14 +2,11 @@
 // core's heading_level (extension/test/heading-rule.test.mjs runs the same cases through the page
 // side's extension/lib/headings.js).
 #include <catch2/catch.hpp>
-
-#include "rule_table.h"
-
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "compiler/roles.h"
+#include "rule_table.h"
 
 using namespace athena;
 
@@ -23,6 +20,7 @@ TEST_CASE("heading level: every case of rules/headings.json, by the core", "[com
     CHECK(compiler::heading_level(tag, level, has) == c["level"].get<int>());
   }
   CHECK(compiler::heading_level("div", "", false) == rule["defaultLevel"].get<int>());
-  CHECK(compiler::heading_level("div", std::to_string(rule["maxLevel"].get<int>()), true) == rule["maxLevel"].get<int>());
+  CHECK(compiler::heading_level("div", std::to_string(rule["maxLevel"].get<int>()), true) ==
+        rule["maxLevel"].get<int>());
   CHECK(compiler::heading_level("div", "none", true) == rule["invalidLevel"].get<int>());
 }

@@ -2,13 +2,10 @@
 // check against: every case there through core/src/words.h (tests/node/ref-rule.test.mjs runs the
 // same cases through extension/lib/ref.js and tabs.js).
 #include <catch2/catch.hpp>
-
-#include "rule_table.h"
-
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include "rule_table.h"
 #include "words.h"
 
 using namespace athena;
