@@ -18,7 +18,7 @@ export const LIMITS = Object.freeze({
   screenshotBlankFill: '#808080',
   /** Bytes turned into a string at once when a screenshot is base64-encoded again (one call's arguments stay bounded). */
   base64ChunkBytes: 0x8000,
-  /** The browser's validation message kept on a field it refused (page-scripts.js; the core cuts a description at kMaxNameChars anyway). */
+  /** The browser's validation message kept on a field it refused (page/watcher.js; the core cuts a description at kMaxNameChars anyway). */
   invalidMessageMaxChars: 200,
   /** Timers set this long after the action began are no longer the action's. */
   settleTrackWindowMs: 2_000,
@@ -27,7 +27,7 @@ export const LIMITS = Object.freeze({
   /** CSS animations and transitions ending within this long are waited for (longer or infinite ones are not). */
   settleAnimationMaxMs: 1_000,
   /**
-   * Ancestors the page's watcher looks through for aria-hidden per DOM change (page-scripts.js):
+   * Ancestors the page's watcher looks through for aria-hidden per DOM change (page/watcher.js):
    * a change deeper under an aria-hidden element than this counts as visible. A script building a
    * 20,000-level document made the walk quadratic: seconds of the page's own main thread.
    */
@@ -168,7 +168,7 @@ export const LIMITS = Object.freeze({
   /** Stopped navigations remembered per tab until the next answer names them. */
   stoppedRequestsKept: 16,
 
-  // --- secrets by meaning (lib/page-scripts.js pageWatcher, lib/secrets.js) ---
+  // --- secrets by meaning (page/watcher.js pageWatcher, lib/secrets.js) ---
   /** Label text read to tell whether a field holds a secret (the core's kMaxSecretLabelChars). */
   secretLabelMaxChars: 400,
   /** One-character inputs side by side that make a one-time-code group (each box a secret). */

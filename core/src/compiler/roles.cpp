@@ -294,13 +294,34 @@ bool is_focusable(const Dom& dom, int i) {
   return false;
 }
 
+int heading_level(std::string_view tag, std::string_view aria_level, bool has_aria_level) {
+  // rules/headings.json, as Chrome computes it: h1..h6 their own level, else 2; aria-level read
+  // as an HTML integer wins when it is 1..9, gives 1 when it does not parse or is below 1, and
+  // is ignored above 9 (extension/lib/headings.js is the page side's copy).
+  const int own = tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6' ? tag[1] - '0' : 2;
+  if (!has_aria_level || aria_level.empty()) return own;
+  std::size_t at = 0;
+  while (at < aria_level.size() && (aria_level[at] == ' ' || aria_level[at] == '\t' || aria_level[at] == '\n' ||
+                                    aria_level[at] == '\f' || aria_level[at] == '\r'))
+    ++at;
+  bool negative = false;
+  if (at < aria_level.size() && (aria_level[at] == '+' || aria_level[at] == '-')) negative = aria_level[at++] == '-';
+  if (at == aria_level.size() || aria_level[at] < '0' || aria_level[at] > '9') return 1;
+  long long n = 0;
+  for (; at < aria_level.size() && aria_level[at] >= '0' && aria_level[at] <= '9'; ++at) {
+    n = n * 10 + (aria_level[at] - '0');
+    if (n > 2147483648LL) return 1;  // past a 32-bit int: does not parse
+  }
+  if (negative) n = -n;
+  if (n > 2147483647LL || n < 1) return 1;
+  return n > 9 ? own : static_cast<int>(n);
+}
+
 int heading_level(const Dom& dom, int i, std::string_view role) {
   if (role != "heading") return 0;
-  long long lvl = 0;
-  if (parse_int(dom.attr(i, "aria-level"), lvl) && lvl >= 1) return static_cast<int>(std::min<long long>(lvl, 9));
-  const std::string_view t = dom.tag(i);
-  if (t.size() == 2 && t[0] == 'h' && t[1] >= '1' && t[1] <= '6') return t[1] - '0';
-  return 2;
+  bool has = false;
+  const std::string_view level = dom.attr(i, "aria-level", &has);
+  return heading_level(dom.tag(i), level, has);
 }
 
 }  // namespace athena::compiler

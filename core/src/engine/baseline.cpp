@@ -14,6 +14,7 @@
 
 #include "engine/page_parts.h"
 #include "engine/page_session.h"
+#include "words.h"
 
 namespace athena {
 
@@ -115,7 +116,7 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     RegionBlock b;
     b.region = static_cast<Region>(std::get<1>(k));
     b.label = std::get<2>(k);
-    b.frame_ref = "f" + std::to_string(std::get<0>(k));
+    b.frame_ref = frame_word(std::get<0>(k));
     if (auto u = unchanged.find(k); u != unchanged.end()) {
       b.unchanged = true;
       b.seen_in = u->second;

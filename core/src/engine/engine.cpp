@@ -5,6 +5,7 @@
 
 #include "athena/compiler.h"
 #include "engine/page_session.h"
+#include "words.h"
 
 namespace athena {
 
@@ -17,8 +18,7 @@ Engine::~Engine() = default;
 Result<PageSession*> Engine::page(PageKey key) const {
   for (const auto& p : pages_)
     if (p->key().context == key.context && p->key().page == key.page) return p.get();
-  return make_error(ErrorCode::kUnknownPage, "no page c" + std::to_string(key.context) + "p" +
-                                                 std::to_string(key.page) +
+  return make_error(ErrorCode::kUnknownPage, "no page " + tab_word(key.context, key.page) +
                                                  " is open; call open_page first (or use a page the agent was given)");
 }
 
@@ -86,15 +86,14 @@ Result<Target> Engine::resolve(PageKey key, std::string_view ref) const {
   if (t || t.error().code != ErrorCode::kUnknownRef) return t;
   auto other = owner(ref);
   if (!other || (other->context == key.context && other->page == key.page)) return t;
-  const std::string tab = "c" + std::to_string(other->context) + "p" + std::to_string(other->page);
+  const std::string tab = tab_word(other->context, other->page);
   if (other->context != key.context)
     return make_error(ErrorCode::kContextMismatch, "ref " + std::string(ref) + " belongs to tab " + tab +
                                                        ", in browser context " + std::to_string(other->context) +
                                                        ", not this page's context " + std::to_string(key.context) +
                                                        "; use refs from this page's FactPacks");
   return make_error(ErrorCode::kPageMismatch,
-                    "ref " + std::string(ref) + " belongs to tab " + tab + ", not c" + std::to_string(key.context) +
-                        "p" + std::to_string(key.page) +
+                    "ref " + std::string(ref) + " belongs to tab " + tab + ", not " + tab_word(key.context, key.page) +
                         "; act on the tab it came from, or use refs from this page's FactPacks");
 }
 

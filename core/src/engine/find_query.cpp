@@ -6,40 +6,13 @@
 #include <vector>
 
 #include "render/lines.h"
+#include "words.h"
 
 namespace athena::engine {
 namespace {
 
 // A listing in an error message stays short: the agent needs examples, not the whole page.
 constexpr std::size_t kMaxListed = 30;
-
-std::string frame_word(int index) {
-  return "f" + std::to_string(index);
-}
-
-/// `fA` or a run `fA..fB` (a gap line folding iframes' regions names one): the indices it spans,
-/// or {-1, -1} when it is neither.
-std::pair<long, long> frame_span(const std::string& s) {
-  auto number = [&](std::size_t at, std::size_t end) -> long {
-    if (at >= end || end - at > 9 || s[at - 1] != 'f') return -1;
-    long n = 0;
-    for (std::size_t i = at; i < end; ++i) {
-      if (s[i] < '0' || s[i] > '9') return -1;
-      n = n * 10 + (s[i] - '0');
-    }
-    return n;
-  };
-  if (s.empty() || s[0] != 'f') return {-1, -1};
-  const std::size_t dots = s.find("..");
-  if (dots == std::string::npos) {
-    const long n = number(1, s.size());
-    return {n, n};
-  }
-  if (dots + 3 > s.size() || s[dots + 2] != 'f') return {-1, -1};
-  const long lo = number(1, dots), hi = number(dots + 3, s.size());
-  if (lo < 0 || hi < lo) return {-1, -1};
-  return {lo, hi};
-}
 
 /// Whether frame `index` is in the query's frame or run of frames.
 bool frame_in(int index, const std::pair<long, long>& span) {

@@ -10,6 +10,7 @@
 
 #include "engine/page_parts.h"
 #include "engine/page_session.h"
+#include "words.h"
 
 namespace athena {
 
@@ -90,7 +91,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
       order.push_back(k);
       it->second.region = e.element.region;
       it->second.label = e.element.region_label;
-      it->second.frame_ref = "f" + std::to_string(e.frame_index);
+      it->second.frame_ref = frame_word(e.frame_index);
       // Several overlays opened at once (a dialog and a menu open in it): each region says whose
       // it is, so that closing the inner one takes only its lines along. One says it in the tag.
       const auto ctx = static_cast<std::size_t>(e.element.overlay);

@@ -4,6 +4,7 @@
 
 #include "athena/render.h"
 #include "render/lines.h"
+#include "words.h"
 
 namespace athena {
 namespace {
@@ -50,7 +51,7 @@ json element_json(const Element& e) {
             {"name", e.name},
             {"category", category_name(e.category)},
             {"region", region_name(e.region)}};
-  if (e.frame) j["frame"] = "f" + std::to_string(e.frame);
+  if (e.frame) j["frame"] = frame_word(e.frame);
   if (!e.description.empty()) j["description"] = e.description;
   if (!e.href.empty()) j["href"] = e.href;
   if (e.level) j["level"] = e.level;
@@ -72,11 +73,8 @@ json pack_json(const FactPack& p) {
   if (!p.title.empty()) j["title"] = p.title;
   json inv = json::array();
   for (const Invalidation& i : p.invalidated)
-    inv.push_back({{"ref", i.ref},
-                   {"cause", i.cause},
-                   {"role", i.role},
-                   {"name", i.name},
-                   {"frame", "f" + std::to_string(i.frame)}});
+    inv.push_back(
+        {{"ref", i.ref}, {"cause", i.cause}, {"role", i.role}, {"name", i.name}, {"frame", frame_word(i.frame)}});
   j["invalidated"] = std::move(inv);
   json regions = json::array();
   for (const RegionBlock& b : p.regions) {

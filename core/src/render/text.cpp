@@ -34,6 +34,7 @@
 #include "engine/view.h"
 #include "render/lines.h"
 #include "render/trim.h"
+#include "words.h"
 
 namespace athena {
 namespace {
@@ -290,7 +291,7 @@ void added_open(std::string& out, const Element& first, bool with_after) {
     out.push_back('"');
   }
   if (!first.region_label.empty()) attr(out, "label", first.region_label);
-  if (first.frame) out += " frame=\"f" + std::to_string(first.frame) + "\"";
+  if (first.frame) out += " frame=\"" + frame_word(first.frame) + "\"";
   if (with_after && !first.after.empty()) out += " after=\"" + first.after + "\"";
   out += ">\n";
 }
@@ -352,8 +353,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
           ++it;
         } while (join && first && it != by_frame.end() && it->first == last + 1);
         out += "<invalid cause=\"" + cause + "\"";
-        if (first)
-          out += " frame=\"f" + std::to_string(first) + (last != first ? "..f" + std::to_string(last) : "") + "\"";
+        if (first) out += " frame=\"" + frame_word(first) + (last != first ? ".." + frame_word(last) : "") + "\"";
         out += " count=\"" + std::to_string(n) + "\"/>\n";
       }
       continue;

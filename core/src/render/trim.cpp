@@ -22,6 +22,7 @@
 
 #include "athena/limits.h"
 #include "render/lines.h"
+#include "words.h"
 
 namespace athena::render {
 namespace {
@@ -371,7 +372,7 @@ Shown kept(const RegionBlock& b, const Lines& l, const Shown& allowed, std::size
 
 /// The frame index of a region (0: the page's own).
 int frame_index(const RegionBlock& b) {
-  return b.frame_ref.size() > 1 && b.frame_ref[0] == 'f' ? std::atoi(b.frame_ref.c_str() + 1) : 0;
+  return static_cast<int>(std::max(0L, frame_span(b.frame_ref).first));
 }
 
 /// Whether a region is an iframe's (its lines sit one level below the page's own).
@@ -658,8 +659,7 @@ void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::
     lo = std::min(lo, frame_index(pack.regions[k]));
     hi = std::max(hi, frame_index(pack.regions[k]));
   }
-  const std::string frames =
-      lo == hi ? "f" + std::to_string(lo) : "f" + std::to_string(lo) + "..f" + std::to_string(hi);
+  const std::string frames = lo == hi ? frame_word(lo) : frame_word(lo) + ".." + frame_word(hi);
   fold_line(out, n, (lo == hi ? "frame " : "frames ") + frames, pack.regions[from].elements.front().name,
             pack.regions[to - 1].elements.back().name, "frame=" + frames);
 }

@@ -16,29 +16,14 @@ import { checkEvaluate } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
 import { ToolError } from '../tab-state.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
+import { pageFunction } from '../page-code.js';
+import { handOverElement, runAgentFunction } from '../../page/evaluate.js';
 
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
-/**
- * The function the page runs: the agent's, called with the element (and as `this`), its result made
- * JSON in the page and cut there, so that a huge result never crosses chrome.debugger. What comes
- * back is checked again on this side: the page can redefine JSON.stringify, and only ever lies
- * about its own result.
- * @param {string} fn
- */
-const wrapper = (fn) => `async function (...args) {
-  const f = (
-${fn}
-);
-  if (typeof f !== 'function') return { kind: 'not_function', text: typeof f };
-  const v = await f.apply(this, args);
-  if (v === undefined) return { kind: 'undefined', text: '' };
-  if (typeof v === 'bigint' || typeof v === 'symbol' || typeof v === 'function' || (typeof v === 'number' && !Number.isFinite(v))) return { kind: 'other', text: String(v).slice(0, ${LIMITS.evaluateResultMaxChars}) };
-  let s;
-  try { s = JSON.stringify(v); } catch (e) { return { kind: 'unserializable', text: String(e && e.message).slice(0, 200) }; }
-  if (typeof s !== 'string') return { kind: 'undefined', text: '' };
-  return { kind: 'json', text: s.slice(0, ${LIMITS.evaluateResultMaxChars}), length: s.length };
-}`;
+/** Page code (extension/page/evaluate.js), as the text CDP runs. */
+const RUN_FN = pageFunction(runAgentFunction, { LIMITS });
+const HAND_OVER_FN = pageFunction(handOverElement);
 
 /**
  * Sends a command bounded by `ms` (an AbortSignal: the tab's own CDP bound never fires for it, so a
@@ -104,13 +89,11 @@ export const evaluate = defineTool({
         if (e instanceof ToolError) throw e;
         throw new ToolError('not_attached', `evaluate: ${args.ref} is no longer in its frame's document (${msg(e).slice(0, 80)}): take a snapshot; nothing was run`);
       });
-      await t.send('Runtime.callFunctionOn', { objectId: node.object.objectId, functionDeclaration: 'function (k) { Object.defineProperty(globalThis, k, { value: this, configurable: true }); }', arguments: [{ value: key }], silent: true }, sid);
+      await t.send('Runtime.callFunctionOn', { objectId: node.object.objectId, functionDeclaration: HAND_OVER_FN, arguments: [{ value: key }], silent: true }, sid);
     }
-    const expression = `(async () => {
-  const el = ${target ? `globalThis[${JSON.stringify(key)}]` : 'undefined'};
-  ${target ? `delete globalThis[${JSON.stringify(key)}];` : ''}
-  return await (${wrapper(args.function)}).apply(el, el === undefined ? [] : [el]);
-})()`;
+    // The agent's text goes in on lines of its own (a trailing // comment cannot eat what follows),
+    // evaluated inside runAgentFunction, after the element is taken back.
+    const expression = `(${RUN_FN}).call(null, () => (\n${args.function}\n), ${target ? JSON.stringify(key) : 'null'})`;
     const params = { expression, contextId: world.id, awaitPromise: true, returnByValue: true, silent: true, timeout: LIMITS.evaluateWaitMs };
     /** @type {any} */ let answer;
     const started = Date.now();

@@ -6,27 +6,16 @@
 // field that fails while filling stops the call and the error says which fields were filled.
 import { who } from '../actionability.js';
 import { LIMITS } from '../limits.js';
+import { pageFunction } from '../page-code.js';
+import { fieldKind } from '../../page/form.js';
 import { ToolError } from '../tab-state.js';
 import { defineTool, msg } from './define.js';
 import { clickOn, selectIn, typeInto } from './input.js';
 
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
-/**
- * What a field is, read from the live node (the engine's role helps with ARIA widgets): 'text'
- * (typed into, replacing), 'options' (a <select>: one of its options is chosen), 'check' (a check box, radio or switch, with its
- * state), or 'none' (not a form field).
- */
-export const FIELD_KIND_FN = `function (role) {
-    const el = this, tag = el.localName;
-    if (tag === 'select') return { kind: 'options' };
-    if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { kind: 'check', checked: el.checked, radio: el.type === 'radio' };
-    if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role))
-      return { kind: 'check', checked: typeof el.checked === 'boolean' ? el.checked : el.getAttribute('aria-checked') === 'true', radio: role.endsWith('radio') };
-    if (tag === 'input' && ['button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) return { kind: 'none' };
-    if (tag === 'input' || tag === 'textarea' || el.isContentEditable || ['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider'].includes(role)) return { kind: 'text' };
-    return { kind: 'none' };
-}`;
+/** Page code (extension/page/form.js), as the text CDP runs. */
+export const FIELD_KIND_FN = pageFunction(fieldKind);
 
 /** The fields of a call, checked for shape (no page needed). @param {any} args @returns {Array<{ref: string, value: string | boolean}>} */
 function fieldsOf(args) {

@@ -7,7 +7,9 @@ import { Actionability, who } from '../actionability.js';
 import { InputGuard } from '../input-guard.js';
 import { charEvents, keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
+import { pageFunction } from '../page-code.js';
 import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
+import { prepareFill } from '../../page/input.js';
 import { checkUpload } from '../policy.js';
 import { ToolError } from '../tab-state.js';
 import { quoteValue } from '../quote.js';
@@ -57,43 +59,8 @@ export async function focus(ctx, t, target, kind) {
   });
 }
 
-/**
- * Before type, on the focused field (the ref, or what focusing it focused inside its shadow
- * root): replace selects what it holds, as Playwright's fill does, so the typed text replaces it;
- * append puts the caret at its end. Date, time, colour and range inputs take a whole value: it is
- * set (input and change fire) and {done: true} says nothing is left to type. {error} when the
- * focused element takes no text.
- */
-export const FILL_FN = `function (append, text) {
-    let el = this.ownerDocument.activeElement;
-    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === this.ownerDocument.body) el = this;
-    const whole = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
-    if (el instanceof HTMLInputElement && whole.includes(el.type)) {
-      if (append) return { error: 'a ' + el.type + ' input, which takes a whole value (append does not apply)' };
-      const v = text.trim();
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, v);
-      if (el.value !== v) return { error: 'a ' + el.type + ' input that does not take this value' };
-      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-      return { done: true };
-    }
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-      if (!append) el.select();
-      else { try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* email, number: no caret to move */ } }
-      return { done: false };
-    }
-    if (el.isContentEditable) {
-      const r = el.ownerDocument.createRange();
-      r.selectNodeContents(el);
-      if (append) r.collapse(false);
-      const sel = el.ownerDocument.getSelection();
-      sel.removeAllRanges();
-      sel.addRange(r);
-      return { done: false };
-    }
-    return { error: 'not a text field' };
-}`;
+/** Page code (extension/page/input.js), as the text CDP runs. */
+export const FILL_FN = pageFunction(prepareFill);
 
 
 /** The key events of press's `keys`, or bad_arguments. @param {any} args */

@@ -7,7 +7,7 @@ import { READ_FN, READ_LANDMARK_FN, READ_REGION_JS } from '../page-scripts.js';
 import { blankRects, blockedPageError, framesAllowed, hideWithheld, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
-import { isRef } from '../ref.js';
+import { isFrameWord, isRef, parseFrameRun } from '../ref.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
@@ -38,7 +38,7 @@ export const find = defineTool({
     /** @type {{limit?: number, role?: string, name?: string, region?: string, frame?: string, after?: string, within?: string}} */
     const q = limit === undefined ? {} : { limit };
     for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
-    if (q.frame !== undefined && !/^f\d+(\.\.f\d+)?$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), or a run of them (like f2..f9), got ${JSON.stringify(q.frame)}`);
+    if (q.frame !== undefined && parseFrameRun(q.frame) === null) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), or a run of them (like f2..f9), got ${JSON.stringify(q.frame)}`);
     if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like e20), got ${JSON.stringify(q.after)}`);
     if (q.within !== undefined && !isRef(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like e20), got ${JSON.stringify(q.within)}`);
     const engine = await ctx.loadEngine();
@@ -91,7 +91,7 @@ async function readText(ctx, t, args) {
   // once read, in case the page went there meanwhile.
   await pageGate(ctx, t);
   if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
-  if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
+  if (args.frame !== undefined && !isFrameWord(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
   const from = args.from ?? 0;
   if (!Number.isInteger(from) || from < 0) throw new ToolError('bad_arguments', `read: from is a character offset (0 or more, the next= of the last part), got ${JSON.stringify(from)}`);
   // An answer keeps to the token budget every FactPack and find answer keeps to: a longer text

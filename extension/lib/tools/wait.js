@@ -1,7 +1,7 @@
 // wait_for: wait, inside the action flow, until text appears or goes, a ref reaches a state, or
 // time passes; then answer with what changed, as any action does.
 import { LIMITS } from '../limits.js';
-import { STATE_FN } from '../page-scripts.js';
+import { HAS_TEXT_JS, LIVE_STATE_FN } from '../page-scripts.js';
 import { checkUrl } from '../policy.js';
 import { ToolError } from '../tab-state.js';
 import { arg, CALL_ID, defineTool, oneOf, ref, sleep } from './define.js';
@@ -35,7 +35,7 @@ export const waitFor = defineTool({
       for (;;) {
         let met = false;
         if (text !== undefined) {
-          const r = await ctx.send(t, 'Runtime.evaluate', { expression: `({ has: (document.body ? document.body.innerText : '').includes(${JSON.stringify(text)}), url: document.URL })`, returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
+          const r = await ctx.send(t, 'Runtime.evaluate', { expression: HAS_TEXT_JS(text), returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
           // A page the policy does not allow answers nothing, not even by when the wait ends:
           // the capture after the wait refuses it (agent.js captureTab).
           if (typeof r?.result?.value?.url === 'string' && !checkUrl(ctx.policy, r.result.value.url).ok) return;
@@ -60,7 +60,7 @@ export const waitFor = defineTool({
 async function refState(ctx, t, target, state) {
   let v;
   try {
-    v = await ctx.driver.callOn(t, target, STATE_FN);
+    v = await ctx.driver.callOn(t, target, LIVE_STATE_FN);
   } catch (e) {
     if (e instanceof ToolError && e.code !== 'page_error') throw e;
     v = { attached: false, visible: false, disabled: false, checked: false };
