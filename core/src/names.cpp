@@ -40,6 +40,7 @@ const char* region_name(Region region) {
     case Region::kDialog: return "dialog";
     case Region::kSearch: return "search";
     case Region::kForm: return "form";
+    case Region::kRegion: return "region";
   }
   return "page";
 }
