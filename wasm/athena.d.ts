@@ -160,7 +160,7 @@ export interface ElementState {
 }
 
 export type Category = 'interactive' | 'heading' | 'alert' | 'status' | 'validation' | 'text';
-export type Region = 'page' | 'header' | 'nav' | 'main' | 'aside' | 'footer' | 'dialog' | 'search' | 'form';
+export type Region = 'page' | 'header' | 'nav' | 'main' | 'aside' | 'footer' | 'dialog' | 'search' | 'form' | 'region';
 
 /** One element, in the shape of the FactPack JSON (core/src/render/json.cpp): snake_case, and
  * the optional fields only when set. */

@@ -96,6 +96,7 @@ const TOOLS = [
   { name: 'press', description: 'Press a key, e.g. Enter (agent-browser press key).', props: { key: { type: 'string' } }, required: ['key'],
     args: (a) => ['press', a.key] },
   { name: 'back', description: 'Go back (agent-browser back).', props: {}, required: [], args: () => ['back'] },
+  { name: 'forward', description: 'Go forward (agent-browser forward).', props: {}, required: [], args: () => ['forward'] },
 ];
 
 const server = new Server({ name: 'agent-browser (CLI wrapper)', version: '0.41.2' }, { capabilities: { tools: {} } });

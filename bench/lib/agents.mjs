@@ -14,14 +14,16 @@ export const FIDELITY_LIMITS = Object.freeze({
   readParts: 10,      // parts of one long text an agent reads on (read {from: next})
 });
 
-/** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
+/** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string, after?: string} |
  *            {op: 'type', field: string, text: string, submit?: boolean, clear?: boolean} | {op: 'press', key: string} |
- *            {op: 'back'} | {op: 'snapshot'} | {op: 'drag', text: string, role?: string, to: string, toRole?: string} |
+ *            {op: 'back'} | {op: 'forward'} | {op: 'snapshot'} | {op: 'drag', text: string, role?: string, to: string, toRole?: string} |
  *            {op: 'fill_form', fields: FormField[]} | {op: 'network', failed?: boolean} | {op: 'console', level?: string} |
  *            {op: 'resize', width: number, height: number}) & {expect?: string | string[], topRow?: string}} Step
  *  expect: after the step, this text (each of these texts) must be in what the agent was shown;
  *  topRow: the first table row the agent was shown (a row line holding an address) must hold this text;
- *  clear: the field's value is replaced, not added to */
+ *  clear: the field's value is replaced, not added to;
+ *  after: the element is the first with that text (and role) after the line holding this text in what
+ *  the agent was shown (the Like button of the post titled X: a person looks under the title) */
 
 /** A field of a fill_form step: its label, its kind (Playwright MCP's field types), the value (true checks a box or picks a radio).
  * @typedef {{field: string, kind: 'textbox' | 'checkbox' | 'radio' | 'combobox', value: string | boolean}} FormField */
@@ -72,11 +74,13 @@ function checkTopRow(first, want) {
   if (!normText(first).includes(normText(want))) throw new Error(`the top row the agent was shown is "${first.slice(0, 60)}", not "${want}"`);
 }
 
-/** Finds the ref of the element whose line in `view` carries role and visible text. */
-function findInLines(lines, re, text, role) {
+/** Finds the ref of the element whose line in `view` carries role and visible text (after the first line holding `after`). */
+function findInLines(lines, re, text, role, after) {
   const want = norm(text);
   let fallback = null;
-  for (const line of lines) {
+  const from = after ? lines.findIndex((l) => norm(l).includes(norm(after))) : 0;
+  if (from < 0) return null;
+  for (const line of lines.slice(after ? from + 1 : 0)) {
     const m = re.exec(line);
     if (!m) continue;
     const { ref, role: r, name } = m.groups;
@@ -126,18 +130,20 @@ export class PlaywrightAgent extends BaseAgent {
   // A line whose text YAML must quote (a `{`, a `: `) comes single-quoted: `- 'button "GET /a/{id}" [ref=e71]':`.
   static re = /^\s*- '?(?<role>[\w-]+) "(?<name>(?:[^"\\]|\\.)*)".*\[ref=(?<ref>(?:f\d+)?e\d+)\]/;
   async look(call) { this.view = await call('browser_snapshot', {}); }
-  ref(text, role) {
-    const ref = findInLines(this.view.split('\n'), PlaywrightAgent.re, text, role);
+  ref(text, role, after) {
+    const ref = findInLines(this.view.split('\n'), PlaywrightAgent.re, text, role, after);
     if (!ref) throw new Error(`no element "${text}" in the last snapshot`);
     return ref;
   }
   async do(step, call) {
     switch (step.op) {
       case 'navigate': await call('browser_navigate', { url: step.url }); break;
-      case 'click': await call('browser_click', { target: this.ref(step.text, step.role), element: step.text }); break;
+      case 'click': await call('browser_click', { target: this.ref(step.text, step.role, step.after), element: step.text }); break;
       case 'type': await call('browser_type', { target: this.ref(step.field, step.role), element: step.field, text: step.text, submit: !!step.submit }); break;
       case 'press': await call('browser_press_key', { key: step.key }); break;
       case 'back': await call('browser_navigate_back', {}); break;
+      // Playwright MCP lists no forward tool (browser_navigate_forward is skill-only): an agent runs the history step in the page.
+      case 'forward': await call('browser_evaluate', { function: '() => history.forward()' }); break;
       case 'snapshot': break;
       case 'drag': await call('browser_drag', { startElement: step.text, startTarget: this.ref(step.text, step.role), endElement: step.to, endTarget: this.ref(step.to, step.toRole) }); break;
       case 'fill_form': await call('browser_fill_form', { fields: step.fields.map((f) => ({ name: f.field, type: f.kind, target: this.ref(f.field, f.kind), value: String(f.value) })) }); break;
@@ -158,9 +164,9 @@ export class DevtoolsAgent extends BaseAgent {
    *  when no element with a role has those words. */
   static textRe = /^\s*uid=(?<ref>\S+) "(?<name>(?:[^"\\]|\\.)*)"/;
   async look(call) { this.view = await call('take_snapshot', { pageId: 1 }); }
-  ref(text, role) {
+  ref(text, role, after) {
     const lines = this.view.split('\n');
-    const ref = findInLines(lines, DevtoolsAgent.re, text, role) ?? (role ? null : findInLines(lines, DevtoolsAgent.textRe, text));
+    const ref = findInLines(lines, DevtoolsAgent.re, text, role, after) ?? (role ? null : findInLines(lines, DevtoolsAgent.textRe, text, undefined, after));
     if (!ref) throw new Error(`no element "${text}" in the last snapshot`);
     return ref;
   }
@@ -168,7 +174,7 @@ export class DevtoolsAgent extends BaseAgent {
     const pageId = 1;
     switch (step.op) {
       case 'navigate': await call('navigate_page', { pageId, type: 'url', url: step.url }); break;
-      case 'click': await call('click', { pageId, uid: this.ref(step.text, step.role) }); break;
+      case 'click': await call('click', { pageId, uid: this.ref(step.text, step.role, step.after) }); break;
       case 'type':
         if (step.clear) {  // type_text types after what the field holds; fill replaces it
           await call('fill', { pageId, uid: this.ref(step.field, step.role), value: step.text });
@@ -180,6 +186,7 @@ export class DevtoolsAgent extends BaseAgent {
         break;
       case 'press': await call('press_key', { pageId, key: step.key }); break;
       case 'back': await call('navigate_page', { pageId, type: 'back' }); break;
+      case 'forward': await call('navigate_page', { pageId, type: 'forward' }); break;
       case 'snapshot': break;
       case 'drag': await call('drag', { pageId, from_uid: this.ref(step.text, step.role), to_uid: this.ref(step.to, step.toRole) }); break;
       case 'fill_form': await call('fill_form', { pageId, elements: step.fields.map((f) => ({ uid: this.ref(f.field, f.kind), value: String(f.value) })) }); break;
@@ -216,9 +223,9 @@ export class AgentBrowserAgent extends BaseAgent {
     }
   }
   /** The ref of the element; null when the snapshot shows it without one; else a wait for its text and a second look. */
-  async ref(call, text, role) {
+  async ref(call, text, role, after) {
     const inView = () => {
-      const ref = findInLines(this.view.split('\n'), AgentBrowserAgent.re, text, role);
+      const ref = findInLines(this.view.split('\n'), AgentBrowserAgent.re, text, role, after);
       return ref ?? (normText(this.view).includes(`"${normText(text)}"`) ? null : undefined);
     };
     let ref = inView();
@@ -234,7 +241,7 @@ export class AgentBrowserAgent extends BaseAgent {
     switch (step.op) {
       case 'navigate': await call('navigate', { url: step.url }); break;
       case 'click': {
-        const ref = await this.ref(call, step.text, step.role);
+        const ref = await this.ref(call, step.text, step.role, step.after);
         await (ref ? call('click', { ref }) : call('click_text', { text: step.text }));
         break;
       }
@@ -247,6 +254,7 @@ export class AgentBrowserAgent extends BaseAgent {
       }
       case 'press': await call('press', { key: step.key }); break;
       case 'back': await call('back', {}); break;
+      case 'forward': await call('forward', {}); break;
       case 'snapshot': break;
       // Its CLI has these, but the wrapper (bench/lib/agent-browser-mcp.mjs) does not serve them yet.
       default: throw new Error(`${step.op}: not served by the agent-browser wrapper`);
@@ -318,7 +326,8 @@ export class AthenaAgent extends BaseAgent {
     return fp;
   }
   /** The element to act on: from the view, else through find (by name, then the gaps' cursors). */
-  async target(call, text, role) {
+  async target(call, text, role, after) {
+    if (after) return this.targetAfter(call, text, role, after);
     const exact = (e) => e && normText(e.name) === normText(text);
     let e = this.view.findElement(text, role);
     if (exact(e)) return e;
@@ -339,8 +348,28 @@ export class AthenaAgent extends BaseAgent {
     }
     throw new Error(`no element "${text}" in the FactPacks nor through find`);
   }
-  async ref(call, text, role) {
-    const e = await this.target(call, text, role);
+  /**
+   * The first element with this text (and role) after the line holding `after`, in the page order
+   * of the agent's view (a post's Like under its title); what the view does not hold, the agent
+   * lists with find within the anchor's region from the anchor on.
+   */
+  async targetAfter(call, text, role, after) {
+    const inOrder = () => {
+      const all = [...this.view.elements.values()].filter((e) => !e.unplaced);
+      const at = all.findIndex((e) => normText(e.name).includes(normText(after)));
+      return at < 0 ? null : all.slice(at + 1).find((e) => (!role || e.role === role) && normText(e.name) === normText(text)) ?? null;
+    };
+    const e = inOrder();
+    if (e) return e;
+    const anchor = this.view.findElement(after);
+    if (!anchor) throw new Error(`no element "${after}" in the FactPacks to look after`);
+    const fp = await this.act(call, 'find', { after: anchor.ref, ...(role ? { role } : {}), name: text });
+    const found = fp.elements.find((x) => normText(x.name) === normText(text));
+    if (!found) throw new Error(`no element "${text}" after "${after}" in the FactPacks nor through find`);
+    return found;
+  }
+  async ref(call, text, role, after) {
+    const e = await this.target(call, text, role, after);
     this.lastRegion = e.region ? { region: e.label || e.region, frame: /f(\d+)e\d+$/.exec(e.ref)?.[1] } : null;
     return e.ref;
   }
@@ -451,10 +480,10 @@ export class AthenaAgent extends BaseAgent {
   }
   async do(step, call) {
     const v = () => ({ version: this.view.version });
-    if (step.op === 'navigate' || step.op === 'back') this.lastRegion = null;
+    if (step.op === 'navigate' || step.op === 'back' || step.op === 'forward') this.lastRegion = null;
     switch (step.op) {
       case 'navigate': await this.act(call, 'navigate', { url: step.url }); break;
-      case 'click': { const ref = await this.ref(call, step.text, step.role); await this.act(call, 'click', { ref, ...v() }); break; }
+      case 'click': { const ref = await this.ref(call, step.text, step.role, step.after); await this.act(call, 'click', { ref, ...v() }); break; }
       case 'type': {
         const ref = await this.ref(call, step.field, step.role);
         await this.act(call, 'type', { ref, text: step.text, ...(step.clear ? { clear: true } : {}), ...(step.submit ? { submit: true } : {}), ...v() });
@@ -462,6 +491,7 @@ export class AthenaAgent extends BaseAgent {
       }
       case 'press': await this.act(call, 'press', { keys: step.key, ...v() }); break;
       case 'back': await this.act(call, 'back', v()); break;
+      case 'forward': await this.act(call, 'forward', v()); break;
       case 'snapshot': await this.act(call, 'snapshot', {}); break;
       case 'drag': {
         const ref = await this.ref(call, step.text, step.role);

@@ -188,6 +188,64 @@ export function flows(sites) {
         { op: 'click', text: 'Save', role: 'button', expect: 'Assigned to Grace Hopper' },
       ],
     },
+    // Pages never tuned for (#52), each as a person uses it: press what they aim at, read what it did.
+    {
+      name: 'jquery-tabs',
+      description: "jQuery UI tabs and checkboxradio (npm jquery-ui): open a tab by its <li role=tab>, tick a box drawn on its label",
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/jquery-tabs.html'), expect: 'Your display name is shown next to every comment you post.' },
+        // The tab's whole content is its <a role=presentation>: a press on the tab lands on the tab's own link. No role:
+        // Playwright MCP shows the <li> as a nameless tab holding the link, the others a tab named by it.
+        { op: 'click', text: 'Settings', expect: ['Choose what we send you.', 'Opened Settings'] },
+        // The <input> is hidden the screen-reader way; its <label> takes the press.
+        { op: 'click', text: 'Weekly newsletter', role: 'checkbox', expect: 'Weekly newsletter on' },
+        { op: 'click', text: 'General', expect: 'Opened General' },
+      ],
+    },
+    {
+      name: 'grid-sort',
+      description: 'AG Grid (npm ag-grid-community): sort the Total column ascending, then press it again to sort descending',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/grid-sort.html'), expect: 'No sort yet' },
+        { op: 'click', text: 'Total', role: 'columnheader', expect: 'Sort 1: total asc' },
+        // The same header pressed again: a person's second press sorts the other way.
+        { op: 'click', text: 'Total', role: 'columnheader', expect: 'Sort 2: total desc' },
+      ],
+    },
+    {
+      name: 'vue-spa',
+      description: 'Vue 3 with vue-router (npm): filter a list, open an item (a route in the same document), back and forward',
+      // tests/sites/spa.html, shared with the spa branch's tests (tests/e2e/spa.test.mjs).
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/spa.html'), expect: ['All fruit', 'Blueberry'] },
+        { op: 'type', field: 'Filter', text: 'ap', expect: 'Grape' },
+        { op: 'click', text: 'Apricot', role: 'link', expect: 'Apricot: picked this week, sold by the kilo.' },
+        { op: 'click', text: 'Add to basket', role: 'button', expect: 'Apricot is in your basket' },
+        // Back to the list (the route's component starts again: its filter is empty).
+        { op: 'back', expect: 'Blueberry' },
+        { op: 'forward', expect: 'Price: 1.75 per kilo' },
+      ],
+    },
+    {
+      name: 'feed',
+      description: 'An infinite-scroll feed of <article> posts, each with its own Like: load more, like the new post',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/feed.html'), expect: 'Tomatoes in April' },
+        { op: 'click', text: 'Load more', role: 'button', expect: 'Compost without smell' },
+        // The Like under that post's title, as a person looks for it; its count goes from 2 to 3.
+        { op: 'click', text: 'Like', role: 'button', after: 'Compost without smell', expect: '3 likes' },
+      ],
+    },
+    {
+      name: 'mdbook-sidebar',
+      description: "An mdBook manual (The Rust Programming Language's 111-link sidebar): open a section deep in a chapter",
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/mdbook/ch09-01-unrecoverable-errors-with-panic.html'),
+          expect: ['Unrecoverable Errors with panic!', 'Recoverable Errors with Result', 'Advanced Features', 'Appendix'] },
+        // A section of a chapter far from the current one: the agent finds it under its chapter.
+        { op: 'click', text: 'Using Box<T> to Point to Data on the Heap', role: 'link' },
+      ],
+    },
     ...toolFlows(sites),
   ];
 }

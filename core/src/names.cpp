@@ -35,6 +35,8 @@ const char* error_code_name(ErrorCode code) {
       return "document_replaced";
     case ErrorCode::kIdentityChanged:
       return "identity_changed";
+    case ErrorCode::kStaleVersion:
+      return "stale_version";
     case ErrorCode::kInvalidArgument:
       return "invalid_argument";
     case ErrorCode::kNoSuchRegion:
@@ -65,6 +67,8 @@ const char* region_name(Region region) {
       return "search";
     case Region::kForm:
       return "form";
+    case Region::kRegion:
+      return "region";
   }
   return "page";
 }

@@ -19,7 +19,8 @@
 // role (a <div role=article> scopes, an <article role=none> does not, a <div role=region> does
 // not, an unnamed <section> does; an <aside> in <main> stays complementary): the cases in
 // rules/landmarks.json were read off its accessibility tree. A region that is `named` needs a
-// non-blank one of LANDMARK_NAME_ATTRS (a form, as in ARIA). The innermost landmark wins, except
+// non-blank one of LANDMARK_NAME_ATTRS (a form, as in ARIA; a <section> or role=region, which
+// HTML-AAM maps to region only with a name and Chrome to a generic section without). The innermost landmark wins, except
 // that a region that is `partOfDialog` opens nothing inside a dialog: a dialog's own header and
 // footer are part of the dialog.
 // Which tokens are ARIA roles is the table's too (ariaRoles, a closed list: a role is printed
@@ -56,6 +57,9 @@ export const LANDMARKS = Object.freeze({
     { region: 'dialog', roles: ['dialog', 'alertdialog'], tags: ['dialog'], named: false, partOfDialog: false, scopedBy: [], scopedNeedsName: false },
     { region: 'search', roles: ['search'], tags: ['search'], named: false, partOfDialog: false, scopedBy: [], scopedNeedsName: false },
     { region: 'form', roles: ['form'], tags: ['form'], named: true, partOfDialog: false, scopedBy: [], scopedNeedsName: false },
+    // A <section> or role=region is a region landmark only with a name (HTML-AAM; Chrome maps an
+    // unnamed one to a generic section): a named one is a block of its own, `region name="region" label=…`.
+    { region: 'region', roles: ['region'], tags: ['section'], named: true, partOfDialog: false, scopedBy: [], scopedNeedsName: false },
   ].map((l) => Object.freeze({ ...l, roles: Object.freeze(l.roles), tags: Object.freeze(l.tags), scopedBy: Object.freeze([...l.scopedBy]) }))),
   // What bounds the section of a heading that read returns (extension/page/read.js); a <header>
   // need not be one (an article's, around its title).

@@ -136,6 +136,18 @@ export const CASES = [
     ],
   },
   {
+    name: 'named-sections',
+    description: 'A named <section> and a role=region are region blocks of their own; an unnamed section stays main\'s; a comment added in the Comments region comes with its Reply under it',
+    start: (s) => s.url('/sites/named-sections.html'),
+    steps: [load, click('add-comment', '#add', 'Add a comment')],
+  },
+  {
+    name: 'docusaurus',
+    description: 'A Docusaurus 3 docs page: a sidebar of 92 entries in 4 levels (categories are role=button links with aria-expanded), breadcrumbs, a table of contents',
+    start: (s) => s.url('/sites/docusaurus/index.html'),
+    steps: [load],
+  },
+  {
     name: 'mdbook',
     description: "An mdBook chapter page: The Rust Programming Language's sidebar of 111 links, sections nested in the next list item",
     start: (s) => s.url('/sites/mdbook/ch09-01-unrecoverable-errors-with-panic.html'),

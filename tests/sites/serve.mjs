@@ -26,6 +26,8 @@
 //   /npm/tom-select/... node_modules/tom-select/dist/ (Tom Select's select boxes and tag inputs)
 //   /npm/sortablejs/... node_modules/sortablejs/ (SortableJS, a pointer-driven drag-and-drop library)
 //   /npm/quill/...      node_modules/quill/dist/ (Quill's rich text editor)
+//   /npm/vue/...        node_modules/vue/dist/ (Vue 3's global build, with its template compiler)
+//   /npm/vue-router/... node_modules/vue-router/dist/ (vue-router's global build: client-side routes)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
 //                 sphinx-doc, python-sphinx-panels-doc (only to
@@ -57,6 +59,8 @@ export const MOUNTS = Object.freeze({
   '/npm/sortablejs/': path.join(root, 'node_modules/sortablejs'),
   '/npm/tom-select/': path.join(root, 'node_modules/tom-select/dist'),
   '/npm/quill/': path.join(root, 'node_modules/quill/dist'),
+  '/npm/vue/': path.join(root, 'node_modules/vue/dist'),
+  '/npm/vue-router/': path.join(root, 'node_modules/vue-router/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
   // Pages recorded once into tests/cases-unseen (the agreement check on pages the compiler was
   // not tuned on); their packages are needed only to record again, never to test.

@@ -78,7 +78,12 @@ inline constexpr std::uint64_t kMaxFirstRef = 3'000'000'000ULL;
 // 1,400: a manual's whole chapter outline (the Python library index: 36 chapters, each line ending
 // with the count of its collapsed entries) fits beside the page's navigation and first words of
 // its paragraphs (tests/golden/pydocs/00-load.txt: 66 lines, 962 o200k tokens). Much below it the
-// last chapters fold into a gap line (bench/flows.mjs manual-index then needs reads).
+// last chapters fold into a gap line (bench/flows.mjs manual-index then needs reads). Measured on
+// each docs generator's nested sidebar (bench/outline-budget.md): the smallest budget showing a
+// sidebar's whole top level beside its page is 252-893 tokens (MkDocs, Sphinx, Python, Docusaurus
+// 664, mdBook's 111 links 893), all within this one; only long flat lists beside a long outline
+// of the page's own (rustdoc's 51 items: 3,577, Node.js's 64 modules: 3,211) need more, and those
+// are cut head and tail with a find, as any list.
 inline constexpr std::size_t kDefaultBaselineTokenBudget = 1'400;  // RenderOptions::token_budget default
 inline constexpr std::size_t kMaxBaselineTokenBudget = 1'000'000;  // the most a caller may set
 inline constexpr std::size_t kBytesPerToken = 3;

@@ -932,9 +932,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       auto it = landmark_label.find(landmark[u]);
       if (it == landmark_label.end()) {
         std::string label;
-        // Only an author-given label names a landmark (its content would repeat the page).
-        for (const std::string_view a : {"aria-label", "aria-labelledby"})
-          if (dom.has_attr(landmark[u], a))
+        // Only an author-given label names a landmark (its content would repeat the page). A region
+        // is one only through its name, and a title gives it one too: it labels the block.
+        for (const std::string_view a : {"aria-label", "aria-labelledby", "title"})
+          if (dom.has_attr(landmark[u], a) && (a != "title" || rn.region == Region::kRegion))
             label = cut(accessible_name(dom, vis, landmark[u], role[static_cast<std::size_t>(landmark[u])]),
                         limits::kMaxNameChars);
         it = landmark_label.emplace(landmark[u], std::move(label)).first;

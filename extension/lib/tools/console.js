@@ -38,7 +38,7 @@ export const consoleMessages = defineTool({
   title: 'Console messages',
   // It reads what the tab already logged; the page is not touched.
   hints: { readOnly: true, openWorld: false },
-  description: 'Console messages and uncaught errors since the last navigation (secrets redacted).',
+  description: 'Console messages and uncaught errors since the last navigation, redacted.',
   args: { level: oneOf(ORDER), filter: arg('string', 'text part'), offset: arg('integer') },
   group: 'debug',
   dialog: 'ignores',

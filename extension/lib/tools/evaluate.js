@@ -54,7 +54,7 @@ export const evaluate = defineTool({
   title: 'Run a script in the page',
   // A script can do anything the page's own code can.
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  description: 'Run a JS function in the page (with ref: given that element); JSON result. Only on sites the user allows.',
+  description: 'Run a JS function in the page (ref: given that element). Sites the user allows.',
   args: { function: arg('string', '() => document.title'), ref: ref() },
   required: ['function'],
   group: 'debug',

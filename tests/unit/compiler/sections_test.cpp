@@ -17,12 +17,14 @@ namespace {
 /// A feed as blogs write it: `posts` articles, each a heading with a link, a paragraph and a
 /// <footer> holding its Like button and count; a page header and footer around it. The extra post
 /// (`extra`) is built last, so every other node keeps its backend id.
-CaptureBuilder feed(int posts, bool extra = false) {
+/// With `section`, the feed sits in a <section> of main with those attributes (a name makes it a
+/// region landmark).
+CaptureBuilder feed(int posts, bool extra = false, std::optional<Attrs> section = std::nullopt) {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, b.el(0, body, "header"), "a", {{"href", "/"}}), "Garden club");
   const int main = b.el(0, body, "main");
-  const int list = b.el(0, main, "div", {{"role", "feed"}});
+  const int list = b.el(0, section ? b.el(0, main, "section", *section) : main, "div", {{"role", "feed"}});
   auto post = [&](int n) {
     const int a = b.el(0, list, "article");
     b.text(0, b.el(0, b.el(0, a, "h2"), "a", {{"href", "#post-" + std::to_string(n)}}), "Post " + std::to_string(n));
@@ -89,6 +91,60 @@ TEST_CASE("roles by context: an added post's Like button is added under that pos
   CHECK(t.find(" heading \"Post 4\" level=2\n e") != std::string::npos);
   CHECK(t.find("\n e") != std::string::npos);
   const std::size_t title = t.find("heading \"Post 4\""), like = t.find(" button \"Like post 4\"");
+  REQUIRE(like != std::string::npos);
+  CHECK(title < like);
+  CHECK(t[t.rfind('\n', like) + 1] == ' ');  // indented: under the post's title
+}
+
+TEST_CASE("roles by context: a named section is a region of its own, its posts' controls under their titles",
+          "[compiler][regions][sections]") {
+  const Snapshot s = compile_ok(feed(3, false, Attrs{{"aria-label", "Comments"}}));
+  for (int n = 1; n <= 3; ++n) {
+    INFO(n);
+    const ReadableNode* like = by_name(s, "Like post " + std::to_string(n));
+    REQUIRE(like);
+    CHECK(like->region == Region::kRegion);
+    CHECK(like->region_label == "Comments");
+    CHECK(like->depth == 1);  // under its post's title, inside the region
+    CHECK(by_name(s, "Post " + std::to_string(n))->region == Region::kRegion);
+  }
+  // Unnamed, a section is a generic one (Chrome: section, no landmark): its lines stay main's.
+  const Snapshot plain = compile_ok(feed(3, false, Attrs{}));
+  CHECK(by_name(plain, "Like post 1")->region == Region::kMain);
+  CHECK(by_name(plain, "Like post 1")->region_label.empty());
+  // A title names it too, and labels the block; a blank name does not.
+  const Snapshot titled = compile_ok(feed(1, false, Attrs{{"title", "Comments"}}));
+  CHECK(by_name(titled, "Like post 1")->region == Region::kRegion);
+  CHECK(by_name(titled, "Like post 1")->region_label == "Comments");
+  CHECK(by_name(compile_ok(feed(1, false, Attrs{{"aria-label", " "}})), "Like post 1")->region == Region::kMain);
+  // role=region with a name is one; without, nothing.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  b.text(0, b.el(0, b.el(0, body, "div", {{"role", "region"}, {"aria-label", "Danger zone"}}), "button"),
+         "Delete project");
+  b.text(0, b.el(0, b.el(0, body, "div", {{"role", "region"}}), "button"), "Unnamed region");
+  const Snapshot r = compile_ok(b);
+  CHECK(by_name(r, "Delete project")->region == Region::kRegion);
+  CHECK(by_name(r, "Delete project")->region_label == "Danger zone");
+  CHECK(by_name(r, "Unnamed region")->region == Region::kPage);
+}
+
+TEST_CASE("roles by context: a named section's block in a full, and a post added in it comes under its title there",
+          "[engine][sections]") {
+  Flow f;
+  const Attrs named{{"aria-label", "Comments"}};
+  const std::string before = feed(3, false, named).str(), after = feed(3, true, named).str();
+  const std::string full = render_text(f.first(before));
+  INFO(full);
+  CHECK(full.find("<region name=\"region\" label=\"Comments\">\ne") != std::string::npos);
+  const FactPack d = f.act(before, after);
+  REQUIRE(d.type == PackType::kDelta);
+  const std::string t = render_text(d);
+  INFO(t);
+  CHECK(t.find("<added region=\"region\" label=\"Comments\" after=\"") != std::string::npos);
+  CHECK(t.find("region=\"main\"") == std::string::npos);
+  const std::size_t title = t.find("heading \"Post 4\""), like = t.find(" button \"Like post 4\"");
+  REQUIRE(title != std::string::npos);
   REQUIRE(like != std::string::npos);
   CHECK(title < like);
   CHECK(t[t.rfind('\n', like) + 1] == ' ');  // indented: under the post's title

@@ -19,7 +19,7 @@ nlohmann::json region_rule() {
 
 /// The region a case's landmark tag opens: the region of that name (nav, main, aside, form).
 Region region_named(const std::string& name) {
-  for (int r = 0; r <= static_cast<int>(Region::kForm); ++r)
+  for (int r = 0; r <= static_cast<int>(Region::kRegion); ++r)
     if (name == region_name(static_cast<Region>(r))) return static_cast<Region>(r);
   FAIL("no region named " << name);
   return Region::kPage;
