@@ -107,6 +107,8 @@ export interface ActionInfo {
   warnings?: string[];
   /** The agent asked for a full snapshot. */
   forceFull?: boolean;
+  /** snapshot(): a step within the document (back, forward); in the document the agent holds, a delta. */
+  inDocument?: boolean;
 }
 
 export type PackType = 'full' | 'delta' | 'no_change' | 'overlay_opened' | 'overlay_closed';

@@ -60,15 +60,15 @@ Reply ok_reply(std::string json_text = "null") {
 
 Reply status_reply(const Status& s) { return s ? ok_reply() : error_reply(s.error()); }
 
-// {"kind": "click", "warnings": ["..."], "forceFull": false}; every field optional.
+// {"kind": "click", "warnings": ["..."], "forceFull": false, "inDocument": false}; every field optional.
 Result<ActionInfo> parse_info(const std::string& info_json) {
   ActionInfo info;
   if (info_json.empty()) return info;
   if (info_json.size() > limits::kMaxInputBytes)
-    return make_error(ErrorCode::kInputTooLarge, "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull only");
+    return make_error(ErrorCode::kInputTooLarge, "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull, inDocument only");
   json j = json::parse(info_json, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return make_error(ErrorCode::kMalformedJson, "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?}");
-  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "action info must be a JSON object {kind?, warnings?, forceFull?}");
+  if (j.is_discarded()) return make_error(ErrorCode::kMalformedJson, "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?, inDocument?}");
+  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "action info must be a JSON object {kind?, warnings?, forceFull?, inDocument?}");
   if (auto it = j.find("kind"); it != j.end()) {
     if (!it->is_string()) return make_error(ErrorCode::kInvalidArgument, "action info: kind must be a string (\"click\", \"type\", ...)");
     info.kind = it->get<std::string>();
@@ -83,6 +83,10 @@ Result<ActionInfo> parse_info(const std::string& info_json) {
   if (auto it = j.find("forceFull"); it != j.end()) {
     if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: forceFull must be true or false");
     info.force_full = it->get<bool>();
+  }
+  if (auto it = j.find("inDocument"); it != j.end()) {
+    if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: inDocument must be true or false");
+    info.in_document = it->get<bool>();
   }
   return info;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,27 @@ std::vector<RefId> moved_refs(const std::vector<std::pair<std::ptrdiff_t, RefId>
 
 }  // namespace
 
+namespace {
+
+/// What changed in one region block, Category::kText lines apart (the rule leaves them out).
+struct BlockCount {
+  std::size_t before = 0, after = 0;   // lines, text left out
+  std::size_t held = 0;                // every line the agent held there, text included
+  std::size_t changed = 0, added = 0;  // text left out; `changed` counts the additions too
+  bool replaced = false;
+  /// The one rule on these counts: more changed than it trusts.
+  bool untrusted(double ratio) const {
+    // Pure growth (a first todo brings its list and footer) cannot mislead: every ref the agent
+    // holds is still what it was, and the delta lists exactly what is new.
+    if (changed == added) return false;
+    const std::size_t denom = std::max(before, after);
+    if (denom < limits::kMinNodesForRatio) return false;
+    return static_cast<double>(changed) / static_cast<double>(denom) > ratio;
+  }
+};
+
+}  // namespace
+
 bool PageSession::diff_context(const View& from, const View& to, int c, Outcome& out) const {
   // Lookups by ref in sorted arrays (no allocation per element); a stable sort keeps the
   // first entry of a ref first, as a map's emplace would.
@@ -62,16 +84,17 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   std::vector<RefId> after;
   // Revealed text stays out of the reliability rule (limits.h): a tab switch swapping three
   // paragraphs on a small page is a plain delta, and no ref an agent acts on is at stake.
-  std::size_t text_before = 0, text_after = 0, text_changed = 0, text_added = 0;
+  std::map<engine::BlockKey, BlockCount> blocks;
   each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
     before.push_back({e.ref, &e, static_cast<std::ptrdiff_t>(before.size())});
-    text_before += e.element.category == Category::kText;
+    BlockCount& b = blocks[engine::block_key(e)];
+    ++b.held;
+    b.before += e.element.category != Category::kText;
   });
   each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
     after.push_back(e.ref);
-    text_after += e.element.category == Category::kText;
+    blocks[engine::block_key(e)].after += e.element.category != Category::kText;
   });
-  const std::size_t n_before = before.size() - text_before, n_after = after.size() - text_after;
   std::stable_sort(before.begin(), before.end(), [](const Held& a, const Held& b) { return a.ref < b.ref; });
   std::sort(after.begin(), after.end());
   // The new view's entries, each with what the agent held of it (nullptr: an addition).
@@ -96,10 +119,11 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   };
   std::map<engine::BlockKey, Last> last_in_block;
   Last cur;
-  std::size_t moved_only = 0;
   const ViewEntry* prev = nullptr;
   bool prev_added = false;
   std::string run_after;
+  // Lines that stayed but changed region: the two regions are tied (a replaced one takes both).
+  std::vector<std::pair<engine::BlockKey, engine::BlockKey>> crossed;
   for (const auto& [entry, h] : now) {
     const ViewEntry& e = *entry;
     const ViewEntry* was = h ? h->entry : nullptr;
@@ -119,20 +143,22 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     const Last here = cur;
     if (!announcement) cur.any = &e;
     if (!announcement && !went) cur.placed = &e;
+    BlockCount& block = blocks[engine::block_key(e)];
     if (added) {
       if (!prev_added || !same_place) run_after = here.placed ? here.placed->element.ref : std::string();
       out.pack.added.push_back(e.element);
       out.pack.added.back().after = announcement ? std::string() : run_after;
-      text_changed += text;
-      text_added += text;
+      block.changed += !text;
+      block.added += !text;
     } else {
       const bool changed_content = was->content != e.content;
       if (changed_content || went) {
         out.pack.modified.push_back({e.element.ref, was->element, e.element, went, went && here.any ? here.any->element.ref : std::string()});
-        // A move alone invalidates nothing: the ref is the same element, only its place changed.
-        if (!changed_content) ++moved_only;
-        else text_changed += text;
+        // A move alone invalidates nothing, and counts for nothing in the rule: the ref is the
+        // same element, only its place changed.
+        block.changed += changed_content && !text;
       }
+      if (engine::block_key(*was) != engine::block_key(e)) crossed.emplace_back(engine::block_key(*was), engine::block_key(e));
     }
     prev_added = added;
     prev = &e;
@@ -140,17 +166,84 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
     if (std::binary_search(after.begin(), after.end(), e.ref)) return;
     invalidate(out, e, "removed");
-    text_changed += e.element.category == Category::kText;
+    blocks[engine::block_key(e)].changed += e.element.category != Category::kText;
   });
-  // The one reliability rule (limits.h, docs/design.md "The reliability rule"), revealed text left out of it.
-  const std::size_t changed =
-      out.pack.added.size() + out.pack.modified.size() - moved_only + out.pack.invalidated.size() - text_changed;
-  // Pure growth (a first todo brings its list and footer) cannot mislead: every ref the agent
-  // holds is still what it was, and the delta lists exactly what is new.
-  if (changed == out.pack.added.size() - text_added) return true;
-  const std::size_t denom = std::max(n_before, n_after);
-  if (denom < limits::kMinNodesForRatio) return true;
-  return !(static_cast<double>(changed) / static_cast<double>(denom) > config_.max_change_ratio);
+
+  // The one reliability rule (limits.h, docs/design.md "The reliability rule"), taken region by
+  // region: a region the agent held where more changed than the rule trusts is sent whole, in
+  // place of what the agent held there (a route change, a filter, a list re-rendered), and the
+  // regions around it (a header, a nav) stay as the agent holds them. Then the same rule over
+  // the regions left: changes spread over many small regions are no delta to trust, nor is one
+  // where every region was replaced (that is a full snapshot).
+  bool any_replaced = false;
+  for (auto& [k, b] : blocks) {
+    b.replaced = b.held > 0 && b.untrusted(config_.max_change_ratio);
+    any_replaced = any_replaced || b.replaced;
+  }
+  // The agent drops every line it held in a replaced region: a line that went from it to another
+  // region must come with that one whole too, and the other way round.
+  for (bool grew = any_replaced; grew;) {
+    grew = false;
+    for (const auto& [was, is] : crossed) {
+      BlockCount &a = blocks[was], &b = blocks[is];
+      if (a.replaced == b.replaced) continue;
+      a.replaced = b.replaced = true;
+      grew = true;
+    }
+  }
+  BlockCount rest;
+  bool kept = false;
+  for (const auto& [k, b] : blocks) {
+    if (b.replaced) continue;
+    rest.before += b.before;
+    rest.after += b.after;
+    rest.changed += b.changed;
+    rest.added += b.added;
+    kept = kept || b.held > 0 || b.after > 0;
+  }
+  if (rest.untrusted(config_.max_change_ratio)) return false;
+  if (!any_replaced) return true;
+  if (!kept) return false;
+  // The replaced regions' lines come whole, in the page's order; their changes are not listed.
+  std::vector<engine::BlockKey> order;
+  std::map<engine::BlockKey, RegionBlock> whole;
+  auto region_of = [&](const engine::BlockKey& k) {
+    RegionBlock r;
+    r.region = static_cast<Region>(std::get<1>(k));
+    r.label = std::get<2>(k);
+    r.frame_ref = "f" + std::to_string(std::get<0>(k));
+    r.replaced = true;
+    order.push_back(k);
+    return whole.emplace(k, std::move(r)).first;
+  };
+  std::unordered_set<RefId> in_replaced;  // refs, old and new, of the replaced regions
+  each_ctx(to, c, c + 1, [&](const ViewEntry& e) {
+    const engine::BlockKey k = engine::block_key(e);
+    if (!blocks[k].replaced) return;
+    auto it = whole.find(k);
+    if (it == whole.end()) it = region_of(k);
+    it->second.elements.push_back(e.element);
+    in_replaced.insert(e.ref);
+  });
+  each_ctx(from, c, c + 1, [&](const ViewEntry& e) {
+    const engine::BlockKey k = engine::block_key(e);
+    if (!blocks[k].replaced) return;
+    // A region with no line now (a list filtered to nothing, in a region of its own) comes empty.
+    if (!whole.count(k)) region_of(k);
+    in_replaced.insert(e.ref);
+  });
+  for (const engine::BlockKey& k : order) out.pack.regions.push_back(std::move(whole[k]));
+  auto ref_in = [&](const std::string& text) {
+    engine::ParsedRef p;
+    return engine::parse_ref(text, p) && in_replaced.count(static_cast<RefId>(p.n)) > 0;
+  };
+  auto& added = out.pack.added;
+  added.erase(std::remove_if(added.begin(), added.end(), [&](const Element& e) { return ref_in(e.ref); }), added.end());
+  auto& modified = out.pack.modified;
+  modified.erase(std::remove_if(modified.begin(), modified.end(), [&](const Modified& m) { return ref_in(m.ref); }), modified.end());
+  auto& gone = out.pack.invalidated;
+  gone.erase(std::remove_if(gone.begin(), gone.end(), [&](const Invalidation& i) { return ref_in(i.ref); }), gone.end());
+  return true;
 }
 
 }  // namespace athena

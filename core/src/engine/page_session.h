@@ -18,6 +18,7 @@
 
 #include "athena/engine.h"
 #include "engine/frame_tracker.h"
+#include "engine/matcher.h"
 #include "engine/ref_registry.h"
 #include "engine/version_manager.h"
 #include "engine/view.h"
@@ -64,6 +65,8 @@ class PageSession {
 
   Result<View> ingest(Snapshot snapshot);
   View build_view(const Snapshot& snapshot, const std::vector<engine::RefId>& refs);
+  /// Gives the new nodes the matcher left unmatched the removed refs they were shown by (ingest).
+  void recall(const Snapshot& snapshot, const std::vector<engine::MatchNode>& news, engine::MatchResult& m);
   void commit(View& view, Outcome* outcome);
   /// The overlay transition (transition.cpp).
   Outcome transition(const View& from, View& to, std::string reason);

@@ -235,6 +235,8 @@ void regions(std::string& out, const FactPack& p, const std::vector<render::Show
       continue;
     }
     render::region_open(out, b);
+    // A delta's region in place of what the agent held there: what it does not list is gone.
+    if (b.replaced) out += " replaced=\"true\"";
     out += ">\n";
     t.shown += render::region_lines(out, p, k, shown[k]);
     out += "</region>\n";
@@ -320,11 +322,13 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
   std::map<std::string, std::vector<const Invalidation*>> by_cause;
   for (const Invalidation& inv : p.invalidated) by_cause[inv.cause].push_back(&inv);
   for (const auto& [cause, list] : by_cause) {
+    // A full says nothing of the refs that went, whatever took them: it replaces what the agent
+    // holds (refs inside regions rendered unchanged="true" are rebound and stay valid), so a
+    // `<removed>` list would only repeat what it shows by leaving them out. The JSON keeps them.
+    if (p.type == PackType::kFull) continue;
     // A replaced document or a detached frame takes all its refs along, and a closed overlay
-    // the refs inside it: one line says it. A full says nothing of them at all: it replaces
-    // what the agent holds (refs inside regions rendered unchanged="true" are rebound and stay valid).
+    // the refs inside it: one line says it.
     if (cause == "navigated" || cause == "detached" || cause == "overlay_closed") {
-      if (p.type == PackType::kFull) continue;
       if (said_by_tag(p, cause)) continue;
       // A frame's document goes with all its refs: a line per frame names it (refs do not).
       std::map<int, std::size_t> by_frame;
