@@ -24,6 +24,8 @@
 //   /npm/select2/...    node_modules/select2/dist/ (Select2's searchable select boxes)
 //   /npm/tom-select/... node_modules/tom-select/dist/ (Tom Select's select boxes and tag inputs)
 //   /npm/quill/...      node_modules/quill/dist/ (Quill's rich text editor)
+//   /npm/vue/...        node_modules/vue/dist/ (Vue 3's global build, with its template compiler)
+//   /npm/vue-router/... node_modules/vue-router/dist/ (vue-router's global build: client-side routes)
 //   /pydoc/...    /usr/share/doc/python3-doc/html/ (Debian python3-doc)
 //   /debdoc/rust/, /debdoc/mkdocs/, /debdoc/sphinx/, /debdoc/sphinx-panels/  Debian rust-doc, mkdocs-doc,
 //                 sphinx-doc, python-sphinx-panels-doc (only to
@@ -52,6 +54,8 @@ export const MOUNTS = Object.freeze({
   '/npm/select2/': path.join(root, 'node_modules/select2/dist'),
   '/npm/tom-select/': path.join(root, 'node_modules/tom-select/dist'),
   '/npm/quill/': path.join(root, 'node_modules/quill/dist'),
+  '/npm/vue/': path.join(root, 'node_modules/vue/dist'),
+  '/npm/vue-router/': path.join(root, 'node_modules/vue-router/dist'),
   '/pydoc/': '/usr/share/doc/python3-doc/html',
   // Pages recorded once into tests/cases-unseen (the agreement check on pages the compiler was
   // not tuned on); their packages are needed only to record again, never to test.

@@ -59,13 +59,14 @@ struct BlockCount {
   std::size_t held = 0;                // every line the agent held there, text included
   std::size_t changed = 0, added = 0;  // text left out; `changed` counts the additions too
   bool replaced = false;
-  /// The one rule on these counts: more changed than it trusts.
-  bool untrusted(double ratio) const {
+  /// The one rule on these counts: more changed than it trusts. `min_lines`: fewer lines than
+  /// that are never judged (limits::kMinNodesForRatio for a whole context).
+  bool untrusted(double ratio, std::size_t min_lines) const {
     // Pure growth (a first todo brings its list and footer) cannot mislead: every ref the agent
     // holds is still what it was, and the delta lists exactly what is new.
     if (changed == added) return false;
     const std::size_t denom = std::max(before, after);
-    if (denom < limits::kMinNodesForRatio) return false;
+    if (denom < std::max<std::size_t>(min_lines, 1)) return false;
     return static_cast<double>(changed) / static_cast<double>(denom) > ratio;
   }
 };
@@ -169,15 +170,24 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     blocks[engine::block_key(e)].changed += e.element.category != Category::kText;
   });
 
-  // The one reliability rule (limits.h, docs/design.md "The reliability rule"), taken region by
-  // region: a region the agent held where more changed than the rule trusts is sent whole, in
-  // place of what the agent held there (a route change, a filter, a list re-rendered), and the
-  // regions around it (a header, a nav) stay as the agent holds them. Then the same rule over
-  // the regions left: changes spread over many small regions are no delta to trust, nor is one
-  // where every region was replaced (that is a full snapshot).
+  // The one reliability rule (limits.h, docs/design.md "The reliability rule"). A context it
+  // trusts is the plain delta. One it does not is judged again region by region: a region the
+  // agent held where more changed than the rule trusts (at any size) is sent whole, in place of
+  // what the agent held there (a route change, a filter, a list re-rendered), and the regions
+  // around it (a header, a nav) stay as the agent holds them. The rule then judges what is left:
+  // changes spread over many regions are no delta to trust, nor is one where every region was
+  // replaced (that is a full snapshot).
+  BlockCount context;
+  for (const auto& [k, b] : blocks) {
+    context.before += b.before;
+    context.after += b.after;
+    context.changed += b.changed;
+    context.added += b.added;
+  }
+  if (!context.untrusted(config_.max_change_ratio, limits::kMinNodesForRatio)) return true;
   bool any_replaced = false;
   for (auto& [k, b] : blocks) {
-    b.replaced = b.held > 0 && b.untrusted(config_.max_change_ratio);
+    b.replaced = b.held > 0 && b.untrusted(config_.max_change_ratio, 1);
     any_replaced = any_replaced || b.replaced;
   }
   // The agent drops every line it held in a replaced region: a line that went from it to another
@@ -201,9 +211,7 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     rest.added += b.added;
     kept = kept || b.held > 0 || b.after > 0;
   }
-  if (rest.untrusted(config_.max_change_ratio)) return false;
-  if (!any_replaced) return true;
-  if (!kept) return false;
+  if (!any_replaced || !kept || rest.untrusted(config_.max_change_ratio, limits::kMinNodesForRatio)) return false;
   // The replaced regions' lines come whole, in the page's order; their changes are not listed.
   std::vector<engine::BlockKey> order;
   std::map<engine::BlockKey, RegionBlock> whole;

@@ -234,9 +234,27 @@ void regions(std::string& out, const FactPack& p, const std::vector<render::Show
       t.in_unchanged += b.elements.size();
       continue;
     }
+    if (b.replaced) {
+      // A delta's region in place of what the agent held there: what it does not list is gone.
+      // Said like an <added> block's place (no `region` for the page's own lines).
+      out += "<replaced";
+      if (b.region != Region::kPage) {
+        out += " region=\"";
+        out += region_name(b.region);
+        out.push_back('"');
+      }
+      if (!b.label.empty()) attr(out, "label", b.label);
+      if (!b.frame_ref.empty() && b.frame_ref != "f0") attr(out, "frame", b.frame_ref);
+      if (b.elements.empty()) {
+        out += "/>\n";
+        continue;
+      }
+      out += ">\n";
+      t.shown += render::region_lines(out, p, k, shown[k]);
+      out += "</replaced>\n";
+      continue;
+    }
     render::region_open(out, b);
-    // A delta's region in place of what the agent held there: what it does not list is gone.
-    if (b.replaced) out += " replaced=\"true\"";
     out += ">\n";
     t.shown += render::region_lines(out, p, k, shown[k]);
     out += "</region>\n";

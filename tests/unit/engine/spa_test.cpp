@@ -92,7 +92,7 @@ TEST_CASE("a route change that replaces most of main is a delta with main replac
   CHECK(p.invalidated.empty());
   CHECK(p.added.empty());
   const std::string text = render_text(p);
-  CHECK(text.find("<region name=\"main\" replaced=\"true\">") != std::string::npos);
+  CHECK(text.find("<replaced region=\"main\">\ne") != std::string::npos);
   CHECK(text.find("<removed>") == std::string::npos);
   CHECK(text.find("Shop") == std::string::npos);
   // Applied, the agent holds exactly the page: the fidelity property.
