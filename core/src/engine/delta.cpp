@@ -250,7 +250,16 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   auto& modified = out.pack.modified;
   modified.erase(std::remove_if(modified.begin(), modified.end(), [&](const Modified& m) { return ref_in(m.ref); }), modified.end());
   auto& gone = out.pack.invalidated;
-  gone.erase(std::remove_if(gone.begin(), gone.end(), [&](const Invalidation& i) { return ref_in(i.ref); }), gone.end());
+  // Only the removals the block says: a frame's navigated or detached document is one line that
+  // counts every ref of that frame, its replaced regions' included.
+  // (and, in a frame whose document went, none: that line counts what the agent holds there once
+  // the removals before it are read).
+  std::unordered_set<int> frames_gone;
+  for (const Invalidation& i : gone)
+    if (i.cause != "removed") frames_gone.insert(i.frame);
+  gone.erase(std::remove_if(gone.begin(), gone.end(),
+                            [&](const Invalidation& i) { return i.cause == "removed" && !frames_gone.count(i.frame) && ref_in(i.ref); }),
+             gone.end());
   return true;
 }
 
