@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -169,6 +170,23 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     invalidate(out, e, "removed");
     blocks[engine::block_key(e)].changed += e.element.category != Category::kText;
   });
+  // A frame whose document went (navigated, detached) takes every ref the agent holds there, and
+  // its one `<invalid … count=>` line counts them all: the agent drops all it holds in that frame.
+  // Some of them the registry cannot say that of: a ref the agent is shown in this answer's own
+  // <before_action>, killed by the capture that navigated the frame before it was ever delivered
+  // (an unshown ref's record is dropped), comes back with no cause; one removed by an earlier
+  // capture (resolve_fresh) says "removed". Listed apart, the count would miss them. A frame that
+  // went in both ways is detached now.
+  std::map<int, std::string> doc_gone;  // frame -> the cause of its document's end
+  for (const Invalidation& i : out.pack.invalidated)
+    if (i.cause == "navigated" || i.cause == "detached") {
+      std::string& cause = doc_gone[i.frame];
+      if (cause != "detached") cause = i.cause;
+    }
+  for (Invalidation& i : out.pack.invalidated) {
+    auto it = doc_gone.find(i.frame);
+    if (it != doc_gone.end() && i.cause != "overlay_closed") i.cause = it->second;
+  }
 
   // The one reliability rule (limits.h, docs/design.md "The reliability rule"). A context it
   // trusts is the plain delta. One it does not is judged again region by region: a region the
@@ -250,15 +268,9 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   auto& modified = out.pack.modified;
   modified.erase(std::remove_if(modified.begin(), modified.end(), [&](const Modified& m) { return ref_in(m.ref); }), modified.end());
   auto& gone = out.pack.invalidated;
-  // Only the removals the block says: a frame's navigated or detached document is one line that
-  // counts every ref of that frame, its replaced regions' included.
-  // (and, in a frame whose document went, none: that line counts what the agent holds there once
-  // the removals before it are read).
-  std::unordered_set<int> frames_gone;
-  for (const Invalidation& i : gone)
-    if (i.cause != "removed") frames_gone.insert(i.frame);
-  gone.erase(std::remove_if(gone.begin(), gone.end(),
-                            [&](const Invalidation& i) { return i.cause == "removed" && !frames_gone.count(i.frame) && ref_in(i.ref); }),
+  // Only the removals the block says: the refs of a frame whose document went carry its cause
+  // (above), and its one line counts them, its replaced regions' included.
+  gone.erase(std::remove_if(gone.begin(), gone.end(), [&](const Invalidation& i) { return i.cause == "removed" && ref_in(i.ref); }),
              gone.end());
   return true;
 }

@@ -238,3 +238,64 @@ TEST_CASE("changes spread over many small regions are no delta to trust", "[engi
   CHECK(p.type == PackType::kFull);
   CHECK(p.reason == "unreliable_delta");
 }
+
+// The bug of fidelity seed 107: lines the agent is shown in a <before_action> of an iframe whose
+// document the action then replaced were killed, by that same capture, before they were ever
+// delivered; the registry had dropped them as never shown, so they came back "removed", listed
+// apart from the frame's `<invalid cause="navigated" count=>` line, which then counted fewer refs
+// than the agent holds in that frame (and the frame's regions, replaced, hid nothing of it).
+TEST_CASE("a frame navigated right after a before_action counts the refs that pack showed", "[engine][spa][frames]") {
+  Harness h;
+  AgentView agent;
+  auto page = [](const std::string& loader, bool grown) {
+    PageBuilder b = shell();
+    b.frame("SUB", loader);
+    for (int i = 0; i < 10; ++i) b.el(100 + i, "link", "Item " + std::to_string(i));
+    if (loader == "S1") {
+      b.el(200, "heading", "Profile", Region::kAside, "SUB");
+      b.el(201, "link", "Item D", Region::kMain, "SUB");
+      b.el(202, "checkbox", "Cart", Region::kMain, "SUB");
+      if (grown) {
+        b.el(203, "textbox", "Settings", Region::kMain, "SUB");
+        b.el(204, "link", "Item E", Region::kMain, "SUB");
+      }
+    } else {
+      b.el(300, "heading", "Settings", Region::kAside, "SUB");
+      b.el(301, "textbox", "Edit", Region::kMain, "SUB");
+      b.el(302, "link", "Cart", Region::kMain, "SUB");
+    }
+    return b.build();
+  };
+  const FactPack full = h.snap(page("S1", false));
+  REQUIRE(agent.apply(full).empty());
+  const std::string profile = ref_of(full, "heading", "Profile");
+  REQUIRE_FALSE(profile.empty());
+  int sub = -1;
+  for (const Element& e : listed(full))
+    if (e.ref == profile) sub = e.frame;
+  REQUIRE(sub > 0);
+
+  // The page grew in the frame before the action (a before_action delta adds two lines there),
+  // then the action navigated the frame.
+  const Snapshot grown = page("S1", true), navigated = page("S2", false);
+  const FactPack p = h.act(full.version, navigated, &grown);
+  REQUIRE(p.type == PackType::kDelta);
+  REQUIRE(p.before_action.size() == 1);
+  CHECK(p.before_action[0].added.size() == 2);
+  CHECK(replaced(p, Region::kMain));
+  // Every ref the agent holds in that frame (3 of the full, 2 of the before_action) is the frame's
+  // document gone, counted by its one line; none is a removal of its own.
+  std::size_t in_frame = 0;
+  for (const Invalidation& i : p.invalidated) {
+    CHECK(i.cause == "navigated");
+    CHECK(i.frame == sub);
+    in_frame += i.frame == sub;
+  }
+  CHECK(in_frame == 5);
+  const std::string text = render_text(p);
+  CHECK(text.find("<invalid cause=\"navigated\" frame=\"f" + std::to_string(sub) + "\" count=\"5\"/>") != std::string::npos);
+  CHECK(text.find("<removed>") == std::string::npos);
+  REQUIRE(agent.apply(p).empty());
+  Harness fresh;
+  CHECK(agent.canonical() == canonical_full(fresh.snap(navigated)));
+}
