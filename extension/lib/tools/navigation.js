@@ -44,7 +44,8 @@ export const navigate = defineTool({
 function historyTool(name) {
   return defineTool({
     name,
-    description: name === 'back' ? 'Go back in history. A step within the page (a single-page app\'s route) returns a delta.' : 'Go forward in history. A step within the page (a single-page app\'s route) returns a delta.',
+    // A step within a single-page app answers a delta (kept under the bridge's 80-character bound).
+    description: `Go ${name} in history; a step within a single-page app answers a delta.`,
     mutating: true, factpack: true,
     dialog: 'leaves',
     async handler(t, args, ctx) {
