@@ -36,7 +36,7 @@ const BENCHES = [
 // attacks, attacks-29: the attacks the end-to-end tests replay, before and after, kept by hand from the named tests' runs;
 // fuzz-results: ./athena fuzz [--runs N | SECONDS]; test-run-times: two clean-clone runs of ./athena test, their step times;
 // recall-results: bench_engine of the builds before and after recall, run alternately, and the docs flow's tokens.
-const STATIC_SECTIONS = ['bench/recall-results.md', 'bench/compile-agreement.md', 'bench/compile-agreement-unseen.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/faults-31.md', 'bench/fuzz-results.md', 'bench/test-run-times.md'];
+const STATIC_SECTIONS = ['bench/recall-results.md', 'bench/compile-agreement.md', 'bench/compile-agreement-unseen.md', 'bench/hostile-before-after.md', 'bench/attacks.md', 'bench/attacks-29.md', 'bench/faults-31.md', 'bench/fuzz-results.md', 'bench/test-run-times.md', 'bench/release-results.md'];
 
 const ran = [];
 for (const b of BENCHES) {

@@ -1,5 +1,7 @@
 // Generates athena-bridge's tool list from the one tool contract (extension/lib/tool-contract.js),
-// and the bounds of the chunk rule (rules/native-chunks.json) from extension/lib/limits.js:
+// and from extension/lib/limits.js the bounds of the chunk rule (rules/native-chunks.json) and
+// those of the extension's that the bridge's deadlines must agree with (static_asserts in
+// bridge/src/limits.h):
 //   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list, the FactPack tools and
 //                                       those bounds (CMake runs this at build time;
 //                                       bridge/src/tools.cpp and bridge/src/limits.h read it)
@@ -7,12 +9,16 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
+import { GROUPS, mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
 import { LIMITS } from '../extension/lib/limits.js';
 
-/** A bound of limits.js as a C++ literal (a positive integer, or the generator fails). @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes'} name */
-function bound(name) {
-  const v = LIMITS[name];
+/**
+ * A bound of limits.js as a C++ literal (a positive integer, or the generator fails), times
+ * `scale` (minutes to milliseconds).
+ * @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes' | 'callDeadlineMaxMs' | 'callDeadlineGraceMs' | 'waitForMaxMs' | 'wakeAlarmMinutes'} name
+ */
+function bound(name, scale = 1) {
+  const v = LIMITS[name] * scale;
   if (!Number.isSafeInteger(v) || v < 1) throw new Error(`extension/lib/limits.js ${name} is not a positive integer: ${v}`);
   return `${v}u`;
 }
@@ -37,7 +43,8 @@ if (!isMain) {
   const file = path.join(root, 'docs/wire-protocol.md');
   writeFileSync(file, docsWithTable(readFileSync(file, 'utf8'), wireTable()));
 } else if (out) {
-  const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name) });
+  const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name),
+    groups: GROUPS, group: Object.fromEntries(TOOLS.map((t) => [t.name, t.group])) });
   if (json.includes(`)${DELIM}"`)) throw new Error('the contract contains the raw-string delimiter');
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `// Generated from extension/lib/tool-contract.js by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +
@@ -46,6 +53,10 @@ if (!isMain) {
     `inline constexpr std::size_t kChunkBytes = ${bound('nativeChunkBytes')};\n` +
     `inline constexpr std::size_t kMaxChunks = ${bound('nativeMaxChunks')};\n` +
     `inline constexpr std::size_t kMaxMessageBytes = ${bound('nativeMaxMessageBytes')};\n` +
+    `inline constexpr unsigned kCallDeadlineMaxMs = ${bound('callDeadlineMaxMs')};\n` +
+    `inline constexpr unsigned kCallDeadlineGraceMs = ${bound('callDeadlineGraceMs')};\n` +
+    `inline constexpr unsigned kWaitForMaxMs = ${bound('waitForMaxMs')};\n` +
+    `inline constexpr unsigned kWakeAlarmMs = ${bound('wakeAlarmMinutes', 60_000)};\n` +
     `}  // namespace athena::bridge::wire\n`);
 } else {
   console.error('usage: node bridge/gen-tools.mjs OUT.inc | --docs');

@@ -18,10 +18,11 @@ const word = (s) => {
 const enumerator = (r) => `Region::k${word(r).slice(1, 2).toUpperCase()}${r.slice(1)}`;
 const maxRoles = Math.max(...LANDMARKS.landmarks.map((l) => l.roles.length));
 const maxTags = Math.max(...LANDMARKS.landmarks.map((l) => l.tags.length));
+const maxScopes = Math.max(...LANDMARKS.landmarks.map((l) => l.scopedBy.length));
 /** @param {readonly string[]} list @param {number} n */
 const padded = (list, n) => `{${[...list.map(word), ...Array(n - list.length).fill('""')].join(', ')}}`;
 const rows = LANDMARKS.landmarks.map((l) =>
-  `    {${enumerator(l.region)}, ${padded(l.roles, maxRoles)}, ${l.roles.length}, ${padded(l.tags, maxTags)}, ${l.tags.length}, ${l.named}, ${l.partOfDialog}},`);
+  `    {${enumerator(l.region)}, ${padded(l.roles, maxRoles)}, ${l.roles.length}, ${padded(l.tags, maxTags)}, ${l.tags.length}, ${l.named}, ${l.partOfDialog}, ${padded(l.scopedBy, maxScopes)}, ${l.scopedBy.length}, ${l.scopedNeedsName}},`);
 const roleRows = Array.from({ length: Math.ceil(LANDMARKS.ariaRoles.length / 8) },
   (_, i) => `    ${LANDMARKS.ariaRoles.slice(i * 8, i * 8 + 8).map(word).join(', ')},`).join('\n');
 mkdirSync(path.dirname(out), { recursive: true });
@@ -44,6 +45,9 @@ struct Landmark {
   std::size_t tag_count;
   bool named;
   bool part_of_dialog;
+  std::array<std::string_view, ${maxScopes}> scoped_by;  // the first scoped_by_count are used
+  std::size_t scoped_by_count;
+  bool scoped_needs_name;
 };
 
 inline constexpr std::array<Landmark, ${LANDMARKS.landmarks.length}> kLandmarks = {{
@@ -51,6 +55,11 @@ ${rows.join('\n')}
 }};
 
 inline constexpr std::array<std::string_view, ${LANDMARKS.nameAttrs.length}> kLandmarkNameAttrs = {${LANDMARKS.nameAttrs.map(word).join(', ')}};
+
+// Sectioning content by the scope role its tag gives: {tag, role}.
+inline constexpr std::array<std::array<std::string_view, 2>, ${LANDMARKS.sectioning.length}> kSectioning = {{
+${LANDMARKS.sectioning.map(([t, r]) => `    {${word(t)}, ${word(r)}},`).join('\n')}
+}};
 
 // The tokens of a role attribute that are roles (core/src/compiler/roles.cpp role_of).
 inline constexpr std::array<std::string_view, ${LANDMARKS.ariaRoles.length}> kAriaRoles = {

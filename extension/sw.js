@@ -25,10 +25,24 @@ chrome.storage.onChanged.addListener((changes, area) => {
 /** @type {import('./lib/native.js').NativeStatus} */
 let nativeStatus = { connected: false, bridge: null, error: null, attempts: 0, nextRetryMs: null };
 
+/**
+ * The browser this extension runs in, as its brand says ("Google Chrome 131", "Microsoft Edge 131",
+ * "Chromium 156"): the host names it to a second browser it cannot serve, so its user knows where
+ * the agent is.
+ */
+function browserName() {
+  /** @type {{brand: string, version: string}[]} */
+  const brands = /** @type {any} */ (navigator).userAgentData?.brands ?? [];
+  const real = brands.filter((b) => !/not.?a.?brand/i.test(b.brand));
+  const pick = real.find((b) => b.brand !== 'Chromium') ?? real[0];
+  return pick ? `${pick.brand} ${pick.version}` : '';
+}
+
 const native = new NativeClient({
   connect: () => chrome.runtime.connectNative(HOST_NAME),
   lastError: () => chrome.runtime.lastError?.message,
   extensionVersion: chrome.runtime.getManifest().version,
+  browser: browserName(),
   onCall: (call) => dispatch({ session: call.session, tool: call.tool, args: call.args, id: call.id }),
   onSessionOpen: (session, client) => { try { agent.openSession(session, client); } catch (e) { console.warn(`[athena] ${e}`); } },
   onSessionClose: (session) => { agent.closeSession(session); },

@@ -61,6 +61,7 @@ class HostRouter {
   std::map<std::string, Pending> pending_;  // host call id -> caller
   bool ext_ready_ = false;
   std::string ext_version_;
+  std::string ext_browser_;  // what the extension said it runs in (its hello's "browser")
   long next_call_ = 1;
 };
 

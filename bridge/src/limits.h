@@ -18,20 +18,41 @@ inline constexpr std::size_t kMaxJsonDepth = 64;                     // nesting 
 inline constexpr std::size_t kMaxBatchItems = 32;                    // messages in one JSON-RPC batch (MCP 2025-06-18 dropped batches)
 inline constexpr std::size_t kMaxClients = 32;                       // MCP clients served at once by one native host
 inline constexpr std::size_t kMaxClientQueueBytes = 8u << 20;        // unread bytes for one client before it is disconnected
+inline constexpr std::size_t kMaxHostQueueBytes = 8u << 20;          // bytes an MCP server holds for a host that is not reading (a call past it waits, as for an absent extension)
 inline constexpr int kHelloTimeoutMs = 5'000;                        // a new socket client must say hello within this
 inline constexpr int kPartialFrameTimeoutMs = 10'000;                // a started frame must complete within this
 inline constexpr std::size_t kMaxPendingCalls = 256;                 // tool calls in flight per MCP server
 inline constexpr std::size_t kMaxCallsPerClient = kMaxPendingCalls;  // ... and per socket client at the host (its fair share)
-inline constexpr int kDefaultCallDeadlineMs = 60'000;                // a tool call, end to end
-inline constexpr int kMaxCallDeadlineMs = 300'000;                   // what a client may ask for (wait_for)
+// An MCP client gives up on a request after its own timeout: 60 s in the official SDKs (TypeScript
+// 1.x and 2.x, DEFAULT_REQUEST_TIMEOUT_MSEC), and progress notifications push it back only for a
+// caller that opted in (resetTimeoutOnProgress). Past it nobody reads our answer and the agent gets
+// a bare "Request timed out": so every call, whatever it does, is answered before it.
+inline constexpr int kClientTimeoutMs = 60'000;
+inline constexpr int kClientTimeoutMarginMs = 5'000;                 // our answer comes this much earlier (pipes, a loaded machine)
+inline constexpr int kCallDeadlineMs = kClientTimeoutMs - kClientTimeoutMarginMs;  // a tool call, end to end
 inline constexpr int kDeadlineMarginMs = 2'000;                      // the extension gets this much less, to answer in time
 inline constexpr int kConnectTimeoutMs = 2'000;                      // connecting to the host's socket
 inline constexpr int kProgressEveryMs = 1'000;                       // a long call reports progress this often (when the client asked)
+inline constexpr int kPeerStatusWaitMs = 1'000;                      // a second browser's host asks the serving one which browser it serves
+inline constexpr int kListTtlMs = 3'600'000;                         // how long a 2026-07-28 client may cache tools/list and server/discover (ttlMs): they change only with a new athena-bridge
+inline constexpr std::size_t kMaxSubscriptions = 16;                 // open subscriptions/listen requests per MCP server (each holds only its id)
 inline constexpr int kPollMs = 250;                                  // event-loop tick (deadline checks)
 // The extension's service worker, stopped by Chrome, wakes on its alarm (extension/lib/limits.js
 // wakeAlarmMinutes, 30 s) and reconnects: a call made meanwhile waits this long for it (within its
-// own deadline), trying the host's socket every kReconnectEveryMs.
-inline constexpr int kReconnectWaitMs = 50'000;
+// own deadline, which leaves it 15 s to run once the worker is back), trying the host's socket
+// every kReconnectEveryMs.
+inline constexpr int kReconnectWaitMs = 40'000;
 inline constexpr int kReconnectEveryMs = 500;
+
+// What the extension's bounds (extension/lib/limits.js, generated into tool_contract.inc) must
+// agree with: checked here, so changing one side alone does not build.
+static_assert(wire::kCallDeadlineMaxMs == kCallDeadlineMs - kDeadlineMarginMs,
+              "limits.js callDeadlineMaxMs is the longest deadline_ms the bridge sends: kCallDeadlineMs less kDeadlineMarginMs");
+static_assert(wire::kCallDeadlineGraceMs < kDeadlineMarginMs,
+              "the extension's own deadline answer (callDeadlineGraceMs after the deadline) must reach us within our margin");
+static_assert(wire::kWaitForMaxMs + kDeadlineMarginMs < wire::kCallDeadlineMaxMs,
+              "the longest wait_for (limits.js waitForMaxMs), with the FactPack after it, must fit in a call's deadline");
+static_assert(wire::kWakeAlarmMs < kReconnectWaitMs && kReconnectWaitMs < kCallDeadlineMs,
+              "a call waits for the stopped worker's wake alarm (limits.js wakeAlarmMinutes), within its own deadline");
 
 }  // namespace athena::bridge::limits

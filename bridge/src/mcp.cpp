@@ -1,16 +1,13 @@
 #include "mcp.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <poll.h>
-#include <unistd.h>
 
 #include "athena/version.h"
-#include "endpoint.h"
 #include "framing.h"
 #include "host.h"
 #include "limits.h"
+#include "platform/platform.h"
 #include "tools.h"
 #include "untrusted_json.h"
 
@@ -18,7 +15,7 @@ namespace athena::bridge {
 
 namespace {
 
-constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601, kInvalidParams = -32602;
+constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601;  // kInvalidParams: mcp_eras.h
 
 const char* kNotConnected =
     "Chrome with the Athena Delta extension is not connected: %s. Open Chrome with the extension installed (its popup shows "
@@ -52,19 +49,30 @@ json structured_factpack(const json& msg) {
 
 }  // namespace
 
-const std::vector<std::string>& supported_protocol_versions() {
-  static const std::vector<std::string> v = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"};
-  return v;
+void McpServer::reply(const json& id, json result, bool modern) {
+  io_.to_client({{"jsonrpc", "2.0"}, {"id", id}, {"result", modern ? modern_result(std::move(result)) : std::move(result)}});
 }
 
-void McpServer::reply(const json& id, json result) { io_.to_client({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}); }
-
-void McpServer::fail(const json& id, int code, const std::string& message) {
-  io_.to_client({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+void McpServer::fail(const json& id, int code, const std::string& message, const json& data) {
+  json error = {{"code", code}, {"message", message}};
+  if (!data.is_null()) error["data"] = data;
+  io_.to_client({{"jsonrpc", "2.0"}, {"id", id}, {"error", std::move(error)}});
 }
 
-void McpServer::tool_error(const json& id, const std::string& message) {
-  reply(id, {{"content", json::array({{{"type", "text"}, {"text", message}}})}, {"isError", true}});
+void McpServer::tool_error(const json& id, const std::string& message, bool modern) {
+  reply(id, {{"content", json::array({{{"type", "text"}, {"text", message}}})}, {"isError", true}}, modern);
+}
+
+long long McpServer::next_progress(Pending& p, Clock::time_point now) {
+  const long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - p.started).count();
+  p.progress_sent = std::max(ms, p.progress_sent + 1);
+  return p.progress_sent;
+}
+
+void McpServer::progress(const json& token, long long value, const std::string& message) {
+  io_.to_client({{"jsonrpc", "2.0"},
+                 {"method", "notifications/progress"},
+                 {"params", {{"progressToken", token}, {"progress", value}, {"message", message}}}});
 }
 
 void McpServer::on_line(const std::string& line, Clock::time_point now) {
@@ -112,6 +120,8 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
     return;
   }
   if (notification) {
+    // Both eras cancel the same way: a request of ours is then never answered (MCP), and a
+    // call still running is stopped in the extension.
     if (method == "notifications/cancelled") {
       const json* rid_field = field(params, "requestId");
       if (!rid_field || !is_id(*rid_field)) return;
@@ -119,40 +129,73 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
       for (auto it = pending_.begin(); it != pending_.end(); ++it)
         if (it->second.rpc_id == rid) {
           to_host({{"type", "cancel"}, {"id", it->first}});
-          pending_.erase(it);  // no response to a cancelled request (MCP spec)
+          pending_.erase(it);
           break;
         }
+      for (auto it = waiting_.begin(); it != waiting_.end(); ++it)
+        if (it->pending.rpc_id == rid) {
+          waiting_.erase(it);
+          break;
+        }
+      subscriptions_.erase(std::remove(subscriptions_.begin(), subscriptions_.end(), rid), subscriptions_.end());
     }
     return;  // notifications/initialized and others need no answer
   }
+  const RequestEra era = read_era(params);
+  if (era.error_code != 0) {
+    fail(id, era.error_code, era.error, era.error_data);
+    return;
+  }
+  // Who the agent is, for the native host's session (shown in the extension's popup): a legacy
+  // client says it in initialize, a modern one may say it on every request.
+  if (!era.client_name.empty()) client_name_ = era.client_name;
+  if (era.modern)
+    handle_modern(id, method, params, now);
+  else
+    handle_legacy(id, method, params, now);
+}
+
+namespace {
+
+const char* kInstructions =
+    "Browse with FactPacks: navigate or snapshot gives the page once; every action then returns only what changed. "
+    "Refs (e12) stay valid until a FactPack invalidates them; pass the last v as version.";
+
+/// What athena-delta offers: tools only, and a list that never changes while the process lives.
+json capabilities() { return {{"tools", {{"listChanged", false}}}}; }
+
+}  // namespace
+
+void McpServer::handle_legacy(const json& id, const std::string& method, const json& params, Clock::time_point now) {
   if (method == "initialize") {
-    const std::string asked = str_field(params, "protocolVersion");
-    const auto& v = supported_protocol_versions();
-    const std::string version = std::find(v.begin(), v.end(), asked) != v.end() ? asked : v.front();
     if (const json* info = field(params, "clientInfo")) client_name_ = str_field(*info, "name", client_name_);
     initialized_ = true;
-    reply(id, {{"protocolVersion", version},
-               {"capabilities", {{"tools", {{"listChanged", false}}}, {"logging", json::object()}}},
-               {"serverInfo", {{"name", "athena-delta"}, {"version", kVersion}}},
-               {"instructions",
-                "Browse with FactPacks: navigate or snapshot gives the page once; every action then returns only what changed. "
-                "Refs (e12) stay valid until a FactPack invalidates them; pass the last v as version."}});
+    reply(id,
+          {{"protocolVersion", legacy_version_for(str_field(params, "protocolVersion"))},
+           {"capabilities", capabilities()},
+           {"serverInfo", server_info()},
+           {"instructions", kInstructions}},
+          false);
     return;
   }
   if (method == "ping") {
-    reply(id, json::object());
-    return;
-  }
-  if (method == "logging/setLevel") {
-    reply(id, json::object());
+    reply(id, json::object(), false);
     return;
   }
   if (method == "tools/list") {
-    reply(id, {{"tools", tool_list(options_.structured)}});
+    reply(id, {{"tools", served_tools(options_.structured, options_.tools)}}, false);
     return;
   }
   if (method == "tools/call") {
-    call_tool(id, params, now);
+    call_tool(id, params, now, false);
+    return;
+  }
+  if (method == "server/discover" || method == "subscriptions/listen") {
+    // A modern method without the modern envelope: malformed (2026-07-28 basic/index), and the
+    // answer a probing client reads as "not modern" names what was missing.
+    fail(id, kInvalidParams, method + " is a " + modern_protocol_versions().front() +
+                                 " request: it needs params._meta with io.modelcontextprotocol/protocolVersion and "
+                                 "io.modelcontextprotocol/clientCapabilities");
     return;
   }
   if (method == "resources/list" || method == "prompts/list") {
@@ -162,7 +205,56 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
   fail(id, kMethodNotFound, "method not found: " + method);
 }
 
-void McpServer::call_tool(const json& id, const json& params, Clock::time_point now) {
+void McpServer::handle_modern(const json& id, const std::string& method, const json& params, Clock::time_point now) {
+  // The results that may be cached (2026-07-28 server/utilities/caching) change only with a new
+  // athena-bridge, never for one user rather than another: public, for limits::kListTtlMs.
+  const json cacheable = {{"ttlMs", limits::kListTtlMs}, {"cacheScope", "public"}};
+  if (method == "server/discover") {
+    json r = {{"supportedVersions", supported_protocol_versions()}, {"capabilities", capabilities()}, {"instructions", kInstructions}};
+    r.update(cacheable);
+    reply(id, r, true);
+    return;
+  }
+  if (method == "tools/list") {
+    json r = {{"tools", served_tools(options_.structured, options_.tools)}};
+    r.update(cacheable);
+    reply(id, r, true);
+    return;
+  }
+  if (method == "tools/call") {
+    call_tool(id, params, now, true);
+    return;
+  }
+  if (method == "subscriptions/listen") {
+    // Nothing here ever changes (no list changes, no resources): the acknowledgment agrees to none
+    // of what was asked, as the specification has a server say so, and the request stays open
+    // until the client cancels it.
+    if (subscriptions_.size() >= limits::kMaxSubscriptions) {
+      fail(id, kInvalidRequest, std::to_string(limits::kMaxSubscriptions) +
+                                    " subscriptions are open already, and athena-delta sends no notifications on them: cancel some");
+      return;
+    }
+    subscriptions_.push_back(id);
+    io_.to_client({{"jsonrpc", "2.0"},
+                   {"method", "notifications/subscriptions/acknowledged"},
+                   {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", id}}}, {"notifications", json::object()}}}});
+    return;
+  }
+  if (method == "initialize" || method == "ping" || method == "logging/setLevel") {
+    fail(id, kMethodNotFound, method + " is not part of MCP " + modern_protocol_versions().front() +
+                                  " (it has no handshake: every request carries its version in _meta); a client of " +
+                                  legacy_protocol_versions().back() + " … " + legacy_protocol_versions().front() +
+                                  " sends it without the io.modelcontextprotocol/ _meta keys");
+    return;
+  }
+  if (method == "resources/list" || method == "prompts/list" || method == "resources/templates/list") {
+    fail(id, kMethodNotFound, "athena-delta offers tools only (" + method + " is not supported)");
+    return;
+  }
+  fail(id, kMethodNotFound, "method not found: " + method);
+}
+
+void McpServer::call_tool(const json& id, const json& params, Clock::time_point now, bool modern) {
   const std::string name = str_field(params, "name");
   if (name.empty()) {
     fail(id, kInvalidParams, "tools/call needs params.name (a string)");
@@ -173,6 +265,13 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     fail(id, kInvalidParams, "unknown tool: " + name + " (tools/list has the tools)");
     return;
   }
+  if (const std::string group = tool_group(name); std::find(options_.tools.begin(), options_.tools.end(), group) == options_.tools.end()) {
+    std::string served;
+    for (const std::string& g : options_.tools) served += (served.empty() ? "" : ",") + g;
+    fail(id, kInvalidParams, name + " is in the tool group '" + group + "', which this server does not serve (--tools " + served +
+                                 "): the user can add it, e.g. athena-bridge mcp --tools " + served + "," + group);
+    return;
+  }
   const json* given_args = field(params, "arguments");
   const json args = given_args ? *given_args : json::object();
   if (const std::string bad = check_arguments(*tool, args); !bad.empty()) {
@@ -180,7 +279,7 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     return;
   }
   if (pending_.size() + waiting_.size() >= limits::kMaxPendingCalls) {
-    tool_error(id, "too many calls in flight (" + std::to_string(limits::kMaxPendingCalls) + "); wait for some to finish");
+    tool_error(id, "too many calls in flight (" + std::to_string(limits::kMaxPendingCalls) + "); wait for some to finish", modern);
     return;
   }
   json token = nullptr;
@@ -193,18 +292,15 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
       token = *t;
     }
   }
-  int deadline_ms = limits::kDefaultCallDeadlineMs;
-  if (const json* ms = field(args, "ms"); name == "wait_for" && ms && ms->is_number_integer()) {
-    // Clamped first: a client's ms can be any 64-bit integer, and the sum must not overflow.
-    const long long asked = std::clamp<long long>(ms->get<long long>(), 0, limits::kMaxCallDeadlineMs) + limits::kDeadlineMarginMs * 2;
-    deadline_ms = static_cast<int>(std::min<long long>(limits::kMaxCallDeadlineMs, std::max<long long>(deadline_ms, asked)));
-  }
+  // Every call, whatever it is, is answered within this, before the client's own timeout
+  // (limits.h kCallDeadlineMs; the longest wait_for fits in it, checked there).
+  const int deadline_ms = limits::kCallDeadlineMs;
   const std::string hid = "m" + std::to_string(next_id_++);
   json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
   // The FactPack's JSON crosses the wire only for a server that hands it on (structuredContent):
   // on a large page it is megabytes the text never carries.
   if (options_.structured) call["structured"] = true;
-  const Pending pending{id, name, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
+  const Pending pending{id, name, modern, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
   bool sent = ext_connected_ && to_host(call);
   if (!sent && seen_extension_) {
     // The extension was here and went away (Chrome stops an idle service worker; it wakes again
@@ -217,14 +313,14 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     std::string why;
     if (!io_.connect_host(why)) {
       // The host's own refusal (busy) is the answer; anything else means Chrome is not there.
-      tool_error(id, host_error_.empty() ? not_connected(why) : "athena-bridge refused the connection: " + why);
+      tool_error(id, host_error_.empty() ? not_connected(why) : "athena-bridge refused the connection: " + why, modern);
       return;
     }
     // Connected: the host answers our hello with its status. If the extension is not there yet
     // the host itself refuses the call with not_connected.
     sent = to_host(call);
     if (!sent) {
-      tool_error(id, not_connected("the native host closed the connection"));
+      tool_error(id, not_connected("the native host closed the connection"), modern);
       return;
     }
   }
@@ -259,11 +355,13 @@ void McpServer::on_host(const json& msg) {
   auto it = pending_.find(hid);
   if (it == pending_.end()) return;  // answer after a timeout or cancel: dropped
   if (type == "progress") {
-    if (!it->second.progress_token.is_null()) {
-      json p = {{"progressToken", it->second.progress_token}, {"progress", number_field(msg, "progress")}};
-      if (const json* t = field(msg, "total"); t && t->is_number()) p["total"] = *t;
-      if (const json* t = field(msg, "message"); t && t->is_string()) p["message"] = *t;
-      io_.to_client({{"jsonrpc", "2.0"}, {"method", "notifications/progress"}, {"params", p}});
+    // The extension's word on a long call: its message, on the call's one progress scale (the
+    // milliseconds it has run), so the values the client sees keep increasing as MCP requires.
+    Pending& p = it->second;
+    if (!p.progress_token.is_null()) {
+      const auto now = Clock::now();
+      p.last_progress = now;
+      progress(p.progress_token, next_progress(p, now), str_field(msg, "message", p.tool + " running"));
     }
     return;
   }
@@ -276,7 +374,7 @@ void McpServer::on_host(const json& msg) {
     std::string text = str_field(e, "message", "the extension failed the call");
     if (code == "not_connected") text = not_connected(text);
     json r = {{"content", json::array({{{"type", "text"}, {"text", "error " + code + ": " + text}}})}, {"isError", true}};
-    reply(p.rpc_id, r);
+    reply(p.rpc_id, r, p.modern);
     return;
   }
   json r = {{"content", json::array({{{"type", "text"}, {"text", str_field(msg, "text")}}})}};
@@ -289,14 +387,14 @@ void McpServer::on_host(const json& msg) {
     else if (img.is_string())
       r["content"].push_back({{"type", "image"}, {"data", img}, {"mimeType", "image/png"}});
   }
-  reply(p.rpc_id, r);
+  reply(p.rpc_id, r, p.modern);
 }
 
 void McpServer::on_host_lost(const std::string& why) {
   ext_connected_ = false;
   auto pending = std::move(pending_);
   pending_.clear();
-  for (auto& [hid, p] : pending) tool_error(p.rpc_id, not_connected(why));
+  for (auto& [hid, p] : pending) tool_error(p.rpc_id, not_connected(why), p.modern);
 }
 
 bool McpServer::to_host(const json& m) {
@@ -327,26 +425,29 @@ void McpServer::tick(Clock::time_point now) {
       }
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->pending.started).count();
       tool_error(it->pending.rpc_id, not_connected("it went away and did not come back within " + std::to_string(waited) +
-                                                   " ms (a running Chrome wakes the extension's stopped worker on its alarm)"));
+                                                   " ms (a running Chrome wakes the extension's stopped worker on its alarm)"),
+                 it->pending.modern);
       it = waiting_.erase(it);
     }
   }
-  // Long calls say they are alive, to clients that asked (params._meta.progressToken); the
-  // extension may send its own, finer progress (forwarded in on_host).
-  for (auto& [hid, p] : pending_) {
-    if (p.progress_token.is_null() || now - p.last_progress < std::chrono::milliseconds(limits::kProgressEveryMs)) continue;
+  // Long calls say they are alive, to clients that asked (params._meta.progressToken), also while
+  // they wait for the extension; the extension may say more (forwarded in on_host).
+  auto alive = [&](Pending& p, const char* doing) {
+    if (p.progress_token.is_null() || now - p.last_progress < std::chrono::milliseconds(limits::kProgressEveryMs)) return;
     p.last_progress = now;
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - p.started).count();
-    io_.to_client({{"jsonrpc", "2.0"},
-                   {"method", "notifications/progress"},
-                   {"params", {{"progressToken", p.progress_token}, {"progress", ++p.progress_sent},
-                               {"message", p.tool + " running for " + std::to_string(ms) + " ms (deadline " + std::to_string(p.deadline_ms) + " ms)"}}}});
-  }
+    const long long ms = next_progress(p, now);
+    progress(p.progress_token, ms, p.tool + " " + doing + " for " + std::to_string(ms) + " ms (answered by " + std::to_string(p.deadline_ms) + " ms)");
+  };
+  for (auto& w : waiting_) alive(w.pending, "waiting for the extension");
+  for (auto& [hid, p] : pending_) alive(p, "running");
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (now >= it->second.deadline) {
       to_host({{"type", "cancel"}, {"id", it->first}});
-      tool_error(it->second.rpc_id, it->second.tool + " timed out after " + std::to_string(it->second.deadline_ms) +
-                                        " ms; the page may still be busy: take a snapshot to see where it stands");
+      tool_error(it->second.rpc_id,
+                 it->second.tool + " timed out after " + std::to_string(it->second.deadline_ms) +
+                     " ms (athena-delta answers every call before an MCP client's own timeout); the page may still be busy: "
+                     "take a snapshot to see where it stands",
+                 it->second.modern);
       it = pending_.erase(it);
     } else {
       ++it;
@@ -357,103 +458,110 @@ void McpServer::tick(Clock::time_point now) {
 // ------------------------------------------------------------------ the loop
 
 int run_mcp_server(McpOptions options) {
-  int host = -1;
+  using Event = platform::EventLoop::Event;
+  platform::EventLoop loop;
+  loop.watch_stdin();
+  int host = -1;  // the loop's id of the connection to the native host, -1 when none
   // This server's session for its whole life: proposed on every (re)connection, so a restarted
   // host hands back the same session and the agent keeps its tabs; no other process knows it.
   const std::string session = new_session_id();
   FrameReader reader(limits::kMaxFrameBytes);
   McpServer* self = nullptr;
   McpServer::Io io;
-  io.to_client = [](const json& m) {
-    const std::string s = m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-    write_all(STDOUT_FILENO, s);
-  };
+  io.to_client = [](const json& m) { platform::write_stdout(m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"); };
+  // What goes to the host waits in the loop's queue for that connection and is written as the
+  // host takes it (platform::EventLoop::send never blocks: POSIX drains it from wait(), Windows
+  // from the connection's own I/O thread): a host that stops reading (stopped, or swamped) never
+  // blocks this process, which keeps answering ping, deadlines and cancellations. Bounded
+  // (kMaxHostQueueBytes): past it a call is not sent, and waits for the extension as when it is
+  // away, until its deadline.
+  bool host_failed = false;  // a write failed: the loop below closes the host and says so
   io.to_host = [&](const json& m) {
-    if (host < 0) return false;
-    if (!write_all(host, encode_frame(m.dump(-1, ' ', false, json::error_handler_t::replace)))) {
-      ::close(host);
-      host = -1;
+    if (host < 0 || host_failed) return false;
+    const std::string f = encode_frame(m.dump(-1, ' ', false, json::error_handler_t::replace));
+    if (loop.queued(host) + f.size() > limits::kMaxHostQueueBytes) return false;
+    if (!loop.send(host, f)) {
+      host_failed = true;
       return false;
     }
     return true;
   };
   io.connect_host = [&](std::string& error) {
     if (host >= 0) return true;
-    const int fd = connect_endpoint(error);
-    if (fd < 0) return false;
+    const int id = loop.connect(error);
+    if (id < 0) return false;
     reader = FrameReader(limits::kMaxFrameBytes);
+    host_failed = false;
     self->clear_host_error();
     // The hello may fail to go out when the host already refused us and closed: what it said
     // is still there to read, so the answer comes from reading, not from this write.
-    write_all(fd, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}.dump()));
+    loop.send(id, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}.dump()));
     // Wait briefly for the status so the first call knows whether the extension is there. A host
     // that refuses us (busy: every slot taken) says why and closes: that reason is the answer.
-    pollfd p{fd, POLLIN, 0};
-    std::vector<char> b(1 << 16);
     const auto until = Clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
-    while (!self->extension_connected() && Clock::now() < until && ::poll(&p, 1, 100) >= 0) {
-      if (!(p.revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      const ssize_t n = ::read(fd, b.data(), b.size());
-      if (n <= 0) {
-        ::close(fd);
-        error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();
-        return false;
-      }
-      reader.feed(b.data(), static_cast<std::size_t>(n));
-      while (auto payload = reader.next()) {
-        std::string ignored;
-        const json m = parse_untrusted(*payload, ignored);
-        if (m.is_object()) self->on_host(m);
+    while (!self->extension_connected() && Clock::now() < until) {
+      for (const Event& e : loop.wait(100, id)) {
+        if (e.kind == Event::kClosed) {
+          loop.close(id);
+          error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();
+          return false;
+        }
+        reader.feed(e.data.data(), e.data.size());
+        while (auto payload = reader.next()) {
+          std::string ignored;
+          const json m = parse_untrusted(*payload, ignored);
+          if (m.is_object()) self->on_host(m);
+        }
       }
     }
-    host = fd;
+    host = id;
     return true;
   };
   McpServer server(io, options);
   self = &server;
   std::string line;
-  std::vector<char> buf(1 << 16);
   bool dropping = false;  // inside an oversized line
   for (;;) {
-    pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {host, POLLIN, 0}};
-    const int n = ::poll(fds, host >= 0 ? 2 : 1, limits::kPollMs);
-    if (n < 0 && errno != EINTR) return 1;
+    const std::vector<Event> events = loop.wait(limits::kPollMs);
+    if (host >= 0 && host_failed) {
+      loop.close(host);
+      host = -1;
+      server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
+    }
     server.tick();
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      const ssize_t r = ::read(STDIN_FILENO, buf.data(), buf.size());
-      if (r <= 0) return 0;  // the client went away: calls in flight die with us (the host cancels them)
-      for (ssize_t k = 0; k < r; ++k) {
-        const char c = buf[static_cast<std::size_t>(k)];
-        if (c == '\n') {
-          if (dropping) {
-            dropping = false;
+    for (const Event& e : events) {
+      if (e.id == platform::EventLoop::kStdin) {
+        if (e.kind != Event::kData) return 0;  // the client went away: calls in flight die with us (the host cancels them)
+        for (const char c : e.data) {
+          if (c == '\n') {
+            if (dropping) {
+              dropping = false;
+              line.clear();
+              continue;
+            }
+            server.on_line(line);
             line.clear();
-            continue;
-          }
-          server.on_line(line);
-          line.clear();
-        } else if (!dropping) {
-          line.push_back(c);
-          if (line.size() > limits::kMaxMcpLineBytes) {
-            server.on_line(line);  // answers "exceeds"
-            line.clear();
-            dropping = true;
+          } else if (!dropping) {
+            line.push_back(c);
+            if (line.size() > limits::kMaxMcpLineBytes) {
+              server.on_line(line);  // answers "exceeds"
+              line.clear();
+              dropping = true;
+            }
           }
         }
-      }
-    }
-    if (host >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      const ssize_t r = ::read(host, buf.data(), buf.size());
-      if (r <= 0 || !reader.feed(buf.data(), static_cast<std::size_t>(r))) {
-        ::close(host);
-        host = -1;
-        server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
-        continue;
-      }
-      while (auto payload = reader.next()) {
-        std::string ignored;
-        const json m = parse_untrusted(*payload, ignored);
-        if (m.is_object()) server.on_host(m);
+      } else if (e.id == host) {
+        if (e.kind == Event::kClosed || !reader.feed(e.data.data(), e.data.size())) {
+          loop.close(host);
+          host = -1;
+          server.on_host_lost("the native host went away (Chrome closed, or the extension was stopped)");
+          continue;
+        }
+        while (auto payload = reader.next()) {
+          std::string ignored;
+          const json m = parse_untrusted(*payload, ignored);
+          if (m.is_object()) server.on_host(m);
+        }
       }
     }
   }

@@ -1,8 +1,14 @@
 // `athena-bridge mcp`: the MCP server (JSON-RPC 2.0 over stdio, newline-delimited, as the MCP
-// specification's stdio transport says). Tool calls travel to the native host's socket and on to
+// specification's stdio transport says), for clients of both eras (mcp_eras.h): those that open
+// with `initialize` (2024-10-07 … 2025-11-25) and those that send every request with its own
+// version in `_meta` (2026-07-28). Tool calls travel to the native host's socket and on to
 // the extension; the answer's FactPack comes back as text, the one thing every client hands its
 // model. Only with Options::structured (`athena-bridge mcp --structured`, for programs) do
 // FactPack tools declare an outputSchema and carry the FactPack JSON as structuredContent.
+//
+// No call outlives the official SDKs' default request timeout (limits::kClientTimeoutMs): each
+// is answered by its deadline, below it, with what was done or a timeout that says what to do;
+// a client that sent a progressToken hears how long it has run every limits::kProgressEveryMs.
 //
 // McpServer is the protocol as a state machine (unit-tested with lambdas for I/O);
 // run_mcp_server() is the poll loop around it.
@@ -15,18 +21,20 @@
 #include <string>
 #include <vector>
 
+#include "mcp_eras.h"
+
 namespace athena::bridge {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-/// Protocol revisions we speak, newest first (what the official TypeScript SDK accepts).
-const std::vector<std::string>& supported_protocol_versions();
-
 struct McpOptions {
   /// Declare outputSchema and send structuredContent (the untrimmed FactPack JSON). Off by
   /// default: clients that forward structuredContent to the model would undo the savings.
   bool structured = false;
+  /// The tool groups served (`--tools core,input`): tools/list lists only theirs, and a call of
+  /// another tool is refused naming its group. Core alone by default: it fits the token budget.
+  std::vector<std::string> tools = {"core"};
 };
 
 class McpServer {
@@ -47,6 +55,7 @@ class McpServer {
   /// Times out calls past their deadline.
   void tick(Clock::time_point now = Clock::now());
 
+  /// A legacy client said initialize (a modern one never does).
   bool initialized() const { return initialized_; }
   std::size_t in_flight() const { return pending_.size(); }
   /// Calls held until the extension comes back (it was connected once, then went away).
@@ -59,21 +68,29 @@ class McpServer {
 
  private:
   void handle(const json& msg, Clock::time_point now);
-  void reply(const json& id, json result);
-  void fail(const json& id, int code, const std::string& message);
-  void tool_error(const json& id, const std::string& message);
-  void call_tool(const json& id, const json& params, Clock::time_point now);
+  /// The methods of each era, for a request that was read and may be served.
+  void handle_legacy(const json& id, const std::string& method, const json& params, Clock::time_point now);
+  void handle_modern(const json& id, const std::string& method, const json& params, Clock::time_point now);
+  /// A result, in the era of the request it answers (a modern one says its resultType).
+  void reply(const json& id, json result, bool modern);
+  void fail(const json& id, int code, const std::string& message, const json& data = nullptr);
+  void tool_error(const json& id, const std::string& message, bool modern);
+  void call_tool(const json& id, const json& params, Clock::time_point now, bool modern);
+  void progress(const json& token, long long progress, const std::string& message);
 
   struct Pending {
     json rpc_id;
     std::string tool;
+    bool modern;  // the era of the request, for its answer
     Clock::time_point deadline;
     int deadline_ms;
     json progress_token;  // null when the client asked for none
     Clock::time_point started;
     Clock::time_point last_progress;
-    int progress_sent = 0;
+    long long progress_sent = 0;  // the last progress value sent: each must be greater (MCP)
   };
+  /// A call's progress is the milliseconds it has run: the next value to send, above the last.
+  static long long next_progress(Pending& p, Clock::time_point now);
   /// A call made while the extension was away: sent when it is back, or answered not_connected
   /// at give_up (limits::kReconnectWaitMs, within the call's own deadline).
   struct Waiting {
@@ -103,6 +120,9 @@ class McpServer {
   std::string client_name_ = "mcp-client";
   std::string host_error_;
   std::map<std::string, Pending> pending_;  // call id sent to the host -> request
+  /// Open subscriptions/listen requests (modern): acknowledged with nothing to listen to (the tool
+  /// list never changes, there are no resources), held until the client cancels them.
+  std::vector<json> subscriptions_;
   long next_id_ = 1;
 };
 

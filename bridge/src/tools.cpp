@@ -1,5 +1,6 @@
 #include "tools.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tool_contract.inc"
@@ -48,6 +49,24 @@ const json& tool_list(bool structured) {
   static const json plain = contract()["tools"];
   static const json with_schemas = with_output_schemas(plain);
   return structured ? with_schemas : plain;
+}
+
+json served_tools(bool structured, const std::vector<std::string>& groups) {
+  json out = json::array();
+  for (const json& t : tool_list(structured))
+    if (std::find(groups.begin(), groups.end(), tool_group(t["name"].get<std::string>())) != groups.end()) out.push_back(t);
+  return out;
+}
+
+const std::vector<std::string>& tool_groups() {
+  static const std::vector<std::string> groups = contract()["groups"].get<std::vector<std::string>>();
+  return groups;
+}
+
+std::string tool_group(const std::string& name) {
+  const json& g = contract()["group"];
+  const auto it = g.find(name);
+  return it == g.end() ? "" : it->get<std::string>();
 }
 
 const json* find_tool(const std::string& name) {

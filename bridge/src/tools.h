@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace athena::bridge {
 
@@ -15,6 +16,16 @@ using nlohmann::json;
 /// JSON.stringify(structuredContent) instead of the FactPack text (docs/factpack-format.md,
 /// "What reaches the model"). `structured` adds an outputSchema to every FactPack tool.
 const json& tool_list(bool structured = false);
+
+/// tools/list's `tools` for a server started with these tool groups (`athena-bridge mcp
+/// --tools core,input`): only the tools of those groups, in the contract's order.
+json served_tools(bool structured, const std::vector<std::string>& groups);
+
+/// The contract's tool groups, in order (extension/lib/tool-contract.js GROUPS); "core" first.
+const std::vector<std::string>& tool_groups();
+
+/// The group a tool is served in ("" for an unknown tool).
+std::string tool_group(const std::string& name);
 
 /// The tool's definition, or nullptr.
 const json* find_tool(const std::string& name);

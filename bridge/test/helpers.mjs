@@ -10,6 +10,8 @@ import { tempDir } from '../../tests/support/tmp.mjs';
 import { until } from '../../tests/support/wait.mjs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,17 +79,29 @@ export class FakeChrome {
    * Says hello as the extension does and resolves with the host's answer. The host listens on its
    * socket before it reads anything from Chrome, so once this resolves agents can connect.
    */
-  async hello() {
-    this.send({ type: 'hello', protocol: 1, extension: 'test' });
+  async hello(browser = 'Test Browser 1') {
+    this.send({ type: 'hello', protocol: 1, extension: 'test', browser });
     return this.next((m) => m.type === 'hello');
   }
   close() { this.proc.stdin.end(); return this.exited; }
 }
 
-/** An MCP client (the official SDK) on `athena-bridge mcp [args]`. */
+/** An MCP client of the initialize era (the official TypeScript SDK 1.x) on `athena-bridge mcp [args]`. */
 export async function mcpClient(env, name = 'test-agent', args = []) {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: bridgeBinary(), args: ['mcp', ...args], env, stderr: 'pipe' }));
+  return client;
+}
+
+/**
+ * An MCP 2026-07-28 client (the official TypeScript SDK 2.x) on `athena-bridge mcp [args]`.
+ * `negotiation` is its versionNegotiation: by default pinned to 2026-07-28, so it connects only
+ * if the server offers that revision through server/discover. (The package says Node >= 20; what
+ * these tests use of it runs on Debian's Node 18 too, so they run there as well.)
+ */
+export async function modernClient(env, { name = 'modern-agent', args = [], negotiation = { mode: { pin: '2026-07-28' } } } = {}) {
+  const client = new ModernClient({ name, version: '2.4.0' }, { versionNegotiation: negotiation });
+  await client.connect(new ModernStdio({ command: bridgeBinary(), args: ['mcp', ...args], env, stderr: 'pipe' }));
   return client;
 }
 

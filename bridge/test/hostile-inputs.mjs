@@ -8,7 +8,11 @@ export function nested(depth, open = '', close = '') {
 }
 
 const rpc = (o) => JSON.stringify({ jsonrpc: '2.0', ...o });
-const INVALID_REQUEST = -32600, INVALID_PARAMS = -32602;
+const INVALID_REQUEST = -32600, INVALID_PARAMS = -32602, UNSUPPORTED_PROTOCOL_VERSION = -32022;
+/** The MCP 2026-07-28 per-request `_meta`, with `over` replacing or adding keys. */
+const envelope = (over = {}) => ({
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...over,
+});
 
 export const MCP_ATTACKS = [
   { name: '"jsonrpc": 2', line: () => '{"jsonrpc":2,"id":1,"method":"ping"}', code: INVALID_REQUEST, message: /expected a JSON-RPC 2\.0 object/, expect: 'invalid request' },
@@ -43,6 +47,38 @@ export const MCP_ATTACKS = [
     name: 'a progressToken that is an object',
     line: () => rpc({ id: 2, method: 'tools/call', params: { name: 'snapshot', arguments: {}, _meta: { progressToken: { a: 1 } } } }),
     code: INVALID_PARAMS, message: /progressToken must be a string or an integer/, expect: 'invalid params',
+  },
+  {
+    name: '2026-07-28 _meta whose protocolVersion is a number',
+    line: () => rpc({ id: 5, method: 'server/discover', params: { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': 20260728 }) } }),
+    code: INVALID_PARAMS, message: /protocolVersion"\] must be a string/, expect: 'invalid params',
+  },
+  {
+    name: '2026-07-28 _meta naming a revision nobody speaks',
+    line: () => rpc({ id: 5, method: 'tools/list', params: { _meta: envelope({ 'io.modelcontextprotocol/protocolVersion': '1900-01-01' }) } }),
+    code: UNSUPPORTED_PROTOCOL_VERSION, message: /^Unsupported protocol version "1900-01-01": athena-delta serves 2026-07-28 per request/,
+    data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'], requested: '1900-01-01' },
+    expect: 'unsupported protocol version, with the supported list',
+  },
+  {
+    name: '2026-07-28 _meta whose clientCapabilities is a string',
+    line: () => rpc({ id: 5, method: 'tools/list', params: { _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': 'all' }) } }),
+    code: INVALID_PARAMS, message: /must carry _meta\["io\.modelcontextprotocol\/clientCapabilities"\], an object/, expect: 'invalid params',
+  },
+  {
+    name: '2026-07-28 _meta whose clientInfo name is an object',
+    line: () => rpc({ id: 5, method: 'server/discover', params: { _meta: envelope({ 'io.modelcontextprotocol/clientInfo': { name: { evil: true } } }) } }),
+    code: null, message: null, expect: 'answered',
+  },
+  {
+    name: '_meta that is an array',
+    line: () => rpc({ id: 5, method: 'tools/list', params: { _meta: ['io.modelcontextprotocol/protocolVersion'] } }),
+    code: INVALID_PARAMS, message: /params\._meta must be an object/, expect: 'invalid params',
+  },
+  {
+    name: 'a 2026-07-28 protocolVersion nested 80,000 levels deep',
+    line: () => `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":${nested(80_000)}}}}`,
+    code: INVALID_REQUEST, message: /levels deep; at most 64/, expect: 'refused before parsing',
   },
   {
     name: 'an id that is an object',

@@ -59,6 +59,7 @@ for (const attack of MCP_ATTACKS) {
         assert.ok(a.error, `expected a JSON-RPC error, got ${JSON.stringify(a).slice(0, 300)}`);
         assert.equal(a.error.code, attack.code);
         assert.match(a.error.message, attack.message);
+        if (attack.data) assert.deepEqual(a.error.data, attack.data);
       }
       // An id is echoed only when it is a string or an integer.
       assert.ok(a.id === null || typeof a.id === 'string' || Number.isInteger(a.id));

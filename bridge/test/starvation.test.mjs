@@ -179,16 +179,18 @@ time.sleep(120)
   }
 });
 
-test('a second host for the same socket tells its extension why it is not serving, and never says hello', async () => {
+test('a second browser\'s host tells its extension which browser the agents are connected to and how to switch, and never says hello', async () => {
   const { env } = sandbox();
   const first = new FakeChrome(env);
   try {
-    await first.hello();
+    await first.hello('Google Chrome 131');
     const second = new FakeChrome(env);
     try {
       const e = await second.next((m) => m.type === 'error');
       assert.equal(e.code, 'endpoint');
-      assert.match(e.message, /athena-bridge is not serving this browser: another athena-bridge native host is already listening/);
+      assert.equal(e.message, 'your agents are connected to Athena Delta in Google Chrome 131 (another browser, or another profile of ' +
+        'this one), and one browser is served at a time. To use this one instead: close that browser, or turn Athena Delta off ' +
+        'there (chrome://extensions), then reload Athena Delta here (chrome://extensions, its reload button).');
       second.send({ type: 'hello', protocol: 1, extension: 'test' });
       const again = await second.next((m) => m.type === 'error' || m.type === 'hello');
       assert.equal(again.type, 'error');
@@ -198,5 +200,35 @@ test('a second host for the same socket tells its extension why it is not servin
     }
   } finally {
     await first.close();
+  }
+});
+
+test('a host that stops reading with megabytes of calls queued: athena-bridge mcp still answers ping at once, and each call at its deadline', async () => {
+  const { env } = sandbox();
+  const net = await import('node:net');
+  // A host that says the extension is there, then never reads again (as one that is stopped).
+  /** @type {import('node:net').Socket[]} */
+  const held = [];
+  const host = net.createServer((sock) => {
+    held.push(sock);
+    sock.once('data', () => { sock.write(frame({ type: 'status', extension: true })); sock.pause(); });
+  });
+  await new Promise((resolve) => host.listen(socketOf(env), resolve));
+  const agent = await mcpClient(env, 'swamped');
+  try {
+    // 40 calls of 64 KiB each: about 2.5 MiB the host never reads.
+    const big = 'x'.repeat(64 * 1024);
+    const calls = Array.from({ length: 40 }, () => agent.callTool({ name: 'type', arguments: { ref: 'e1', text: big } }).then((r) => r, (e) => e));
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 3; i++) {
+      const pong = await within('ping while the host reads nothing', agent.ping(), WAIT.hangMs);
+      assert.deepEqual(pong, {});
+    }
+    const r = await within('the first queued call answered at its deadline', calls[0], WAIT.hangMs * 10);
+    assert.ok(r instanceof Error || r.isError, 'a call the host never answered is an error');
+  } finally {
+    await agent.close();
+    for (const s of held) s.destroy();
+    host.close();
   }
 });

@@ -204,11 +204,7 @@ export class ActionFlow {
     try {
       if (o.ref) {
         if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like e5) from your last FactPack`);
-        target = this.#timed(t, 'engine', () => engine.resolve(t.key, args.ref));
-        if (t.withheldOwners.has(target.backendNodeId))
-          throw new ToolError('blocked_origin', `${args.ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
-        if (target.disabled && (kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload'))
-          throw new ToolError('element_disabled', `${args.ref} (${target.role} ${quoteValue(target.name)}) is disabled: ${kind} refused`);
+        target = this.resolve(t, kind, args.ref, kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload');
       }
       if (act) {
         const acting = act(target);
@@ -222,9 +218,24 @@ export class ActionFlow {
       engine.abortAction(t.key);
       throw busyWith(e, `${kind} was begun and the page may still act on it`);
     }
-    const waitNote = t.takeWaitNote();
-    if (waitNote) notes.push(waitNote);
+    const actNote = t.takeActNote();
+    if (actNote) notes.push(actNote);
     return this.finish(t, kind, notes, []);
+  }
+
+  /**
+   * The live target of a ref the agent holds, inside an action (between beginAction and its end):
+   * refused when it is a frame the policy withholds, or disabled when `enabled` is asked. Tools
+   * that act on several refs (fill_form, drag) resolve each through it.
+   * @param {TabSession} t @param {string} kind @param {string} ref @param {boolean} enabled
+   */
+  resolve(t, kind, ref, enabled) {
+    const engine = this.io.engineIfLoaded();
+    const target = this.#timed(t, 'engine', () => engine.resolve(t.key, ref));
+    if (t.withheldOwners.has(target.backendNodeId))
+      throw new ToolError('blocked_origin', `${ref} is a frame whose content the user's policy withholds: the agent may not act in it`);
+    if (enabled && target.disabled) throw new ToolError('element_disabled', `${ref} (${target.role} ${quoteValue(target.name)}) is disabled: ${kind} refused`);
+    return target;
   }
 
   /** After acting: stabilize, capture, FactPack. @param {TabSession} t @param {string} kind @param {string[]} notes @param {string[]} extra */

@@ -67,19 +67,43 @@ export const STATE_FN = `function (maxMs) {
 
 /**
  * Does a press on \`hit\` reach this element? Yes when the hit is the element or inside it
- * (across shadow roots), unless it is inside another control nested in it (the centre of an open
- * tree item is its first child item; a row's centre can be its Edit button): that control would
- * take the press. Parts of the element's own shadow tree are the element. Yes too when both lie
- * in the same button, link or label, or when the hit is in a label that controls it (a custom
- * checkbox drawn over its hidden input).
+ * (across shadow roots), unless it is inside another control nested in it that is only a part of
+ * it (the centre of an open tree item is its first child item; a row's centre can be its Edit
+ * button): that control would take the press. A nested control that is the element's whole
+ * content (no text and no other control of the element lies outside it: jQuery UI's tab <li>
+ * around its own <a>) is the element as a person sees it, and takes the press for it. Parts of
+ * the element's own shadow tree are the element. Yes too when both lie in the same button, link
+ * or label, or when the hit is in a label that controls it (a custom checkbox drawn over its
+ * hidden input). A hit on a ::before or ::after (an icon font's glyph, AG Grid's sort arrow) comes
+ * as a CSSPseudoElement: it is its element's, reached through \`element\`. \`maxNodes\` bounds the
+ * look at the element's content (LIMITS.actionContentNodes); past it, a nested control is a part.
  */
-export const RECEIVES_FN = `function (hit) {
-    const up = (n) => n.parentNode || n.host || null;
+export const RECEIVES_FN = `function (hit, maxNodes) {
+    const up = (n) => n.parentNode || n.host || n.element || null;
     const control = 'a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=option], [role=treeitem], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio]';
+    // Is the nested control c all there is of this element? Text that is not rendered (a closed
+    // tooltip's) is not content a person sees beside it.
+    const whole = (c) => {
+      let left = maxNodes;
+      const outside = (n) => {
+        if (n === c) return false;
+        if (--left < 0) return true;
+        if (n.nodeType === 3) return /\\S/.test(n.data);
+        if (n.nodeType !== 1) return false;
+        if (n !== this) {
+          // No box and not a display:contents wrapper: nothing of it is drawn.
+          if (n.getClientRects().length === 0 && getComputedStyle(n).display !== 'contents') return false;
+          if (n.matches(control)) return true;
+        }
+        for (let k = n.firstChild; k; k = k.nextSibling) if (outside(k)) return true;
+        return false;
+      };
+      return !outside(this);
+    };
     const path = [];
     for (let n = hit; n; n = up(n)) {
       // Through its own shadow root, the hit is one of the element's parts (Shoelace's inner <button>).
-      if (n === this) return (!!this.shadowRoot && path.includes(this.shadowRoot)) || !path.some((e) => e.nodeType === 1 && e.matches(control));
+      if (n === this) return (!!this.shadowRoot && path.includes(this.shadowRoot)) || path.every((e) => e.nodeType !== 1 || !e.matches(control) || whole(e));
       path.push(n);
     }
     const closest = (n, sel) => { for (let e = n && n.nodeType === 1 ? n : n && up(n); e; e = up(e)) if (e.nodeType === 1 && e.matches(sel)) return e; return null; };
@@ -92,10 +116,11 @@ export const RECEIVES_FN = `function (hit) {
 
 /**
  * What covers a point, as an agent would name it: the nearest element from the hit up (across
- * shadow roots) that has a role, a name of its own or is a control; else the hit element.
+ * shadow roots, and from a ::before or ::after to its element) that has a role, a name of its own
+ * or is a control; else the hit element.
  */
 export const COVER_FN = `function () {
-    const up = (n) => n.parentNode || n.host || null;
+    const up = (n) => n.parentNode || n.host || n.element || null;
     const meaningful = 'a[href], button, input, select, textarea, summary, iframe, dialog, label, [role], [aria-label], [aria-labelledby], [onclick], [tabindex]';
     let first = null;
     for (let e = this.nodeType === 1 ? this : up(this); e; e = up(e)) {
@@ -124,6 +149,24 @@ export const DESCRIBE_FN = `function () {
     return { role, tag, name: String(name).replace(/\\s+/g, ' ').trim().slice(0, 80) };
 }`;
 
+/**
+ * The boxes of the element's labels (at most \`max\`, each at least a pixel), and its own box, in
+ * its frame's viewport: a press on a <label> is a press on its control, and a control a library
+ * hides the screen-reader way is pressed by its label (jQuery UI's checkboxradio, most custom
+ * check boxes).
+ */
+export const LABELS_FN = `function (max) {
+    const el = this.nodeType === 1 ? this : this.parentElement;
+    const own = el.getBoundingClientRect();
+    const labels = [];
+    for (const l of el.labels || []) {
+      if (labels.length >= max) break;
+      const r = l.getBoundingClientRect();
+      if (r.width >= 1 && r.height >= 1) labels.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+    }
+    return { x: own.x, y: own.y, labels };
+}`;
+
 /** Scrolls the element to another place of the viewport (\`block\`: center, start, end). */
 export const SCROLL_TO_FN = `function (block) {
     const el = this.nodeType === 1 ? this : this.parentElement;
@@ -131,7 +174,7 @@ export const SCROLL_TO_FN = `function (block) {
 }`;
 
 /** What hides an element (STATE_FN's `why`), in the agent's words. @type {Record<string, string>} */
-const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility: 'visibility hidden', opacity: 'opacity 0, on it or an ancestor', size: 'empty box' };
+const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility: 'visibility hidden', opacity: 'opacity 0, on it or an ancestor', clipped: 'clipped to a pixel, kept for screen readers only', size: 'empty box' };
 
 /** A role or tag from the page, only if it is a plain word (page text never forges structure). @param {unknown} s */
 const word = (s) => (typeof s === 'string' && /^[a-z][a-z0-9-]{0,40}$/.test(s) ? s : '');
@@ -210,27 +253,72 @@ export class Actionability {
       const p = await this.driver.point(t, target, { scroll: false });
       return { x: p.x, y: p.y };
     }
-    /** @type {{text: string, blocked: boolean} | null} */
-    let cover = null;
+    /** What covered the points tried (set from inside `press`). @type {{cover: {text: string, blocked: boolean} | null}} */
+    const seen = { cover: null };
     let tried = 0;
     for (const block of [null, ...LIMITS.actionScrollBlocks]) {
       if (block) await this.driver.callOn(t, target, SCROLL_TO_FN, [block]).catch((e) => { if (e instanceof ToolError && e.code !== 'page_error') throw e; });
       const { box } = await this.driver.point(t, target, { scroll: false });
-      for (const p of pointsIn(box)) {
-        tried++;
-        const hit = await this.hitAt(t, p.x, p.y, target);
-        if (!hit.none && !hit.withheld && await this.#receives(t, target, hit)) return p;
-        const c = await this.#cover(t, hit, o);
-        // A withheld frame is named first: the policy is the reason, not the layout.
-        if (c && (!cover || (c.blocked && !cover.blocked))) cover = c;
+      /** @param {Array<{x: number, y: number}>} points */
+      const press = async (points) => {
+        for (const p of points) {
+          tried++;
+          const hit = await this.hitAt(t, p.x, p.y, target);
+          if (!hit.none && !hit.withheld && await this.#receives(t, target, hit)) return p;
+          const c = await this.#cover(t, hit, o);
+          // A withheld frame is named first: the policy is the reason, not the layout.
+          if (c && (!seen.cover || (c.blocked && !seen.cover.blocked))) seen.cover = c;
+        }
+        return null;
+      };
+      const p = await press(pointsIn(box));
+      if (p) return p;
+      // The control itself cannot be hit (hidden the screen-reader way, drawn by its label): its
+      // labels, as a person would press them.
+      for (const label of await this.#labelBoxes(t, target, box)) {
+        const q = await press(pointsIn(label));
+        if (q) return q;
       }
     }
+    const cover = seen.cover;
     const how = `tried ${tried} points inside it, scrolled to ${LIMITS.actionScrollBlocks.length} other places`;
     if (cover?.blocked) {
       throw new ToolError('blocked_origin', `${cover.text} is over ${who(target)}: a press there would land in a frame the user's policy withholds, so nothing was pressed (${how})`);
     }
     if (!cover) throw new ToolError('not_visible', `${who(target)} is outside the visible page at every point tried (${how}): nothing was pressed; scroll it into view`);
     throw new ToolError('covered', `${cover.text} is over ${who(target)}: nothing was pressed (${how}); close it or scroll`);
+  }
+
+  /**
+   * Looks again at the point about to be pressed, after the pointer came over it (a page can
+   * answer pointerover by putting another element there): throws, pressing nothing, when the
+   * target no longer receives it.
+   * @param {TabSession} t @param {any} target @param {{x: number, y: number}} p @param {CheckOptions} o
+   */
+  async confirm(t, target, p, o) {
+    const hit = await this.hitAt(t, p.x, p.y, target);
+    if (!hit.none && !hit.withheld && await this.#receives(t, target, hit)) return;
+    const c = await this.#cover(t, hit, o);
+    if (c?.blocked) throw new ToolError('blocked_origin', `${c.text} came over ${who(target)} as the pointer reached it: a press there would land in a frame the user's policy withholds, so nothing was pressed`);
+    throw new ToolError('covered', `${c?.text ?? 'something'} came over ${who(target)} as the pointer reached it (the page moved it there): nothing was pressed; take a snapshot and look again`);
+  }
+
+  /**
+   * The boxes of the target's labels in main-viewport CSS px (`box` is the target's, from the
+   * box model: the difference to its box in its own frame is where that frame lies).
+   * @param {TabSession} t @param {any} target @param {{x: number, y: number}} box
+   * @returns {Promise<Array<{x: number, y: number, width: number, height: number}>>}
+   */
+  async #labelBoxes(t, target, box) {
+    /** @type {any} */
+    let r;
+    try { r = await this.driver.callOn(t, target, LABELS_FN, [LIMITS.actionLabelsTried]); } catch (e) {
+      if (e instanceof ToolError && e.code !== 'page_error') throw e;
+      return [];
+    }
+    if (!r || !Array.isArray(r.labels)) return [];
+    const dx = box.x - r.x, dy = box.y - r.y;
+    return r.labels.map((/** @type {any} */ l) => ({ x: l.x + dx, y: l.y + dy, width: l.width, height: l.height }));
   }
 
   /**
@@ -329,7 +417,7 @@ export class Actionability {
     const sid = this.driver.sessionOf(t, target.frameId);
     try {
       return await this.#withObjects(t, sid, [target.backendNodeId, hit.backendNodeId], async ([self, other]) => {
-        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: self, functionDeclaration: RECEIVES_FN, arguments: [{ objectId: other }], returnByValue: true }, sid);
+        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: self, functionDeclaration: RECEIVES_FN, arguments: [{ objectId: other }, { value: LIMITS.actionContentNodes }], returnByValue: true }, sid);
         return r.result?.value === true;
       });
     } catch (e) {

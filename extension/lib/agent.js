@@ -177,7 +177,10 @@ export class Agent {
   setPolicy(raw) {
     this.policy = normalizePolicy(raw).policy;
     // Captures taken under the old policy are not reused (extension/lib/action-flow.js).
-    for (const t of this.tabs.values()) t.forgetCapture();
+    for (const t of this.tabs.values()) {
+      t.forgetCapture();
+      t.policyChanged().catch(() => {});
+    }
   }
 
   /** The one engine of this browser, created once even when the first calls come together. */
@@ -200,15 +203,25 @@ export class Agent {
   openSession(session, client) {
     if (!this.sessions.has(session)) {
       if (this.sessions.size >= LIMITS.maxSessions) {
-        // Room first from sessions holding no tab (e.g. agents gone while the port was down).
-        const idle = [...this.sessions.keys()].find((id) => this.tabMap.ofSession(id).length === 0);
-        if (idle !== undefined) this.sessions.delete(idle);
+        // Room first from sessions holding no tab (e.g. agents gone while the port was down), else
+        // from the one whose last call is the oldest: athena-bridge lets an idle agent's slot go
+        // and keeps its session, so every session ends up holding a tab, and room was never made.
+        // Its tabs are let go (they stay open for the user); its next call starts afresh.
+        const ids = [...this.sessions.keys()];
+        const idle = ids.find((id) => this.tabMap.ofSession(id).length === 0) ??
+          ids.reduce((a, b) => ((this.#lastCall.get(a) ?? 0) <= (this.#lastCall.get(b) ?? 0) ? a : b));
+        this.sessions.delete(idle);
+        this.#lastCall.delete(idle);
+        this.closeSession(idle).catch((e) => this.log(`session ${idle} was not closed: ${msg(e)}`));
       }
-      if (this.sessions.size >= LIMITS.maxSessions) throw new ToolError('too_many_sessions', `at most ${LIMITS.maxSessions} agent sessions at once: close one first`);
       this.sessions.set(session, { client, current: null });
       this.#save();
     }
+    this.#lastCall.set(session, Date.now());
   }
+
+  /** When each session's last call came (the one idle the longest makes room). @type {Map<string, number>} */
+  #lastCall = new Map();
 
   /** The agent left: its tabs stay open, its state is dropped. @param {string} session */
   async closeSession(session) {
@@ -418,7 +431,16 @@ export class Agent {
     for (let i = 0; i < LIMITS.captureAttempts; i++) {
       if (signal?.aborted) throw new ToolError('capture_abandoned', 'the capture was given up (a JavaScript dialog opened)');
       try {
+        // A navigation the interception stopped (tab-session.js #paused): the tab is where it
+        // was, and the agent is told, by the policy's reason, never by the page.
+        const stopped = t.takeStopped();
+        if (stopped.length) {
+          const why = checkUrl(this.policy, stopped[0]);
+          throw new ToolError('blocked_origin', `the page went for a site the agent may not go to (${why.ok ? 'a frame the agent may not see' : why.message.replace(/: the agent may not act there.*$/, '')})${stopped.length > 1 ? `, ${stopped.length} times` : ''}: the request was stopped before it left the browser, and the tab stays on the page it was on (take a snapshot to see it)`);
+        }
         const r = await capture((m, p, sid) => t.send(m, p, sid, signal), { oopifs: [...t.oopifs.values()] });
+        // A frame session that no longer answers is let go: its warning is said once.
+        for (const sid of r.lost) t.frameGone(sid);
         // The policy holds on where the page is now, whatever led there (a redirect, a click, a
         // script): a page it does not allow is never compiled, and its blocked frames are emptied.
         const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);
@@ -439,6 +461,11 @@ export class Agent {
         return { capture: r.capture, warnings: [...r.warnings, ...withheld, ...many], timings: r.timings };
       } catch (e) {
         // Retried: a navigation racing the capture. A busy page is not asked again (page_busy).
+        // When what the page did not answer is our own snapshot, the page is too large to capture,
+        // not busy with a script of its own: said as such, with what still works.
+        if (e instanceof ToolError && e.code === 'page_busy' && /DOMSnapshot\.captureSnapshot/.test(e.message)) {
+          throw new ToolError('page_too_large', `tab ${tabName(t.key)}: the page is too large to capture: its snapshot (DOMSnapshot.captureSnapshot) did not come back within ${LIMITS.cdpCommandMs} ms, and it is this capture, not a script of the page, that keeps the page's main thread busy; wait for it to answer, then ${TOO_LARGE_WAY_ON}`);
+        }
         if (e instanceof ToolError) throw e;
         last = e;
         await sleep(LIMITS.captureRetryMs);
@@ -479,6 +506,7 @@ export class Agent {
       if (!decl) throw new ToolError('unknown_tool', `unknown tool "${tool}": use ${TOOLS.map((d) => d.name).join(', ')}`);
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
+      this.#lastCall.set(session, Date.now());
       const ctx = this.context(session);
       decl.precheck?.(args, ctx);
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
@@ -512,7 +540,12 @@ export class Agent {
       // The engine forgot a page under a call because its tab went away meanwhile (closed, the
       // debugger detached): the agent is told that, not the core's own wording.
       if (e && typeof e === 'object' && 'code' in e && e.code === 'unknown_page' && callTab?.dead) return { ok: false, error: { code: callTab.dead.code, message: safeMessage(callTab.dead.message) } };
-      if (e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError') return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
+      // A capture that came back but is over the core's input bound: the same page too large to
+      // capture (on a faster machine the snapshot answers in time, and is then too big to take).
+      if (isAthenaError(e) && e.code === 'input_too_large' && /: capture is \d+ /.test(String(e.message))) {
+        return { ok: false, error: { code: 'page_too_large', message: safeMessage(`the page is too large to capture: ${e.message}; it is the page's size, not a script of the page; ${TOO_LARGE_WAY_ON}`) } };
+      }
+      if (isAthenaError(e)) return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
       return { ok: false, error: { code: 'internal', message: safeMessage(msg(e)) } };
     }
   }
@@ -684,6 +717,14 @@ function groupRepeats(notes) {
   const counts = new Map();
   for (const n of notes) counts.set(n, (counts.get(n) ?? 0) + 1);
   return [...counts].map(([n, k]) => (k > 1 ? `${n} (${k} times)` : n));
+}
+
+/** What still works on a page too large to capture. */
+const TOO_LARGE_WAY_ON = 'use read with a region or a ref (it reads text in the page, without a capture), or navigate to a smaller view of it (a page of results, a filtered list)';
+
+/** An error the core threw (AthenaError of wasm/athena.mjs). @param {unknown} e @returns {e is {name: string, code: string, message: string}} */
+function isAthenaError(e) {
+  return !!e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError';
 }
 
 /** The core's ref errors, worded for the agent. @param {any} e */

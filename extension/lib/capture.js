@@ -3,7 +3,7 @@
 // exactly what the core is fed in the user's browser. No Node or chrome APIs here.
 //
 // Cost model (docs/design.md, "Capture"): through chrome.debugger the price grows with the number of JSON
-// nodes, so ask for as little as possible: one DOMSnapshot with the 5 computed styles the compiler reads per process
+// nodes, so ask for as little as possible: one DOMSnapshot with the 6 computed styles the compiler reads per process
 // (no DOM rects: Chrome computes them for every node, which was 70 % of the snapshot's time on
 // a 2,000-element page; the only ones the compiler reads, frame owners' borders, come from one
 // DOM.getBoxModel per frame owner), the frame tree, layout metrics, and one DOM.getFrameOwner per
@@ -12,7 +12,7 @@
 import { LIMITS } from './limits.js';
 
 /** Computed styles the compiler reads, in the order it reads them (capture.cpp). */
-export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position']);
+export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow']);
 
 /** Capture format version this module writes. */
 export const CAPTURE_VERSION = 1;
@@ -31,7 +31,7 @@ export const CAPTURE_VERSION = 1;
  * @typedef {{v: number, styles: string[], frameTree: FrameTree, snapshot: object,
  *            oopifs: Array<{frameId: string, ownerBackendNodeId: number|null, frameTree: FrameTree, snapshot: object}>,
  *            viewport: {x: number, y: number, width: number, height: number}}} Capture
- * @typedef {{capture: Capture, timings: Record<string, number>, warnings: string[]}} CaptureResult
+ * @typedef {{capture: Capture, timings: Record<string, number>, warnings: string[], lost: string[]}} CaptureResult
  */
 
 /** The DOMSnapshot.captureSnapshot request of every capture (bench/latency.mjs times it as is). */
@@ -113,6 +113,8 @@ export async function capture(send, opts = {}) {
   const timings = {};
   /** @type {string[]} */
   const warnings = [];
+  /** @type {string[]} sessions that did not answer (their frame went): the caller lets them go */
+  const lost = [];
   /** @template T @param {string} label @param {Promise<T>} promise @returns {Promise<T>} */
   const timed = async (label, promise) => {
     const t0 = now();
@@ -139,6 +141,7 @@ export async function capture(send, opts = {}) {
       // compiler reports its nodes as unknown frames if anything still points at it.
       const message = /** @type {{message?: unknown} | null | undefined} */ (e)?.message;
       warnings.push(`out-of-process frame ${o.frameId} could not be captured: ${message ? message : e}`);
+      lost.push(o.sessionId);
       return null;
     }
   }));
@@ -155,6 +158,7 @@ export async function capture(send, opts = {}) {
     },
     timings,
     warnings,
+    lost,
   };
 }
 

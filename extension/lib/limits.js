@@ -77,12 +77,19 @@ export const LIMITS = Object.freeze({
   actionStableAttempts: 3,
   /** Points tried inside the element: its centre, then the centres of its quarters. */
   actionHitPoints: 5,
+  /** Labels of a control whose points are tried when the control itself cannot be hit (a checkbox drawn by its label). */
+  actionLabelsTried: 3,
   /** Other places the element is scrolled to, in turn, when every point is covered (scrollIntoView block values). */
   actionScrollBlocks: Object.freeze(['center', 'start', 'end']),
   /** Out-of-process frames a hit test follows down. */
   actionFrameDepth: 8,
   /** Elements whose refs are compared when naming what covers a point. */
   actionCoverCandidates: 20,
+  /**
+   * Nodes of the target looked at to tell whether a control nested in it is its whole content
+   * (a tab's own link) or one part among others (a row's Edit button); past it, a part.
+   */
+  actionContentNodes: 2_000,
 
   // --- tools ---
   /** Longest wait_for the agent may ask for. */
@@ -95,6 +102,33 @@ export const LIMITS = Object.freeze({
   findMaxLimit: 500,
   /** Characters of text one type call may insert. */
   typeMaxChars: 100_000,
+  /** Fields one fill_form may fill (a long form is several calls: each answer's FactPack stays small). */
+  fillFormMaxFields: 50,
+  /**
+   * drag: the pointer goes from one end to the other in this many moves, each after this many ms,
+   * then rests on the drop point this long before it is released: libraries that track the pointer
+   * by polling (SortableJS's fallback mode looks every 50 ms) see it arrive, as with a hand.
+   */
+  dragSteps: 10,
+  dragStepMs: 16,
+  dragRestMs: 120,
+  /** How long drag waits for the browser to hand over an HTML5 drag the page started (Input.dragIntercepted). */
+  dragInterceptMs: 2_000,
+  /** Largest drag offset (dx, dy) in CSS px. */
+  dragMaxPx: 10_000,
+  /** resize: the narrowest and widest viewport (CSS px, either side) an agent may ask for. */
+  resizeMinPx: 200,
+  resizeMaxPx: 4_000,
+  /** network: requests kept per tab since its last navigation (the oldest go first). */
+  netLogMax: 500,
+  /** network: requests listed per answer (offset pages on). */
+  netListMax: 40,
+  /** network: characters of a URL shown in the list (the details show it whole). */
+  netUrlMaxChars: 160,
+  /** network {id}: characters of a request's or response's body shown. */
+  netBodyMaxChars: 4_000,
+  /** network {id}: a response body is fetched from the browser only up to this size (a 50 MB download is not carried to say 4,000 characters of it). */
+  netBodyFetchMaxBytes: 1_000_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */
@@ -111,6 +145,16 @@ export const LIMITS = Object.freeze({
   leaveHopMs: 5_000,
   /** Longest URL navigate accepts. */
   urlMaxChars: 8_192,
+
+  // --- request interception (lib/tab-session.js #paused) ---
+  /** Stopped navigations remembered per tab until the next answer names them. */
+  stoppedRequestsKept: 16,
+
+  // --- secrets by meaning (lib/page-scripts.js pageWatcher, lib/secrets.js) ---
+  /** Label text read to tell whether a field holds a secret (the core's kMaxSecretLabelChars). */
+  secretLabelMaxChars: 400,
+  /** One-character inputs side by side that make a one-time-code group (each box a secret). */
+  otpGroupBoxesMin: 4,
 
   // --- traces of live sessions (lib/trace.js, replayed by the web playground) ---
   /** Core calls recorded per agent tab; recording stops (and says so) beyond. */
@@ -145,9 +189,10 @@ export const LIMITS = Object.freeze({
   /**
    * The longest a call may run: the deadline athena-bridge sends with each call (`deadline_ms`,
    * its own less a margin) is honoured up to this, and a call without one gets this. It is what
-   * the bridge ever sends (bridge/src/limits.h kMaxCallDeadlineMs less kDeadlineMarginMs).
+   * the bridge ever sends (bridge/src/limits.h kCallDeadlineMs less kDeadlineMarginMs: every call
+   * is answered before an MCP client's own 60 s timeout), checked there at compile time.
    */
-  callDeadlineMaxMs: 298_000,
+  callDeadlineMaxMs: 53_000,
   /**
    * At its deadline a call is cancelled (the tab stops waiting and reports what was done); if it
    * has still not answered this much later, the extension answers `deadline` itself. Less than
@@ -162,8 +207,8 @@ export const LIMITS = Object.freeze({
    * which a larger answer would overflow, disconnecting the agent.
    */
   structuredFactpackMaxBytes: 4 * 1024 * 1024,
-  /** Agent sessions open at once. */
-  maxSessions: 16,
+  /** Agent sessions kept at once: as many as athena-bridge serves agents (bridge/src/limits.h kMaxClients); past it the one idle the longest is let go. */
+  maxSessions: 32,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
   /** Tabs one action may open that become the agent's (agent.js onTabCreated); the rest stay open, counted, not controlled. */

@@ -19,6 +19,7 @@ export const HOST_NAME = 'com.athena_delta.bridge';
  *   onCancel?: (id: any, why?: string) => void,
  *   onStatus?: (status: NativeStatus) => void,
  *   extensionVersion?: string,
+ *   browser?: string,
  *   setTimer?: (f: () => void, ms: number) => any,
  *   clearTimer?: (t: any) => void,
  *   setCallTimer?: (f: () => void, ms: number) => any,
@@ -182,7 +183,7 @@ export class NativeClient {
       this.#port = null;
       this.#dropped(this.#o.lastError?.() ?? 'the bridge closed the connection');
     });
-    this.#post({ type: 'hello', protocol: PROTOCOL_VERSION, extension: this.#o.extensionVersion ?? '0' });
+    this.#post({ type: 'hello', protocol: PROTOCOL_VERSION, extension: this.#o.extensionVersion ?? '0', browser: this.#o.browser ?? '' });
   }
 
   /** @param {string} why */

@@ -90,6 +90,74 @@ export async function withheldBoxes(ctx, t, owners = t.withheldOwners) {
 }
 
 /**
+ * In the page, for the time of a picture: each withheld frame's owner element (an iframe of an
+ * allowed page) gets `visibility: hidden` and `opacity: 0`, inline and !important, so the browser
+ * paints nothing of the frame wherever the page moves it, and whatever display it toggles. Kept
+ * by a MutationObserver of an isolated world (the page's scripts cannot reach or disconnect it):
+ * a page that rewrites the owner's style has it set again before the next frame is rendered
+ * (observers run at the microtask checkpoint, before rendering). Boxes measured around the
+ * picture (withheldBoxes, blankRects) could miss a frame that moves every animation frame.
+ * Returns what puts the page back as it was; throws screenshot_refused if an owner cannot be hidden.
+ * @param {any} ctx @param {any} t @param {Set<number>} owners the owners' backendNodeIds (the page's process)
+ * @returns {Promise<() => Promise<void>>}
+ */
+export async function hideWithheld(ctx, t, owners) {
+  if (owners.size === 0) return async () => {};
+  const key = `athenaPaint${Math.random().toString(36).slice(2)}`;
+  /** @type {Set<number>} isolated worlds holding a restore list under `key` */
+  const worlds = new Set();
+  const tree = await ctx.send(t, 'Page.getFrameTree');
+  /** @type {string[]} */
+  const frames = [];
+  const walk = (/** @type {any} */ n) => { if (n?.frame?.id) frames.push(n.frame.id); for (const c of n?.childFrames ?? []) walk(c); };
+  walk(tree?.frameTree);
+  /** @type {Map<string, number>} frame id -> its isolated world */
+  const worldOf = new Map();
+  const restore = async () => {
+    for (const contextId of worlds) {
+      await ctx.send(t, 'Runtime.evaluate', { expression: `(globalThis[${JSON.stringify(key)}] ?? []).splice(0).forEach((f) => f())`, contextId }).catch(() => {});
+    }
+  };
+  try {
+    for (const backendNodeId of owners) {
+      const node = (await ctx.send(t, 'DOM.describeNode', { backendNodeId }).catch(() => null))?.node;
+      if (!node) continue;  // gone: nothing of it is painted either
+      // The owner lives in one of the frames of this process: the one whose isolated world resolves it.
+      let object = null;
+      for (const frameId of frames) {
+        if (!worldOf.has(frameId)) worldOf.set(frameId, (await ctx.send(t, 'Page.createIsolatedWorld', { frameId, worldName: 'athena-paint' })).executionContextId);
+        const contextId = /** @type {number} */ (worldOf.get(frameId));
+        object = (await ctx.send(t, 'DOM.resolveNode', { backendNodeId, executionContextId: contextId }).catch(() => null))?.object;
+        if (object?.objectId) { worlds.add(contextId); break; }
+      }
+      if (!object?.objectId) throw new ToolError('screenshot_refused', 'screenshot: a frame the user\'s policy withholds could not be hidden for the picture, so no screenshot was taken (take it again once the page is still)');
+      await ctx.send(t, 'Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: HIDE_FN, arguments: [{ value: key }] });
+      await ctx.send(t, 'Runtime.releaseObject', { objectId: object.objectId }).catch(() => {});
+    }
+  } catch (e) {
+    await restore();
+    throw e;
+  }
+  return restore;
+}
+
+/** Run on a frame owner in an isolated world: hides it until the restore kept under `key` runs. */
+const HIDE_FN = `function (key) {
+  const el = this, st = el.style;
+  const was = ['visibility', 'opacity'].map((p) => [p, st.getPropertyValue(p), st.getPropertyPriority(p)]);
+  const hidden = () => st.getPropertyValue('visibility') === 'hidden' && st.getPropertyPriority('visibility') === 'important' &&
+    st.getPropertyValue('opacity') === '0' && st.getPropertyPriority('opacity') === 'important';
+  const hide = () => { if (!hidden()) { st.setProperty('visibility', 'hidden', 'important'); st.setProperty('opacity', '0', 'important'); } };
+  hide();
+  const mo = new MutationObserver(hide);
+  mo.observe(el, { attributes: true, attributeFilter: ['style'] });
+  (globalThis[key] ??= []).push(() => {
+    mo.disconnect();
+    for (const [p, v, prio] of was) { if (v) st.setProperty(p, v, prio); else st.removeProperty(p); }
+  });
+}`;
+
+/**
  * Paints `rects` (CSS px, relative to the image's origin) solid grey in a base64 PNG whose width
  * is `cssWidth` CSS px, with the service worker's OffscreenCanvas. Without one, refuses: a
  * screenshot with a withheld frame is never sent unpainted.

@@ -2,7 +2,7 @@
 // strings, one place, so what reaches the page is easy to review. Password and payment values
 // are redacted here, before anything leaves the page.
 
-import { INVALID_MARK_ATTR, isSecretField, WAS_PASSWORD_ATTR } from './secrets.js';
+import { INVALID_MARK_ATTR, isSecretField, SECRET_MARK_ATTR, WAS_PASSWORD_ATTR } from './secrets.js';
 import { LANDMARKS, landmarkOf, regionOf } from './landmarks.js';
 import { LIMITS } from './limits.js';
 import { VISIBLE_SRC } from './visibility.js';
@@ -36,6 +36,13 @@ import { VISIBLE_SRC } from './visibility.js';
  * secret whatever the field is named. An attribute, not a set held here, because the core sees
  * the DOM only; a page can remove it, as it could never have used type=password at all. A switch
  * made before the extension attached, or a field the page replaces by a new one, is not seen.
+ * It also marks a field that is a secret by meaning (cfg.secretMark, secrets.js SECRET_MARK_ATTR),
+ * what only the live page shows: the text of its labels (label[for], the label around it,
+ * aria-labelledby), a -webkit-text-security mask, a field put where a password field was in the
+ * same change (a show-password toggle that replaces the input), a box of a one-time-code group
+ * (cfg.otpBoxesMin or more one-character inputs side by side), or the rule's own reasons. Marked
+ * when the field arrives or its attributes change, in the same task (a capture cannot come
+ * between); a mark is never taken off (a secret once is a secret still).
  * A new document starts watching at once (a navigation's page is judged like an action's).
  * Apart from actions, the watcher counts every change to the document it can see (DOM mutations,
  * input and change events, scrolls, resizes): `mark()` tells the extension whether the page can
@@ -43,9 +50,10 @@ import { VISIBLE_SRC } from './visibility.js';
  * reuses that capture instead of taking a new one before it acts.
  * And it marks a field the browser's own validation refused (secrets.js INVALID_MARK_ATTR, with
  * the browser's message, cut at cfg.invalidMessageMax), until the field is valid again.
- * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string, invalidMark: string, invalidMessageMax: number, framesMax: number, ancestorsMax: number}} cfg
+ * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string, secretMark: string, secretLabelMax: number, otpBoxesMin: number, invalidMark: string, invalidMessageMax: number, framesMax: number, ancestorsMax: number}} cfg
+ * @param {typeof isSecretField} isSecret the secret rule (secrets.js)
  */
-function pageWatcher(key, cfg) {
+function pageWatcher(key, cfg, isSecret) {
   const g = /** @type {any} */ (globalThis);
   if (Object.prototype.hasOwnProperty.call(g, key)) return;
   // The originals, taken before the page's scripts run: the page cannot change what we use.
@@ -63,7 +71,78 @@ function pageWatcher(key, cfg) {
       if (String(apply(getAttr, el, ['type']) ?? '').trim().toLowerCase() !== 'password') apply(setAttr, el, [cfg.wasPassword, '']);
     }
   });
-  const watchTypes = (/** @type {Node} */ root) => typeWatch.observe(root, { subtree: true, attributes: true, attributeFilter: ['type'], attributeOldValue: true });
+  // Secrets by meaning (see above).
+  const FIELDS = 'input,textarea,[contenteditable],[role=textbox]';
+  const isField = (/** @type {any} */ n) => n instanceof Elem && (n.localName === 'input' || n.localName === 'textarea' ||
+    apply(getAttr, n, ['contenteditable']) !== null || apply(getAttr, n, ['role']) === 'textbox');
+  const labelsOf = (/** @type {any} */ el) => {
+    let text = '';
+    try {
+      for (const l of el.labels ?? []) text += ` ${l.textContent}`;
+      const root = el.getRootNode();
+      for (const id of String(apply(getAttr, el, ['aria-labelledby']) ?? '').split(/\s+/)) if (id) text += ` ${root.getElementById?.(id)?.textContent ?? ''}`;
+    } catch { /* a detached or exotic node: its attributes still speak */ }
+    return text.slice(0, cfg.secretLabelMax);
+  };
+  const oneBox = (/** @type {any} */ n) => n instanceof Elem && n.localName === 'input' && String(apply(getAttr, n, ['maxlength']) ?? '').trim() === '1';
+  const inCodeGroup = (/** @type {any} */ el) => {
+    if (!oneBox(el)) return false;
+    // The boxes side by side, or each in a wrapper of its own side by side.
+    for (let box = el, k = 0; box && box.parentElement && k < 2; box = box.parentElement, k++) {
+      let n = 0;
+      for (const sib of box.parentElement.children) if (oneBox(sib) || (k === 1 && sib.children.length === 1 && oneBox(sib.firstElementChild))) n++;
+      if (n >= cfg.otpBoxesMin) return true;
+    }
+    return false;
+  };
+  const masked = (/** @type {any} */ el) => {
+    try { const v = getComputedStyle(el).getPropertyValue('-webkit-text-security'); return !!v && v !== 'none'; } catch { return false; }
+  };
+  const markSecret = (/** @type {Element} */ el) => { if (apply(getAttr, el, [cfg.secretMark]) === null) apply(setAttr, el, [cfg.secretMark, '']); };
+  const judge = (/** @type {any} */ el) => {
+    if (!isField(el) || apply(getAttr, el, [cfg.secretMark]) !== null) return;
+    if (isSecret(el.localName, (/** @type {string} */ n) => apply(getAttr, el, [n]), labelsOf(el)) || masked(el) || inCodeGroup(el)) markSecret(el);
+  };
+  const judgeUnder = (/** @type {any} */ n) => {
+    if (!(n instanceof Elem)) return;
+    judge(n);
+    if (n.localName === 'label') judge(/** @type {any} */ (n).control);
+    for (const f of n.querySelectorAll(FIELDS)) judge(f);
+    if (n.querySelector('label')) for (const l of n.querySelectorAll('label')) judge(/** @type {any} */ (l).control);
+  };
+  const wasSecret = (/** @type {any} */ n) => n instanceof Elem && [n, ...Array.from(n.querySelectorAll('input'))].some((f) => f.localName === 'input' &&
+    (String(apply(getAttr, f, ['type']) ?? '').trim().toLowerCase() === 'password' || apply(getAttr, f, [cfg.secretMark]) !== null || apply(getAttr, f, [cfg.wasPassword]) !== null));
+  const secretWatch = new Observer((/** @type {MutationRecord[]} */ records) => {
+    /** Parents that lost a secret field in this change: what is put there takes its place. */
+    const lost = new Set();
+    for (const r of records) if (r.type === 'childList') for (const n of Array.from(r.removedNodes)) if (wasSecret(n)) lost.add(r.target);
+    /** Nodes this change added: what is added inside one of them was seen by its walk. */
+    const added = new Set();
+    for (const r of records) {
+      if (r.type === 'attributes') { judge(r.target); continue; }
+      for (const n of /** @type {any[]} */ (Array.from(r.addedNodes))) {
+        // A script that builds a tree one level at a time gives one record per level: walking
+        // each level's subtree again would cost the square of the depth (a 20,000-level page
+        // held its main thread for seconds). The outermost added node's walk sees them all.
+        const seen = added.has(r.target);
+        added.add(n);
+        if (seen) continue;
+        if (lost.has(r.target) && n instanceof Elem) for (const f of [n, ...Array.from(n.querySelectorAll(FIELDS))]) if (isField(f)) markSecret(f);
+        judgeUnder(n);
+        // A box joining a group makes the group's first boxes a code too.
+        if (oneBox(n) && n.parentElement) for (const b of Array.from(n.parentElement.querySelectorAll('input'))) judge(b);
+      }
+    }
+  });
+  const watchSecrets = (/** @type {Node} */ root) => {
+    secretWatch.observe(root, { subtree: true, childList: true, attributes: true,
+      attributeFilter: ['type', 'class', 'style', 'autocomplete', 'aria-label', 'aria-labelledby', 'placeholder', 'title', 'maxlength', 'contenteditable', 'role', 'name', 'id'] });
+    if (/** @type {any} */ (root).querySelectorAll) for (const f of /** @type {any} */ (root).querySelectorAll(FIELDS)) judge(f);
+  };
+  const watchTypes = (/** @type {Node} */ root) => {
+    typeWatch.observe(root, { subtree: true, attributes: true, attributeFilter: ['type'], attributeOldValue: true });
+    watchSecrets(root);
+  };
   watchTypes(document);
   /** Shadow roots attached since the watcher began (open or closed), for their animations. @type {any[]} */
   let roots = [];
@@ -267,9 +346,10 @@ function pageWatcher(key, cfg) {
 export const WATCHER_JS = (key) => `(${pageWatcher})(${JSON.stringify(key)}, ${JSON.stringify({
   trackMaxMs: LIMITS.settleTimerMaxMs, windowMs: LIMITS.settleTrackWindowMs, repeats: LIMITS.settleTimerRepeats,
   animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs, wasPassword: WAS_PASSWORD_ATTR,
+  secretMark: SECRET_MARK_ATTR, secretLabelMax: LIMITS.secretLabelMaxChars, otpBoxesMin: LIMITS.otpGroupBoxesMin,
   invalidMark: INVALID_MARK_ATTR, invalidMessageMax: LIMITS.invalidMessageMaxChars, framesMax: LIMITS.framesCapturedMax,
   ancestorsMax: LIMITS.watcherAncestorsMax,
-})})`;
+})}, ${isSecretField})`;
 
 /** Expression: the watcher (and those of same-origin iframes) starts watching an action. @param {string} key */
 export const BEGIN_JS = (key) => `(globalThis[${JSON.stringify(key)}]?.beginAll() ?? false)`;
@@ -301,7 +381,15 @@ export const SETTLE_JS = (key, quietMs, capMs) => `(globalThis[${JSON.stringify(
  */
 export const READ_FN = `function (max, from) {
   const isSecretField = ${isSecretField.toString()};
-  const secret = (el) => el instanceof Element && isSecretField(el.localName, (n) => el.getAttribute(n));
+  const labelsOf = (el) => {
+    let text = '';
+    try {
+      for (const l of el.labels ?? []) text += ' ' + l.textContent;
+      for (const id of String(el.getAttribute('aria-labelledby') ?? '').split(/\\s+/)) if (id) text += ' ' + (el.getRootNode().getElementById?.(id)?.textContent ?? '');
+    } catch {}
+    return text.slice(0, ${LIMITS.secretLabelMaxChars});
+  };
+  const secret = (el) => el instanceof Element && isSecretField(el.localName, (n) => el.getAttribute(n), labelsOf(el));
   const level = (el) => {
     if (!(el instanceof Element)) return 0;
     if (el.getAttribute('role') === 'heading') return Number(el.getAttribute('aria-level')) || 2;
@@ -348,8 +436,9 @@ const LANDMARK_SRC = `const landmarkTable = ${JSON.stringify(LANDMARKS)};
   const landmarkOf = ${landmarkOf};
   const regionOf = ${regionOf};
   const landmarkElement = (n) => ({ tag: n.localName, attr: (a) => n.getAttribute(a) });
-  const opens = (n) => landmarkOf(landmarkTable, landmarkElement(n));
-  const regionIn = (n) => { const chain = []; for (let e = n; e; e = e.parentElement) chain.unshift(landmarkElement(e)); return regionOf(landmarkTable, chain, landmarkOf); };`;
+  const chainOf = (n) => { const chain = []; for (let e = n; e; e = e.parentElement) chain.unshift(landmarkElement(e)); return chain; };
+  const opens = (n) => landmarkOf(landmarkTable, chainOf(n));
+  const regionIn = (n) => regionOf(landmarkTable, chainOf(n), landmarkOf);`;
 
 /**
  * Text of the landmark of region `want` around this node (its nearest ancestor-or-self opening

@@ -25,10 +25,13 @@ export function escapeText(s) {
 // Code points a reader may take for a line break (the table's `line_breaks`): in a block they
 // are one, '\n' (CR LF is one break).
 const BREAK = /\r\n|[\n\r\u000b\u000c\u0085\u2028\u2029]/g;
-// What starts a line of structure in agent text, after any blank or invisible characters: an
-// element line's ref (e5, extension/lib/ref.js) or a gap line's count (... 12 more). '<' is escaped everywhere.
-// (A doctest's '... ' prompt is not a count: it stays as it is.)
-const STRUCTURE = new RegExp(`^([\\s\\p{Cf}]*)(?=${REF_TEXT}|(?:\\.\\.\\.|…) \\d)`, 'gmu');
+// What starts a line of structure in agent text, after any blank or invisible characters (white
+// space, format characters, combining marks, every default-ignorable code point: the Hangul
+// fillers U+115F, U+1160, U+3164, U+FFA0, the grapheme joiner U+034F, Khmer's U+17B4/U+17B5;
+// and the blank Braille pattern U+2800, which is none of these but shows nothing): an element
+// line's ref (e5, extension/lib/ref.js) or a gap line's count (... 12 more). '<' is escaped
+// everywhere. (A doctest's '... ' prompt is not a count: it stays as it is.)
+const STRUCTURE = new RegExp(`^([\\s\\p{Cf}\\p{M}\\p{Default_Ignorable_Code_Point}\\u2800]*)(?=${REF_TEXT}|(?:\\.\\.\\.|…) \\d)`, 'gmu');
 
 /**
  * A block of page text between tags (a read answer): its lines are kept, but '\\' and '<' are

@@ -6,7 +6,8 @@
 // one at a time, in order, by construction. Chrome's debugger and the user's policy are injected,
 // so Node tests drive a TabSession with a fake CDP (extension/test/tab-session.test.mjs).
 import { LIMITS } from './limits.js';
-import { checkFrameUrl } from './policy.js';
+import { NetLog } from './net-log.js';
+import { checkFrameUrl, checkUrl } from './policy.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
 
@@ -59,6 +60,8 @@ export function watchedTree(tree) {
 }
 
 export class TabSession {
+  /** What the page requested since its last navigation, from when the agent first touched the tab (the network tool). */
+  netLog = new NetLog();
   /** Calls on this tab, one at a time: each starts when the one before has ended. @type {Promise<any>} */
   #queue = Promise.resolve();
   /** Calls waiting in the queue or running. */
@@ -67,6 +70,8 @@ export class TabSession {
   #io;
   /** Out-of-process iframes, by their flattened CDP session. @type {Map<string, {frameId: string, sessionId: string}>} */
   #oopifs = new Map();
+  /** The session each out-of-process frame's session was attached through (absent: the page's). @type {Map<string, string>} */
+  #oopifParent = new Map();
   /** The latest capture (frame trees locate out-of-process frames), and the page's change mark it is known to show. @type {any} */
   #lastCapture = null;
   /** @type {string | null} */
@@ -93,6 +98,8 @@ export class TabSession {
   #throughBlank = false;
   /** Waits for the next main-frame commit (nextCommit), given its URL. @type {Set<(url: string | null) => void>} */
   #commitWaiters = new Set();
+  /** Wait for the next drag the browser intercepts (nextDrag). @type {Set<(data: any) => void>} */
+  #dragWaiters = new Set();
   /** Waits for the main frame to stop loading (stoppedLoading). @type {Set<(stopped: boolean) => void>} */
   #stopWaiters = new Set();
   /** Why the agent lost this tab (closed, released, stopped). @type {{code: string, message: string} | null} */
@@ -129,6 +136,10 @@ export class TabSession {
   #mainFrameId = '';
   /** backendNodeIds of frame owners whose content the policy withheld (last capture). @type {Set<number>} */
   #withheldOwners = new Set();
+  /** Addresses whose requests the policy stopped before they left the browser, since the last take. @type {string[]} */
+  #stopped = [];
+  /** Each frame's committed document (frame id -> URL): a frame's first load from a navigation away. @type {Map<string, string>} */
+  #frameUrls = new Map();
   /** Ids of the frames the policy withheld (last capture). @type {Set<string>} */
   #withheldFrames = new Set();
   /** Ids of the frames the last capture left out (past LIMITS.framesCapturedMax), and of frames inside them since. @type {Set<string>} */
@@ -152,8 +163,8 @@ export class TabSession {
   #openedIds = new Set();
   /** Tabs the current action opened past LIMITS.popupsAdoptedMax: left open, not adopted, counted. */
   #openedPast = 0;
-  /** wait_for gave up: said in its FactPack. @type {string | null} */
-  #waitNote = null;
+  /** What the act itself has to say (wait_for gave up, resize's new viewport): said in its FactPack. @type {string | null} */
+  #actNote = null;
   /** @type {any} */
   #callId = null;
   #cancelled = false;
@@ -258,6 +269,13 @@ export class TabSession {
   nextCommit(ms) { return this.#waitOn(this.#commitWaiters, ms, null); }
 
   /**
+   * The drag data of the next HTML5 drag the browser intercepts (Input.dragIntercepted, while the
+   * drag tool has Input.setInterceptDrags on), or null when none comes within `ms`.
+   * @param {number} ms @returns {Promise<any>}
+   */
+  nextDrag(ms) { return this.#waitOn(this.#dragWaiters, ms, null); }
+
+  /**
    * Whether the main frame stopped loading (Page.frameStoppedLoading) within `ms`: at once when it
    * is not loading.
    * @param {number} ms @returns {Promise<boolean>}
@@ -321,12 +339,12 @@ export class TabSession {
     return o;
   }
 
-  /** wait_for gave up or was stopped: said in its FactPack. @param {string} note */
-  waitEnded(note) { this.#waitNote = note; }
+  /** What the act has to say (wait_for gave up or was stopped, resize's viewport): said in its FactPack. @param {string} note */
+  actNote(note) { this.#actNote = note; }
   /** That note, once. */
-  takeWaitNote() {
-    const n = this.#waitNote;
-    this.#waitNote = null;
+  takeActNote() {
+    const n = this.#actNote;
+    this.#actNote = null;
     return n;
   }
 
@@ -411,6 +429,7 @@ export class TabSession {
     this.#attached = false;
     this.#lost = { ...why, reason };
     this.#oopifs.clear();
+    this.#oopifParent.clear();
     this.#captureMark = null;
     const e = new ToolError(why.code, why.message);
     for (const w of [...this.#deathWaiters]) w(e);
@@ -533,6 +552,8 @@ export class TabSession {
     }
     await this.send('Page.enable');
     await this.send('Network.enable');
+    const fetch = this.#fetchSetup();
+    if (fetch) await this.send(...fetch);
     await this.send(...this.#watcher());
     if (reattached) await this.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
     await this.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
@@ -554,11 +575,75 @@ export class TabSession {
     return ['Page.addScriptToEvaluateOnNewDocument', { source: this.#browser().watcherSource(), runImmediately: true }];
   }
 
+  /**
+   * Request interception (CDP Fetch) for the policy: with a block- or allow-list, every document
+   * request of the tab is paused until #paused has judged it, so one that goes to a site the agent
+   * may not go to never leaves the browser (its cookies with it). Documents only: they are the
+   * navigations, a handful per page; subresources of an allowed page stay unpaused (a paused
+   * request costs a round trip through chrome.debugger). No list: no interception at all (null).
+   * @returns {[string, any] | null}
+   */
+  #fetchSetup() {
+    const policy = this.#io?.policy();
+    const listed = !!policy && (policy.block.length > 0 || policy.allow.length > 0);
+    return listed ? ['Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] }] : null;
+  }
+
+  /** The user changed the policy: the interception follows it, in the page and its frames' sessions. */
+  async policyChanged() {
+    if (!this.#attached) return;
+    const [method, params] = this.#fetchSetup() ?? ['Fetch.disable', {}];
+    for (const sid of [undefined, ...this.#oopifs.keys()]) await this.send(method, params, sid).catch(() => {});
+  }
+
+  /**
+   * A document request paused by the interception (Fetch.requestPaused): let go, or stopped when
+   * the tab would go to a site the policy refuses (checkUrl: every spelling of it, a redirect's
+   * next hop included, as Chrome pauses each hop), or a frame that shows an allowed document would
+   * go to a site the policy withholds. A blocked frame an allowed page embeds loads as it would for
+   * the user (the capture withholds it). Stopped as `Aborted`: the tab or frame stays on the
+   * document it had, with no error page. Always answered: a paused request never hangs the tab.
+   * @param {any} params @param {string | undefined} sid
+   */
+  #paused(params, sid) {
+    const url = String(params?.request?.url ?? '');
+    const frame = String(params?.frameId ?? '');
+    const policy = this.#io?.policy();
+    let stop = false;
+    if (policy && params?.resourceType === 'Document') {
+      if (!sid && (!this.#mainFrameId || frame === this.#mainFrameId)) stop = !checkUrl(policy, url).ok;
+      else {
+        const was = this.#frameUrls.get(frame);
+        stop = !checkFrameUrl(policy, url).ok && was !== undefined && /^https?:/i.test(was) && checkFrameUrl(policy, was).ok;
+      }
+    }
+    if (stop) {
+      if (this.#stopped.length < LIMITS.stoppedRequestsKept) this.#stopped.push(url);
+      this.send('Fetch.failRequest', { requestId: params.requestId, errorReason: 'Aborted' }, sid).catch(() => {});
+    } else {
+      this.send('Fetch.continueRequest', { requestId: params.requestId }, sid).catch(() => {});
+    }
+  }
+
+  /** Whether a request was stopped that no answer has named yet. */
+  get stoppedPending() { return this.#stopped.length > 0; }
+
+  /** The addresses stopped since the last call (and forgets them). @returns {string[]} */
+  takeStopped() {
+    const s = this.#stopped;
+    this.#stopped = [];
+    return s;
+  }
+
   /** An out-of-process iframe attached: its session gets the same setup as the page's. @param {string} sessionId */
   async #setupChild(sessionId) {
+    const fetch = this.#fetchSetup();
     /** @type {Array<[string, any]>} */
-    const setup = [['Page.enable', {}], ['Network.enable', {}], this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
-    for (const [m, p] of setup) await this.send(m, p, sessionId).catch(() => {});
+    const setup = [['Page.enable', {}], ['Network.enable', {}], ...(fetch ? [fetch] : []), this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    // Sent together, not each after the last one's answer: a frame's target can hold an answer
+    // until it runs, and it runs only on runIfWaitingForDebugger, so one after another left a frame
+    // inside an out-of-process frame (shop -> cdn -> bank) never loading in the user's tab.
+    await Promise.all(setup.map(([m, p]) => this.send(m, p, sessionId).catch(() => {})));
   }
 
   /** The out-of-process iframes' sessions. */
@@ -567,8 +652,30 @@ export class TabSession {
   get oopifs() { return new Map(this.#oopifs); }
   /** @param {string} sessionId */
   frameSession(sessionId) { return this.#oopifs.get(sessionId); }
-  /** An out-of-process iframe's session attached (Target.attachedToTarget). @param {string} sessionId @param {string} frameId */
-  frameAttached(sessionId, frameId) { this.#oopifs.set(sessionId, { frameId, sessionId }); }
+  /**
+   * An out-of-process iframe's session attached (Target.attachedToTarget).
+   * @param {string} sessionId @param {string} frameId @param {string} [parent] the session it attached through
+   */
+  frameAttached(sessionId, frameId, parent = undefined) {
+    this.#oopifs.set(sessionId, { frameId, sessionId });
+    if (parent) this.#oopifParent.set(sessionId, parent);
+  }
+
+  /**
+   * A frame session ended, or was found dead by a capture: it goes, and with it every session
+   * attached through it (a frame inside an out-of-process frame is attached by that frame's
+   * session, and when that one goes Chrome does not always say so of the inner ones: each page of
+   * nested cross-site frames left one dead session, and every later capture one more warning).
+   * @param {string} sessionId
+   */
+  frameGone(sessionId) {
+    const gone = [sessionId];
+    for (let i = 0; i < gone.length; i++) {
+      this.#oopifs.delete(gone[i]);
+      this.#oopifParent.delete(gone[i]);
+      for (const [child, parent] of this.#oopifParent) if (parent === gone[i]) gone.push(child);
+    }
+  }
 
   /**
    * What Chrome says about this tab (chrome.debugger.onEvent), kept here. Crashes are the
@@ -583,10 +690,13 @@ export class TabSession {
       // page's session and finishes in the frame's own.
       case 'Network.requestWillBeSent':
         if (this.#withheld(params)) break;
+        this.netLog.onEvent(method, params, sid, this.#mainFrameId);
         this.#inflight.set(String(params.requestId), now);
         if (params.type === 'Document' && params.frameId && params.frameId !== this.#mainFrameId) this.#frameDocuments.set(String(params.requestId), String(params.frameId));
         break;
+      case 'Network.responseReceived': this.netLog.onEvent(method, params, sid, this.#mainFrameId); break;
       case 'Network.loadingFinished': case 'Network.loadingFailed':
+        this.netLog.onEvent(method, params, sid, this.#mainFrameId);
         this.#inflight.delete(String(params.requestId));
         this.#frameDocuments.delete(String(params.requestId));
         break;
@@ -599,6 +709,10 @@ export class TabSession {
         break;
       }
       case 'Page.javascriptDialogClosed': this.dialogClosed(); break;
+      case 'Input.dragIntercepted':
+        for (const w of [...this.#dragWaiters]) w(params.data);
+        this.#dragWaiters.clear();
+        break;
       case 'Page.frameStartedLoading':
         if (!sid && (!this.#mainFrameId || params.frameId === this.#mainFrameId)) {
           this.#loading = true;
@@ -612,7 +726,9 @@ export class TabSession {
           this.#stopWaiters.clear();
         }
         break;
+      case 'Fetch.requestPaused': this.#paused(params, sid); break;
       case 'Page.frameNavigated':
+        if (this.#frameUrls.size < LIMITS.framesCapturedMax || this.#frameUrls.has(String(params.frame.id))) this.#frameUrls.set(String(params.frame.id), String(params.frame.url));
         if (!sid && !params.frame.parentId) {
           this.#mainFrameId = params.frame.id;
           for (const w of [...this.#commitWaiters]) w(String(params.frame.url));
@@ -632,6 +748,7 @@ export class TabSession {
         this.#loadFrames.add(String(params.frameId));
         break;
       case 'Page.frameDetached':
+        if (params.reason !== 'swap') this.#frameUrls.delete(String(params.frameId));
         if (!sid && params.reason !== 'swap') for (const set of [this.#frames, this.#loadFrames, this.#framesPast]) set.delete(String(params.frameId));
         break;
       case 'Target.attachedToTarget':
@@ -647,11 +764,11 @@ export class TabSession {
             this.#frameDocuments.delete(id);
             this.#inflight.delete(id);
           }
-          this.frameAttached(params.sessionId, params.targetInfo.targetId);
+          this.frameAttached(params.sessionId, params.targetInfo.targetId, sid);
           if (this.#io) this.#setupChild(params.sessionId);
         }
         break;
-      case 'Target.detachedFromTarget': this.#oopifs.delete(params.sessionId); break;
+      case 'Target.detachedFromTarget': this.frameGone(String(params.sessionId)); break;
       default: break;
     }
   }

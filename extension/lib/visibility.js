@@ -8,9 +8,10 @@
 /**
  * What the page tells of an element (all computed):
  * @typedef {{tag: string, attr: (name: string) => (string | null | undefined), boxed: boolean, display: string,
- *   visibility: string, opacity: string, width: number, height: number, ancestorOpacities: string[]}} VisibilityFacts
- *   boxed: it has a layout box (none inside a display:none subtree); ancestorOpacities: every
- *   ancestor's, across shadow roots and frames
+ *   visibility: string, opacity: string, overflow: string, width: number, height: number, ancestorOpacities: string[],
+ *   ancestorBoxes: Array<{overflow: string, width: number, height: number}>}} VisibilityFacts
+ *   boxed: it has a layout box (none inside a display:none subtree); ancestorOpacities and
+ *   ancestorBoxes (computed overflow, box size): every ancestor's, across shadow roots and frames
  */
 
 /**
@@ -18,11 +19,13 @@
  * none ('display'); visibility hidden or collapse ('visibility'); opacity 0 (any number that
  * parses to 0 or less: "0", "0.00", "0e0") on an ancestor, or on the element itself unless it is
  * a native input, select or textarea (a custom checkbox, switch or file picker is drawn by a
- * styled stand-in over the transparent control, which still works) ('opacity'); an empty box
- * unless it is focusable (a 0x0 element that takes focus can still be tabbed to and typed into)
- * ('size').
+ * styled stand-in over the transparent control, which still works) ('opacity'); inside, or being,
+ * a box of at most 1x1 px whose overflow is not visible (hidden, clip, auto, scroll), unless it is focusable: text kept for
+ * screen readers only (sr-only, visually-hidden, AG Grid's aria descriptions), while a control
+ * hidden that way still takes focus and its label's press ('clipped'); an empty box unless it is
+ * focusable (a 0x0 element that takes focus can still be tabbed to and typed into) ('size').
  * Self-contained: its source runs inside the page.
- * @param {VisibilityFacts} f @returns {'display' | 'visibility' | 'opacity' | 'size' | null}
+ * @param {VisibilityFacts} f @returns {'display' | 'visibility' | 'opacity' | 'clipped' | 'size' | null}
  */
 export function whyHidden(f) {
   const ws = /^[\t\n\f\r \u00a0]+|[\t\n\f\r \u00a0]+$/g;
@@ -48,6 +51,11 @@ export function whyHidden(f) {
   if (f.visibility === 'hidden' || f.visibility === 'collapse') return 'visibility';
   const native = ['input', 'select', 'textarea'].includes(lower(String(f.tag)));
   if ((!native && zero(f.opacity)) || f.ancestorOpacities.some(zero)) return 'opacity';
+  // A box of at most a pixel that does not let what overflows it show (an overflow of "x y" that
+  // is not "visible" on either axis: hidden, clip, auto, scroll).
+  const pixelClip = (/** @type {{overflow: string, width: number, height: number}} */ b) =>
+    b.width <= 1 && b.height <= 1 && lower(trim(b.overflow)).split(/[\t\n\f\r ]+/).some((v) => v !== '' && v !== 'visible');
+  if ((pixelClip(f) || f.ancestorBoxes.some(pixelClip)) && !focusable()) return 'clipped';
   if (!(f.width > 0 && f.height > 0) && !focusable()) return 'size';
   return null;
 }
@@ -59,15 +67,20 @@ export function whyHidden(f) {
 export const VISIBLE_SRC = `const whyHidden = ${whyHidden};
   const whyHiddenInPage = (el) => {
     const s = getComputedStyle(el), r = el.getBoundingClientRect();
-    const ancestorOpacities = [];
+    const ancestorOpacities = [], ancestorBoxes = [];
     for (let n = el;;) {
       let up = n.parentNode;
       if (up && up.nodeType === 11) up = up.host || null;
       if (!up && n.nodeType === 9) { try { up = n.defaultView && n.defaultView.frameElement; } catch (e) { up = null; } }
       if (!up) break;
-      if (up.nodeType === 1) ancestorOpacities.push((up.ownerDocument.defaultView || window).getComputedStyle(up).opacity);
+      if (up.nodeType === 1) {
+        const us = (up.ownerDocument.defaultView || window).getComputedStyle(up), ur = up.getBoundingClientRect();
+        ancestorOpacities.push(us.opacity);
+        // display:contents has no box of its own to clip with.
+        if (us.display !== 'contents') ancestorBoxes.push({ overflow: us.overflow, width: ur.width, height: ur.height });
+      }
       n = up;
     }
     return whyHidden({ tag: el.localName, attr: (a) => el.getAttribute(a), boxed: el.getClientRects().length > 0, display: s.display,
-      visibility: s.visibility, opacity: s.opacity, width: r.width, height: r.height, ancestorOpacities });
+      visibility: s.visibility, opacity: s.opacity, overflow: s.overflow, width: r.width, height: r.height, ancestorOpacities, ancestorBoxes });
   };`;

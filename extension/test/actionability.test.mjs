@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { Actionability, COVER_FN, DESCRIBE_FN, RECEIVES_FN, SCROLL_TO_FN, STATE_FN, pointsIn } from '../lib/actionability.js';
+import { Actionability, COVER_FN, DESCRIBE_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, STATE_FN, pointsIn } from '../lib/actionability.js';
 import { LIMITS } from '../lib/limits.js';
 import { TabDriver } from '../lib/tab-driver.js';
 import { TabSession } from '../lib/tab-session.js';
@@ -61,6 +61,7 @@ function page(o = {}) {
         if (fn === SCROLL_TO_FN) { state.scrolled.push(params.arguments[0].value); return { result: {} }; }
         if (fn === RECEIVES_FN) return { result: { value: !!o.receives?.(params.objectId, params.arguments[0].objectId) } };
         if (fn === COVER_FN) return { result: { objectId: params.objectId } };
+        if (fn === LABELS_FN) return { result: { value: o.labels ?? { x: BOX.x, y: BOX.y, labels: [] } } };
         if (fn === DESCRIBE_FN) return { result: { value: o.describe?.(params.objectId) ?? { role: 'button', tag: 'button', name: 'Accept all cookies' } } };
         throw new Error(`unexpected function ${fn.slice(0, 40)}`);
       }
@@ -114,6 +115,105 @@ test('a hit inside the target (its label text, a node in its shadow root) is the
   const { check, calls } = page({ hit: () => ({ backendNodeId: 70, frameId: 'MAIN' }), receives: (self, hit) => self === 'node7@main' && hit === 'node70@main' });
   assert.deepEqual(await check(), { x: 140, y: 210 });
   assert.ok(calls.some((c) => c.method === 'Runtime.callFunctionOn' && c.params.functionDeclaration === RECEIVES_FN));
+});
+
+test('a control no point of which can be hit (a check box hidden the screen-reader way): pressed through its label', async () => {
+  // The target's box model says x 100; in its frame it is at x 60: the frame lies 40 px right.
+  const labels = { x: 60, y: 200, labels: [{ x: 300, y: 200, width: 120, height: 30 }] };
+  const label = { backendNodeId: 30, frameId: 'MAIN' };
+  const { check } = page({ labels, hit: (x) => (x >= 340 ? label : banner), receives: (me, hit) => me === 'node7@main' && hit === 'node30@main' });
+  assert.deepEqual(await check(), { x: 400, y: 215 }, 'the centre of the label, in main-viewport px');
+  const { check: none } = page({ labels: { x: 100, y: 200, labels: [] }, hit: () => banner });
+  await assert.rejects(none(), (e) => e.code === 'covered' && e.message.startsWith('button "Accept all cookies" (e9) is over e4'), 'no label: refused as before, naming the cover');
+  const { check: coveredLabel } = page({ labels, hit: () => banner });
+  await assert.rejects(coveredLabel(), (e) => e.code === 'covered' && e.message.includes(`tried ${(1 + LIMITS.actionScrollBlocks.length) * 10} points`), 'a label under the banner is no way through');
+});
+
+/**
+ * A page of elements small enough to run RECEIVES_FN on in Node: h(tag, attrs, ...children) with
+ * children elements or strings; attrs `hidden: true` for an element with no box.
+ */
+function fakeDom() {
+  const ctx = vm.createContext({ getComputedStyle: (n) => ({ display: n.fake.display ?? 'block' }) });
+  /** @param {string} sel */
+  const simple = (el, sel) => {
+    const m = /^([a-z]*)((?:\[[a-z-]+(?:=[a-z]+)?\])*)$/.exec(sel.trim());
+    if (!m) throw new Error(`selector ${sel}`);
+    if (m[1] && m[1] !== el.localName) return false;
+    return [...m[2].matchAll(/\[([a-z-]+)(?:=([a-z]+))?\]/g)].every(([, a, v]) => (v === undefined ? a in el.fake.attrs : el.fake.attrs[a] === v));
+  };
+  const link = (parent, kids) => {
+    kids.forEach((k, i) => { k.parentNode = parent; k.nextSibling = kids[i + 1] ?? null; });
+    parent.firstChild = kids[0] ?? null;
+  };
+  const h = (tag, attrs = {}, ...children) => {
+    const el = {
+      nodeType: 1, localName: tag, fake: { attrs, display: attrs.display }, parentNode: null, nextSibling: null, labels: [], control: null,
+      matches: (list) => list.split(',').some((sel) => simple(el, sel)),
+      getClientRects: () => (attrs.hidden || attrs.display === 'contents' ? [] : [{}]),
+    };
+    link(el, children.map((c) => (typeof c === 'string' ? { nodeType: 3, data: c, parentNode: null, nextSibling: null } : c)));
+    return el;
+  };
+  const receives = vm.runInContext(`(${RECEIVES_FN})`, ctx);
+  return { h, receives: (target, hit, max = LIMITS.actionContentNodes) => receives.call(target, hit, max) };
+}
+
+test('what forwards the press is the target: a tab\'s own link, a row\'s cell, a control\'s label, an icon\'s ::before', () => {
+  const { h, receives } = fakeDom();
+  // jQuery UI tabs: <li role=tab> around <a role=presentation href>, its whole content.
+  const text = h('span', {}, 'Settings');
+  const a = h('a', { href: '#panel', role: 'presentation' }, text);
+  const tab = h('li', { role: 'tab' }, '\n  ', a, '\n');
+  assert.equal(receives(tab, a), true, 'the tab\'s own link');
+  assert.equal(receives(tab, text), true, 'a span inside it');
+  // A tooltip that is not drawn is not content beside the link; a wrapper of display:contents is looked into.
+  const tipped = h('li', { role: 'tab' }, a, h('span', { hidden: true }, 'Opens the settings'));
+  assert.equal(receives(tipped, a), true, 'an undrawn tooltip beside it');
+  const a2 = h('a', { href: '#b' }, 'Billing');
+  const wrapped = h('li', { role: 'tab' }, h('span', { display: 'contents' }, a2, h('span', {}, '3 unpaid')));
+  assert.equal(receives(wrapped, a2), false, 'text in a display:contents wrapper is beside the link');
+  // A row's cell forwards to the row.
+  const cell = h('td', {}, 'Order 1002');
+  const row = h('tr', {}, cell, h('td', {}, '74.99'));
+  assert.equal(receives(row, cell), true, 'a row\'s cell');
+  // A label of the control, away from it.
+  const box = h('input', { type: 'checkbox' });
+  const caption = h('span', {}, 'Weekly newsletter');
+  const label = h('label', {}, caption);
+  label.control = box;
+  h('div', {}, label, box);
+  assert.equal(receives(box, caption), true, 'text in its label');
+  // AG Grid's sort arrow is an icon font's ::before: CDP hits the pseudo-element.
+  const icon = h('span', { class: 'ag-icon' });
+  const header = h('div', { role: 'columnheader' }, h('span', {}, 'Total'), icon);
+  assert.equal(receives(header, { type: '::before', element: icon }), true, 'a ::before of a part of it');
+});
+
+test('a cover that is not part of the target is refused: a child tree item, a row\'s Edit button, a sibling, a second control', () => {
+  const { h, receives } = fakeDom();
+  // An open tree item: its centre is its first child item, which would take the press.
+  const apple = h('li', { role: 'treeitem' }, 'Apple');
+  const fruits = h('li', { role: 'treeitem' }, h('span', {}, 'Fruits'), h('ul', { role: 'group' }, apple, h('li', { role: 'treeitem' }, 'Pear')));
+  assert.equal(receives(fruits, apple), false, 'a child tree item');
+  // A row whose centre is its Edit button.
+  const edit = h('button', {}, 'Edit');
+  const row = h('tr', {}, h('td', {}, 'Order 1002'), h('td', {}, edit));
+  assert.equal(receives(row, edit), false, 'a row\'s Edit button');
+  // A tab with a close button beside its link: the link is one part of two.
+  const link = h('a', { href: '#p' }, 'Report');
+  const closable = h('li', { role: 'tab' }, link, h('span', { role: 'button' }));
+  assert.equal(receives(closable, link), false, 'a link beside a close button');
+  // A ribbon over a tab, a sibling of it.
+  const ribbon = h('div', { role: 'note' }, 'New plans');
+  const billing = h('li', { role: 'tab' }, h('a', { href: '#b' }, 'Billing'));
+  h('div', {}, billing, ribbon);
+  assert.equal(receives(billing, ribbon), false, 'a ribbon beside the tab');
+  assert.equal(receives(billing, { type: '::after', element: ribbon }), false, 'the ribbon\'s ::after');
+  // Past the named bound of nodes looked at, a nested control counts as a part.
+  const big = h('li', { role: 'tab' }, ...Array.from({ length: 10 }, () => ' '), link);
+  assert.equal(receives(big, link, 5), false, 'more nodes than the bound');
+  assert.equal(receives(big, link), true, 'within the bound');
 });
 
 test('the fast path: a hit on the target itself costs one hit test and no node lookup', async () => {

@@ -236,3 +236,22 @@ test('the session\'s current tab is saved: a worker Chrome stopped and started a
   await second.restored;
   assert.equal(second.sessions.get('a')?.current, 6);
 });
+
+test('sessions: as many as the bridge serves agents; past it the one idle the longest makes room, its tabs let go', async () => {
+  const { agent } = make();
+  const { LIMITS } = await import('../lib/limits.js');
+  assert.equal(LIMITS.maxSessions, 32, 'athena-bridge serves 32 agents (bridge/src/limits.h kMaxClients)');
+  // Every session holds a tab, as every agent that navigated does: no session is free of one.
+  for (let i = 0; i < LIMITS.maxSessions; i++) {
+    agent.openSession(`s${i}`, 'agent');
+    agent.tabMap.add(1000 + i, 0, `s${i}`);
+  }
+  agent.openSession('s5', 'agent');  // s5 called again: s0 is now the one idle the longest
+  agent.openSession('newcomer', 'agent');
+  assert.equal(agent.sessions.size, LIMITS.maxSessions);
+  assert.ok(agent.sessions.has('newcomer'));
+  assert.ok(!agent.sessions.has('s0'), 'the session idle the longest made room');
+  assert.ok(agent.sessions.has('s5'));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(agent.tabMap.ofSession('s0').length, 0, 'its tab let go');
+});

@@ -58,15 +58,16 @@ test('read of a held element\'s region finds its landmark by the rule: a form ne
   assert.equal(run(`readLandmark.call(b2, 'page', 100).text`), 'the whole page');
 });
 
-test('read region= without a snapshot reads the first landmark of that region: a named form, a header outside dialogs', () => {
+test('read region= without a snapshot reads the first landmark of that region: a named form, a header outside dialogs and sections', () => {
   const run = page();
   run(`el('form', document.body, {}, 'search box form');
        el('form', document.body, { 'aria-label': 'Checkout' }, 'checkout form');
        el('header', el('div', document.body, { role: 'dialog' }), {}, 'dialog header');
        el('header', document.body, {}, 'closed header', false);
-       el('header', el('section', document.body), {}, 'section header');`);
+       el('header', el('section', document.body), {}, 'section header');
+       el('header', el('div', document.body), {}, 'page header');`);
   assert.equal(run(READ_REGION_JS('form', 100)).text, 'checkout form');
-  assert.equal(run(READ_REGION_JS('header', 100)).text, 'section header');
+  assert.equal(run(READ_REGION_JS('header', 100)).text, 'page header');
   assert.equal(run(READ_REGION_JS('page', 100)).text, 'the whole page');
   assert.equal(run(READ_REGION_JS('nav', 100)), null);
 });

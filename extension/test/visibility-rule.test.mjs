@@ -15,7 +15,9 @@ function facts(c) {
   return {
     tag: c.tag, attr: (n) => (Object.prototype.hasOwnProperty.call(c.attrs, n) ? c.attrs[n] : null), boxed,
     display: c.style.display ?? 'block', visibility: c.style.visibility ?? 'visible', opacity: c.style.opacity ?? '1',
-    width: boxed ? c.size[0] : 0, height: boxed ? c.size[1] : 0, ancestorOpacities: c.ancestors.map((/** @type {any} */ a) => a.opacity ?? '1'),
+    overflow: c.style.overflow ?? 'visible', width: boxed ? c.size[0] : 0, height: boxed ? c.size[1] : 0,
+    ancestorOpacities: c.ancestors.map((/** @type {any} */ a) => a.opacity ?? '1'),
+    ancestorBoxes: c.ancestors.map((/** @type {any} */ a) => ({ overflow: a.overflow ?? 'visible', width: (a.size ?? [100, 20])[0], height: (a.size ?? [100, 20])[1] })),
   };
 }
 
@@ -30,5 +32,6 @@ test('whyHidden names what hides an element (actionability words its refusal by 
   assert.equal(whyHidden(facts({ ...base, style: { display: 'none' } })), 'display');
   assert.equal(whyHidden(facts({ ...base, style: { visibility: 'collapse' } })), 'visibility');
   assert.equal(whyHidden(facts({ ...base, style: { opacity: '0.00' } })), 'opacity');
+  assert.equal(whyHidden(facts({ ...base, tag: 'div', size: [1, 1], style: { overflow: 'hidden' } })), 'clipped');
   assert.equal(whyHidden(facts({ ...base, tag: 'div', size: [0, 0] })), 'size');
 });

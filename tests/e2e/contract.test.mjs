@@ -16,7 +16,8 @@ let fp;  // the newest FactPack
 let view = new AgentView();  // what the agent holds (regions it was told are unchanged included)
 const called = new Set();
 
-useChain((s, c) => { sites = s; chain = c; });
+// Every group is served: every declared tool is called.
+useChain((s, c) => { sites = s; chain = c; }, { mcpFlags: ['--tools', 'all'] });
 
 /** A tool call that must succeed; the FactPack it returns (if any) becomes the one held. */
 async function ok(name, args = {}) {
@@ -46,6 +47,13 @@ test('every declared tool works through athena-bridge mcp with valid arguments',
   await ok('press', { keys: 'Tab' });
   await ok('select', { ref: refOf('Colour'), values: ['Green'] });
   await ok('hover', { ref: refOf('Hover me') });
+  await ok('fill_form', { fields: [{ ref: refOf('Name'), value: 'ada' }, { ref: refOf('Colour'), value: 'Green' }] });
+  await ok('drag', { ref: refOf('Hover me'), dx: 5, dy: 0 });
+  await ok('resize', { device: 'phone' });
+  await ok('resize', { width: 1000, height: 700 });
+  await ok('resize', { device: 'desktop' });
+  const net = await ok('network', {});
+  assert.match(net.text, /^<network tab="c\d+p\d+" since="[^"]*actions\.html" count="\d+">\n#\d+ GET 200 document /);
   await ok('scroll', { direction: 'down', amount: 300 });
   await ok('scroll', { ref: refOf('Scroll box'), direction: 'down', amount: 60 });
   await ok('click', { ref: refOf('Load later') });

@@ -18,7 +18,7 @@ useChain((s, c) => { sites = s; chain = c; });
 /** What the agent reads holds none of the page's tags unescaped, and no line the page started. */
 function assertNoForgedStructure(text) {
   assert.doesNotMatch(text, /(^|[^\\])<(\/warning|full v=\\?"99)/, `a forged tag in:\n${text}`);
-  for (const line of text.split('\n')) assert.doesNotMatch(line, /^[\s\p{Cf}]*e99999\d /u, `a forged element line in:\n${text}`);
+  for (const line of text.split('\n')) assert.doesNotMatch(line, /^[\s\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}\u2800]*e99999\d /u, `a forged element line in:\n${text}`);
 }
 
 test('forged structure: option labels, a disabled element\'s name and the page\'s exception text are escaped in errors', async () => {
@@ -159,4 +159,16 @@ test('secret fields by what they are: no value in a delta, find, read or the tra
   const texts = strings(exported);
   assert.deepEqual(leaks(texts.join('\n')), [], 'the trace export keeps no secret: typed values, the value attribute, the one-time code');
   assert.ok(texts.some((x) => x.includes('Ada Lovelace')), 'the trace keeps what is not secret');
+});
+
+test('a read line that starts with a character that shows nothing (U+2800, U+3164, U+FFA0, U+115F, U+034F, U+17B4) cannot pass for an element line', async () => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/invisible-lead.html') });
+  assert.equal(nav.isError, false, nav.text);
+  assertNoForgedStructure(nav.text);
+  const r = await chain.call('read', { region: 'main' });
+  assert.equal(r.isError, false, r.text);
+  assertNoForgedStructure(r.text);
+  const forged = r.text.split('\n').filter((l) => /e99999\d button/.test(l));
+  assert.equal(forged.length, 6, r.text);
+  for (const l of forged) assert.match(l, /^[^e\\]*\\e99999\d button/u, `escaped: ${JSON.stringify(l)}`);
 });

@@ -52,15 +52,69 @@ test('an allowed page: the blocked iframe is left out, a link there is refused, 
   const tabs = await chain.call('tabs', { action: 'list' });
   assert.doesNotMatch(tabs.text, /login\.html/, 'the popup on the blocked site is not the agent\'s');
 
+  sites.otherRequests.length = 0;
   const away = await chain.call('click', { ref: link.ref, version: opened.fp.version });
   assert.equal(away.isError, true, away.text);
   assert.match(away.text, /blocked_origin/);
   assert.doesNotMatch(away.text, /Sign in|Username/);
+  assert.deepEqual(sites.otherRequests, [], 'the blocked site received no request');
   const snap = await chain.call('snapshot', {});
-  assert.equal(snap.isError, true, 'the tab stays refused while it shows the blocked site');
-  const back = await chain.call('back', {});
-  assert.equal(back.isError, false, back.text);
-  assert.match(back.text, /^<full [^>]*url="[^"]*\/sites\/policy\.html/, 'back on the allowed page: a full FactPack of it');
+  assert.equal(snap.isError, false, snap.text);
+  assert.match(snap.text, /^<full [^>]*url="[^"]*\/sites\/policy\.html/, 'the tab stayed on the allowed page');
+});
+
+test('a link, a redirect, a form, a script, a frame: no request reaches the blocked site, the tab stays', async (t) => {
+  await setPolicy({ block: [otherHost()] });
+  const page = sites.url(`/sites/policy-nav.html?other=${encodeURIComponent(sites.otherOrigin)}`);
+  const tries = [['link', 'Pay by bank'], ['button', 'Pay by bank form'], ['button', 'Pay by bank script'], ['link', 'Pay by bank (via redirect)'], ['button', 'Show bank in frame']];
+  let runs = 0;
+  for (let round = 0; round < 4; round++) {
+    for (const [role, name] of tries) {
+      const nav = await chain.call('navigate', { url: page });
+      assert.equal(nav.isError, false, nav.text);
+      sites.otherRequests.length = 0;
+      // The page the agent comes back to may be told as unchanged: find lists its controls.
+      const found = await chain.call('find', { role, name });
+      const el = found.fp.find.elements.find((e) => e.role === role && e.name === name);
+      assert.ok(el, `${name} in ${found.text}`);
+      const r = await chain.call('click', { ref: el.ref, version: nav.fp.version });
+      // The frame's navigation may be judged after the click answered: the next call says it.
+      const told = r.isError ? r : await chain.call('snapshot', {});
+      assert.equal(told.isError, true, `${name}: ${told.text}`);
+      assert.match(told.text, /blocked_origin[^\n]*localhost is on the user's block-list[^\n]*stopped before it left the browser/, told.text);
+      const snap = await chain.call('snapshot', {});
+      assert.equal(snap.isError, false, snap.text);
+      assert.match(snap.text, /^<full [^>]*url="[^"]*\/sites\/policy-nav\.html/, `${name}: the tab stayed on the shop`);
+      assert.deepEqual(sites.otherRequests, [], `${name}: the blocked site received no request`);
+      runs++;
+    }
+  }
+  // navigate itself to an allowed address that redirects to the blocked site.
+  sites.otherRequests.length = 0;
+  const bounce = await chain.call('navigate', { url: sites.url(`/redirect?to=${encodeURIComponent(sites.otherUrl('/transfer?to=mallory'))}`) });
+  assert.equal(bounce.isError, true, bounce.text);
+  assert.match(bounce.text, /blocked_origin/);
+  assert.deepEqual(sites.otherRequests, [], 'navigate through a redirect: no request');
+  t.diagnostic(`${runs + 1} attempts, ${sites.otherRequests.length} requests at the blocked site`);
+});
+
+test('the cost of interception on navigate: median of the same navigations with a block-list and without', async (t) => {
+  const page = sites.url('/sites/login.html');
+  const times = async (policy) => {
+    await setPolicy(policy);
+    const ms = [];
+    for (let i = 0; i < 15; i++) {
+      const t0 = performance.now();
+      const r = await chain.call('navigate', { url: page });
+      ms.push(performance.now() - t0);
+      assert.equal(r.isError, false, r.text);
+    }
+    return ms.sort((a, b) => a - b)[7];
+  };
+  const off = await times({ block: [] });
+  const on = await times({ block: [otherHost()] });
+  const off2 = await times({ block: [] });
+  t.diagnostic(`navigate median: interception off ${off.toFixed(1)} ms, on ${on.toFixed(1)} ms, off again ${off2.toFixed(1)} ms`);
 });
 
 test('uploads: a file in an allowed folder is set; outside it, or through a symlink leading out, refused', async () => {
@@ -120,43 +174,35 @@ test('secrets: wait_for cannot be used as an oracle for a password or card value
 const selfNavPage = () => sites.url(`/sites/self-nav.html?other=${encodeURIComponent(sites.otherOrigin)}`);
 const NOTHING_OF_IT = /Sign in|Username|login\.html|acct|5678/;
 
-test('a page that goes to a blocked site on its own after the action answered: read, screenshot, tabs list and the other tools show nothing of it', async () => {
+test('a page that goes to a blocked site on its own after the action answered: stopped before the request, the next answer says so, the tab stays', async () => {
   await setPolicy({ block: [otherHost()] });
   const nav = await chain.call('navigate', { url: selfNavPage() });
   assert.equal(nav.isError, false, nav.text);
   const later = nav.fp.elements.find((e) => e.role === 'button' && e.name === 'Open report');
   const heading = nav.fp.elements.find((e) => e.role === 'heading');
   assert.ok(later && heading, nav.text);
-  const click = await chain.call('click', { ref: later.ref, version: nav.fp.version });
-  assert.equal(click.isError, false, `the click answers before the page leaves: ${click.text}`);
-  // The page's own timer takes the tab to the blocked site: wait for the tab to be there.
+  sites.otherRequests.length = 0;
   const page = chain.context.pages().find((p) => p.url().includes('/sites/self-nav.html'));
   assert.ok(page, 'the tab of the fixture');
-  await page.waitForURL(/\/sites\/login\.html/);
-  const calls = [
-    ['read', { region: 'main' }], ['read', {}], ['read', { ref: heading.ref }], ['screenshot', {}],
-    ['wait_for', { text: 'Sign in', ms: 200 }], ['snapshot', {}], ['find', { role: 'textbox' }],
-  ];
-  for (const [tool, args] of calls) {
+  const stopped = page.waitForEvent('requestfailed', (r) => r.url().includes('/sites/login.html'));
+  const click = await chain.call('click', { ref: later.ref, version: nav.fp.version });
+  assert.equal(click.isError, false, `the click answers before the page leaves: ${click.text}`);
+  // The page's own timer sends the tab to the blocked site: wait for that request to be stopped.
+  await stopped;
+  assert.deepEqual(sites.otherRequests, [], 'the blocked site received no request');
+  const told = await chain.call('read', { ref: heading.ref });
+  assert.equal(told.isError, true, told.text);
+  assert.match(told.text, /^error blocked_origin: .*localhost is on the user's block-list.*stopped before it left the browser/, told.text);
+  assert.doesNotMatch(told.text, NOTHING_OF_IT);
+  for (const [tool, args] of [['read', {}], ['snapshot', {}], ['find', { role: 'button' }]]) {
     const r = await chain.call(tool, args);
     const what = `${tool} ${JSON.stringify(args)}`;
-    if (tool === 'find') {
-      // find reads what the agent was shown before (the allowed page), never the page now.
-      assert.doesNotMatch(r.text, NOTHING_OF_IT, `${what}: ${r.text}`);
-      continue;
-    }
-    assert.equal(r.isError, true, `${what}: ${r.text}`);
-    assert.match(r.text, /^error blocked_origin: .*localhost is on the user's block-list/, `${what}: ${r.text}`);
+    assert.equal(r.isError, false, `${what}: ${r.text}`);
     assert.doesNotMatch(r.text, NOTHING_OF_IT, what);
-    assert.ok(!r.raw.content.some((c) => c.type === 'image'), `${what}: no picture`);
   }
   const list = await chain.call('tabs', { action: 'list' });
-  assert.equal(list.isError, false, list.text);
-  assert.doesNotMatch(list.text, NOTHING_OF_IT);
-  assert.match(list.text, /current="true" url="" title="" withheld="a site the user's policy does not let the agent see"/);
-  const back = await chain.call('back', {});
-  assert.equal(back.isError, false, back.text);
-  assert.match(back.text, /^<full [^>]*url="[^"]*\/sites\/self-nav\.html/, 'back on the allowed page: a full FactPack of it');
+  assert.match(list.text, /current="true" url="[^"]*\/sites\/self-nav\.html/, 'the tab stayed on the allowed page');
+  assert.deepEqual(sites.otherRequests, []);
 });
 
 test('a popup the page opens blank and sends to a blocked site: not adopted, neither its URL nor its title shown', async () => {
@@ -212,6 +258,46 @@ test('screenshot of an allowed page: the blocked site\'s frame is painted over, 
   } finally {
     await viewer.close();
   }
+});
+
+test('screenshot of a blocked frame that jumps and toggles display every animation frame: none of its pixels in 50 pictures', async (t) => {
+  await setPolicy({ block: [otherHost()] });
+  const nav = await chain.call('navigate', { url: sites.url(`/sites/jumping-frame.html?other=${encodeURIComponent(sites.otherOrigin)}`) });
+  assert.equal(nav.isError, false, nav.text);
+  // The bank's frame has loaded in the user's tab (its colour is on screen there).
+  const page = chain.context.pages().find((p) => p.url().includes('/sites/jumping-frame.html'));
+  await page.frameLocator('#bank').locator('p').waitFor();
+  const viewer = await chain.context.newPage();
+  let shown = 0;
+  try {
+    for (let k = 0; k < 50; k++) {
+      const shot = await chain.call('screenshot', {});
+      assert.equal(shot.isError, false, shot.text);
+      const png = shot.raw.content.find((c) => c.type === 'image')?.data;
+      assert.ok(png, 'a picture');
+      // Decoded by the browser, in a page of its own: how many pixels of the bank's colour.
+      const n = await viewer.evaluate(async (data) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${data}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width; c.height = img.height;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const d = g.getImageData(0, 0, img.width, img.height).data;
+        let m = 0;
+        for (let i = 0; i < d.length; i += 4) if (d[i] === 255 && d[i + 1] === 0 && d[i + 2] === 255) m++;
+        return m;
+      }, png);
+      if (n > 0) shown++;
+    }
+  } finally {
+    await viewer.close();
+  }
+  t.diagnostic(`${shown} of 50 screenshots show the blocked frame's pixels`);
+  assert.equal(shown, 0, `${shown} of 50 screenshots show the blocked frame`);
+  // The page is put back as it was: the frame is the page's again (its own script shows it).
+  assert.equal(await page.evaluate(() => document.getElementById('bank').style.getPropertyPriority('visibility')), '');
 });
 
 test('every spelling of a blocked address is that address: IPv4 forms, IPv4-mapped IPv6, trailing dot', async () => {

@@ -5,20 +5,24 @@
 // extension and nothing else is dispatched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findTool, inputSchema, mcpTools, TOOLS, wireTable } from '../../extension/lib/tool-contract.js';
+import { findTool, GROUPS, inputSchema, mcpTools, TOOLS, wireTable } from '../../extension/lib/tool-contract.js';
 import { docsWithTable } from '../../bridge/gen-tools.mjs';
 import { bridgeBinary, root, sandbox } from '../../bridge/test/helpers.mjs';
 import { Agent } from '../../extension/lib/agent.js';
+import { defineTool } from '../../extension/lib/tools/define.js';
 import { fakeChrome } from '../../extension/test/fake-chrome.mjs';
 import { until } from '../support/wait.mjs';
 
-/** Sends JSON-RPC lines to a fresh `athena-bridge mcp` (no Chrome) and returns the answers by id. */
-async function mcp(requests) {
+/**
+ * Sends JSON-RPC lines to a fresh `athena-bridge mcp` (no Chrome) and returns the answers by id.
+ * Every tool group is served unless `flags` say otherwise.
+ */
+async function mcp(requests, flags = ['--tools', 'all']) {
   const { env } = sandbox();
-  const p = spawn(bridgeBinary(), ['mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const p = spawn(bridgeBinary(), ['mcp', ...flags], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   let out = '';
   p.stdout.on('data', (d) => { out += d; });
   const init = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
@@ -65,18 +69,34 @@ function badCalls() {
   return calls;
 }
 function sample(p) {
-  return p.enum ? p.enum[0] : p.items ? ['x'] : { string: 'e1', boolean: true, integer: 1, number: 1 }[p.type];
+  return p.enum ? p.enum[0] : p.items ? [sample(p.items)] : { string: 'e1', boolean: true, integer: 1, number: 1, object: {} }[p.type];
 }
 /** A valid value for argument `k` of tool `t` that the handler gets past its own checks with (press needs a key). */
 function sampleFor(t, k, p) {
   if (t.name === 'press' && k === 'keys') return 'Enter';
   if (t.name === 'upload' && k === 'files') return ['/tmp/a.txt'];
+  if (t.name === 'fill_form' && k === 'fields') return [{ ref: 'e1', value: 'x' }];
   return sample(p);
 }
 
 test('athena-bridge serves the contract\'s tool list, byte for byte', async () => {
   const answers = await mcp([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
   assert.deepEqual(answers.get(1).result.tools, mcpTools());
+});
+
+test('athena-bridge serves the core group by default, the groups --tools names, and refuses a tool of another group by its group', async () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+  const drag = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'drag', arguments: { ref: 'e1', to: 'e2' } } };
+  const byDefault = await mcp([list, drag], []);
+  assert.deepEqual(byDefault.get(1).result.tools, mcpTools(['core']));
+  assert.deepEqual(byDefault.get(2).error, { code: -32602, message: "drag is in the tool group 'input', which this server does not serve (--tools core): the user can add it, e.g. athena-bridge mcp --tools core,input" });
+  const chosen = await mcp([list], ['--tools', 'core,debug']);
+  assert.deepEqual(chosen.get(1).result.tools, mcpTools(['core', 'debug']));
+  assert.deepEqual(GROUPS, ['core', 'input', 'debug']);
+  const { env } = sandbox();
+  const bad = spawnSync(bridgeBinary(), ['mcp', '--tools', 'core,evil'], { env, input: '', encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /^athena-bridge mcp: --tools: 'evil' is not a tool group \(groups: core, input, debug, or all\)\n/);
 });
 
 test('athena-bridge refuses every bad call with the one message that names what is wrong', async () => {
@@ -103,6 +123,16 @@ test('athena-bridge passes every valid call on to the extension (here: none is c
   });
 });
 
+test('a tool is declared with a title and every hint that applies, or not at all', () => {
+  const base = { name: 'x', title: 'X', description: 'd', handler: async () => ({ ok: true, text: '' }) };
+  assert.throws(() => defineTool({ ...base, title: '', hints: { readOnly: true, openWorld: true } }), /^Error: tool x: a title \(what a client shows a person\) is required$/);
+  assert.throws(() => defineTool(/** @type {any} */ ({ ...base })), /^Error: tool x: hints must state exactly readOnly, destructive, idempotent, openWorld \(booleans\); wrong: readOnly, destructive, idempotent, openWorld$/);
+  assert.throws(() => defineTool(/** @type {any} */ ({ ...base, hints: { readOnly: false, destructive: true, openWorld: true } })), /wrong: idempotent$/);
+  // A read-only tool destroys nothing and is trivially idempotent: MCP ignores those hints for it, so it may not state them.
+  assert.throws(() => defineTool(/** @type {any} */ ({ ...base, hints: { readOnly: true, openWorld: true, destructive: false } })), /hints must state exactly readOnly, openWorld \(booleans\); wrong: destructive$/);
+  assert.deepEqual(defineTool({ ...base, hints: { readOnly: true, openWorld: false } }).hints, { readOnly: true, openWorld: false });
+});
+
 test('docs/wire-protocol.md holds the generated tool table', () => {
   const text = readFileSync(path.join(root, 'docs/wire-protocol.md'), 'utf8');
   assert.equal(text, docsWithTable(text, wireTable()), 'run: node bridge/gen-tools.mjs --docs');
@@ -115,7 +145,8 @@ test('every declared tool has a handler in the extension; an undeclared one is r
   const agent = new Agent({ chrome, athena: noEngine });
   for (const t of TOOLS) {
     const schema = inputSchema(t);
-    const args = Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])]));
+    // drag and resize need one of their optional arguments (to or dx/dy; device or width/height).
+    const args = { ...Object.fromEntries(t.required.map((k) => [k, sampleFor(t, k, schema.properties[k])])), ...({ drag: { to: 'e2' }, resize: { device: 'phone' } })[t.name] };
     const r = await agent.dispatch({ session: 's', tool: t.name, args });
     assert.notEqual(r.error?.code, 'internal', `${t.name}: ${JSON.stringify(r)}`);
     assert.notEqual(r.error?.code, 'unknown_tool', t.name);

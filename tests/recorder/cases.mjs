@@ -126,6 +126,22 @@ export const CASES = [
     steps: [load, click('open-privacy-tab', '#tab-privacy', 'Privacy'), click('open-advanced-tab', '#tab-advanced', 'Advanced')],
   },
   {
+    name: 'feed',
+    description: 'A feed of <article> posts, each with a <footer> holding its Like button and count; Load more adds a post',
+    start: (s) => s.url('/sites/feed.html'),
+    steps: [
+      load,
+      click('load-more', '#more', 'Load more'),
+      { name: 'like-fourth', action: { op: 'click', text: 'Like' }, run: (p) => p.locator('article').nth(3).getByRole('button', { name: 'Like' }).click() },
+    ],
+  },
+  {
+    name: 'mdbook',
+    description: "An mdBook chapter page: The Rust Programming Language's sidebar of 111 links, sections nested in the next list item",
+    start: (s) => s.url('/sites/mdbook/ch09-01-unrecoverable-errors-with-panic.html'),
+    steps: [load],
+  },
+  {
     name: 'accordion',
     description: 'An FAQ accordion (aria-expanded + aria-controls) and a <details> section',
     start: (s) => s.url('/sites/accordion.html'),
@@ -227,3 +243,22 @@ export const UNSEEN_CASES = [
       click('filter-active', 'a[href="#/active"]', 'Active')],
   },
 ];
+
+// Small pages written from the accessible-name and role-mapping rules (accname 1.2, HTML-AAM,
+// ARIA 1.2 conflict resolution), one page per rule group (tests/sites/accname): recorded by
+// `./athena record --accname` into tests/cases-accname and read only by the agreement test,
+// which reports agreement per group (bench/accname-agreement.md).
+const ACCNAME_GROUPS = {
+  embedded: 'controls embedded in a label or in aria-labelledby content give their value (accname 2C)',
+  generated: 'CSS ::before/::after content, its alternative text and counters (accname 2F.ii)',
+  'input-image': '<input type=image>: labelledby, label, label element, alt, title, then "Submit" (HTML-AAM)',
+  labelledby: 'aria-labelledby: self-reference, hidden references, nesting, aria-label on references (accname 2B)',
+  hidden: 'hidden content is left out of a name from content (accname 2A)',
+  whitespace: 'inline and block boxes, line breaks and spaces between words (accname 2F.iii)',
+  nameless: 'widgets with an empty name are still widgets',
+  images: '<img alt=""> is presentational, even with a title (HTML-AAM img)',
+  roles: 'role=none/presentation conflict resolution (ARIA 1.2 9.3); date and time input roles',
+};
+export const ACCNAME_CASES = Object.entries(ACCNAME_GROUPS).map(([name, description]) => ({
+  name, description, start: (s) => s.url(`/sites/accname/${name}.html`), steps: [load],
+}));

@@ -7,6 +7,8 @@
 //   node tests/recorder/record.mjs [case ...]           (./athena record)
 //   node tests/recorder/record.mjs --unseen [case ...]  (./athena record --unseen: UNSEEN_CASES into
 //                                                       tests/cases-unseen, the agreement check only)
+//   node tests/recorder/record.mjs --accname [case ...] (./athena record --accname: ACCNAME_CASES, the
+//                                                       accname rule pages, into tests/cases-accname)
 //
 // Output: tests/cases/<case>/{case.json, NN-step/{step.json, capture.json.gz, ax.json.gz, events.json}}
 import { chromium } from 'playwright-core';
@@ -17,11 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { capture, CORE_EVENTS } from '../../extension/lib/capture.js';
 import { startSites } from '../sites/serve.mjs';
-import { CASES, UNSEEN_CASES } from './cases.mjs';
+import { ACCNAME_CASES, CASES, UNSEEN_CASES } from './cases.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const UNSEEN = process.argv.includes('--unseen');
-const OUT = UNSEEN ? path.join(root, 'tests/cases-unseen') : process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
+const ACCNAME = process.argv.includes('--accname');
+const OUT = UNSEEN ? path.join(root, 'tests/cases-unseen')
+  : ACCNAME ? path.join(root, 'tests/cases-accname') : process.env.ATHENA_CASES_DIR ?? path.join(root, 'tests/cases');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** Bounds of the recorder. */
@@ -146,8 +150,8 @@ async function recordCase(browser, sites, c) {
 }
 
 async function main() {
-  const only = process.argv.slice(2).filter((a) => a !== '--unseen');
-  const all = UNSEEN ? UNSEEN_CASES : CASES;
+  const only = process.argv.slice(2).filter((a) => a !== '--unseen' && a !== '--accname');
+  const all = UNSEEN ? UNSEEN_CASES : ACCNAME ? ACCNAME_CASES : CASES;
   const cases = only.length ? all.filter((c) => only.includes(c.name)) : all;
   if (only.length && cases.length !== only.length) {
     throw new Error(`unknown case(s): ${only.filter((n) => !all.some((c) => c.name === n)).join(', ')}; known: ${all.map((c) => c.name).join(', ')}`);

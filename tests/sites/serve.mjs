@@ -20,9 +20,11 @@
 //   /npm/ag-grid/...    node_modules/ag-grid-community/dist/ (AG Grid Community's UMD build)
 //   /npm/tabulator/...  node_modules/tabulator-tables/dist/ (Tabulator's data table)
 //   /npm/sweetalert2/... node_modules/sweetalert2/dist/ (SweetAlert2's dialogs and toasts)
-//   /npm/jquery/...     node_modules/jquery/dist/ (for Select2)
+//   /npm/jquery/...     node_modules/jquery/dist/ (for Select2 and jQuery UI)
+//   /npm/jquery-ui/...  node_modules/jquery-ui/dist/ (jQuery UI's widgets: tabs, checkboxradio)
 //   /npm/select2/...    node_modules/select2/dist/ (Select2's searchable select boxes)
 //   /npm/tom-select/... node_modules/tom-select/dist/ (Tom Select's select boxes and tag inputs)
+//   /npm/sortablejs/... node_modules/sortablejs/ (SortableJS, a pointer-driven drag-and-drop library)
 //   /npm/quill/...      node_modules/quill/dist/ (Quill's rich text editor)
 //   /npm/vue/...        node_modules/vue/dist/ (Vue 3's global build, with its template compiler)
 //   /npm/vue-router/... node_modules/vue-router/dist/ (vue-router's global build: client-side routes)
@@ -31,6 +33,7 @@
 //                 sphinx-doc, python-sphinx-panels-doc (only to
 //                 record tests/cases-unseen, which the tests read without them: apt-get install them first)
 //   /debdoc/nodejs/  the Node.js API docs Debian's nodejs package ships (/usr/share/doc/nodejs/api)
+//   /api/fail     a 500 with a JSON error body (and a token and a cookie to redact)
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
 //   /many-frames?n=N&links=M  a page of N same-origin iframes and M links, written in its HTML
 import { createServer } from 'node:http';
@@ -51,7 +54,9 @@ export const MOUNTS = Object.freeze({
   '/npm/tabulator/': path.join(root, 'node_modules/tabulator-tables/dist'),
   '/npm/sweetalert2/': path.join(root, 'node_modules/sweetalert2/dist'),
   '/npm/jquery/': path.join(root, 'node_modules/jquery/dist'),
+  '/npm/jquery-ui/': path.join(root, 'node_modules/jquery-ui/dist'),
   '/npm/select2/': path.join(root, 'node_modules/select2/dist'),
+  '/npm/sortablejs/': path.join(root, 'node_modules/sortablejs'),
   '/npm/tom-select/': path.join(root, 'node_modules/tom-select/dist'),
   '/npm/quill/': path.join(root, 'node_modules/quill/dist'),
   '/npm/vue/': path.join(root, 'node_modules/vue/dist'),
@@ -150,6 +155,11 @@ function handler(req, res) {
     res.end(manyFrames(count('n'), count('links')));
     return;
   }
+  if (url.pathname === '/api/fail') {  // a failing API call (network tool): 500 with a JSON error that carries a token
+    res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': 'sid=s3cr3t-session; HttpOnly' });
+    res.end(JSON.stringify({ error: 'database unavailable', retry: true, access_token: 'tok-123-secret' }));
+    return;
+  }
   if (url.pathname === '/redirect') {  // /redirect?to=URL: a server-side redirect (302), anywhere
     res.writeHead(302, { location: url.searchParams.get('to') ?? '/sites/' });
     res.end();
@@ -170,9 +180,10 @@ function handler(req, res) {
   createReadStream(file).pipe(res);
 }
 
-function listen(port) {
+/** @param {number} port @param {(req: import('node:http').IncomingMessage) => void} [seen] told of every request first */
+function listen(port, seen) {
   return new Promise((resolve, reject) => {
-    const server = createServer(handler);
+    const server = createServer((req, res) => { seen?.(req); handler(req, res); });
     server.on('error', reject);
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
@@ -184,7 +195,11 @@ function listen(port) {
  */
 export async function startSites(opts = {}) {
   const a = await listen(opts.port ?? 0);
-  const b = await listen(opts.otherPort ?? 0);
+  // Every request the other site receives, in order: a test of the block-list (the other site is
+  // the one the user blocks) asserts that none arrives.
+  /** @type {Array<{method: string, url: string, cookie: string}>} */
+  const otherRequests = [];
+  const b = await listen(opts.otherPort ?? 0, (req) => { otherRequests.push({ method: String(req.method), url: String(req.url), cookie: String(req.headers.cookie ?? '') }); });
   const origin = `http://127.0.0.1:${a.address().port}`;
   const otherOrigin = `http://localhost:${b.address().port}`;
   return {
@@ -192,6 +207,8 @@ export async function startSites(opts = {}) {
     otherOrigin,
     url: (p) => origin + p,
     otherUrl: (p) => otherOrigin + p,
+    /** The requests the other site received (the live list: a test may empty it). */
+    otherRequests,
     /** Opens gate `name` (a page polling /gate?name= goes on). @param {string} name */
     openGate: (name) => { openGates.add(name); },
     close: () => Promise.all([a, b].map((s) => new Promise((r) => { s.closeAllConnections?.(); s.close(() => r()); }))),

@@ -183,9 +183,45 @@ void SnapshotGen::apply(Mutation m) {
   switch (m) {
     case Mutation::kInsert: {
       if (els_.size() >= options_.max_elements) return;
-      const std::size_t at = pick_ctx_element(ctx);
+      const std::size_t at = std::min(pick_ctx_element(ctx), els_.size());
       El e = random_element(ctx >= 0 ? 0 : rng_.below(frames_.size()), ctx);
-      els_.insert(els_.begin() + static_cast<std::ptrdiff_t>(std::min(at, els_.size())), e);
+      if (rng_.chance(25) && els_.size() + 4 <= options_.max_elements) {
+        // An item (a feed's post, a list item, a row): its title, then its text, its Like button
+        // and its count one level under it; the same words as the items beside it, so only the
+        // outline and the order tell whose button is whose.
+        e.role = "heading";
+        e.category = Category::kHeading;
+        e.level = 2;
+        e.href.clear();
+        e.state = NodeState{};
+        std::vector<El> item{e};
+        El body = text_element(e.frame, ctx);
+        body.role = "text";
+        body.name = kTexts[rng_.below(std::size(kTexts))];
+        El like = random_element(e.frame, ctx);
+        like.role = "button";
+        like.category = Category::kInteractive;
+        like.name = "Like";
+        like.href.clear();
+        like.level = 0;
+        like.state = NodeState{};
+        like.state.pressed = rng_.chance(50) ? Tri::kTrue : Tri::kFalse;
+        El count = like;
+        count.backend_node_id = next_node_++;
+        count.role = "status";
+        count.category = Category::kStatus;
+        count.name = std::to_string(rng_.below(20)) + " likes";
+        count.state = NodeState{};
+        for (El* line : {&body, &like, &count}) {
+          line->region = e.region;
+          line->label = e.label;
+          line->depth = std::min(e.depth + 1, 2);
+          item.push_back(*line);
+        }
+        els_.insert(els_.begin() + static_cast<std::ptrdiff_t>(at), item.begin(), item.end());
+        return;
+      }
+      els_.insert(els_.begin() + static_cast<std::ptrdiff_t>(at), e);
       return;
     }
     case Mutation::kRemove: {

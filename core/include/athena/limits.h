@@ -14,6 +14,7 @@ inline constexpr std::size_t kMaxFrames = 512;                // frames per page
 inline constexpr std::size_t kMaxDepth = 4'096;               // DOM depth walked
 inline constexpr std::size_t kMaxNameChars = 160;             // accessible name kept per element (UTF-8 bytes, cut on a char boundary)
 inline constexpr std::size_t kMaxValueChars = 200;            // input value kept per element
+inline constexpr std::size_t kMaxSecretLabelChars = 400;     // label text read to tell whether a field holds a secret
 inline constexpr std::size_t kMaxHrefChars = 300;             // link address kept per element (a data: URL can be megabytes)
 inline constexpr std::size_t kMaxTextChars = 300;            // alert/status/toast text kept
 inline constexpr std::size_t kMaxRevealedTextChars = 300;    // one text block (paragraph, list item, caption, table row) kept

@@ -40,6 +40,14 @@ struct Walk {
 
   bool blank(const std::string& s) const { return is_blank(s); }
 
+  /// Rendered, yet hidden by its own (inherited) visibility: its children may show again.
+  bool visibility_hidden_only(int i) const {
+    const Node& n = dom.nodes[static_cast<std::size_t>(i)];
+    if (!n.rendered || !n.layout || dom.tag(i) == "details") return false;
+    const std::string_view v = n.layout->style[kVisibility];
+    return v == "hidden" || v == "collapse";
+  }
+
   std::string text_of(int t, bool include_hidden) const {
     if (!include_hidden && vis.css_hidden(t)) return "";
     const Node& n = dom.nodes[static_cast<std::size_t>(t)];
@@ -52,6 +60,7 @@ struct Walk {
     std::string out;
     const Node& self = dom.nodes[static_cast<std::size_t>(i)];
     const GeneratedText* gen = self.generated < 0 ? nullptr : &dom.generated[static_cast<std::size_t>(self.generated)];
+    // Step 2F.ii: CSS generated content (::before, ::after) is part of the name from content.
     if (gen && !gen->before.empty()) append_collapsed(out, gen->before);
     for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0 && out.size() < kEnoughText;
          c = dom.nodes[static_cast<std::size_t>(c)].next) {
@@ -65,8 +74,9 @@ struct Walk {
         continue;
       }
       const std::string part = compute(c, false, true, include_hidden, depth + 1);
-      // CSS block boxes separate words (accname 1.2 §4.3.2 step 2F.iii).
-      const bool block = !inline_display(dom.style(c, kDisplay));
+      // Step 2F.iii: CSS block boxes separate words; so does an image, an atomic box whose
+      // text alternative Chrome sets apart from the text around it ("Icon Text").
+      const bool block = !inline_display(dom.style(c, kDisplay)) || dom.tag(c) == "img";
       if (block) out.push_back(' ');
       append_collapsed(out, part);
       if (block) out.push_back(' ');
@@ -118,6 +128,9 @@ struct Walk {
         return labels(i, depth);
       }
       if (type == "image") {
+        // HTML-AAM input type=image: (aria-labelledby, aria-label: steps 2B, 2C), a <label>,
+        // alt, value, title (step 2I), then the "Submit" default.
+        if (std::string l = labels(i, depth); !blank(l)) return l;
         const std::string_view alt = dom.attr(i, "alt", &has);
         if (has && !is_blank(alt)) return std::string(alt);
         const std::string_view v = dom.attr(i, "value", &has);
@@ -153,7 +166,23 @@ struct Walk {
     if (dom.is_text(i)) return text_of(i, include_hidden);
     if (!dom.is_element(i)) return "";
     if (std::find(visiting.begin(), visiting.end(), i) != visiting.end()) return "";
-    if (!include_hidden && i != root && (vis.css_hidden(i) || vis.aria_hidden(i))) return "";
+    // Step 2A (hidden, not referenced): left out of a name from content. visibility:hidden is
+    // inherited but can be undone below (`visibility: visible` on a child), and Chrome names from
+    // such children: only the element's own words and its other children are left out.
+    if (!include_hidden && i != root && (vis.css_hidden(i) || vis.aria_hidden(i))) {
+      if (vis.aria_hidden(i) || !visibility_hidden_only(i)) return "";
+      visiting.push_back(i);
+      std::string r = content(i, include_hidden, depth);
+      visiting.pop_back();
+      return r;
+    }
+    // HTML-AAM img: alt="" makes the image presentational, and Chrome leaves it out of the tree
+    // altogether: its title names neither the image nor (step 2F) what contains it.
+    if (dom.tag(i) == "img" && !in_labelledby) {
+      bool has_alt = false;
+      if (dom.attr(i, "alt", &has_alt).empty() && has_alt && !dom.has_attr(i, "aria-label") && !dom.has_attr(i, "aria-labelledby"))
+        return "";
+    }
     if (items_apart && i != root && in_content) {
       const std::string r = lower(collapse_ws(dom.attr(i, "role")));
       if (r == "treeitem" || r == "group") return "";
@@ -167,15 +196,17 @@ struct Walk {
   std::string step(int i, bool in_labelledby, bool in_content, bool include_hidden, int depth) {
     const std::string role = role_of(dom, i);
     bool has = false;
-    // 2B aria-labelledby (not followed twice: a referenced node's own labelledby is ignored).
+    // Step 2B aria-labelledby (not followed twice: a referenced node's own labelledby is ignored;
+    // a hidden reference is used with its hidden content).
     if (!in_labelledby) {
       has = dom.has_attr(i, "aria-labelledby");
       if (has) {
         std::string out;
         for (const int ref : dom.idrefs(i, "aria-labelledby")) {
           const bool hidden_ref = vis.css_hidden(ref) || vis.aria_hidden(ref);
-          // An element may name itself in its own aria-labelledby: its content is used.
-          const std::string part = ref == i ? content(i, include_hidden || hidden_ref, depth + 1)
+          // An element may name itself in its own aria-labelledby: as for any reference, its
+          // text alternative from step 2C on (its aria-label, else its native label or content).
+          const std::string part = ref == i ? step(i, true, true, include_hidden || hidden_ref, depth + 1)
                                             : compute(ref, true, true, include_hidden || hidden_ref, depth + 1);
           if (!blank(part)) {
             if (!out.empty()) out.push_back(' ');
@@ -186,12 +217,14 @@ struct Walk {
       }
     }
     const bool embedded = (in_content || in_labelledby) && i != root && embedded_control_role(role);
-    // 2C aria-label
+    // Step 2D aria-label (after 2C for an embedded control, which gives its value instead).
     if (!embedded) {
       const std::string_view label = dom.attr(i, "aria-label", &has);
       if (has && !is_blank(label)) return std::string(label);
     }
-    // 2E embedded control: its value stands in its place (secrets give nothing). An ARIA textbox
+    // Step 2C embedded control (inside a label or a name from content, not the element named):
+    // a textbox, combobox, listbox, range or spinbutton gives its value, a select only its chosen
+    // option; its value stands in its place (secrets give nothing). An ARIA textbox
     // that is no form field (Select2 renders its choice as `<span role=textbox>Ada</span>`, the
     // combobox labelled by it) has what it holds as its value, as Chrome reads it.
     if (embedded) {
@@ -201,18 +234,20 @@ struct Walk {
         v = content(i, include_hidden, depth);
       return v;
     }
-    // 2D native host-language label
+    // Step 2E host-language label (HTML-AAM: <label>, alt, value of input buttons, legend, caption)
     if (role != "none") {
       std::string n = native(i, role, depth);
       if (!blank(n)) return n;
     }
-    // 2F name from content (always while recursing into another element's content)
+    // Step 2F name from content (always while recursing into another element's content); its
+    // text nodes are step 2G (text_of), ::before/::after text is 2F.ii (content()).
     if (name_from_content(role) || i != root) {
       std::string c = content(i, include_hidden, depth);
       if (!blank(c)) return c;
     }
-    // 2I tooltip, then the placeholder of text fields. Chrome does not name a generic element
-    // from its title unless it is focusable (the title becomes its description instead).
+    // Step 2I tooltip (title), then the placeholder of text fields (HTML-AAM). Chrome does not
+    // name a generic element from its title unless it is focusable (the title becomes its
+    // description instead).
     const std::string_view title = dom.attr(i, "title", &has);
     const bool nameless = (role == "generic" || role == "none") && i == root && !is_focusable(dom, i);
     if (has && !is_blank(title) && !nameless) return std::string(title);

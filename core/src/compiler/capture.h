@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,7 +23,7 @@ namespace athena::compiler {
 /// Computed styles the compiler reads, found by name in the capture's "styles" list.
 /// Only these: every style asked for costs Chrome a value per layout object, and chrome.debugger
 /// ~0.6 µs per value (bench/RESULTS.md, "Capture of a 2023-element page").
-enum StyleSlot : std::uint8_t { kDisplay = 0, kVisibility, kOpacity, kZIndex, kPosition, kStyleCount };
+enum StyleSlot : std::uint8_t { kDisplay = 0, kVisibility, kOpacity, kZIndex, kPosition, kOverflow, kStyleCount };
 
 /// One LayoutTreeSnapshot entry: the node's box and the styles above ("" when not captured).
 struct RawLayout {
@@ -64,6 +66,9 @@ struct RawDocument {
   std::vector<std::string_view> input_value, text_value;
   std::vector<std::string_view> pseudo;          // pseudoType ("before", "after", "marker", ...)
   std::vector<std::string_view> generated;       // a pseudo element's generated text (CSS content)
+  // Generated text made of several layout objects ("Step " counter(step) ": ") joined into one;
+  // `generated` views these. Pointers: the strings stay put when the documents are moved.
+  std::vector<std::unique_ptr<std::string>> joined;
   std::vector<int> content_doc;       // index into RawCapture::docs of the iframe's document, -1 if none
   std::vector<int> layout;            // index into layouts, -1 when the node has no layout box
   std::vector<RawLayout> layouts;

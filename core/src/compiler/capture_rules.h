@@ -67,7 +67,7 @@ inline std::string at(const std::string& path, std::size_t i) { return path + "[
 
 /// Slots of the computed styles the compiler reads, by position in the capture's "styles" list.
 inline void style_positions(const std::vector<std::string_view>& names, std::array<int, kStyleCount>& pos) {
-  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity", "z-index", "position"};
+  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity", "z-index", "position", "overflow"};
   pos.fill(-1);
   for (std::size_t i = 0; i < names.size(); ++i)
     for (int slot = 0; slot < kStyleCount; ++slot)
@@ -281,9 +281,21 @@ class SnapshotRules {
       }
       if (!doc.client(c_, k, Lazy{lp, "clientRects", k}, L.client_left, L.client_top)) return false;
       // A pseudo element's generated content (::after { content: "x" }) is the text of its own
-      // layout objects: Chrome names from it.
+      // layout objects, one per string of `content`: Chrome names from all of them, in order.
+      // (A counter() is a layout object without text in the snapshot, and Chrome's name has no
+      // number for it either: "Step " counter(step) ": " names "Step : ".)
       const auto ni = static_cast<std::size_t>(node);
-      if (!L.text.empty() && d.generated[ni].empty()) d.generated[ni] = L.text;
+      if (!L.text.empty() && (d.flags[ni] & kPseudo)) {
+        if (d.generated[ni].empty()) {
+          d.generated[ni] = L.text;
+        } else {
+          d.joined.push_back(std::make_unique<std::string>(d.generated[ni]));
+          d.joined.back()->append(L.text);
+          d.generated[ni] = *d.joined.back();
+        }
+      } else if (!L.text.empty() && d.generated[ni].empty()) {
+        d.generated[ni] = L.text;
+      }
       // A node can own several layout objects (e.g. ::first-letter); its first box is the element's.
       if (d.layout[ni] < 0) d.layout[ni] = static_cast<int>(k);
     }

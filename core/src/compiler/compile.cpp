@@ -71,6 +71,11 @@ bool is_outline_list(const Dom& dom, int i, std::string_view role) {
   return t == "ul" || t == "ol" || t == "menu" || t == "dl" || role == "list" || role == "tree" || role == "group" ||
          role == "menu" || role == "listbox" || role == "directory";
 }
+// An article (a post of a feed, a card of results): what it holds sits under its first line, its
+// title, so a post's Like button is that post's (as a row's buttons are the row's). Not an outline
+// item otherwise: an article's words stay its lines, as a section's do.
+bool is_article(std::string_view role) { return role == "article"; }
+
 // Containers that are their own item: what is inside sits under their first line.
 bool is_outline_item(const Dom& dom, int i, std::string_view role) {
   const std::string_view t = dom.tag(i);
@@ -510,6 +515,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
   std::vector<int> last_term(n, -1);  // per <dl>: its latest <dt>, which the <dd>s after it sit under
+  std::vector<int> prev_item(n, -1), last_item(n, -1);  // per item: the item before it in its list; per list: its latest item
+  std::vector<int> list_anchor(n, -1);  // per outline list: the item whose first line its items sit under
   std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
   std::vector<int> in_heading(n, -1);    // inside a heading's line (its index in snap.nodes): a permalink there is no line of its own
   std::vector<char> heading_link(n, 0);  // a heading's one link, of its words, that only scrolls: the heading's line
@@ -546,7 +553,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
           if (own_line[pu]) anchor[u] = node.parent;
         } else if (own_line[pu] && is_group_line(dom, node.parent, role[pu])) {
           anchor[u] = node.parent;
-        } else if (dom.tag(node.parent) == "details") {
+        } else if (dom.tag(node.parent) == "details" || is_article(role[pu])) {
           anchor[u] = node.parent;
         } else if (dom.tag(node.parent) == "dl" && dom.tag(i) == "dd" && last_term[pu] >= 0) {
           // A description sits under its term: an API reference's signature (Sphinx writes each
@@ -556,13 +563,31 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
           anchor[u] = last_term[pu];
           item[u] = last_term[pu];
         } else if (is_outline_list(dom, node.parent, role[pu])) {
-          anchor[u] = item[pu];
+          anchor[u] = list_anchor[pu] >= 0 ? list_anchor[pu] : item[pu];
         }
         if (dom.tag(node.parent) == "dl" && dom.tag(i) == "dt") last_term[pu] = i;
       }
     }
-    if (dom.is_element(i) && is_outline_item(dom, i, role[u])) item[u] = i;
+    if (dom.is_element(i) && is_article(role[u])) item[u] = i;  // a list in it sits under its title
+    if (dom.is_element(i) && is_outline_item(dom, i, role[u])) {
+      item[u] = i;
+      if (node.parent >= 0 && is_outline_list(dom, node.parent, role[static_cast<std::size_t>(node.parent)])) {
+        prev_item[u] = last_item[static_cast<std::size_t>(node.parent)];
+        last_item[static_cast<std::size_t>(node.parent)] = i;
+      }
+    }
     if (!dom.is_element(i)) continue;
+    if (is_outline_list(dom, i, role[u])) {
+      // A nested list sits under the item that holds it; when that item has no line before the
+      // list, under the item before it: mdBook writes a chapter's sections as
+      // `<li><a>4. Ownership</a></li><li><ol class="section">…</ol></li>`, and they are its.
+      const int it = item[u];
+      const int prev = it >= 0 ? prev_item[static_cast<std::size_t>(it)] : -1;
+      list_anchor[u] = it >= 0 && first_line[static_cast<std::size_t>(it)] < 0 && prev >= 0 &&
+                               first_line[static_cast<std::size_t>(prev)] >= 0
+                           ? prev
+                           : it;
+    }
     // What an editor holds (Quill's paragraphs, its bold words: Chrome calls them clickable) is
     // the editable field's value, on its line; a control by its role in it (a link, a button) and
     // a contenteditable=false island are the page's.
@@ -573,7 +598,11 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (is_text_container(dom, i)) in_text[u] = 0;
     z[u] = own_z_index(dom, i, z[u]);
     const bool focusable = is_focusable(dom, i);
-    const bool visible = vis.visible(i, focusable);
+    // An element the page gave a widget role is a widget even without a box of any size (an empty
+    // `<div role=button aria-pressed=true>`): Chrome keeps it in its tree, and the agent must see
+    // that it exists, like a focusable empty element.
+    const bool widget = focusable || (is_interactive_role(r) && dom.has_attr(i, "role"));
+    const bool visible = vis.visible(i, widget);
 
     if (const auto found = match_of.find(i); visible || found != match_of.end()) {
       const OverlayMatch m = found != match_of.end() ? found->second : classify_overlay(dom, i, r);
@@ -862,7 +891,10 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     rn.heading = heading;
     rn.shadow_path = dom.shadow_path(i);
-    const int above = under_line >= 0 ? under_line : anchor[u] >= 0 ? first_line[static_cast<std::size_t>(anchor[u])] : -1;
+    // The first line of an item (a post's title, a disclosure's summary) sits where the item does.
+    int held_by = anchor[u];
+    while (held_by >= 0 && first_line[static_cast<std::size_t>(held_by)] < 0) held_by = anchor[static_cast<std::size_t>(held_by)];
+    const int above = under_line >= 0 ? under_line : held_by >= 0 ? first_line[static_cast<std::size_t>(held_by)] : -1;
     rn.depth = above >= 0 ? std::min(line_depth[static_cast<std::size_t>(above)] + 1, limits::kMaxOutlineDepth) : 0;
     line_depth.push_back(rn.depth);
     for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0; a = dom.nodes[static_cast<std::size_t>(a)].parent)

@@ -176,6 +176,65 @@ bool card_number_pattern(std::string_view p) {
   return total >= 13 && total <= 23;
 }
 
+// What a field's own words say it holds, beyond its name and id: a password, a PIN, a one-time
+// code, a card number or a card's security code (words, as for names: "Password", "PIN",
+// "One-time code", "Card number", "Security code (CVC)").
+bool says_secret(std::string_view text) {
+  const std::string w = field_words(text);
+  return has_word_run(w, {"password", "passwd", "passcode", "passphrase", "pwd", "pin", "otp"}, {}, true) ||
+         has_word_run(w, {"one-time", "onetime"}, {"code", "password", "passcode", "pin"}, false) ||
+         says_card_secret(text);
+}
+
+// A field that holds typed text (what meaning can make a secret): an input that is not a button,
+// box or picker, a textarea, a contenteditable root, a role=textbox.
+bool text_field(const Dom& dom, int i) {
+  const std::string_view t = dom.tag(i);
+  if (t == "input") {
+    const std::string type = lower(collapse_ws(dom.attr(i, "type")));
+    for (const char* no : {"button", "submit", "reset", "image", "checkbox", "radio", "hidden", "file", "range", "color"})
+      if (type == no) return false;
+    return true;
+  }
+  return t == "textarea" || is_contenteditable(dom, i) || lower(collapse_ws(dom.attr(i, "role"))) == "textbox";
+}
+
+// The text of the labels the page gave a field (label[for], the label around it, aria-labelledby),
+// text nodes only (never another field's value, nor the field's own text), cut at
+// kMaxSecretLabelChars: a field named only by a <label> says what it holds there.
+std::string label_text(const Dom& dom, int i) {
+  std::vector<int> from;
+  if (dom.tag(i) == "input" || dom.tag(i) == "textarea") {
+    if (const std::vector<int>* f = dom.labels_for(i)) from = *f;
+    for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
+      if (dom.tag(p) == "label") {
+        from.push_back(p);
+        break;
+      }
+  }
+  for (const int r : dom.idrefs(i, "aria-labelledby")) from.push_back(r);
+  std::string out;
+  for (const int l : from) {
+    std::vector<int> stack{l};
+    while (!stack.empty() && out.size() < limits::kMaxSecretLabelChars) {
+      const int n = stack.back();
+      stack.pop_back();
+      if (n == i) continue;
+      if (dom.is_text(n)) {
+        out += dom.node_value(n);
+        continue;
+      }
+      std::vector<int> kids;
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+        kids.push_back(c);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
+    }
+    out.push_back(' ');
+  }
+  if (out.size() > limits::kMaxSecretLabelChars) out.resize(limits::kMaxSecretLabelChars);
+  return out;
+}
+
 }  // namespace
 
 // The one rule for secret fields, shared with the extension (extension/lib/secrets.js) and
@@ -188,6 +247,10 @@ bool is_secret_field(const Dom& dom, int i) {
   bool marked = false;
   dom.attr(i, kWasPasswordAttr, &marked);
   if (marked) return true;
+  // What only the live page can tell (a masking style, a field put in a password field's place, a
+  // box of a one-time-code group, a label written after the field): the page watcher marks it.
+  dom.attr(i, kSecretMarkAttr, &marked);
+  if (marked) return true;
   // autocomplete is a token list ("section-x billing cc-number"): any cc-* token, a one-time code,
   // or a password (a password field a show-password button switched to type=text keeps it).
   const std::string ac = lower(dom.attr(i, "autocomplete"));
@@ -196,7 +259,14 @@ bool is_secret_field(const Dom& dom, int i) {
     if (tok.rfind("cc-", 0) == 0 || tok == "one-time-code" || tok == "current-password" || tok == "new-password") return true;
     rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
   }
-  // ... and without autocomplete, an input's name, id or aria-label still says what it holds.
+  // ... and without autocomplete, what the page calls the field: its labels, aria-label,
+  // placeholder or title (any text field: an input, a textarea, a contenteditable editor).
+  if (text_field(dom, i)) {
+    for (const std::string_view a : {"aria-label", "placeholder", "title"})
+      if (says_secret(dom.attr(i, a))) return true;
+    if (says_secret(label_text(dom, i))) return true;
+  }
+  // An input's name or id also says it.
   if (dom.tag(i) != "input") return false;
   for (const std::string_view a : {"name", "id"}) {
     const std::string v = lower(dom.attr(i, a));

@@ -13,16 +13,22 @@ namespace athena::compiler {
 /// switched from type=password to another type: it stays a secret whatever it is now.
 inline constexpr std::string_view kWasPasswordAttr = "data-athena-was-password";
 
+/// The attribute the page watcher sets on a field that is a secret by what only the live page
+/// shows: a masking style (-webkit-text-security), a field put where a password field was (a
+/// show-password toggle that replaces the input), a box of a one-time-code group, a label.
+inline constexpr std::string_view kSecretMarkAttr = "data-athena-secret";
+
 /// The attribute the page watcher sets on a field the browser's own validation refused (a
 /// submit's `invalid` event), holding the browser's message, until the field is valid again:
 /// the captured DOM has no `:invalid`. The field is `invalid` and, lacking a message of its own,
 /// that message is its description.
 inline constexpr std::string_view kInvalidMarkAttr = "data-athena-invalid";
 
-/// Secret fields (rules/secret-fields.json): password fields, also switched to text;
-/// autocomplete cc-* / one-time-code / *-password; inputs whose name or id says password, or
-/// whose name, id or aria-label says card number or security code; numeric inputs whose pattern
-/// takes a card number. Their values never leave the compiler.
+/// Secret fields (rules/secret-fields.json): password fields, also switched to text or marked by
+/// the page watcher; autocomplete cc-* / one-time-code / *-password; text fields whose labels,
+/// aria-label, placeholder or title say password, PIN, one-time code, card number or security
+/// code; inputs whose name or id says so; numeric inputs whose pattern takes a card number.
+/// Their values never leave the compiler.
 bool is_secret_field(const Dom& dom, int i);
 
 /// The value an agent may see: input/textarea text, the selected option(s) of a select, a

@@ -14,18 +14,50 @@ bool listed(const Array& list, std::size_t count, std::string_view s) {
   return std::find(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(count), s) != list.begin() + static_cast<std::ptrdiff_t>(count);
 }
 
+// The role an ancestor scopes by: its role attribute's, else its tag's as sectioning content.
+std::string_view scope_role(const Dom& dom, int p) {
+  const std::string_view given = attr_role(dom, p);
+  if (!given.empty()) return given;
+  const std::string_view t = dom.tag(p);
+  for (const auto& s : generated::kSectioning)
+    if (s[0] == t) return s[1];
+  return {};
+}
+
+// Whether landmark `l`, opened by element i's tag, is scoped away by an ancestor (the walk is one
+// per <header>, <footer> or <aside>, as long as the element's depth).
+bool scoped_by(const Dom& dom, int i, const generated::Landmark& l) {
+  if (l.scoped_by_count == 0 || (l.scoped_needs_name && named(dom, i))) return false;
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+    const std::string_view r = scope_role(dom, p);
+    if (!r.empty() && listed(l.scoped_by, l.scoped_by_count, r)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool named(const Dom& dom, int i) {
+  return std::any_of(generated::kLandmarkNameAttrs.begin(), generated::kLandmarkNameAttrs.end(),
+                     [&](std::string_view a) { return !is_blank(dom.attr(i, a)); });
+}
+
+bool scoped_away(const Dom& dom, int i) {
+  const std::string_view t = dom.tag(i);
+  for (const auto& l : generated::kLandmarks)
+    if (listed(l.tags, l.tag_count, t)) return scoped_by(dom, i, l);
+  return false;
+}
 
 Region landmark_of(const Dom& dom, int i, std::string_view role) {
   const std::string_view t = dom.tag(i);
   for (const auto& l : generated::kLandmarks) {
-    // The tag opens it when no role attribute gives the element another role than its tag's own
-    // (a <header> inside a <section> has role sectionheader, and still opens the header region).
-    const bool by_tag = listed(l.tags, l.tag_count, t) && role == implicit_role(dom, i);
+    // The tag opens it when no role attribute gives the element a role, and sectioning content
+    // does not scope it away (a <header> inside an <article> is sectionheader: the article's).
+    const bool by_tag = listed(l.tags, l.tag_count, t) && attr_role(dom, i).empty();
     if (!by_tag && !listed(l.roles, l.role_count, role)) continue;
-    if (l.named && std::all_of(generated::kLandmarkNameAttrs.begin(), generated::kLandmarkNameAttrs.end(),
-                               [&](std::string_view a) { return is_blank(dom.attr(i, a)); }))
-      return Region::kPage;
+    if (l.named && !named(dom, i)) return Region::kPage;
+    if (by_tag && scoped_by(dom, i, l)) return Region::kPage;
     return l.region;
   }
   return Region::kPage;

@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "compiler/regions.h"
 #include "compiler/text.h"
 #include "landmarks.inc"  // generated from extension/lib/landmarks.js by core/gen-landmarks.mjs
 
@@ -25,12 +26,15 @@ std::string chrome_name(std::string_view r) {
   return std::string(r);
 }
 
-bool inside(const Dom& dom, int i, std::initializer_list<std::string_view> tags) {
-  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0; p = dom.nodes[static_cast<std::size_t>(p)].parent) {
-    if (dom.nodes[static_cast<std::size_t>(p)].type == 9) return false;  // stop at the document
-    for (const auto t : tags)
-      if (dom.tag(p) == t) return true;
-  }
+// ARIA 1.2 §6.4 global states and properties (those that apply to every role).
+bool has_global_aria(const Dom& dom, int i) {
+  static constexpr std::array<std::string_view, 21> kGlobal = {
+      "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-description",
+      "aria-details", "aria-disabled", "aria-dropeffect", "aria-errormessage", "aria-flowto", "aria-grabbed",
+      "aria-haspopup", "aria-invalid", "aria-keyshortcuts", "aria-label", "aria-labelledby", "aria-live",
+      "aria-owns", "aria-relevant", "aria-roledescription"};
+  for (const auto a : kGlobal)
+    if (dom.has_attr(i, a)) return true;
   return false;
 }
 
@@ -44,7 +48,9 @@ std::string input_role(const Dom& dom, int i) {
   if (type == "number") return "spinbutton";
   if (type == "hidden") return "";
   if (type == "color") return "ColorWell";
-  if (type == "date" || type == "month" || type == "week") return "Date";
+  // Chrome's tree calls month and week fields DateTime (its date picker with a year part), date Date.
+  if (type == "date") return "Date";
+  if (type == "month" || type == "week") return "DateTime";
   if (type == "datetime-local") return "DateTime";
   if (type == "time") return "InputTime";
   if (type == "search") return list ? "combobox" : "searchbox";
@@ -81,16 +87,18 @@ std::string implicit_role(const Dom& dom, int i) {
   if (t == "img") {
     bool has = false;
     const std::string_view alt = dom.attr(i, "alt", &has);
-    return has && alt.empty() && !dom.has_attr(i, "title") ? "none" : "image";
+    // HTML-AAM: alt="" is presentational whatever else the image carries (a title included).
+    return has && alt.empty() ? "none" : "image";
   }
   if (t == "nav") return "navigation";
   if (t == "main") return "main";
   if (t == "search") return "search";
   if (t == "form") return "form";
-  if (t == "aside") return "complementary";
-  if (t == "header") return inside(dom, i, {"article", "aside", "main", "nav", "section"}) ? "sectionheader" : "banner";
-  if (t == "footer") return inside(dom, i, {"article", "aside", "main", "nav", "section"}) ? "sectionfooter" : "contentinfo";
-  if (t == "section") return "region";
+  // Scoped to sectioning content, by the landmark table's rule (compiler/regions.h).
+  if (t == "aside") return scoped_away(dom, i) ? "generic" : "complementary";
+  if (t == "header") return scoped_away(dom, i) ? "sectionheader" : "banner";
+  if (t == "footer") return scoped_away(dom, i) ? "sectionfooter" : "contentinfo";
+  if (t == "section") return named(dom, i) ? "region" : "generic";  // HTML-AAM, as Chrome: a region only when named
   if (t == "article") return "article";
   if (t == "ul" || t == "ol" || t == "menu") return "list";
   if (t == "li") return "listitem";
@@ -197,24 +205,30 @@ std::string layout_table_role(const Dom& dom, int i, std::string role) {
 
 }  // namespace
 
-std::string role_of(const Dom& dom, int i) {
-  if (!dom.is_element(i)) return "";
+std::string_view attr_role(const Dom& dom, int i) {
   bool has = false;
   const std::string_view attr = dom.attr(i, "role", &has);
-  if (has) {
-    const std::string roles = lower(attr);
-    std::string_view rest = roles;
-    while (true) {
-      const std::string_view tok = first_token(rest);
-      if (tok.empty()) break;
-      if (valid_role(tok)) {
-        // Presentational roles conflict with focusability (ARIA 1.2 §9.3): the implicit role stays.
-        if ((tok == "none" || tok == "presentation") && is_focusable(dom, i)) break;
-        return in_context(dom, i, chrome_name(tok));
-      }
-      rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
+  if (!has) return {};
+  const std::string roles = lower(attr);
+  std::string_view rest = roles;
+  while (true) {
+    const std::string_view tok = first_token(rest);
+    if (tok.empty()) return {};
+    if (valid_role(tok)) {
+      // Presentational role conflict resolution (ARIA 1.2 §9.3): a focusable element, or one
+      // with a global ARIA property, keeps its implicit role.
+      if ((tok == "none" || tok == "presentation") && (is_focusable(dom, i) || has_global_aria(dom, i))) return {};
+      // The table's own copy of the token: `roles` dies with this call.
+      return *std::find(generated::kAriaRoles.begin(), generated::kAriaRoles.end(), tok);
     }
+    rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
   }
+}
+
+std::string role_of(const Dom& dom, int i) {
+  if (!dom.is_element(i)) return "";
+  const std::string_view given = attr_role(dom, i);
+  if (!given.empty()) return in_context(dom, i, chrome_name(given));
   return layout_table_role(dom, i, implicit_role(dom, i));
 }
 

@@ -13,6 +13,10 @@ namespace athena::compiler {
 /// "DisclosureTriangle", ...); "" for non-elements.
 std::string role_of(const Dom& dom, int i);
 
+/// The role element `i`'s role attribute gives, as ARIA's token (its first token that is a role;
+/// none or presentation on a focusable element gives none), "" when it gives none.
+std::string_view attr_role(const Dom& dom, int i);
+
 /// The word an agent reads for one of Chrome's roles: Chrome's own names for what ARIA has no
 /// role for become the ARIA role an agent acts on by (a <summary> is a "button", a clickable
 /// element Chrome calls "LayoutTable" for its display is "generic", an <iframe> is "iframe");

@@ -34,11 +34,29 @@ bool zero_opacity(std::string_view raw) {
   return i == s.size() && std::strtod(s.c_str(), nullptr) <= 0;
 }
 
+// A box of at most 1x1 px whose computed overflow (one value, or "x y") is not visible on an axis
+// (hidden, clip, auto, scroll: what does not fit is cut off): nothing of its content can be seen. The screen-reader-only patterns all are one
+// (Bootstrap's visually-hidden, Tailwind's sr-only, jQuery UI's ui-helper-hidden-accessible, AG
+// Grid's aria description container): 1px square, overflow hidden, then clip or clip-path.
+bool clips_to_a_pixel(const Node& n) {
+  if (!n.layout || n.box.width > 1 || n.box.height > 1) return false;
+  const std::string o = collapse_ws(n.layout->style[kOverflow]);
+  for (std::size_t b = 0; b < o.size();) {
+    std::size_t e = o.find(' ', b);
+    if (e == std::string::npos) e = o.size();
+    const std::string_view v(o.data() + b, e - b);
+    if (!v.empty() && lower(v) != "visible") return true;
+    b = e + 1;
+  }
+  return false;
+}
+
 }  // namespace
 
 Visibility::Visibility(const Dom& dom) : dom_(dom) {
   const std::size_t n = dom.nodes.size();
   transparent_.assign(n, 0);
+  clipped_.assign(n, 0);
   aria_hidden_.assign(n, 0);
   in_select_.assign(n, 0);
   closed_details_.assign(n, 0);
@@ -74,6 +92,9 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
       if (!native_control && zero_opacity(o)) t = 1;
     }
     transparent_[static_cast<std::size_t>(i)] = t;
+    // Clipped to a pixel: it and everything in it (within its document: a frame's content is
+    // clipped by the frame's own box, which is then at most a pixel, so its content is too).
+    clipped_[static_cast<std::size_t>(i)] = static_cast<char>((has_parent && clipped_[p]) || clips_to_a_pixel(node));
     char a = same_doc ? aria_hidden_[p] : 0;
     if (node.type == 1 && !hidden_by_modal[static_cast<std::size_t>(i)] && lower(collapse_ws(dom.attr(i, "aria-hidden"))) == "true") a = 1;
     aria_hidden_[static_cast<std::size_t>(i)] = a;
@@ -113,6 +134,7 @@ bool Visibility::css_hidden(int i) const {
 bool Visibility::visible(int i, bool focusable) const {
   const Node& n = dom_.nodes[static_cast<std::size_t>(i)];
   if (!n.layout || css_hidden(i) || transparent_[static_cast<std::size_t>(i)]) return false;
+  if (clipped_[static_cast<std::size_t>(i)] && !focusable) return false;
   if (n.box.width <= 0 || n.box.height <= 0) return focusable;
   return true;
 }

@@ -20,13 +20,16 @@ class Visibility {
   bool aria_hidden(int i) const { return aria_hidden_[static_cast<std::size_t>(i)] != 0; }
   /// A user can see it: rendered box, visibility visible, no opacity 0 (any number that parses to
   /// 0 or less) on it or an ancestor, except a native input/select/textarea transparent on its
-  /// own, and a non-empty box unless it is focusable (a focusable 0x0 element can still be tabbed
-  /// to). The page side's copy is extension/lib/visibility.js; rules/visibility.json their cases.
+  /// own, not inside (or being) a box of at most 1x1 px that clips what overflows it unless it is
+  /// focusable (text kept for screen readers only: sr-only, visually-hidden, AG Grid's aria
+  /// descriptions; a control hidden that way still takes focus and its label's press), and a
+  /// non-empty box unless it is focusable (a focusable 0x0 element can still be tabbed to). The
+  /// page side's copy is extension/lib/visibility.js; rules/visibility.json their cases.
   bool visible(int i, bool focusable) const;
 
  private:
   const Dom& dom_;
-  std::vector<char> transparent_, aria_hidden_, in_select_, closed_details_;
+  std::vector<char> transparent_, clipped_, aria_hidden_, in_select_, closed_details_;
 };
 
 }  // namespace athena::compiler

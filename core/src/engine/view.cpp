@@ -15,7 +15,7 @@ std::uint64_t state_bits(const NodeState& s) {
 }
 
 std::uint64_t ident_hash(const ReadableNode& node) {
-  return FieldHasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.role).str(node.name).str(node.href).digest();
+  return FieldHasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.region_label).str(node.role).str(node.name).str(node.href).digest();
 }
 
 std::uint64_t view_hash(const View& view) {

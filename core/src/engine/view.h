@@ -47,7 +47,7 @@ struct View {
 
 /// The boolean and tri-state fields of a node's state as one number (for content hashes).
 std::uint64_t state_bits(const NodeState& state);
-/// Identity key: xxHash3 of frame_id, region, role, name, href (docs/design.md, "Two identities", without the ordinal;
+/// Identity key: xxHash3 of frame_id, region, region label, role, name, href (docs/design.md, "Two identities", without the ordinal;
 /// the matcher disambiguates equals by their neighbours instead of by position).
 std::uint64_t ident_hash(const ReadableNode& node);
 /// Content of a node as the agent sees it (ref and in_viewport excluded): the one content hash,

@@ -1,6 +1,6 @@
-// How a tool is declared: once, with everything about it in one place (name, description, the
-// JSON schema of its arguments, whether it changes the page and answers with a FactPack, and its
-// handler). extension/lib/tool-contract.js gathers the declarations of the tools/*.js files;
+// How a tool is declared: once, with everything about it in one place (name, title, description,
+// what it may do to the page (its hints), the JSON schema of its arguments, whether it takes the
+// agent's version and answers with a FactPack, and its handler). extension/lib/tool-contract.js gathers the declarations of the tools/*.js files;
 // athena-bridge's tool list and argument check are generated from them.
 // No chrome APIs at import time: Node tests and bridge/gen-tools.mjs import the declarations too.
 import { ToolError } from '../tab-state.js';
@@ -26,7 +26,21 @@ import { ToolError } from '../tab-state.js';
  * @typedef {'blocks' | 'answers' | 'leaves' | 'ignores'} DialogRule
  */
 /**
- * @typedef {{name: string, description: string, args: Record<string, ArgSchema>, required: string[],
+ * What a tool may do, as MCP's tool annotations say it to clients (which ask the user before a tool
+ * that is not read-only, or one that may destroy something): `readOnly` (it changes nothing the
+ * user sees), and for a tool that is not read-only, `destructive` (it may undo or lose something:
+ * a click on Delete, input lost by leaving a page) and `idempotent` (the same call again changes
+ * nothing more); `openWorld` (it reaches the open web). Each tool states every one that applies:
+ * none is left to MCP's defaults, which a reader of the declaration would have to know.
+ * @typedef {{readOnly: true, openWorld: boolean} | {readOnly: false, destructive: boolean, idempotent: boolean, openWorld: boolean}} Hints
+ */
+/**
+ * Which tool group a tool is served in (athena-bridge mcp --tools core,input,debug; core alone by
+ * default): the whole list is in every agent's context, and core is what fits its token budget.
+ * @typedef {'core' | 'input' | 'debug'} ToolGroup
+ */
+/**
+ * @typedef {{name: string, title: string, description: string, hints: Hints, args: Record<string, ArgSchema>, required: string[], group: ToolGroup,
  *            mutating: boolean, factpack: boolean, tab: TabRule, dialog: DialogRule | ((args: any) => DialogRule),
  *            precheck: ((args: any, ctx: ToolContext) => void) | null, ends: ((args: any) => string | null) | null, handler: Handler}} ToolDecl
  */
@@ -37,22 +51,32 @@ export const arg = (type, description) => (description ? { type, description } :
 export const oneOf = (values) => ({ type: 'string', enum: values });
 /** @returns {ArgSchema} */
 export const strings = () => ({ type: 'array', items: { type: 'string' } });
-export const ref = () => arg('string', 'element ref, e.g. e12');
+export const ref = () => arg('string', 'e.g. e12');
+
+/** Hints as declared, or an Error naming what is missing or extra. @param {string} name @param {any} h @returns {Hints} */
+function checkHints(name, h) {
+  const keys = h?.readOnly === true ? ['readOnly', 'openWorld'] : ['readOnly', 'destructive', 'idempotent', 'openWorld'];
+  const bad = h && typeof h === 'object' ? [...keys.filter((k) => typeof h[k] !== 'boolean'), ...Object.keys(h).filter((k) => !keys.includes(k))] : keys;
+  if (bad.length) throw new Error(`tool ${name}: hints must state exactly ${keys.join(', ')} (booleans); wrong: ${bad.join(', ')}`);
+  return Object.freeze({ ...h });
+}
 
 /**
- * One tool. `mutating` tools take the agent's `version`; `factpack` tools answer with a FactPack.
+ * One tool. `title` is what a client shows a person; `hints` what it may do (Hints).
+ * `mutating` tools take the agent's `version`; `factpack` tools answer with a FactPack.
  * The dispatcher finds its tab (`tab`, default 'current'), runs `precheck` (checks that need no
  * tab) first, then the handler in the tab's queue after checking `dialog` (default 'blocks').
  * `ends` says why a call stops the one running on its tab before waiting its turn (tabs close:
  * the running call stops waiting and answers what it did), or null.
- * @param {{name: string, description: string, args?: Record<string, ArgSchema>, required?: string[],
+ * @param {{name: string, title: string, description: string, hints: Hints, args?: Record<string, ArgSchema>, required?: string[], group?: ToolGroup,
  *          mutating?: boolean, factpack?: boolean, tab?: TabRule, dialog?: DialogRule | ((args: any) => DialogRule),
  *          precheck?: (args: any, ctx: ToolContext) => void, ends?: (args: any) => string | null, handler: Handler}} d
  * @returns {ToolDecl}
  */
 export function defineTool(d) {
+  if (typeof d.title !== 'string' || !d.title) throw new Error(`tool ${d.name}: a title (what a client shows a person) is required`);
   return Object.freeze({
-    name: d.name, description: d.description, args: d.args ?? {}, required: d.required ?? [],
+    name: d.name, title: d.title, description: d.description, hints: checkHints(d.name, d.hints), args: d.args ?? {}, required: d.required ?? [], group: d.group ?? 'core',
     mutating: !!d.mutating, factpack: !!d.factpack, tab: d.tab ?? 'current', dialog: d.dialog ?? 'blocks',
     precheck: d.precheck ?? null, ends: d.ends ?? null, handler: d.handler,
   });

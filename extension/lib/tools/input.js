@@ -4,6 +4,7 @@
 // answers with what changed. Before touching a ref, each looks first (extension/lib/actionability.js):
 // nothing is pressed on an element that is hidden, moving, disabled or under something else.
 import { Actionability, who } from '../actionability.js';
+import { InputGuard } from '../input-guard.js';
 import { charEvents, keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
 import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
@@ -37,7 +38,7 @@ function refOf(ctx, t, backendNodeId, frameId, name) {
  * bench/actionability.mjs, to measure what the checks cost.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {import('../actionability.js').CheckOptions} o
  */
-async function ready(ctx, t, target, o) {
+export async function ready(ctx, t, target, o) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).
   if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
   return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
@@ -48,7 +49,7 @@ async function ready(ctx, t, target, o) {
  * line) is refused by name: the keys would go wherever the focus is.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {'type' | 'press'} kind
  */
-async function focus(ctx, t, target, kind) {
+export async function focus(ctx, t, target, kind) {
   await ctx.send(t, 'DOM.focus', { backendNodeId: target.backendNodeId }, ctx.driver.sessionOf(t, target.frameId)).catch((e) => {
     if (e instanceof ToolError || !/not focusable/i.test(msg(e))) throw e;
     const what = kind === 'type' ? 'typed; type into a field (a textbox, searchbox or combobox)' : 'pressed; give the ref of a control, or no ref';
@@ -100,21 +101,101 @@ function keysOf(args) {
   try { return keyEvents(args.keys); } catch (e) { throw new ToolError('bad_arguments', `press: ${msg(e)}`); }
 }
 
+/**
+ * The pointer as a user's hand moves it, after looking (ready): to the element's visible point,
+ * and for a press, down and up there. Frames the policy withholds are not drawn while the pointer
+ * moves and presses: a frame that turns its pointer-events on between the look and the press
+ * cannot take it; and the point is looked at again once the pointer is there (the page may answer
+ * its arrival by putting something else there: pointerover).
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string} kind @param {boolean} press
+ */
+async function pointerAt(ctx, t, target, kind, press) {
+  const o = { kind, enabled: press };
+  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o));
+  await new InputGuard(ctx.driver).withWithheldHidden(t, async () => {
+    await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
+    if (!press) return;
+    if (ctx.driver.actionability !== false) await new Actionability(ctx.driver).confirm(t, target, p, { ...o, refOf: (bn, frameId, nm) => refOf(ctx, t, bn, frameId, nm) });
+    await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
+    await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+  });
+}
+
+/**
+ * A click as a user's hand makes it (pointerAt). Also fill_form's way to tick a check box.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string} [kind]
+ */
+export function clickOn(ctx, t, target, kind = 'click') {
+  return pointerAt(ctx, t, target, kind, true);
+}
+
+/**
+ * Types into a field as `type` does: looks, focuses, replaces (or appends to) its value. Also
+ * fill_form's way to fill a text field. `ref` names the field in errors.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string} text
+ * @param {{append?: boolean, submit?: boolean, kind?: string}} [o]
+ */
+export async function typeInto(ctx, t, target, text, o = {}) {
+  const kind = o.kind ?? 'type';
+  await ready(ctx, t, target, { kind, enabled: true, editable: true });
+  await focus(ctx, t, target, 'type');
+  // Before every key event, where it would go (the page may move the focus in any handler, the
+  // field's focus handler first of all): extension/lib/input-guard.js.
+  const guard = new InputGuard(ctx.driver);
+  /** @param {string} done */
+  const checked = (done) => guard.checkFocus(t, kind, done);
+  await checked('');
+  const r = await ctx.driver.callOn(t, target, FILL_FN, [!!o.append, text]);
+  if (r?.error) throw new ToolError('not_editable', `${kind}: the focused element is ${r.error}: nothing was typed (${target.ref})`);
+  if (!r?.done) {
+    // All but the last character at once; the last one as a key, so a page that acts on
+    // keyup (a table's filter box) sees the typing end, as it would from a person.
+    const chars = [...text];
+    const last = chars.length ? charEvents(chars[chars.length - 1]) : null;
+    const head = last ? chars.slice(0, -1).join('') : text;
+    if (head) {
+      await checked('');
+      await ctx.send(t, 'Input.insertText', { text: head });
+    }
+    if (last) for (const k of last) {
+      await checked(head ? `the first ${[...head].length} characters were typed into ${target.ref}` : '');
+      await ctx.send(t, 'Input.dispatchKeyEvent', k);
+    }
+    if (!text && !o.append) for (const k of keyEvents('Delete')) {
+      await checked('');
+      await ctx.send(t, 'Input.dispatchKeyEvent', k);
+    }
+  }
+  if (o.submit) for (const k of keyEvents('Enter')) {
+    await checked(`the text was typed into ${target.ref}, Enter was not pressed`);
+    await ctx.send(t, 'Input.dispatchKeyEvent', k);
+  }
+}
+
+/**
+ * Chooses options of a <select> as `select` does (looked at first). Also fill_form's way.
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string[]} values @param {string} [kind]
+ */
+export async function selectIn(ctx, t, target, values, kind = 'select') {
+  await ready(ctx, t, target, { kind, enabled: true });
+  const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
+  if (r.error) throw new ToolError('not_a_select', `${kind}: ${target.ref} is ${r.error}; use click for custom dropdowns`);
+  if (!r.matched) throw new ToolError('no_such_option', `${kind}: none of ${JSON.stringify(values)} is an option of ${target.ref} (options: ${r.options.map(quoteValue).join(', ')})`);
+}
+
 /** click or hover: the mouse moves to the element's visible point (and clicks it). @param {'click' | 'hover'} name */
 function pointerTool(name) {
   return defineTool({
     name,
     description: name === 'click' ? 'Click an element. Returns what changed.' : 'Move the mouse over an element.',
+    title: name === 'click' ? 'Click' : 'Hover',
+    // A click may press Delete or Pay; moving the mouse over an element again changes nothing more.
+    hints: name === 'click' ? { readOnly: false, destructive: true, idempotent: false, openWorld: true }
+      : { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     args: { ref: ref() },
     required: ['ref'], mutating: true, factpack: true,
     async handler(t, args, ctx) {
-      return ctx.flow.run(t, name, args, async (target) => {
-        const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, { kind: name, enabled: name === 'click' }));
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
-        if (name === 'hover') return;
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
-      }, { ref: true });
+      return ctx.flow.run(t, name, args, (target) => pointerAt(ctx, t, target, name, name === 'click'), { ref: true });
     },
   });
 }
@@ -124,6 +205,9 @@ export const hover = pointerTool('hover');
 
 export const type = defineTool({
   name: 'type',
+  title: 'Type text',
+  // It replaces a field's value, and submit presses Enter.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Type into a field, replacing its value (append: true adds to it).',
   args: {
     ref: ref(), text: arg('string'), append: arg('boolean', 'add to the end instead of replacing'),
@@ -137,28 +221,14 @@ export const type = defineTool({
   },
   async handler(t, args, ctx) {
     const text = str(args, 'text', true, true);
-    return ctx.flow.run(t, 'type', args, async (target) => {
-      await ready(ctx, t, target, { kind: 'type', enabled: true, editable: true });
-      await focus(ctx, t, target, 'type');
-      const r = await ctx.driver.callOn(t, target, FILL_FN, [!!args.append, text]);
-      if (r?.error) throw new ToolError('not_editable', `type: the focused element is ${r.error}: nothing was typed (${args.ref})`);
-      if (!r?.done) {
-        // All but the last character at once; the last one as a key, so a page that acts on
-        // keyup (a table's filter box) sees the typing end, as it would from a person.
-        const chars = [...text];
-        const last = chars.length ? charEvents(chars[chars.length - 1]) : null;
-        const head = last ? chars.slice(0, -1).join('') : text;
-        if (head) await ctx.send(t, 'Input.insertText', { text: head });
-        if (last) for (const k of last) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-        if (!text && !args.append) for (const k of keyEvents('Delete')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-      }
-      if (args.submit) for (const k of keyEvents('Enter')) await ctx.send(t, 'Input.dispatchKeyEvent', k);
-    }, { ref: true });
+    return ctx.flow.run(t, 'type', args, (target) => typeInto(ctx, t, target, text, { append: !!args.append, submit: !!args.submit }), { ref: true });
   },
 });
 
 export const press = defineTool({
   name: 'press',
+  title: 'Press keys',
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Press keys, e.g. Enter, Escape, Control+A (on ref: focused first).',
   args: { keys: arg('string'), ref: ref() },
   required: ['keys'], mutating: true, factpack: true,
@@ -170,13 +240,22 @@ export const press = defineTool({
         await ready(ctx, t, target, { kind: 'press', enabled: true });
         await focus(ctx, t, target, 'press');
       }
-      for (const k of events) await ctx.send(t, 'Input.dispatchKeyEvent', k);
+      // Before every key event, where it would go (the page may move the focus in any handler,
+      // or have put it in a withheld frame before the call).
+      const guard = new InputGuard(ctx.driver);
+      for (let i = 0; i < events.length; i++) {
+        await guard.checkFocus(t, 'press', i ? `${i} of ${events.length} key events were sent before the focus moved` : '');
+        await ctx.send(t, 'Input.dispatchKeyEvent', events[i]);
+      }
     }, { ref: typeof args.ref === 'string' });
   },
 });
 
 export const select = defineTool({
   name: 'select',
+  title: 'Select options',
+  // A page may act on a change of choice (submit, navigate).
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Choose options of a select.',
   args: { ref: ref(), values: strings() },
   required: ['ref', 'values'], mutating: true, factpack: true,
@@ -185,17 +264,15 @@ export const select = defineTool({
     // that did not gets a refusal here rather than a page script fed a non-list.
     if (!Array.isArray(args.values) || !args.values.every((/** @type {unknown} */ v) => typeof v === 'string')) throw new ToolError('bad_arguments', 'select: values must be a list of strings');
     const values = /** @type {string[]} */ (args.values);
-    return ctx.flow.run(t, 'select', args, async (target) => {
-      await ready(ctx, t, target, { kind: 'select', enabled: true });
-      const r = await ctx.driver.callOn(t, target, SELECT_FN, [values]);
-      if (r.error) throw new ToolError('not_a_select', `select: ${args.ref} is ${r.error}; use click for custom dropdowns`);
-      if (!r.matched) throw new ToolError('no_such_option', `select: none of ${JSON.stringify(values)} is an option of ${args.ref} (options: ${r.options.map(quoteValue).join(', ')})`);
-    }, { ref: true });
+    return ctx.flow.run(t, 'select', args, (target) => selectIn(ctx, t, target, values), { ref: true });
   },
 });
 
 export const scroll = defineTool({
   name: 'scroll',
+  title: 'Scroll',
+  // Scrolling loses nothing, but each call scrolls further.
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   description: 'Scroll the page, or the box holding ref (a grid); no direction: show ref.',
   args: { ref: ref(), direction: oneOf(['up', 'down', 'left', 'right']), amount: arg('number', 'pixels') },
   mutating: true, factpack: true,
@@ -213,6 +290,9 @@ export const scroll = defineTool({
 
 export const dialog = defineTool({
   name: 'dialog',
+  title: 'Answer dialog',
+  // Accepting a confirm may be what deletes.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Answer an alert/confirm/prompt.',
   args: { accept: arg('boolean'), text: arg('string') },
   required: ['accept'], mutating: true, factpack: true,
@@ -225,6 +305,9 @@ export const dialog = defineTool({
 
 export const upload = defineTool({
   name: 'upload',
+  title: 'Upload files',
+  // It hands the user's files to the page, replacing the input's files.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Set files on a file input.',
   args: { ref: ref(), files: strings() },
   required: ['ref', 'files'], mutating: true, factpack: true,

@@ -6,6 +6,9 @@ import { arg, defineTool, str } from './define.js';
 
 export const navigate = defineTool({
   name: 'navigate',
+  title: 'Navigate',
+  // Leaving a page loses what was typed into it (a beforeunload prompt is accepted on the way).
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Open a URL in the agent\'s tab. Returns a full FactPack.',
   args: { url: arg('string') },
   required: ['url'], mutating: true, factpack: true,
@@ -26,7 +29,9 @@ export const navigate = defineTool({
       // A crashed page is left by navigating, as by reloading.
       t.recovered();
       const r = await ctx.send(t, 'Page.navigate', { url });
-      if (r.errorText) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
+      // A hop the policy stopped (a redirect to a blocked site) fails the load as aborted: the
+      // capture that follows says why (agent.js captureTab), the tab where it was.
+      if (r.errorText && !t.stoppedPending) throw new ToolError('navigation_failed', `navigate to ${url} failed: ${r.errorText}`);
     });
   },
 });
@@ -46,6 +51,8 @@ function historyTool(name) {
     name,
     // A step within a single-page app answers a delta (kept under the bridge's 80-character bound).
     description: `Go ${name} in history; a step within a single-page app answers a delta.`,
+    title: name === 'back' ? 'Go back' : 'Go forward',
+    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     mutating: true, factpack: true,
     dialog: 'leaves',
     async handler(t, args, ctx) {
@@ -57,7 +64,7 @@ function historyTool(name) {
         if (!ok.ok) throw new ToolError(ok.code, ok.message);
         if (await ctx.flow.leaveHeld(t, name, ` and loaded the ${name === 'back' ? 'previous' : 'next'} page's address as a new page`)) {
           const r = await ctx.send(t, 'Page.navigate', { url: h.entries[i].url });
-          if (r.errorText) throw new ToolError('navigation_failed', `${name} to ${h.entries[i].url} failed: ${r.errorText}`);
+          if (r.errorText && !t.stoppedPending) throw new ToolError('navigation_failed', `${name} to ${h.entries[i].url} failed: ${r.errorText}`);
           return;
         }
         await ctx.send(t, 'Page.navigateToHistoryEntry', { entryId: h.entries[i].id });
@@ -71,6 +78,9 @@ export const forward = historyTool('forward');
 
 export const reload = defineTool({
   name: 'reload',
+  title: 'Reload',
+  // A reload loses what was typed into the page, and may send a form again.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Reload the page.',
   mutating: true, factpack: true,
   async handler(t, args, ctx) {
@@ -80,6 +90,8 @@ export const reload = defineTool({
 
 export const snapshot = defineTool({
   name: 'snapshot',
+  title: 'Snapshot',
+  hints: { readOnly: true, openWorld: true },
   description: 'Full FactPack of the page now, every region shown (recovers a lost context).',
   factpack: true,
   async handler(t, args, ctx) {

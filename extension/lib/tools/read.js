@@ -4,7 +4,7 @@
 import { LIMITS } from '../limits.js';
 import { REGION_NAMES } from '../landmarks.js';
 import { READ_FN, READ_LANDMARK_FN, READ_REGION_JS } from '../page-scripts.js';
-import { blankRects, blockedPageError, framesAllowed, pageGate, withheldBoxes } from '../page-gate.js';
+import { blankRects, blockedPageError, framesAllowed, hideWithheld, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
 import { isRef } from '../ref.js';
@@ -16,6 +16,8 @@ import { arg, defineTool, msg, ref, str } from './define.js';
 
 export const find = defineTool({
   name: 'find',
+  title: 'Find elements',
+  hints: { readOnly: true, openWorld: true },
   description: 'Find elements, also those a FactPack trimmed: pass a gap line\'s find arguments.',
   args: {
     role: arg('string'), name: arg('string', 'substring; case and spaces ignored'), region: arg('string', 'region name or label'),
@@ -52,6 +54,8 @@ export const find = defineTool({
 
 export const read = defineTool({
   name: 'read',
+  title: 'Read text',
+  hints: { readOnly: true, openWorld: true },
   description: 'Text of an element (a heading: its section) or region; in parts (from).',
   args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string'), from: arg('integer', 'where to go on: the next= of the last part') },
   // In the tab's queue (the dispatcher's): a capture never races an action.
@@ -62,6 +66,8 @@ export const read = defineTool({
 
 export const screenshot = defineTool({
   name: 'screenshot',
+  title: 'Screenshot',
+  hints: { readOnly: true, openWorld: true },
   description: 'PNG of the page or an element.',
   args: { ref: ref() },
   precheck(args, ctx) {
@@ -117,10 +123,11 @@ async function readText(ctx, t, args) {
 
 /**
  * screenshot: the page or a ref's box. A page the policy does not allow is refused (checked
- * before and after the picture); in an allowed page, the boxes of the frames the policy withholds
- * (as a fresh capture names them) are painted grey before the image leaves the extension
- * (page-gate.js blankRects), measured before and after the picture so a frame moved meanwhile is
- * blanked where it was and where it is. A ref that is such a frame is refused.
+ * before and after the picture); in an allowed page, the frames the policy withholds (as a fresh
+ * capture names them) are hidden in the page for the time of the picture (page-gate.js
+ * hideWithheld: a frame that jumps or toggles every animation frame is never painted), and their
+ * boxes, measured before and after, are painted grey too before the image leaves the extension
+ * (blankRects). A ref that is such a frame is refused.
  * @param {ToolContext} ctx @param {TabState} t @param {any} args
  */
 async function shoot(ctx, t, args) {
@@ -150,7 +157,15 @@ async function shoot(ctx, t, args) {
     owners = t.withheldOwners;
   }
   const before = await withheldBoxes(ctx, t, owners);
-  const r = await ctx.send(t, 'Page.captureScreenshot', params);
+  // The withheld frames are hidden in the page itself for the picture, whatever it does meanwhile;
+  // the boxes measured around it are painted grey as well.
+  const restore = await hideWithheld(ctx, t, owners);
+  let r;
+  try {
+    r = await ctx.send(t, 'Page.captureScreenshot', params);
+  } finally {
+    await restore();
+  }
   await pageGate(ctx, t);
   const boxes = [...before, ...(before.length ? await withheldBoxes(ctx, t, owners) : [])];
   const data = boxes.length ? await blankRects(r.data, boxes.map((b) => ({ ...b, x: b.x - origin.x, y: b.y - origin.y })), cssWidth) : r.data;

@@ -8,6 +8,9 @@ import { arg, defineTool, oneOf, str } from './define.js';
 
 export const tabs = defineTool({
   name: 'tabs',
+  title: 'Tabs',
+  // new opens a page, close loses one.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'List, open, select or close tabs.',
   args: { action: oneOf(['list', 'new', 'select', 'close']), url: arg('string') },
   required: ['action'],

@@ -11,6 +11,8 @@ const STATES = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecke
 
 export const waitFor = defineTool({
   name: 'wait_for',
+  title: 'Wait for',
+  hints: { readOnly: true, openWorld: true },
   description: 'Wait until text appears or goes, a ref reaches a state, or time passes.',
   args: { text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(), state: oneOf(STATES), ms: arg('integer') },
   mutating: true, factpack: true,
@@ -42,8 +44,8 @@ export const waitFor = defineTool({
           met = await refState(ctx, t, target, args.state ?? 'visible');
         }
         if (met) return;
-        if (t.cancelled) { t.waitEnded(`wait_for: ${t.cancelWhy ? `stopped (${t.cancelWhy})` : 'cancelled by the agent'} while waiting for ${condition}`); return; }
-        if (Date.now() >= end) { t.waitEnded(`wait_for: gave up waiting for ${condition} after ${ms} ms`); return; }
+        if (t.cancelled) { t.actNote(`wait_for: ${t.cancelWhy ? `stopped (${t.cancelWhy})` : 'cancelled by the agent'} while waiting for ${condition}`); return; }
+        if (Date.now() >= end) { t.actNote(`wait_for: gave up waiting for ${condition} after ${ms} ms`); return; }
         await sleep(LIMITS.waitForPollMs);
       }
     }, { ref: typeof args.ref === 'string' });

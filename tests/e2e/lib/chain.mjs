@@ -1,11 +1,14 @@
 // The whole product chain as a user runs it, for end-to-end tests, the demo and the benchmark:
-//   MCP client (official SDK) -> athena-bridge mcp -> socket -> athena-bridge native-host
+//   MCP client (official SDK: 1.x, which opens with initialize, or with `era: 'modern'` the 2.x
+//   client pinned to MCP 2026-07-28) -> athena-bridge mcp -> socket -> athena-bridge native-host
 //   (spawned by Chromium through native messaging) -> extension service worker -> chrome.debugger.
 // Everything is real; the only thing chosen for tests is where it lives: a throwaway profile
 // with the native host registered in <profile>/NativeMessagingHosts (docs/design.md, "Platform facts"), a private
 // runtime dir for the bridge's socket, and HOME/TMPDIR inside a temp folder.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -49,7 +52,7 @@ function readdirSafe(dir) {
 
 /** Tools whose answer is a FactPack (or a find / read answer): chain.call parses them. */
 export const FACTPACK_TOOLS = new Set(['navigate', 'back', 'forward', 'reload', 'snapshot', 'click', 'hover', 'type', 'press',
-  'select', 'scroll', 'upload', 'find', 'read']);
+  'select', 'scroll', 'upload', 'find', 'read', 'fill_form', 'drag', 'resize']);
 
 /** Text of an MCP tool result (what lands in the agent's context). */
 export function resultText(result) {
@@ -59,14 +62,25 @@ export function resultText(result) {
 /**
  * Starts Chromium with the extension and the native host registered, then an MCP client on
  * `athena-bridge mcp`, and waits until the extension is connected.
- * @param {{headless?: boolean, clientName?: string, log?: (s: string) => void}} [opts]
+ *
+ * The release test runs the same chain from the release artefacts alone: `extensionDir` (the
+ * installed package's extension), `register` (which installs and registers the bridge in the
+ * profile, here `npx athena-delta install --user-data-dir`), `mcp` (the command an agent starts,
+ * `npx athena-delta mcp`) and `tmp` (a fresh folder it already set up with home/ in it).
+ * `mcpFlags` are the first client's `athena-bridge mcp` options (e.g. ['--tools', 'all']).
+ * `era`: 'legacy' (default) connects the SDK 1.x client, 'modern' the SDK 2.x client pinned to
+ * 2026-07-28 (server/discover, the per-request _meta); connectClient may choose per client.
+ * @param {{headless?: boolean, clientName?: string, mcpFlags?: string[], era?: 'legacy' | 'modern', log?: (s: string) => void, extensionDir?: string,
+ *   register?: (env: NodeJS.ProcessEnv, profile: string) => void, mcp?: {command: string, args: string[], cwd?: string},
+ *   tmp?: string}} [opts]
  */
 export async function startChain(opts = {}) {
   const headless = opts.headless ?? true;
   const log = opts.log ?? (() => {});
-  checkExtensionBuilt();
-  const bridge = bridgeBinary();
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'athena-chain-'));
+  const extensionDir = opts.extensionDir ?? EXTENSION_DIR;
+  if (!opts.extensionDir) checkExtensionBuilt();
+  const bridge = opts.mcp ? opts.mcp.command : bridgeBinary();
+  const tmp = opts.tmp ?? mkdtempSync(path.join(os.tmpdir(), 'athena-chain-'));
   const profile = path.join(tmp, 'profile');
   const runtime = path.join(tmp, 'run');
   const home = path.join(tmp, 'home');
@@ -75,7 +89,8 @@ export async function startChain(opts = {}) {
   const env = { ...process.env, HOME: home, TMPDIR: tmp, ATHENA_RUNTIME_DIR: runtime, XDG_RUNTIME_DIR: runtime };
 
   log(`registering the native host in ${profile}/NativeMessagingHosts`);
-  execFileSync(bridge, ['install', '--user-data-dir', profile], { env, stdio: 'pipe' });
+  if (opts.register) opts.register(env, profile);
+  else execFileSync(bridge, ['install', '--user-data-dir', profile], { env, stdio: 'pipe' });
 
   log(`starting Chromium (${headless ? 'headless' : 'headed'}) with the extension ${EXTENSION_ID}`);
   const context = await chromium.launchPersistentContext(profile, {
@@ -83,7 +98,7 @@ export async function startChain(opts = {}) {
     headless,
     env,
     ignoreDefaultArgs: ['--disable-extensions'],
-    args: [`--load-extension=${EXTENSION_DIR}`, `--disable-extensions-except=${EXTENSION_DIR}`, '--no-sandbox',
+    args: [`--load-extension=${extensionDir}`, `--disable-extensions-except=${extensionDir}`, '--no-sandbox',
       '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
@@ -96,23 +111,38 @@ export async function startChain(opts = {}) {
   if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
 
   const clients = [];
+  /** The clients of the 2026-07-28 SDK, whose callTool takes its options second. */
+  const modern = new WeakSet();
   /**
    * A new MCP client on `athena-bridge mcp` (each is its own agent session).
-   * @param {string} [name] @param {string[]} [flags] e.g. ['--structured']
+   * @param {string} [name] @param {string[]} [flags] e.g. ['--structured'] @param {'legacy' | 'modern'} [era]
    */
-  async function connectClient(name = opts.clientName ?? 'athena-e2e', flags = []) {
-    const transport = new StdioClientTransport({ command: bridge, args: ['mcp', ...flags], env, stderr: 'pipe' });
-    const client = new Client({ name, version: '1.0.0' });
-    await client.connect(transport);
+  async function connectClient(name = opts.clientName ?? 'athena-e2e', flags = [], era = opts.era ?? 'legacy') {
+    const params = opts.mcp
+      ? { command: opts.mcp.command, args: [...opts.mcp.args, ...flags], cwd: opts.mcp.cwd, env, stderr: /** @type {'pipe'} */ ('pipe') }
+      : { command: bridge, args: ['mcp', ...flags], env, stderr: /** @type {'pipe'} */ ('pipe') };
+    /** @type {any} */
+    let client;
+    if (era === 'modern') {
+      client = new ModernClient({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new ModernStdio(params));
+      modern.add(client);
+    } else {
+      client = new Client({ name, version: '1.0.0' });
+      await client.connect(new StdioClientTransport(params));
+    }
     clients.push(client);
     return client;
   }
+  /** tools/call on either SDK, bounded by CHAIN_LIMITS.toolCallMs. @param {any} c @param {{name: string, arguments: any}} params */
+  const callTool = (c, params) => (modern.has(c) ? c.callTool(params, { timeout: CHAIN_LIMITS.toolCallMs })
+    : c.callTool(params, undefined, { timeout: CHAIN_LIMITS.toolCallMs }));
 
-  const client = await connectClient();
+  const client = await connectClient(undefined, opts.mcpFlags ?? []);
   log('waiting for the extension to connect to the bridge');
   let last = '';
   await until('the extension connecting to the bridge', async () => {
-    const r = await client.callTool({ name: 'tabs', arguments: { action: 'list' } });
+    const r = await callTool(client, { name: 'tabs', arguments: { action: 'list' } });
     last = resultText(r);
     return !r.isError;
   }, { ms: CHAIN_LIMITS.connectMs, last: () => last });
@@ -123,7 +153,7 @@ export async function startChain(opts = {}) {
    * tabs). Never structuredContent: clients differ on it and Athena sends none by default.
    */
   async function call(name, args = {}, c = client) {
-    const r = await c.callTool({ name, arguments: args }, undefined, { timeout: CHAIN_LIMITS.toolCallMs });
+    const r = await callTool(c, { name, arguments: args });
     const text = resultText(r);
     let fp = null;
     if (!r.isError && FACTPACK_TOOLS.has(name)) {

@@ -11,7 +11,7 @@
 
 namespace athena::test {
 
-Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json) {
+Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json, bool headings) {
   using nlohmann::json;
   struct Ax {
     std::string role, name;
@@ -38,7 +38,7 @@ Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json) 
   }
   Agreement out;
   for (const ReadableNode& r : snap.nodes) {
-    if (r.category != Category::kInteractive) continue;
+    if (r.category != Category::kInteractive && !(headings && r.category == Category::kHeading)) continue;
     ++out.compared;
     const auto it = chrome.find({r.frame_id, r.backend_node_id});
     Disagreement d{r.frame_id, r.backend_node_id, r.role, r.name, "", ""};
@@ -61,6 +61,10 @@ Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json) 
                                              "menuitemradio", "tab", "switch", "treeitem", "DisclosureTriangle"};
   for (const auto& [key, a] : chrome) {
     if (a.ignored || ours.count(key)) continue;
+    if (headings && a.role == "heading") {
+      out.missed.push_back(Disagreement{key.first, key.second, "", "", a.role, a.name});
+      continue;
+    }
     for (const char* role : kInteractive)
       if (a.role == role) {
         out.missed.push_back(Disagreement{key.first, key.second, "", "", a.role, a.name});

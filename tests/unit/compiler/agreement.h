@@ -22,8 +22,9 @@ struct Agreement {
   std::vector<Disagreement> missed;  // Chrome has an interactive role here, we emitted nothing (recall, informative)
 };
 
-/// Compares every interactive node of `snap` with Chrome's AX node of the same frame and
-/// backend node id: role and name (Chrome's name whitespace-collapsed and cut like ours).
-Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json);
+/// Compares every interactive node of `snap` (and every heading, with `headings`) with Chrome's
+/// AX node of the same frame and backend node id: role and name (Chrome's name
+/// whitespace-collapsed and cut like ours).
+Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json, bool headings = false);
 
 }  // namespace athena::test

@@ -50,7 +50,7 @@ class CaptureBuilder {
   /// backendNodeId given to node `node` of `doc` (unique across this builder).
   long long backend(int doc, int node) const { return docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].backend; }
 
-  std::vector<std::string> styles{"display", "visibility", "opacity", "z-index", "position"};
+  std::vector<std::string> styles{"display", "visibility", "opacity", "z-index", "position", "overflow"};
   nlohmann::json viewport = {{"x", 0}, {"y", 0}, {"width", 1280}, {"height", 720}};
 
  private:

@@ -33,8 +33,11 @@ TEST_CASE("visibility: every case of rules/visibility.json, by the core's Visibi
     int parent = b.el(0, 0, "body");
     bool boxed = true;  // a display:none subtree has no layout boxes in a capture
     for (const auto& a : c["ancestors"]) {
-      parent = b.el(0, parent, "div");
+      std::vector<double> box = {0, 0, 100, 20};  // the builder's default box
+      if (a.contains("size")) box = {0, 0, a["size"][0].get<double>(), a["size"][1].get<double>()};
+      parent = b.el(0, parent, "div", {}, box);
       b.style(0, parent, "opacity", or_default(a, "opacity", "1"));
+      b.style(0, parent, "overflow", or_default(a, "overflow", "visible"));
       if (or_default(a, "display", "block") == "none") boxed = false;
       if (!boxed) b.no_box(0, parent);
     }
@@ -60,4 +63,29 @@ TEST_CASE("visibility: every case of rules/visibility.json, by the core's Visibi
     REQUIRE(target >= 0);
     CHECK(vis.visible(target, compiler::is_focusable(dom, target)) == c["visible"].get<bool>());
   }
+}
+
+// Issue 52: AG Grid's header keeps "Press ENTER to sort" in a 1px box that clips it (its aria
+// description container); a close button is named by a visually-hidden span. The instructions are
+// no line of the page; the button keeps the name they give it (names follow accname, which only
+// display and visibility take words from).
+TEST_CASE("visibility: screen-reader-only text is no line, and still names what it labels", "[compiler][visibility]") {
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body", {}, {0, 0, 800, 600});
+  const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
+  b.text(0, b.el(0, main, "h1", {}, {0, 0, 800, 30}), "Orders");
+  const int sr = b.el(0, main, "div", {{"class", "ag-aria-description-container"}}, {0, 40, 1, 1});
+  b.style(0, sr, "overflow", "hidden");
+  b.style(0, sr, "position", "absolute");
+  b.text(0, b.el(0, sr, "span", {}, {0, 40, 300, 16}), "Press ENTER to sort");
+  const int close = b.el(0, main, "button", {}, {0, 80, 24, 24});
+  const int hidden = b.el(0, close, "span", {{"class", "visually-hidden"}}, {0, 80, 1, 1});
+  b.style(0, hidden, "overflow", "hidden");
+  b.text(0, hidden, "Close dialog", {0, 80, 90, 16});
+  b.text(0, b.el(0, main, "p", {}, {0, 120, 400, 20}), "Six orders this week.");
+  const Snapshot s = compile_ok(b);
+  CHECK(by_name(s, "Press ENTER to sort") == nullptr);
+  CHECK(by_role_name(s, "button", "Close dialog") != nullptr);
+  CHECK(by_name(s, "Six orders this week.") != nullptr);
+  for (const ReadableNode& n : s.nodes) CHECK(n.name.find("Press ENTER") == std::string::npos);
 }

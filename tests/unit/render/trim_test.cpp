@@ -616,3 +616,45 @@ TEST_CASE("within the budget a long repeated block is shown once, a short one st
   CHECK(c.find("repeated from above") == std::string::npos);
   CHECK(c.find("e308 button \"Save for later\"") != std::string::npos);
 }
+
+TEST_CASE("trimming: a docs sidebar over the budget keeps every chapter, its sections collapse under their chapter", "[render][limits][trim]") {
+  // The Rust Programming Language's mdBook sidebar: 3 front links and 22 chapters at the top level,
+  // 86 sections one level down (111 links, ~1,200 tokens alone), beside a chapter's text. Under
+  // the default budget its outline (~250 tokens) stays whole; no head-and-tail gap hides a chapter.
+  const int sections[] = {3, 0, 5, 3, 3, 3, 5, 3, 3, 3, 3, 6, 4, 5, 6, 4, 6, 3, 3, 5, 3, 7};
+  RegionBlock nav;
+  nav.region = Region::kNav;
+  nav.label = "Table of contents";
+  nav.frame_ref = "f0";
+  int ref = 1;
+  for (const char* front : {"The Rust Programming Language", "Foreword", "Introduction"})
+    nav.elements.push_back(el(ref++, "link", front, Region::kNav));
+  for (int c = 0; c < 22; ++c) {
+    nav.elements.push_back(el(ref++, "link", "Chapter " + std::to_string(c + 1) + " of the book", Region::kNav));
+    for (int k = 0; k < sections[c]; ++k) {
+      nav.elements.push_back(el(ref++, "link", "Section " + std::to_string(c + 1) + "." + std::to_string(k + 1) + " of the book",
+                                Region::kNav));
+      nav.elements.back().depth = 1;
+    }
+  }
+  REQUIRE(nav.elements.size() == 111);
+  RegionBlock main = block(Region::kMain, 0, ref);
+  for (int k = 0; k < 12; ++k) main.elements.push_back(el(ref++, "text", "Paragraph " + std::to_string(k) + " " + std::string(200, 'x')));
+  const FactPack p = full({nav, main});
+  const RenderOptions o;  // the default budget
+  const std::string t = render_text(p, o);
+  INFO(t);
+  CHECK(estimate_tokens(t) <= o.token_budget);
+  CHECK(t.find(" more here") == std::string::npos);
+  for (int c = 1; c <= 22; ++c) CHECK(t.find("link \"Chapter " + std::to_string(c) + " of the book\"") != std::string::npos);
+  // A collapsed chapter says how many sections it holds (find within= lists them); the others show them.
+  CHECK(t.find("link \"Chapter 22 of the book\" (7 more links)\n") != std::string::npos);
+  CHECK(count(t, " more links)\n") >= 1);
+  CHECK(t.find("\n e") != std::string::npos);  // some sections stay, one level down
+  SECTION("with the sections at the top level (mdBook's markup read flat), the chapters are cut head and tail") {
+    FactPack flat = p;
+    for (Element& e : flat.regions[0].elements) e.depth = 0;
+    const std::string f = render_text(flat, o);
+    CHECK(f.find(" more here") != std::string::npos);
+  }
+}

@@ -1,0 +1,204 @@
+// The policy holds for the whole input, not an instant (issue 53): before every key event the
+// element that will receive it, the focused element followed through shadow roots and frames
+// (in-process ones in the page, out-of-process ones through their own sessions), is checked
+// against the frames the user's policy withholds; for the time of a press, the <iframe>s that
+// hold withheld frames are not drawn, so the browser cannot route the press into them however the
+// page toggles their pointer-events (a toggle that the hit test before the press cannot see). A refusal names what holds the focus or would take the pointer.
+// CDP is injected through the TabDriver (extension/test/input-guard.test.mjs runs it with a fake).
+import { DESCRIBE_FN } from './actionability.js';
+import { LIMITS } from './limits.js';
+import { quoteValue } from './quote.js';
+import { ToolError } from './tab-state.js';
+
+/** @typedef {import('./tab-session.js').TabSession} TabSession @typedef {import('./tab-driver.js').TabDriver} TabDriver */
+
+/**
+ * The focused element of this document and, through its frames, of theirs: the chain of
+ * elements from the top down (each <iframe> crossed, then what is focused inside), each through
+ * open shadow roots. An <iframe> whose document is out of process ends the chain: its own
+ * session says what is focused inside.
+ */
+export const FOCUS_FN = `function (maxDepth) {
+    const chain = [];
+    let doc = document;
+    for (let depth = 0; doc && depth <= maxDepth; depth++) {
+      let el = doc.activeElement;
+      if (!el) break;
+      while (el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      chain.push(el);
+      if (el.localName !== 'iframe' && el.localName !== 'frame') break;
+      let inner = null;
+      try { inner = el.contentDocument; } catch (e) { inner = null; }
+      doc = inner;
+    }
+    return chain;
+}`;
+
+/**
+ * Hides the <iframe> (visibility hidden, important: no style sheet or CSS animation of the page
+ * overrides it) and answers what its inline visibility was, to be given back by UNHIDE_FN. It
+ * resolves after two animation frames (or \`maxMs\` in a tab that runs none): the browser routes
+ * a press by the hit-test regions of the last frame drawn, which must be one without the frame.
+ * Neither inert nor pointer-events none stop that routing (measured on Chromium 156: a press over
+ * a transparent out-of-process frame made inert, or given pointer-events none important, still
+ * reached it 20 times in 20); a frame that is not drawn has no region.
+ */
+export const HIDE_FN = `function (maxMs) {
+    if (this.localName !== 'iframe' && this.localName !== 'frame') return null;
+    const was = { value: this.style.getPropertyValue('visibility'), priority: this.style.getPropertyPriority('visibility') };
+    this.style.setProperty('visibility', 'hidden', 'important');
+    const view = this.ownerDocument.defaultView || window;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(was), maxMs);
+      view.requestAnimationFrame(() => view.requestAnimationFrame(() => { clearTimeout(timer); resolve(was); }));
+    });
+}`;
+
+/** Gives the <iframe> back the inline visibility HIDE_FN found. */
+export const UNHIDE_FN = `function (value, priority) {
+    if (value) this.style.setProperty('visibility', value, priority); else this.style.removeProperty('visibility');
+}`;
+
+/** The host of a URL, for messages. @param {string} url */
+const hostOf = (url) => { try { return new URL(url).host || ''; } catch { return ''; } };
+
+export class InputGuard {
+  /** @param {TabDriver} driver */
+  constructor(driver) {
+    this.driver = driver;
+  }
+
+  /** @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sid] */
+  send(t, method, params, sid) { return this.driver.send(t, method, params, sid); }
+
+  /**
+   * Where the next key goes: null when it stays in frames the policy allows, else the words that
+   * name what took the focus (`iframe "Bank" from bank.test`).
+   * @param {TabSession} t @returns {Promise<string | null>}
+   */
+  async withheldFocus(t) {
+    // Nothing withheld in the capture the action began with (taken at its start): nowhere to refuse.
+    if (t.withheldFrames.size === 0 && t.withheldOwners.size === 0) return null;
+    /** @type {string | undefined} */
+    let sid;
+    for (let depth = 0; depth <= LIMITS.actionFrameDepth; depth++) {
+      const r = await this.send(t, 'Runtime.evaluate', { expression: `(${FOCUS_FN})(${LIMITS.actionFrameDepth})`, returnByValue: false }, sid);
+      const arr = r?.result?.objectId;
+      if (!arr) return null;
+      /** @type {string | undefined} */
+      let next;
+      try {
+        const { result } = await this.send(t, 'Runtime.getProperties', { objectId: arr, ownProperties: true }, sid);
+        const els = (result ?? []).filter((/** @type {any} */ p) => /^\d+$/.test(p.name) && p.value?.objectId)
+          .sort((/** @type {any} */ a, /** @type {any} */ b) => Number(a.name) - Number(b.name)).map((/** @type {any} */ p) => p.value.objectId);
+        for (let i = 0; i < els.length; i++) {
+          const { node } = await this.send(t, 'DOM.describeNode', { objectId: els[i] }, sid);
+          const frameId = typeof node?.frameId === 'string' ? node.frameId : '';
+          if (!frameId) continue;  // not a frame owner
+          if (t.withheldFrames.has(frameId) || t.withheldOwners.has(node.backendNodeId)) return await this.#name(t, els[i], frameId, sid);
+          // The last of the chain is an out-of-process frame's owner: what is focused is in its session.
+          if (i === els.length - 1) next = t.frameSessions().find((o) => o.frameId === frameId)?.sessionId;
+        }
+      } finally {
+        this.send(t, 'Runtime.releaseObject', { objectId: arr }, sid).catch(() => {});
+      }
+      if (!next) return null;
+      sid = next;
+    }
+    return null;
+  }
+
+  /**
+   * Throws blocked_origin when the focus is in a withheld frame; `done` says what was sent before.
+   * @param {TabSession} t @param {string} kind @param {string} done
+   */
+  async checkFocus(t, kind, done) {
+    const owner = await this.withheldFocus(t);
+    if (owner) throw new ToolError('blocked_origin', `the focus is in ${owner}, a frame the user's policy withholds (the page put it there): ${kind} stopped, nothing was sent there${done ? `; ${done}` : ''}`);
+  }
+
+  /**
+   * Hides every <iframe> holding a withheld frame for the time of `fn` (a press), then gives back
+   * what it had. Owners are found by frame id in the session that holds them.
+   * @template R @param {TabSession} t @param {() => Promise<R>} fn @returns {Promise<R>}
+   */
+  async withWithheldHidden(t, fn) {
+    /** @type {Array<{objectId: string, sid: string | undefined, was: {value: string, priority: string}}>} */
+    const made = [];
+    try {
+      for (const frameId of t.withheldFrames) {
+        for (const sid of [undefined, ...t.frameSessions().map((o) => o.sessionId)]) {
+          /** @type {any} */
+          let owner;
+          try { owner = await this.send(t, 'DOM.getFrameOwner', { frameId }, sid); } catch (e) {
+            if (e instanceof ToolError) throw e;
+            continue;
+          }
+          try {
+            const { object } = await this.send(t, 'DOM.resolveNode', { backendNodeId: owner.backendNodeId }, sid);
+            const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: HIDE_FN, arguments: [{ value: LIMITS.actionFrameWaitMs }], returnByValue: true, awaitPromise: true }, sid);
+            made.push({ objectId: object.objectId, sid, was: r.result?.value ?? { value: '', priority: '' } });
+          } catch (e) {
+            if (e instanceof ToolError) throw e;
+          }
+          break;
+        }
+      }
+      return await fn();
+    } finally {
+      // Given back before the action's answer is captured, which would otherwise see them hidden.
+      await Promise.all(made.map(({ objectId, sid, was }) =>
+        this.send(t, 'Runtime.callFunctionOn', { objectId, functionDeclaration: UNHIDE_FN, arguments: [{ value: String(was.value ?? '') }, { value: String(was.priority ?? '') }], returnByValue: true }, sid)
+          .catch(() => {}).finally(() => this.send(t, 'Runtime.releaseObject', { objectId }, sid).catch(() => {}))));
+    }
+  }
+
+  /**
+   * `iframe "Bank" from bank.test`: the owner of the withheld frame that holds the focus.
+   * @param {TabSession} t @param {string} objectId @param {string} frameId @param {string | undefined} sid
+   */
+  async #name(t, objectId, frameId, sid) {
+    let what = 'an iframe';
+    try {
+      const d = await this.send(t, 'Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_FN, returnByValue: true }, sid);
+      const v = d.result?.value;
+      if (v?.name) what = `iframe ${quoteValue(String(v.name))}`;
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+    }
+    const host = await this.#oopifHost(t, frameId) || this.#host(t, frameId);
+    return `${what}${host ? ` from ${host}` : ''}`;
+  }
+
+  /**
+   * The host of an out-of-process frame, from its own session (a withheld frame is left out of
+   * the capture): only to name it, as the capture's warning does. '' when it has no session.
+   * @param {TabSession} t @param {string} frameId
+   */
+  async #oopifHost(t, frameId) {
+    const o = t.frameSessions().find((x) => x.frameId === frameId);
+    if (!o) return '';
+    try {
+      const { frameTree } = await this.send(t, 'Page.getFrameTree', {}, o.sessionId);
+      return hostOf(String(frameTree?.frame?.url ?? ''));
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      return '';
+    }
+  }
+
+  /** The host of a frame of the last capture ('' when unknown). @param {TabSession} t @param {string} frameId */
+  #host(t, frameId) {
+    /** @type {(tree: any) => string} */
+    const find = (tree) => {
+      if (!tree) return '';
+      if (tree.frame?.id === frameId) return hostOf(tree.frame.url ?? '');
+      for (const c of tree.childFrames ?? []) { const h = find(c); if (h) return h; }
+      return '';
+    };
+    const cap = t.lastCapture;
+    if (!cap) return '';
+    return find(cap.frameTree) || (cap.oopifs ?? []).map((/** @type {any} */ o) => find(o.frameTree)).find(Boolean) || '';
+  }
+}
+
