@@ -229,7 +229,8 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     rest.added += b.added;
     kept = kept || b.held > 0 || b.after > 0;
   }
-  if (!any_replaced || !kept || rest.untrusted(config_.max_change_ratio, limits::kMinNodesForRatio)) return false;
+  if (!any_replaced || !kept || rest.untrusted(config_.max_change_ratio, limits::kMinNodesForRatio))
+    return replaced_run(from, to, c, out);
   // The replaced regions' lines come whole, in the page's order; their changes are not listed.
   std::vector<engine::BlockKey> order;
   std::map<engine::BlockKey, RegionBlock> whole;
@@ -273,6 +274,42 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   gone.erase(std::remove_if(gone.begin(), gone.end(), [&](const Invalidation& i) { return i.cause == "removed" && ref_in(i.ref); }),
              gone.end());
   return true;
+}
+
+bool PageSession::replaced_run(const View& from, const View& to, int c, const Outcome& out) const {
+  // One run of lines replaced by another at the same place, nothing else changed: a search that
+  // swaps an index for its results, a list re-rendered inside a region that also holds a heading
+  // and the button that did it. The delta says it exactly (the run's refs removed, the new lines
+  // added after the line before it), every other ref the agent holds is still what it was, and it
+  // costs what changed; a full would repeat the rest. The regions cannot say it when the run is
+  // a part of its region. A run that only goes (no line takes its place) is left to the rule:
+  // that is the page losing content, not replacing it. Nothing kept is a new page: a full.
+  if (!out.pack.modified.empty() || out.pack.added.empty() || out.pack.invalidated.empty()) return false;
+  for (const Invalidation& i : out.pack.invalidated)
+    if (i.cause != "removed") return false;
+  std::unordered_set<std::string> added_refs, removed_refs;
+  for (const Element& e : out.pack.added) added_refs.insert(e.ref);
+  for (const Invalidation& i : out.pack.invalidated) removed_refs.insert(i.ref);
+  // In each view's order: the line before the run, the run (each line in it), then no more of it.
+  struct Run {
+    std::string before;  // the ref of the line before the run ("" at the context's start)
+    std::size_t state = 0, kept = 0;  // 0: before the run, 1: in it, 2: past it (kept: non-text lines outside it)
+    bool one = true;
+    void see(const ViewEntry& e, bool in) {
+      if (in) {
+        if (state == 2) one = false;
+        state = 1;
+        return;
+      }
+      if (state == 0) before = e.element.ref;
+      if (state == 1) state = 2;
+      kept += e.element.category != Category::kText;
+    }
+  };
+  Run was, is;
+  each_ctx(from, c, c + 1, [&](const ViewEntry& e) { was.see(e, removed_refs.count(e.element.ref) > 0); });
+  each_ctx(to, c, c + 1, [&](const ViewEntry& e) { is.see(e, added_refs.count(e.element.ref) > 0); });
+  return was.one && is.one && was.before == is.before && is.kept > 0;
 }
 
 }  // namespace athena

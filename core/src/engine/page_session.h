@@ -77,6 +77,9 @@ class PageSession {
   /// The diff of context c (-1: the base page) into out.pack, and the one reliability rule:
   /// false when the changes are too many to be a trustworthy delta (delta.cpp).
   bool diff_context(const View& from, const View& to, int c, Outcome& out) const;
+  /// Context c's changes, as diffed into out.pack, are one run of lines replaced by another at
+  /// the same place and nothing else: a delta to trust whatever the ratio (delta.cpp).
+  bool replaced_run(const View& from, const View& to, int c, const Outcome& out) const;
   /// Records e's ref as invalid in out, with the cause the registry recorded, else `fallback`.
   void invalidate(Outcome& out, const engine::ViewEntry& e, const char* fallback) const;
   /// Marks every ref of the outcome's target as shown; its target becomes what the agent holds

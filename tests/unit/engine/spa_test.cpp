@@ -299,3 +299,47 @@ TEST_CASE("a frame navigated right after a before_action counts the refs that pa
   Harness fresh;
   CHECK(agent.canonical() == canonical_full(fresh.snap(navigated)));
 }
+
+TEST_CASE("a run of lines replaced inside a region the rest of which stays is a delta of that run", "[engine][spa][reliability]") {
+  // tests/sites/api-doc.html's shape: a heading and the search button, then an index of 30 links
+  // the search replaces by its 3 results, all in one region. 33 of 33 lines changed: the rule alone
+  // says full, and the region cannot be replaced without repeating the heading and the button.
+  auto page = [](bool searched) {
+    PageBuilder b;
+    b.el(10, "heading", "Widgets API", Region::kMain);
+    b.el(11, "link", "widgets::core::Widget", Region::kMain);
+    b.el(12, "button", "Search for spin", Region::kMain);
+    if (searched)
+      for (int i = 0; i < 3; ++i) b.el(300 + i, "link", "Spin " + std::to_string(i), Region::kMain);
+    else
+      for (int i = 0; i < 30; ++i) b.el(100 + i, "link", "Widget " + std::to_string(i), Region::kMain);
+    return b.build();
+  };
+  Harness h;
+  const Snapshot s0 = page(false);
+  const FactPack full = h.snap(s0);
+  const FactPack p = h.act(full.version, page(true), &s0);
+  REQUIRE(p.type == PackType::kDelta);
+  CHECK(p.regions.empty());
+  CHECK(p.invalidated.size() == 30);
+  REQUIRE(p.added.size() == 3);
+  CHECK(p.added[0].after == ref_of(full, "button", "Search for spin"));
+  CHECK(p.modified.empty());
+  SECTION("a run that only goes is left to the rule, as is a run not at the place of the one that went") {
+    Harness h2;
+    const FactPack f2 = h2.snap(s0);
+    PageBuilder b;
+    b.el(10, "heading", "Widgets API", Region::kMain);
+    for (int i = 0; i < 3; ++i) b.el(300 + i, "link", "Spin " + std::to_string(i), Region::kMain);
+    b.el(11, "link", "widgets::core::Widget", Region::kMain);
+    b.el(12, "button", "Search for spin", Region::kMain);
+    CHECK(h2.act(f2.version, b.build(), &s0).type == PackType::kFull);
+    Harness h3;
+    const FactPack f3 = h3.snap(s0);
+    PageBuilder shrunk;
+    shrunk.el(10, "heading", "Widgets API", Region::kMain);
+    shrunk.el(11, "link", "widgets::core::Widget", Region::kMain);
+    shrunk.el(12, "button", "Search for spin", Region::kMain);
+    CHECK(h3.act(f3.version, shrunk.build(), &s0).type == PackType::kFull);
+  }
+}
