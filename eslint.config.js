@@ -32,6 +32,12 @@ export default [
     languageOptions: { globals: { ...globals.browser, ...globals.serviceworker, ...globals.webextensions } },
   },
   {
+    // Code that runs in the page (extension/page/, lib/page-code.js): a page's globals only, no
+    // chrome.* and no service worker.
+    files: ['extension/page/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // The playground page.
     files: ['web/*.js'],
     languageOptions: { globals: { ...globals.browser } },

@@ -8,7 +8,7 @@
 //         parallel, for their backendNodeIds.
 // Direct CDP from playwright-core (docs/design.md, "Capture": through chrome.debugger both cost ~3x more, and
 // the overhead grows with the number of JSON nodes). Median of RUNS runs. Writes
-// bench/capture-approaches.md (a section of RESULTS.md).
+// bench/capture-approaches.md (a section indexed in bench/RESULTS.md).
 import { chromium } from 'playwright-core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tempDir } from '../tests/support/tmp.mjs';

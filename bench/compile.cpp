@@ -7,11 +7,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "athena/compiler.h"
 #include "corpus.h"
@@ -41,12 +40,15 @@ double timing(const nlohmann::json& step, std::initializer_list<const char*> nee
     for (auto it = t->begin(); it != t->end(); ++it) {
       if (it.key().find(needle) == std::string::npos) continue;
       if (it.value().is_number()) return it.value().get<double>();
-      if (it.value().is_object() && it.value().contains("ms") && it.value()["ms"].is_number()) return it.value()["ms"].get<double>();
+      if (it.value().is_object() && it.value().contains("ms") && it.value()["ms"].is_number())
+        return it.value()["ms"].get<double>();
     }
   return -1;
 }
 
-std::string opt(double v) { return v < 0 ? "—" : ms(v); }
+std::string opt(double v) {
+  return v < 0 ? "—" : ms(v);
+}
 
 }  // namespace
 
@@ -56,15 +58,18 @@ int main(int argc, char** argv) {
   const auto cases = athena::corpus::load_cases();
   std::ostringstream md;
   md << "## Snapshot compiler: time per recorded page\n\n"
-     << "`athena::compile_capture()` (native, " <<
+     << "`athena::compile_capture()` (native, "
+     <<
 #ifdef NDEBUG
       "release"
 #else
       "DEBUG — not representative"
 #endif
      << " build), median of " << runs
-     << " runs per step, on the recorded corpus (tests/cases). CDP columns are what the recorder measured for the same step\n"
-        "(step.json `timings`): the capture the compiler eats, and a JS traversal in the page + `DOM.describeNode` per element.\n\n"
+     << " runs per step, on the recorded corpus (tests/cases). CDP columns are what the recorder measured for the same "
+        "step\n"
+        "(step.json `timings`): the capture the compiler eats, and a JS traversal in the page + `DOM.describeNode` per "
+        "element.\n\n"
         "| case / step | capture KB | DOM nodes | emitted | compile ms | CDP capture ms | in-page walk ms |\n"
         "|---|---|---|---|---|---|---|\n";
   std::vector<double> all_compile;
@@ -96,7 +101,8 @@ int main(int argc, char** argv) {
       auto count = [&](const nlohmann::json& snap) {
         if (!snap.is_object() || !snap.contains("documents") || !snap["documents"].is_array()) return;
         for (const auto& d : snap["documents"])
-          if (d.is_object() && d.contains("nodes") && d["nodes"].contains("parentIndex")) dom_nodes += d["nodes"]["parentIndex"].size();
+          if (d.is_object() && d.contains("nodes") && d["nodes"].contains("parentIndex"))
+            dom_nodes += d["nodes"]["parentIndex"].size();
       };
       if (cap.is_object()) {
         if (cap.contains("snapshot")) count(cap["snapshot"]);
@@ -107,16 +113,18 @@ int main(int argc, char** argv) {
       const auto step = nlohmann::json::parse(s.step_json, nullptr, false);
       const double m = median(t);
       all_compile.push_back(m);
-      md << "| " << c.name << " / " << s.name << " | " << s.capture_json.size() / 1024 << " | " << dom_nodes << " | " << emitted
-         << " | " << ms(m) << " | " << opt(timing(step, {"captureSnapshot", "capture"})) << " | "
+      md << "| " << c.name << " / " << s.name << " | " << s.capture_json.size() / 1024 << " | " << dom_nodes << " | "
+         << emitted << " | " << ms(m) << " | " << opt(timing(step, {"captureSnapshot", "capture"})) << " | "
          << opt(timing(step, {"describeNode", "traversal"})) << " |\n";
     }
   }
-  md << "\n" << steps << " steps, " << failed << " failed to compile; median of the per-step medians: " << ms(median(all_compile))
-     << " ms.\n";
+  md << "\n"
+     << steps << " steps, " << failed
+     << " failed to compile; median of the per-step medians: " << ms(median(all_compile)) << " ms.\n";
   std::fputs(md.str().c_str(), stdout);
   const char* root = std::getenv("ATHENA_ROOT");
-  const std::string out = (root ? std::string(root) : std::string(ATHENA_CASES_DIR) + "/../..") + "/bench/compile-times.md";
+  const std::string out =
+      (root ? std::string(root) : std::string(ATHENA_CASES_DIR) + "/../..") + "/bench/compile-times.md";
   athena::corpus::write_file(out, md.str());
   std::printf("wrote %s\n", out.c_str());
   return failed ? 1 : 0;

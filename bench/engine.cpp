@@ -81,7 +81,8 @@ int main(int argc, char** argv) {
   athena::bench::keep_freed_memory();
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 9;
   std::ostringstream md;
-  md << "## Delta engine (" <<
+  md << "## Delta engine ("
+     <<
 #ifdef NDEBUG
       "native release"
 #else
@@ -186,8 +187,10 @@ int main(int argc, char** argv) {
     engine.open_page(key);
     FactPack first = *engine.snapshot_from(key, gen.build());
     std::uint64_t v = first.version;
-    md << "### 10,000-step session (each step: 2 random mutations, begin_action + finish_action; ~60-120 elements, 2 iframes)\n\n"
-       << "| step | RSS MiB | registry refs | tombstones | retired docs | pages kept for recall | version | ms/step (since previous row) |\n"
+    md << "### 10,000-step session (each step: 2 random mutations, begin_action + finish_action; ~60-120 elements, 2 "
+          "iframes)\n\n"
+       << "| step | RSS MiB | registry refs | tombstones | retired docs | pages kept for recall | version | ms/step "
+          "(since previous row) |\n"
        << "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto t0 = Clock::now();
     for (int step = 1; step <= 10000; ++step) {
@@ -204,15 +207,19 @@ int main(int argc, char** argv) {
       must(p.ok(), "session finish");
       v = p->version;
       if (step == 100 || step % 2000 == 0) {
-        const double per = std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / (step == 100 ? 100 : 2000);
+        const double per =
+            std::chrono::duration<double, std::milli>(Clock::now() - t0).count() / (step == 100 ? 100 : 2000);
         t0 = Clock::now();
         PageStats s = *engine.stats(key);
         md << "| " << step << " | " << fmt(rss_mib(), "%.1f") << " | " << s.registry << " | " << s.tombstones << " | "
-           << s.retired_documents << " | " << s.recalled_pages << " | " << s.version << " | " << fmt(per, "%.3f") << " |\n";
+           << s.retired_documents << " | " << s.recalled_pages << " | " << s.version << " | " << fmt(per, "%.3f")
+           << " |\n";
       }
     }
-    md << "\nBounds (limits.h): tombstones <= " << limits::kMaxRemovedTombstones << ", retired documents <= " << limits::kMaxRetiredDocuments
-       << ", pages kept for recall <= " << limits::kMaxRecalledPages << "; the registry holds live refs + tombstones only.\n\n";
+    md << "\nBounds (limits.h): tombstones <= " << limits::kMaxRemovedTombstones
+       << ", retired documents <= " << limits::kMaxRetiredDocuments
+       << ", pages kept for recall <= " << limits::kMaxRecalledPages
+       << "; the registry holds live refs + tombstones only.\n\n";
   }
 
   // --- recorded flows --------------------------------------------------------------------------
@@ -225,8 +232,10 @@ int main(int argc, char** argv) {
   if (cases.empty()) {
     md << "No recorded cases were available when this ran.\n";
   } else {
-    md << "Engine time per step (snapshot / begin+finish on compiled captures; compile time is in compile-times.md).\n\n"
-       << "| case | steps | elements (max) | first full ms | median step ms | max step ms | packs |\n|---|---:|---:|---:|---:|---:|---|\n";
+    md << "Engine time per step (snapshot / begin+finish on compiled captures; compile time is in "
+          "compile-times.md).\n\n"
+       << "| case | steps | elements (max) | first full ms | median step ms | max step ms | packs "
+          "|\n|---|---:|---:|---:|---:|---:|---|\n";
     for (const corpus::Case& c : cases) {
       if (c.steps.empty()) continue;
       std::vector<Snapshot> snaps;
@@ -259,19 +268,23 @@ int main(int argc, char** argv) {
           Snapshot b = snaps[i - 1], a = snaps[i];
           step_ms.push_back(time_ms([&] {
             auto pre = engine.begin_action_from(key, std::move(b), v);
-            if (pre && pre->freshness != Freshness::kStaleNoHistory) p = engine.finish_action_from(key, std::move(a), {});
-            else if (pre) p = *pre->pack;
+            if (pre && pre->freshness != Freshness::kStaleNoHistory)
+              p = engine.finish_action_from(key, std::move(a), {});
+            else if (pre)
+              p = *pre->pack;
           }));
           if (p) v = p->version;
           if (r == 0 && p) packs += std::string(packs.empty() ? "" : ", ") + pack_type_name(p->type);
         }
       }
-      md << "| " << c.name << " | " << c.steps.size() << " | " << max_el << " | " << fmt(median(first)) << " | " << fmt(median(step_ms))
-         << " | " << fmt(step_ms.empty() ? 0 : *std::max_element(step_ms.begin(), step_ms.end())) << " | " << packs << " |\n";
+      md << "| " << c.name << " | " << c.steps.size() << " | " << max_el << " | " << fmt(median(first)) << " | "
+         << fmt(median(step_ms)) << " | "
+         << fmt(step_ms.empty() ? 0 : *std::max_element(step_ms.begin(), step_ms.end())) << " | " << packs << " |\n";
     }
   }
   const char* root = std::getenv("ATHENA_ROOT");
-  const std::string out = (root ? std::string(root) : std::string(ATHENA_CASES_DIR) + "/../..") + "/bench/engine-results.md";
+  const std::string out =
+      (root ? std::string(root) : std::string(ATHENA_CASES_DIR) + "/../..") + "/bench/engine-results.md";
   corpus::write_file(out, md.str());
   std::fputs(md.str().c_str(), stdout);
   return 0;

@@ -32,6 +32,8 @@ const OUT = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 const DUMP = process.env.ATHENA_BENCH_DUMP;
 const chosenFlows = (sites) => flows(sites).filter((f) => !FLOW_NAMES || FLOW_NAMES.has(f.name));
 // tokensPerFlowVsLeanestPeer: no single flow may cost Athena more than half of its leanest peer's.
+/** Steps whose tools are outside Athena's default core group. */
+const OUTSIDE_CORE = new Set(['drag', 'fill_form', 'network', 'console', 'resize']);
 export const FLOW_TARGETS = Object.freeze({ tokensVsBestPeer: 5, tokensPerFlowVsLeanestPeer: 2, toolListVsPlaywright: 0.5, latencyVsDevtools: 0.9, latencyMs: 250 });
 
 
@@ -97,6 +99,9 @@ function describe(step) {
     case 'click': return `click "${step.text}"${step.expect ? ' (expect)' : ''}`;
     case 'type': return `type into "${step.field}"${step.expect ? ' (expect)' : ''}`;
     case 'press': return `press ${step.key}`;
+    case 'drag': return `drag "${step.text}" onto "${step.to}"${step.expect ? ' (expect)' : ''}`;
+    case 'fill_form': return `fill_form (${step.fields.length} fields)${step.expect ? ' (expect)' : ''}`;
+    case 'resize': return `resize ${step.width}x${step.height}${step.expect ? ' (expect)' : ''}`;
     default: return step.op + (step.expect ? ' (expect)' : '');
   }
 }
@@ -107,7 +112,10 @@ async function main() {
   try {
     for (const key of AGENT_KEYS) {
       console.log(`==> ${key}`);
-      if (key === 'athena') chain = await startChain({ log: (s) => console.log(`  ${s}`) });
+      // The tools outside the core group (drag, fill_form, network, console, resize) are served
+      // when a flow needs them, as a user who wants them starts the server (--tools all).
+      const groups = chosenFlows({ url: (p) => p, otherOrigin: '' }).some((f) => f.steps.some((s) => OUTSIDE_CORE.has(s.op)));
+      if (key === 'athena') chain = await startChain({ log: (s) => console.log(`  ${s}`), ...(groups ? { mcpFlags: ['--tools', 'all'] } : {}) });
       results.push(await runAgent(key, chain));
       if (chain) { await chain.close(); chain = null; }
     }

@@ -161,8 +161,8 @@ async function main() {
     `Median round trip of calls that do no work (${CHAIN_ROUND_TRIPS} each): what "rest of the chain" above is made of.`, '',
     '| MCP client ↔ athena-bridge mcp (`ping`, answered by the bridge) | + native host, native messaging, the service worker\'s dispatch (`tabs list`) | the part past the bridge |', '|---|---|---|',
     `| ${fmt(pingMs)} | ${fmt(listMs)} | ${fmt(listMs - pingMs)} |`, '',
-    'The engine column is the wasm core\'s ingest (read + compile), diff and render together; bench/RESULTS.md\'s',
-    'WebAssembly section times the three apart.', '');
+    'The engine column is the wasm core\'s ingest (read + compile), diff and render together; bench/wasm-results.md',
+    'times the three apart.', '');
   const capMs = median(big.map((b) => b.capture));
   const engMs = median(big.map((b) => b.engine));
   const bigKeys = [...new Set(big.flatMap((b) => Object.keys(b.cdp)))].sort();

@@ -1,4 +1,4 @@
-// The release, measured (bench/release-results.md, a section of bench/RESULTS.md): the size of
+// The release, measured (bench/release-results.md, a section indexed in bench/RESULTS.md): the size of
 // each artefact of ./athena release against its aim, the time from a fresh HOME to the first
 // FactPack using only the artefacts (tests/release/chain.test.mjs, run RUNS times), the glibc
 // floor of the Linux binary, and what was run here on which OS and browser.

@@ -51,7 +51,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     ...rows.map((r) => `| ${r.name} | ${r.count} | ${r.tokens} | ${r.chars} | ${(r.tokens / pw.tokens * 100).toFixed(0)} % |`), '',
     `Target: under ${TOOL_LIST_TARGET * 100} % of Playwright MCP's: ${ratio < TOOL_LIST_TARGET ? 'met' : '**missed**'} (${(ratio * 100).toFixed(0)} %).`,
     `Budget of the default list (the core group): ${TOOL_LIST_BUDGET} tokens: ${ours.tokens <= TOOL_LIST_BUDGET ? 'met' : '**missed**'} (${ours.tokens}). ` +
-    'The other groups (input: fill_form, drag; debug: resize, network) are served with athena-bridge mcp --tools core,input,debug (or all).', ''].join('\n');
+    'The other groups (input: fill_form, drag; debug: resize, network, console, evaluate) are served with athena-bridge mcp --tools core,input,debug (or all).', ''].join('\n');
   writeFileSync(path.join(root, 'bench/tool-list-results.md'), md);
   console.log(md);
 }

@@ -5,7 +5,7 @@
 // capture object as CDP delivers it (packed into the binary form inside the step: what the
 // extension pays), the same bytes packed beforehand (what native reads: the like-for-like
 // ratio), and its JSON text (what the extension sent before, after a JSON.stringify that is timed
-// on its own). Writes bench/wasm-results.md (a section of bench/RESULTS.md). Every flow's
+// on its own). Writes bench/wasm-results.md (a section indexed in bench/RESULTS.md). Every flow's
 // renderings are digested on every side and form: a digest mismatch is a parity bug and fails
 // the bench.
 //

@@ -17,10 +17,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "../wasm/fidelity_driver.h"
 #include "athena/engine.h"
@@ -41,7 +40,9 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-double since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 // FNV-1a over every rendering, in order: a cheap digest both sides compute the same way.
 struct Digest {
@@ -61,7 +62,7 @@ struct Flow {
   std::string name;
   std::vector<std::string> captures;
   std::vector<std::vector<std::string>> events;  // per capture: CDP events sent before it
-  int runs = 0;                                   // 0: the command line's count
+  int runs = 0;                                  // 0: the command line's count
 };
 
 std::vector<Flow> read_job(const std::string& job_path, bool binary = false) {
@@ -111,7 +112,8 @@ void play(const Flow& flow, Out&& out, Timer&& timer) {
   for (std::size_t i = 1; i < flow.captures.size(); ++i) {
     feed(i);
     t0 = Clock::now();
-    auto pre = engine.begin_action(key, flow.captures[i - 1], have_version ? std::optional<std::uint64_t>(version) : std::nullopt);
+    auto pre = engine.begin_action(key, flow.captures[i - 1],
+                                   have_version ? std::optional<std::uint64_t>(version) : std::nullopt);
     out("beginAction", pre ? nullptr : &pre.error(), pre && pre->pack ? &*pre->pack : nullptr);
     timer("begin", t0);
     if (!pre) continue;
@@ -201,14 +203,18 @@ int main(int argc, char** argv) {
   athena::bench::keep_freed_memory();
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "--steps" && argc >= 3)
-    return run_steps(argv[2], argc > 3 ? std::max(1, std::atoi(argv[3])) : 9, argc > 4 && std::string(argv[4]) == "--binary");
+    return run_steps(argv[2], argc > 3 ? std::max(1, std::atoi(argv[3])) : 9,
+                     argc > 4 && std::string(argv[4]) == "--binary");
   if (mode == "--replay" && argc >= 3) return run_replay(argv[2]);
   if (mode == "--fidelity" && argc >= 5) {
-    std::printf("%s\n", wasm::run_fidelity_json(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
-                                                std::strtoull(argv[4], nullptr, 10))
-                            .c_str());
+    std::printf("%s\n",
+                wasm::run_fidelity_json(std::strtoull(argv[2], nullptr, 10), std::strtoull(argv[3], nullptr, 10),
+                                        std::strtoull(argv[4], nullptr, 10))
+                    .c_str());
     return 0;
   }
-  std::fprintf(stderr, "usage: bench_wasm_native --steps JOB.json [RUNS [--binary]] | --replay JOB.json | --fidelity FIRST_SEED COUNT STEPS\n");
+  std::fprintf(stderr,
+               "usage: bench_wasm_native --steps JOB.json [RUNS [--binary]] | --replay JOB.json | --fidelity "
+               "FIRST_SEED COUNT STEPS\n");
   return 2;
 }

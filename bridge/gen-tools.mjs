@@ -2,8 +2,9 @@
 // and from extension/lib/limits.js the bounds of the chunk rule (rules/native-chunks.json) and
 // those of the extension's that the bridge's deadlines must agree with (static_asserts in
 // bridge/src/limits.h):
-//   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list, the FactPack tools and
-//                                       those bounds (CMake runs this at build time;
+//   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list, the FactPack tools, the
+//                                       arguments naming local files, those bounds and the longest
+//                                       wait a tool declares (CMake runs this at build time;
 //                                       bridge/src/tools.cpp and bridge/src/limits.h read it)
 //   node bridge/gen-tools.mjs --docs    rewrites the tool table of docs/wire-protocol.md
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -15,12 +16,21 @@ import { LIMITS } from '../extension/lib/limits.js';
 /**
  * A bound of limits.js as a C++ literal (a positive integer, or the generator fails), times
  * `scale` (minutes to milliseconds).
- * @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes' | 'callDeadlineMaxMs' | 'callDeadlineGraceMs' | 'waitForMaxMs' | 'wakeAlarmMinutes'} name
+ * @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes' | 'callDeadlineMaxMs' | 'callDeadlineGraceMs' | 'wakeAlarmMinutes'} name
  */
 function bound(name, scale = 1) {
   const v = LIMITS[name] * scale;
   if (!Number.isSafeInteger(v) || v < 1) throw new Error(`extension/lib/limits.js ${name} is not a positive integer: ${v}`);
   return `${v}u`;
+}
+
+/**
+ * The longest wait a tool's arguments may ask for (ToolDecl.deadline's maxMs; 0 when no tool takes
+ * one): every call's deadline must hold it with the FactPack after it (static_assert in
+ * bridge/src/limits.h), whichever tool declares it.
+ */
+function longestToolWait() {
+  return Math.max(0, ...TOOLS.map((t) => t.deadline?.maxMs ?? 0));
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,8 +53,11 @@ if (!isMain) {
   const file = path.join(root, 'docs/wire-protocol.md');
   writeFileSync(file, docsWithTable(readFileSync(file, 'utf8'), wireTable()));
 } else if (out) {
+  // localFiles: the argument of a tool that names files on the user's computer (ToolDecl.localFiles),
+  // which the native host resolves before the call goes on (bridge/src/host.cpp).
   const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name),
-    groups: GROUPS, group: Object.fromEntries(TOOLS.map((t) => [t.name, t.group])) });
+    groups: GROUPS, group: Object.fromEntries(TOOLS.map((t) => [t.name, t.group])),
+    localFiles: Object.fromEntries(TOOLS.filter((t) => t.localFiles).map((t) => [t.name, t.localFiles])) });
   if (json.includes(`)${DELIM}"`)) throw new Error('the contract contains the raw-string delimiter');
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `// Generated from extension/lib/tool-contract.js by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +
@@ -55,7 +68,7 @@ if (!isMain) {
     `inline constexpr std::size_t kMaxMessageBytes = ${bound('nativeMaxMessageBytes')};\n` +
     `inline constexpr unsigned kCallDeadlineMaxMs = ${bound('callDeadlineMaxMs')};\n` +
     `inline constexpr unsigned kCallDeadlineGraceMs = ${bound('callDeadlineGraceMs')};\n` +
-    `inline constexpr unsigned kWaitForMaxMs = ${bound('waitForMaxMs')};\n` +
+    `inline constexpr unsigned kLongestToolWaitMs = ${longestToolWait()}u;\n` +
     `inline constexpr unsigned kWakeAlarmMs = ${bound('wakeAlarmMinutes', 60_000)};\n` +
     `}  // namespace athena::bridge::wire\n`);
 } else {

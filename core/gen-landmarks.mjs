@@ -1,8 +1,11 @@
-// Generates the core's copy of the landmark table (extension/lib/landmarks.js LANDMARKS):
+// Generates the core's copy of the landmark table (rules/landmarks.json `table`, the one source):
 //   node core/gen-landmarks.mjs OUT.inc   (CMake runs this at build time; core/src/compiler/regions.cpp and roles.cpp read it)
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { LANDMARKS } from '../extension/lib/landmarks.js';
+
+const TABLE = new URL('../rules/landmarks.json', import.meta.url);
+/** @type {import('../extension/lib/landmarks.js').LandmarkTable} */
+const LANDMARKS = JSON.parse(readFileSync(TABLE, 'utf8')).table;
 
 const out = process.argv[2];
 if (!out) {
@@ -11,7 +14,7 @@ if (!out) {
 }
 /** A string as a C++ literal: plain lower-case words only (tags, roles, attribute names). @param {string} s */
 const word = (s) => {
-  if (!/^[a-z][a-z0-9-]*$/.test(s)) throw new Error(`extension/lib/landmarks.js: not a plain word: ${JSON.stringify(s)}`);
+  if (!/^[a-z][a-z0-9-]*$/.test(s)) throw new Error(`rules/landmarks.json: not a plain word: ${JSON.stringify(s)}`);
   return `"${s}"`;
 };
 /** The Region enumerator of a region name: header -> Region::kHeader (the build fails on a name the core lacks). @param {string} r */
@@ -26,7 +29,7 @@ const rows = LANDMARKS.landmarks.map((l) =>
 const roleRows = Array.from({ length: Math.ceil(LANDMARKS.ariaRoles.length / 8) },
   (_, i) => `    ${LANDMARKS.ariaRoles.slice(i * 8, i * 8 + 8).map(word).join(', ')},`).join('\n');
 mkdirSync(path.dirname(out), { recursive: true });
-writeFileSync(out, `// Generated from extension/lib/landmarks.js by core/gen-landmarks.mjs: do not edit.
+writeFileSync(out, `// Generated from rules/landmarks.json by core/gen-landmarks.mjs: do not edit.
 #pragma once
 
 #include <array>

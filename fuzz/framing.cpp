@@ -1,10 +1,11 @@
 // Native-messaging framing and chunk reassembly: arbitrary bytes split at arbitrary points.
+#include "framing.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
-#include "framing.h"
 #include "untrusted_json.h"
 
 using namespace athena::bridge;

@@ -1,11 +1,12 @@
 // The native host's routing: each input line is one message, alternately from the extension and
 // from one of three socket clients, parsed as the host parses them.
+#include "host.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "host.h"
 #include "untrusted_json.h"
 
 using namespace athena::bridge;
@@ -23,8 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const json m = parse_untrusted(line, why);
     if (m.is_object()) {
       const int who = static_cast<int>(k++ % 4);  // 0 = the extension
-      if (who == 0) (void)router.from_extension(m);
-      else (void)router.from_client(who, m);
+      if (who == 0)
+        (void)router.from_extension(m);
+      else
+        (void)router.from_client(who, m);
     }
     if (nl == std::string_view::npos) break;
     start = nl + 1;

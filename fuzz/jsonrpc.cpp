@@ -12,8 +12,8 @@ using namespace athena::bridge;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string line(reinterpret_cast<const char*>(data), size);
   std::size_t answers = 0;
-  McpServer server(McpServer::Io{[&](const json& m) { answers += m.dump().size() > 0; }, [](const json&) { return true; },
-                                 [](std::string&) { return true; }});
+  McpServer server(McpServer::Io{[&](const json& m) { answers += m.dump().size() > 0; },
+                                 [](const json&) { return true; }, [](std::string&) { return true; }});
   server.on_host({{"type", "status"}, {"extension", true}});
   server.on_line(line);
   std::string why;

@@ -16,7 +16,6 @@ export type ErrorCode =
   | 'ref_removed'
   | 'document_replaced'
   | 'identity_changed'
-  | 'stale_version'
   | 'invalid_argument'
   | 'no_such_region'
   | 'internal';
@@ -107,6 +106,8 @@ export interface ActionInfo {
   warnings?: string[];
   /** The agent asked for a full snapshot. */
   forceFull?: boolean;
+  /** snapshot(): collapse regions the agent holds unchanged (default true; false shows every region). */
+  collapseUnchanged?: boolean;
   /** snapshot(): a step within the document (back, forward); in the document the agent holds, a delta. */
   inDocument?: boolean;
 }

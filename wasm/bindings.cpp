@@ -6,14 +6,13 @@
 #include <emscripten/bind.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-
-#include <nlohmann/json.hpp>
 
 #include "athena/engine.h"
 #include "athena/limits.h"
@@ -34,9 +33,12 @@ constexpr double kMaxSafeInteger = 9007199254740991.0;
 
 const char* freshness_name(Freshness f) {
   switch (f) {
-    case Freshness::kCurrent: return "current";
-    case Freshness::kStaleWithHistory: return "stale_with_history";
-    case Freshness::kStaleNoHistory: return "stale_no_history";
+    case Freshness::kCurrent:
+      return "current";
+    case Freshness::kStaleWithHistory:
+      return "stale_with_history";
+    case Freshness::kStaleNoHistory:
+      return "stale_no_history";
   }
   return "current";
 }
@@ -58,34 +60,55 @@ Reply ok_reply(std::string json_text = "null") {
   return r;
 }
 
-Reply status_reply(const Status& s) { return s ? ok_reply() : error_reply(s.error()); }
+Reply status_reply(const Status& s) {
+  return s ? ok_reply() : error_reply(s.error());
+}
 
-// {"kind": "click", "warnings": ["..."], "forceFull": false, "inDocument": false}; every field optional.
+// {"kind": "click", "warnings": ["..."], "forceFull": false, "collapseUnchanged": true, "inDocument": false}; every
+// field optional.
 Result<ActionInfo> parse_info(const std::string& info_json) {
   ActionInfo info;
   if (info_json.empty()) return info;
   if (info_json.size() > limits::kMaxInputBytes)
-    return make_error(ErrorCode::kInputTooLarge, "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull, inDocument only");
+    return make_error(ErrorCode::kInputTooLarge,
+                      "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull, collapseUnchanged, "
+                      "inDocument only");
   json j = json::parse(info_json, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return make_error(ErrorCode::kMalformedJson, "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?, inDocument?}");
-  if (!j.is_object()) return make_error(ErrorCode::kInvalidArgument, "action info must be a JSON object {kind?, warnings?, forceFull?, inDocument?}");
+  if (j.is_discarded())
+    return make_error(
+        ErrorCode::kMalformedJson,
+        "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?, collapseUnchanged?, inDocument?}");
+  if (!j.is_object())
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "action info must be a JSON object {kind?, warnings?, forceFull?, collapseUnchanged?, inDocument?}");
   if (auto it = j.find("kind"); it != j.end()) {
-    if (!it->is_string()) return make_error(ErrorCode::kInvalidArgument, "action info: kind must be a string (\"click\", \"type\", ...)");
+    if (!it->is_string())
+      return make_error(ErrorCode::kInvalidArgument, "action info: kind must be a string (\"click\", \"type\", ...)");
     info.kind = it->get<std::string>();
   }
   if (auto it = j.find("warnings"); it != j.end()) {
-    if (!it->is_array()) return make_error(ErrorCode::kInvalidArgument, "action info: warnings must be an array of strings");
+    if (!it->is_array())
+      return make_error(ErrorCode::kInvalidArgument, "action info: warnings must be an array of strings");
     for (const json& w : *it) {
-      if (!w.is_string()) return make_error(ErrorCode::kInvalidArgument, "action info: warnings must be an array of strings");
+      if (!w.is_string())
+        return make_error(ErrorCode::kInvalidArgument, "action info: warnings must be an array of strings");
       info.warnings.push_back(w.get<std::string>());
     }
   }
   if (auto it = j.find("forceFull"); it != j.end()) {
-    if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: forceFull must be true or false");
+    if (!it->is_boolean())
+      return make_error(ErrorCode::kInvalidArgument, "action info: forceFull must be true or false");
     info.force_full = it->get<bool>();
   }
+  if (auto it = j.find("collapseUnchanged"); it != j.end()) {
+    if (!it->is_boolean())
+      return make_error(ErrorCode::kInvalidArgument, "action info: collapseUnchanged must be true or false");
+    info.collapse_unchanged = it->get<bool>();
+  }
   if (auto it = j.find("inDocument"); it != j.end()) {
-    if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: inDocument must be true or false");
+    if (!it->is_boolean())
+      return make_error(ErrorCode::kInvalidArgument, "action info: inDocument must be true or false");
     info.in_document = it->get<bool>();
   }
   return info;
@@ -104,7 +127,8 @@ Result<PageKey> page_key(double context, double page) {
 // capture). The binding owns the block from the call on and frees it on every path.
 class HeapInput {
  public:
-  HeapInput(std::uintptr_t ptr, double len) : p_(reinterpret_cast<char*>(ptr)), n_(len >= 0 ? static_cast<std::size_t>(len) : 0) {}
+  HeapInput(std::uintptr_t ptr, double len)
+      : p_(reinterpret_cast<char*>(ptr)), n_(len >= 0 ? static_cast<std::size_t>(len) : 0) {}
   ~HeapInput() { std::free(p_); }
   HeapInput(const HeapInput&) = delete;
   HeapInput& operator=(const HeapInput&) = delete;
@@ -142,7 +166,8 @@ class EngineBinding {
   /// The n the next new ref gets (the host keeps a bound past it across restarts: firstRef).
   double next_ref() const { return static_cast<double>(engine_.next_ref()); }
   void advance_refs(double next) {
-    if (std::isfinite(next) && next >= 1) engine_.advance_refs(static_cast<std::uint64_t>(std::min(next, static_cast<double>(limits::kMaxFirstRef))));
+    if (std::isfinite(next) && next >= 1)
+      engine_.advance_refs(static_cast<std::uint64_t>(std::min(next, static_cast<double>(limits::kMaxFirstRef))));
   }
 
   Reply open_page(double context, double page) {
@@ -167,7 +192,8 @@ class EngineBinding {
     });
   }
 
-  Reply snapshot(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& info_json) {
+  Reply snapshot(double context, double page, std::uintptr_t capture_ptr, double capture_len,
+                 const std::string& info_json) {
     HeapInput capture_json(capture_ptr, capture_len);
     return guard("snapshot", [&] {
       auto key = page_key(context, page);
@@ -181,7 +207,8 @@ class EngineBinding {
 
   /// agent_version -1: none ("assume current"). A pack (stale_*) comes as text/json/type/version,
   /// else json is empty; extra = {freshness, currentVersion}.
-  Reply begin_action(double context, double page, std::uintptr_t capture_ptr, double capture_len, double agent_version) {
+  Reply begin_action(double context, double page, std::uintptr_t capture_ptr, double capture_len,
+                     double agent_version) {
     HeapInput capture_json(capture_ptr, capture_len);
     return guard("beginAction", [&] {
       auto key = page_key(context, page);
@@ -189,10 +216,12 @@ class EngineBinding {
       std::optional<std::uint64_t> agent;
       if (agent_version >= 0) {
         if (!(agent_version <= kMaxSafeInteger && std::floor(agent_version) == agent_version))
-          return error_reply(ErrorCode::kInvalidArgument, "the agent's version must be a non-negative integer (the version of its last FactPack)");
+          return error_reply(ErrorCode::kInvalidArgument,
+                             "the agent's version must be a non-negative integer (the version of its last FactPack)");
         agent = static_cast<std::uint64_t>(agent_version);
       } else if (!(agent_version == -1)) {
-        return error_reply(ErrorCode::kInvalidArgument, "the agent's version must be a non-negative integer, or absent");
+        return error_reply(ErrorCode::kInvalidArgument,
+                           "the agent's version must be a non-negative integer, or absent");
       }
       auto pre = engine_.begin_action(*key, capture_json.view(), agent);
       if (!pre) return error_reply(pre.error());
@@ -212,7 +241,8 @@ class EngineBinding {
   }
 
   /// resolve() against a fresh capture, outside any action: no version, pending action untouched.
-  Reply resolve_now(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& ref) {
+  Reply resolve_now(double context, double page, std::uintptr_t capture_ptr, double capture_len,
+                    const std::string& ref) {
     HeapInput capture_json(capture_ptr, capture_len);
     return guard("resolveNow", [&] {
       auto key = page_key(context, page);
@@ -236,7 +266,8 @@ class EngineBinding {
     return ok_reply(text + ",\"element\":" + render_element_json(t->element) + "}");
   }
 
-  Reply finish_action(double context, double page, std::uintptr_t capture_ptr, double capture_len, const std::string& info_json) {
+  Reply finish_action(double context, double page, std::uintptr_t capture_ptr, double capture_len,
+                      const std::string& info_json) {
     HeapInput capture_json(capture_ptr, capture_len);
     return guard("finishAction", [&] {
       auto key = page_key(context, page);
@@ -260,8 +291,10 @@ class EngineBinding {
     return guard("find", [&] {
       auto key = page_key(context, page);
       if (!key) return error_reply(key.error());
-      if (!(std::isfinite(limit) && limit >= 1 && limit <= static_cast<double>(limits::kMaxFindLimit) && std::floor(limit) == limit))
-        return error_reply(ErrorCode::kInvalidArgument, "find: limit must be an integer from 1 to " + std::to_string(limits::kMaxFindLimit));
+      if (!(std::isfinite(limit) && limit >= 1 && limit <= static_cast<double>(limits::kMaxFindLimit) &&
+            std::floor(limit) == limit))
+        return error_reply(ErrorCode::kInvalidArgument,
+                           "find: limit must be an integer from 1 to " + std::to_string(limits::kMaxFindLimit));
       FindQuery q;
       q.role = role;
       q.name = name;
@@ -276,13 +309,16 @@ class EngineBinding {
   }
 
   /// find with paging, rendered: json = {text, total, shown, next (null when none), version}.
-  Reply find_text(double context, double page, const std::string& role, const std::string& name, const std::string& region,
-                  const std::string& frame, const std::string& after, const std::string& within, double limit) {
+  Reply find_text(double context, double page, const std::string& role, const std::string& name,
+                  const std::string& region, const std::string& frame, const std::string& after,
+                  const std::string& within, double limit) {
     return guard("findText", [&] {
       auto key = page_key(context, page);
       if (!key) return error_reply(key.error());
-      if (!(std::isfinite(limit) && limit >= 1 && limit <= static_cast<double>(limits::kMaxFindLimit) && std::floor(limit) == limit))
-        return error_reply(ErrorCode::kInvalidArgument, "findText: limit must be an integer from 1 to " + std::to_string(limits::kMaxFindLimit));
+      if (!(std::isfinite(limit) && limit >= 1 && limit <= static_cast<double>(limits::kMaxFindLimit) &&
+            std::floor(limit) == limit))
+        return error_reply(ErrorCode::kInvalidArgument,
+                           "findText: limit must be an integer from 1 to " + std::to_string(limits::kMaxFindLimit));
       FindQuery q;
       q.role = role;
       q.name = name;
@@ -328,7 +364,8 @@ class EngineBinding {
     Config c;
     if (std::isfinite(first_ref) && first_ref >= 1 && first_ref <= static_cast<double>(limits::kMaxFirstRef))
       c.first_ref = static_cast<std::uint64_t>(first_ref);
-    if (std::isfinite(token_budget) && token_budget >= 1 && token_budget <= static_cast<double>(limits::kMaxBaselineTokenBudget))
+    if (std::isfinite(token_budget) && token_budget >= 1 &&
+        token_budget <= static_cast<double>(limits::kMaxBaselineTokenBudget))
       c.token_budget = static_cast<std::size_t>(token_budget);
     if (std::isfinite(ratio) && ratio > 0 && ratio <= 1) c.max_change_ratio = ratio;
     c.dedup_regions = dedup;
@@ -344,7 +381,9 @@ class EngineBinding {
   Engine engine_;
 };
 
-std::string core_version() { return kVersion; }
+std::string core_version() {
+  return kVersion;
+}
 
 // The bounds the wrapper checks before copying a string into the wasm heap, and the defaults
 // it documents; from limits.h so nothing is written twice.

@@ -52,7 +52,9 @@ inline Reply error_reply(const Error& error) {
   return r;
 }
 
-inline Reply error_reply(ErrorCode code, std::string message) { return error_reply(make_error(code, std::move(message))); }
+inline Reply error_reply(ErrorCode code, std::string message) {
+  return error_reply(make_error(code, std::move(message)));
+}
 
 /// Runs `body` (returning a Reply) and turns anything it throws into an error Reply. After a
 /// bad_alloc the engine's state is whatever the core's own guarantees leave (the core builds
@@ -78,7 +80,8 @@ Reply guard(const char* what, Body&& body) noexcept {
     }
   } catch (...) {
     try {
-      return error_reply(ErrorCode::kInternal, std::string(what) + ": internal error (unknown exception); please report it");
+      return error_reply(ErrorCode::kInternal,
+                         std::string(what) + ": internal error (unknown exception); please report it");
     } catch (...) {
       return Reply{};
     }

@@ -28,7 +28,8 @@ Reply run_fidelity(double first_seed, double count, double steps) {
 Reply fidelity_texts(double seed, double steps, double token_budget) {
   return guard("fidelityTexts", [&] {
     Reply r;
-    r.json = fidelity_texts_json(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(steps), static_cast<std::size_t>(token_budget));
+    r.json = fidelity_texts_json(static_cast<std::uint64_t>(seed), static_cast<std::size_t>(steps),
+                                 static_cast<std::size_t>(token_budget));
     r.ok = true;
     return r;
   });

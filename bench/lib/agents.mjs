@@ -16,10 +16,15 @@ export const FIDELITY_LIMITS = Object.freeze({
 
 /** @typedef {({op: 'navigate', url: string} | {op: 'click', text: string, role?: string} |
  *            {op: 'type', field: string, text: string, submit?: boolean, clear?: boolean} | {op: 'press', key: string} |
- *            {op: 'back'} | {op: 'snapshot'}) & {expect?: string | string[], topRow?: string}} Step
+ *            {op: 'back'} | {op: 'snapshot'} | {op: 'drag', text: string, role?: string, to: string, toRole?: string} |
+ *            {op: 'fill_form', fields: FormField[]} | {op: 'network', failed?: boolean} | {op: 'console', level?: string} |
+ *            {op: 'resize', width: number, height: number}) & {expect?: string | string[], topRow?: string}} Step
  *  expect: after the step, this text (each of these texts) must be in what the agent was shown;
  *  topRow: the first table row the agent was shown (a row line holding an address) must hold this text;
  *  clear: the field's value is replaced, not added to */
+
+/** A field of a fill_form step: its label, its kind (Playwright MCP's field types), the value (true checks a box or picks a radio).
+ * @typedef {{field: string, kind: 'textbox' | 'checkbox' | 'radio' | 'combobox', value: string | boolean}} FormField */
 
 /** The texts a step expects to have been shown. @param {Step} step @returns {string[]} */
 export const expectedTexts = (step) => [].concat(step.expect ?? []);
@@ -134,6 +139,12 @@ export class PlaywrightAgent extends BaseAgent {
       case 'press': await call('browser_press_key', { key: step.key }); break;
       case 'back': await call('browser_navigate_back', {}); break;
       case 'snapshot': break;
+      case 'drag': await call('browser_drag', { startElement: step.text, startTarget: this.ref(step.text, step.role), endElement: step.to, endTarget: this.ref(step.to, step.toRole) }); break;
+      case 'fill_form': await call('browser_fill_form', { fields: step.fields.map((f) => ({ name: f.field, type: f.kind, target: this.ref(f.field, f.kind), value: String(f.value) })) }); break;
+      case 'resize': await call('browser_resize', { width: step.width, height: step.height }); break;
+      // What the agent reads is the answer itself: no snapshot after it.
+      case 'network': this.view = await call('browser_network_requests', { static: false }); return;
+      case 'console': this.view = await call('browser_console_messages', { level: step.level ?? 'info' }); return;
     }
     // Playwright MCP's action replies link to a snapshot file: the agent must look.
     await this.look(call);
@@ -170,6 +181,11 @@ export class DevtoolsAgent extends BaseAgent {
       case 'press': await call('press_key', { pageId, key: step.key }); break;
       case 'back': await call('navigate_page', { pageId, type: 'back' }); break;
       case 'snapshot': break;
+      case 'drag': await call('drag', { pageId, from_uid: this.ref(step.text, step.role), to_uid: this.ref(step.to, step.toRole) }); break;
+      case 'fill_form': await call('fill_form', { pageId, elements: step.fields.map((f) => ({ uid: this.ref(f.field, f.kind), value: String(f.value) })) }); break;
+      case 'resize': await call('resize_page', { pageId, width: step.width, height: step.height }); break;
+      case 'network': this.view = await call('list_network_requests', { pageId }); return;
+      case 'console': this.view = await call('list_console_messages', { pageId, ...(step.level === 'error' ? { types: ['error'] } : {}) }); return;
     }
     await this.look(call);
   }
@@ -232,6 +248,8 @@ export class AgentBrowserAgent extends BaseAgent {
       case 'press': await call('press', { key: step.key }); break;
       case 'back': await call('back', {}); break;
       case 'snapshot': break;
+      // Its CLI has these, but the wrapper (bench/lib/agent-browser-mcp.mjs) does not serve them yet.
+      default: throw new Error(`${step.op}: not served by the agent-browser wrapper`);
     }
     await this.look(call, expectedTexts(step).length > 0);
   }
@@ -445,7 +463,34 @@ export class AthenaAgent extends BaseAgent {
       case 'press': await this.act(call, 'press', { keys: step.key, ...v() }); break;
       case 'back': await this.act(call, 'back', v()); break;
       case 'snapshot': await this.act(call, 'snapshot', {}); break;
+      case 'drag': {
+        const ref = await this.ref(call, step.text, step.role);
+        const to = (await this.target(call, step.to, step.toRole)).ref;
+        await this.act(call, 'drag', { ref, to, ...v() });
+        break;
+      }
+      case 'fill_form': {
+        const fields = [];
+        for (const f of step.fields) fields.push({ ref: (await this.target(call, f.field, f.kind)).ref, value: f.value });
+        await this.act(call, 'fill_form', { fields, ...v() });
+        break;
+      }
+      case 'resize': await this.act(call, 'resize', { width: step.width, height: step.height, ...v() }); break;
+      case 'network': await this.ask(call, 'network', step.failed ? { failed: true } : {}); break;
+      case 'console': await this.ask(call, 'console', step.level ? { level: step.level } : {}); break;
     }
+  }
+  /** A tool that answers with text, not a FactPack (network, console): what the agent reads. */
+  async ask(call, name, args) {
+    const r = await this.client.callTool({ name, arguments: args });
+    const text = resultText(r);
+    call.texts.push(text);
+    call.tools.push(name);
+    call.structured.push(structuredView(r, text));
+    if (r.structuredContent) call.withStructured++;
+    if (r.isError) throw Object.assign(new Error(`${name}: ${text.slice(0, 300)}`), { text });
+    this.view.reads.push(text);
+    return text;
   }
 }
 AGENTS.athena = AthenaAgent;

@@ -188,5 +188,58 @@ export function flows(sites) {
         { op: 'click', text: 'Save', role: 'button', expect: 'Assigned to Grace Hopper' },
       ],
     },
+    ...toolFlows(sites),
+  ];
+}
+
+/**
+ * The flows that need the tools of issue #55 (drag, fill_form, console and network, resize), as an
+ * agent would go about them with each server's own tools (bench/lib/agents.mjs); written up in
+ * bench/tools-flows-results.md. Run alone: node bench/flows.mjs --flows kanban-drag,ten-field-form,failing-api,phone-width
+ * @param {{url: (p: string) => string}} sites
+ */
+export function toolFlows(sites) {
+  return [
+    {
+      name: 'kanban-drag',
+      description: 'SortableJS (npm sortablejs) board: drag a card into the other column',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/kanban.html'), expect: 'Write spec' },
+        { op: 'drag', text: 'Write spec', role: 'button', to: 'Configure CI', toRole: 'button', expect: 'Moved. todo: tests,docs; done: setup,spec,ci' },
+      ],
+    },
+    {
+      name: 'ten-field-form',
+      description: 'A ten-field shipping form (text, email, tel, select, checkbox, radio), filled at once and submitted',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/ten-fields.html'), expect: 'Shipping details' },
+        { op: 'fill_form', fields: [
+          { field: 'First name', kind: 'textbox', value: 'Ada' }, { field: 'Last name', kind: 'textbox', value: 'Lovelace' },
+          { field: 'Email', kind: 'textbox', value: 'ada@example.org' }, { field: 'Phone', kind: 'textbox', value: '+44 20 7946 0000' },
+          { field: 'Street', kind: 'textbox', value: '12 St James Square' }, { field: 'City', kind: 'textbox', value: 'London' },
+          { field: 'Postcode', kind: 'textbox', value: 'SW1Y 4JH' }, { field: 'Country', kind: 'combobox', value: 'United Kingdom' },
+          { field: 'Gift wrap', kind: 'checkbox', value: true }, { field: 'Express', kind: 'radio', value: true },
+        ] },
+        { op: 'click', text: 'Place order', role: 'button', expect: 'Order placed for Ada Lovelace, 12 St James Square, SW1Y 4JH London, gb; ada@example.org, +44 20 7946 0000; gift yes, express.' },
+      ],
+    },
+    {
+      name: 'failing-api',
+      description: 'A page shows a vague error: find the failing API call and the message the page logged',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/failing-api.html') },
+        { op: 'click', text: 'Load orders', role: 'button', expect: 'Something went wrong' },
+        { op: 'network', failed: true, expect: ['/api/fail?page=2', '500'] },
+        { op: 'console', level: 'error', expect: ['loading page', 'database unavailable'] },
+      ],
+    },
+    {
+      name: 'phone-width',
+      description: 'A responsive header at 390 px: the links fold into a Menu button',
+      steps: [
+        { op: 'navigate', url: sites.url('/sites/responsive.html'), expect: 'Deals' },
+        { op: 'resize', width: 390, height: 844, expect: 'Menu' },
+      ],
+    },
   ];
 }

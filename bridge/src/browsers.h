@@ -12,15 +12,15 @@ namespace athena::bridge {
 
 struct BrowserPlaces {
   const char* name;
-  const char* linux_config;     // under $XDG_CONFIG_HOME (~/.config), or under HOME when it starts with ~/;
-                                //   + /NativeMessagingHosts
-  const char* linux_system;     // system-wide folder (--system), or nullptr
-  const char* linux_commands;   // space-separated commands on PATH (or absolute paths) that show it is installed
-  const char* mac_support;      // under ~/Library/Application Support, + /NativeMessagingHosts
-  const char* mac_system;       // system-wide folder (--system), or nullptr
-  const char* mac_app;          // the app bundle in /Applications (or ~/Applications)
-  const char* windows_key;      // HKCU\<key>\com.athena_delta.bridge (read by the Windows platform layer)
-  const char* sandboxed;        // why native messaging cannot reach a host there, or nullptr
+  const char* linux_config;    // under $XDG_CONFIG_HOME (~/.config), or under HOME when it starts with ~/;
+                               //   + /NativeMessagingHosts
+  const char* linux_system;    // system-wide folder (--system), or nullptr
+  const char* linux_commands;  // space-separated commands on PATH (or absolute paths) that show it is installed
+  const char* mac_support;     // under ~/Library/Application Support, + /NativeMessagingHosts
+  const char* mac_system;      // system-wide folder (--system), or nullptr
+  const char* mac_app;         // the app bundle in /Applications (or ~/Applications)
+  const char* windows_key;     // HKCU\<key>\com.athena_delta.bridge (read by the Windows platform layer)
+  const char* sandboxed;       // why native messaging cannot reach a host there, or nullptr
 };
 
 inline constexpr BrowserPlaces kBrowsers[] = {
@@ -58,17 +58,19 @@ inline constexpr BrowserPlaces kBrowsers[] = {
     {"Opera", "opera", nullptr, "opera", "com.operasoftware.Opera", nullptr, "Opera.app",
      "Software\\Google\\Chrome\\NativeMessagingHosts", nullptr},  // Opera on Windows reads Chrome's key
     // Confined builds: found (to say so plainly), never written.
-    {"Chromium (Snap)", "~/snap/chromium/common/chromium", nullptr, "/snap/bin/chromium", nullptr, nullptr, nullptr, nullptr,
+    {"Chromium (Snap)", "~/snap/chromium/common/chromium", nullptr, "/snap/bin/chromium", nullptr, nullptr, nullptr,
+     nullptr,
      "Snap confinement lets Chromium start only programs inside its snap; install Chromium from your distribution's "
      "packages or use Google Chrome"},
-    {"Chromium (Flatpak)", "~/.var/app/org.chromium.Chromium/config/chromium", nullptr, nullptr, nullptr, nullptr, nullptr,
-     nullptr, "the Flatpak sandbox cannot start a native host outside it; use a non-Flatpak build of the browser"},
-    {"Chrome (Flatpak)", "~/.var/app/com.google.Chrome/config/google-chrome", nullptr, nullptr, nullptr, nullptr, nullptr,
-     nullptr, "the Flatpak sandbox cannot start a native host outside it; use Google's .deb/.rpm of Chrome"},
+    {"Chromium (Flatpak)", "~/.var/app/org.chromium.Chromium/config/chromium", nullptr, nullptr, nullptr, nullptr,
+     nullptr, nullptr,
+     "the Flatpak sandbox cannot start a native host outside it; use a non-Flatpak build of the browser"},
+    {"Chrome (Flatpak)", "~/.var/app/com.google.Chrome/config/google-chrome", nullptr, nullptr, nullptr, nullptr,
+     nullptr, nullptr, "the Flatpak sandbox cannot start a native host outside it; use Google's .deb/.rpm of Chrome"},
     {"Brave (Flatpak)", "~/.var/app/com.brave.Browser/config/BraveSoftware/Brave-Browser", nullptr, nullptr, nullptr,
      nullptr, nullptr, nullptr, "the Flatpak sandbox cannot start a native host outside it; use Brave's .deb/.rpm"},
-    {"Edge (Flatpak)", "~/.var/app/com.microsoft.Edge/config/microsoft-edge", nullptr, nullptr, nullptr, nullptr, nullptr,
-     nullptr, "the Flatpak sandbox cannot start a native host outside it; use Microsoft's .deb/.rpm of Edge"},
+    {"Edge (Flatpak)", "~/.var/app/com.microsoft.Edge/config/microsoft-edge", nullptr, nullptr, nullptr, nullptr,
+     nullptr, nullptr, "the Flatpak sandbox cannot start a native host outside it; use Microsoft's .deb/.rpm of Edge"},
 };
 
 }  // namespace athena::bridge

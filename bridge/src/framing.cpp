@@ -11,7 +11,8 @@ namespace {
 /// The little-endian length prefix at `pos` (the caller checked 4 bytes are there).
 std::uint32_t length_at(const std::string& b, std::size_t pos) {
   std::uint32_t len = 0;
-  for (int k = 0; k < 4; ++k) len |= static_cast<std::uint32_t>(static_cast<unsigned char>(b[pos + static_cast<std::size_t>(k)])) << (8 * k);
+  for (int k = 0; k < 4; ++k)
+    len |= static_cast<std::uint32_t>(static_cast<unsigned char>(b[pos + static_cast<std::size_t>(k)])) << (8 * k);
   return len;
 }
 
@@ -95,13 +96,15 @@ std::vector<std::string> split_for_chrome(const std::string& text, const std::st
 }
 
 std::optional<std::string> ChunkAssembler::add(const json& c) {
-  if (!c.is_object() || !c.contains("id") || !c["id"].is_string() || !c.contains("seq") || !c["seq"].is_number_unsigned() ||
-      !c.contains("total") || !c["total"].is_number_unsigned() || !c.contains("data") || !c["data"].is_string())
+  if (!c.is_object() || !c.contains("id") || !c["id"].is_string() || !c.contains("seq") ||
+      !c["seq"].is_number_unsigned() || !c.contains("total") || !c["total"].is_number_unsigned() ||
+      !c.contains("data") || !c["data"].is_string())
     throw std::invalid_argument("chunk: needs string id, unsigned seq and total, string data");
   const std::string id = c["id"];
   const std::size_t seq = c["seq"], total = c["total"];
   if (total == 0 || total > max_chunks_)
-    throw std::invalid_argument("chunk " + id + ": total " + std::to_string(total) + " outside 1.." + std::to_string(max_chunks_));
+    throw std::invalid_argument("chunk " + id + ": total " + std::to_string(total) + " outside 1.." +
+                                std::to_string(max_chunks_));
   Part& p = parts_[id];
   if (p.next == 0) p.total = total;
   if (p.total != total || seq != p.next) {
@@ -113,7 +116,8 @@ std::optional<std::string> ChunkAssembler::add(const json& c) {
   p.text += c["data"].get<std::string>();
   if (p.text.size() > max_bytes_) {
     parts_.erase(id);
-    throw std::invalid_argument("chunk " + id + ": reassembled message exceeds " + std::to_string(max_bytes_) + " bytes");
+    throw std::invalid_argument("chunk " + id + ": reassembled message exceeds " + std::to_string(max_bytes_) +
+                                " bytes");
   }
   if (++p.next < p.total) return std::nullopt;
   std::string out = std::move(p.text);

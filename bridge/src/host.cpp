@@ -7,6 +7,7 @@
 #include "framing.h"
 #include "limits.h"
 #include "platform/platform.h"
+#include "tools.h"
 #include "untrusted_json.h"
 
 namespace athena::bridge {
@@ -24,9 +25,11 @@ json call_error(const json& id, const std::string& code, const std::string& mess
 }  // namespace
 
 std::string resolve_upload_files(json& call) {
+  // Which argument lists files is the tool's declaration's to say (localFiles), never its name.
+  const std::string arg = call.is_object() ? local_files_arg(str_field(call, "tool")) : std::string();
   json* args = call.is_object() && call.contains("args") ? &call["args"] : nullptr;
-  if (!args || !args->is_object() || !args->contains("files") || !(*args)["files"].is_array()) return {};
-  for (json& f : (*args)["files"]) {
+  if (arg.empty() || !args || !args->is_object() || !args->contains(arg) || !(*args)[arg].is_array()) return {};
+  for (json& f : (*args)[arg]) {
     if (!f.is_string()) continue;  // the extension refuses the shape with its own message
     const std::string given = f.get<std::string>();
     if (!platform::is_absolute(given) || given.find('\0') != std::string::npos) continue;
@@ -40,8 +43,8 @@ std::string resolve_upload_files(json& call) {
 }
 
 json HostRouter::status() const {
-  return {{"type", "status"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}, {"extension", ext_ready_},
-          {"extension_version", ext_version_}, {"browser", ext_browser_}};
+  return {{"type", "status"},        {"protocol", limits::kProtocol},     {"bridge", kVersion},
+          {"extension", ext_ready_}, {"extension_version", ext_version_}, {"browser", ext_browser_}};
 }
 
 std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
@@ -51,9 +54,10 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
     const json* p = field(msg, "protocol");
     const long long proto = p && p->is_number_integer() ? p->get<long long>() : -1;
     if (proto != limits::kProtocol) {
-      out.push_back({0, error_msg("protocol_mismatch", "the extension speaks protocol " + std::to_string(proto) + ", athena-bridge " +
-                                                           std::to_string(limits::kProtocol) + ": update " +
-                                                           (proto > limits::kProtocol ? "athena-bridge" : "the extension"))});
+      out.push_back(
+          {0, error_msg("protocol_mismatch", "the extension speaks protocol " + std::to_string(proto) +
+                                                 ", athena-bridge " + std::to_string(limits::kProtocol) + ": update " +
+                                                 (proto > limits::kProtocol ? "athena-bridge" : "the extension"))});
       return out;
     }
     ext_ready_ = true;
@@ -61,12 +65,14 @@ std::vector<Outgoing> HostRouter::from_extension(const json& msg) {
     ext_browser_ = str_field(msg, "browser");  // e.g. "Google Chrome 131": named to a second browser's user
     out.push_back({0, {{"type", "hello"}, {"protocol", limits::kProtocol}, {"bridge", kVersion}}});
     // Sessions opened before the extension said hello.
-    for (const auto& [c, cl] : clients_) out.push_back({0, {{"type", "session_open"}, {"session", cl.session}, {"client", cl.name}}});
+    for (const auto& [c, cl] : clients_)
+      out.push_back({0, {{"type", "session_open"}, {"session", cl.session}, {"client", cl.name}}});
     for (const auto& [c, cl] : clients_) out.push_back({c, status()});
     return out;
   }
   if (!ext_ready_) {
-    out.push_back({0, error_msg("protocol", "the first message must be hello {protocol: " + std::to_string(limits::kProtocol) + "}")});
+    out.push_back({0, error_msg("protocol", "the first message must be hello {protocol: " +
+                                                std::to_string(limits::kProtocol) + "}")});
     return out;
   }
   if (type == "result" || type == "progress") {
@@ -141,7 +147,8 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
     bool taken = false;
     for (const auto& [n, other] : clients_) taken = taken || (n != client && other.session == proposed);
     if (is_session_id(proposed) && !taken) cl->second.session = proposed;
-    if (ext_ready_) out.push_back({0, {{"type", "session_open"}, {"session", cl->second.session}, {"client", cl->second.name}}});
+    if (ext_ready_)
+      out.push_back({0, {{"type", "session_open"}, {"session", cl->second.session}, {"client", cl->second.name}}});
     out.push_back({client, status()});
     return out;
   }
@@ -152,13 +159,15 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
       return out;
     }
     if (!ext_ready_) {
-      out.push_back({client, call_error(msg["id"], "not_connected", "the extension has not said hello yet; retry in a moment")});
+      out.push_back(
+          {client, call_error(msg["id"], "not_connected", "the extension has not said hello yet; retry in a moment")});
       return out;
     }
     // A fair share first: one client's flood cannot fill what the others need.
     if (calls_of(client) >= limits::kMaxCallsPerClient) {
-      out.push_back({client, call_error(msg["id"], "busy", "this agent already has " + std::to_string(limits::kMaxCallsPerClient) +
-                                                            " calls in flight, its share; wait for some to finish")});
+      out.push_back({client, call_error(msg["id"], "busy",
+                                        "this agent already has " + std::to_string(limits::kMaxCallsPerClient) +
+                                            " calls in flight, its share; wait for some to finish")});
       return out;
     }
     if (pending_.size() >= limits::kMaxPendingCalls * limits::kMaxClients) {
@@ -166,9 +175,9 @@ std::vector<Outgoing> HostRouter::from_client(int client, const json& msg) {
       return out;
     }
     json m = msg;
-    // Upload paths are resolved here, on the computer whose files they name, so the extension
-    // compares the real file (symlinks followed) with the folders the user allowed.
-    if (str_field(msg, "tool") == "upload") {
+    // Paths of local files (an upload's) are resolved here, on the computer whose files they name,
+    // so the extension compares the real file (symlinks followed) with the folders the user allowed.
+    {
       const std::string why = resolve_upload_files(m);
       if (!why.empty()) {
         out.push_back({client, call_error(msg["id"], "upload_refused", why)});
@@ -242,11 +251,13 @@ struct Conn {
   Clock::time_point last_active;      // its last message (the longest idle gives its slot up first)
   Clock::time_point frame_started{};  // when the partial frame in `reader` began (valid while pending)
   bool said_hello = false;
-  std::string drop;                   // why it is to be disconnected ("" = keep)
-  bool keep_session = false;          // let go to make room: its session stays open for its return
+  std::string drop;           // why it is to be disconnected ("" = keep)
+  bool keep_session = false;  // let go to make room: its session stays open for its return
 };
 
-void log(const std::string& s) { std::fprintf(stderr, "athena-bridge native-host: %s\n", s.c_str()); }
+void log(const std::string& s) {
+  std::fprintf(stderr, "athena-bridge native-host: %s\n", s.c_str());
+}
 
 long long ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count();
@@ -265,7 +276,8 @@ json peer_status() {
     const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kPeerStatusWaitMs);
     bool open = true;
     while (open && status.is_null()) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
       if (left <= 0) break;
       for (const auto& e : loop.wait(static_cast<int>(left), conn)) {
         if (e.kind != platform::EventLoop::Event::kData || !r.feed(e.data.data(), e.data.size())) {
@@ -292,8 +304,9 @@ std::string not_serving_message(const std::string& error) {
   const std::string browser = str_field(peer, "browser");
   const bool ready = bool_field(peer, "extension");
   return std::string("your agents are connected to Athena Delta in ") +
-         (!ready ? "another browser or profile (its extension is starting)"
-                 : browser.empty() ? "another browser or profile" : browser + " (another browser, or another profile of this one)") +
+         (!ready            ? "another browser or profile (its extension is starting)"
+          : browser.empty() ? "another browser or profile"
+                            : browser + " (another browser, or another profile of this one)") +
          ", and one browser is served at a time. To use this one instead: close that browser, or turn Athena Delta off "
          "there (chrome://extensions), then reload Athena Delta here (chrome://extensions, its reload button).";
 }
@@ -347,7 +360,8 @@ int run_native_host(const std::string& caller_origin) {
       const std::string text = o.message.dump(-1, ' ', false, json::error_handler_t::replace);
       if (o.client == 0) {
         // Chrome reads its port promptly; a blocking write here is what native messaging expects.
-        for (const std::string& piece : split_for_chrome(text, "c" + std::to_string(chunk_ids++), limits::kMaxToChromeBytes))
+        for (const std::string& piece :
+             split_for_chrome(text, "c" + std::to_string(chunk_ids++), limits::kMaxToChromeBytes))
           if (!platform::write_stdout(encode_frame(piece))) return false;
       } else {
         auto it = clients.find(o.client);
@@ -366,7 +380,10 @@ int run_native_host(const std::string& caller_origin) {
       }
       const int n = it->first;
       log("client " + std::to_string(n) + " disconnected: " + it->second.drop);
-      loop.close(n, encode_frame(json{{"type", "error"}, {"code", "disconnected"}, {"message", "athena-bridge disconnected this client: " + it->second.drop}}.dump()));
+      loop.close(n, encode_frame(json{{"type", "error"},
+                                      {"code", "disconnected"},
+                                      {"message", "athena-bridge disconnected this client: " + it->second.drop}}
+                                     .dump()));
       const bool keep = it->second.keep_session;
       it = clients.erase(it);
       send(keep ? router.client_suspended(n) : router.client_gone(n));
@@ -380,20 +397,23 @@ int run_native_host(const std::string& caller_origin) {
       // newcomer refused.
       int idlest = 0;
       for (const auto& [m, c] : clients)
-        if (c.said_hello && c.drop.empty() && router.calls_of(m) == 0 && (idlest == 0 || c.last_active < clients.at(idlest).last_active))
+        if (c.said_hello && c.drop.empty() && router.calls_of(m) == 0 &&
+            (idlest == 0 || c.last_active < clients.at(idlest).last_active))
           idlest = m;
       if (idlest != 0) {
-        clients.at(idlest).drop = "idle the longest while a new agent needed its slot (at most " + std::to_string(limits::kMaxClients) +
-                                  " agents); it reconnects on its next call";
+        clients.at(idlest).drop = "idle the longest while a new agent needed its slot (at most " +
+                                  std::to_string(limits::kMaxClients) + " agents); it reconnects on its next call";
         clients.at(idlest).keep_session = true;
         reap();
       }
     }
     if (clients.size() >= limits::kMaxClients) {
-      loop.close(fd, encode_frame(json{{"type", "error"}, {"code", "busy"},
-                                       {"message", "athena-bridge already serves " + std::to_string(limits::kMaxClients) +
-                                                       " agents, its limit: close another agent and retry"}}
-                                      .dump()));
+      loop.close(fd,
+                 encode_frame(json{{"type", "error"},
+                                   {"code", "busy"},
+                                   {"message", "athena-bridge already serves " + std::to_string(limits::kMaxClients) +
+                                                   " agents, its limit: close another agent and retry"}}
+                                  .dump()));
       return;
     }
     clients.emplace(fd, Conn());
@@ -409,7 +429,10 @@ int run_native_host(const std::string& caller_origin) {
       std::string why = "not a JSON object";
       json m = parse_untrusted(*payload, why);
       if (!m.is_object()) {
-        send({{0, {{"type", "error"}, {"code", "bad_json"}, {"message", "a message from the extension was refused: " + why}}}});
+        send({{0,
+               {{"type", "error"},
+                {"code", "bad_json"},
+                {"message", "a message from the extension was refused: " + why}}}});
         continue;
       }
       if (str_field(m, "type") == "chunk") {
@@ -418,7 +441,8 @@ int run_native_host(const std::string& caller_origin) {
           if (!whole) continue;
           m = parse_untrusted(*whole, why);
           if (!m.is_object()) {
-            send({{0, {{"type", "error"}, {"code", "bad_json"}, {"message", "a chunked message was refused: " + why}}}});
+            send(
+                {{0, {{"type", "error"}, {"code", "bad_json"}, {"message", "a chunked message was refused: " + why}}}});
             continue;
           }
         } catch (const std::exception& e) {
@@ -462,15 +486,22 @@ int run_native_host(const std::string& caller_origin) {
           if (!from_chrome(e.data)) return 1;
           continue;
         }
-        if (chrome.pending()) log("Chrome closed the port in the middle of a message (" + std::to_string(chrome.pending()) + " bytes)");
+        if (chrome.pending())
+          log("Chrome closed the port in the middle of a message (" + std::to_string(chrome.pending()) + " bytes)");
         log("Chrome closed the port: exiting");
         loop.stop_listening();
         return 0;
       }
       switch (e.kind) {
-        case Event::kAccepted: accepted(e.id); break;
-        case Event::kRefused: log(e.data); break;  // another user's connection
-        case Event::kData: from_client(e.id, e.data); break;
+        case Event::kAccepted:
+          accepted(e.id);
+          break;
+        case Event::kRefused:
+          log(e.data);
+          break;  // another user's connection
+        case Event::kData:
+          from_client(e.id, e.data);
+          break;
         case Event::kClosed:
           if (auto it = clients.find(e.id); it != clients.end() && it->second.drop.empty()) it->second.drop = e.data;
           break;

@@ -19,8 +19,9 @@ using nlohmann::json;
 std::string new_session_id();
 /// Whether `id` has that form (what a client may propose in its hello).
 bool is_session_id(const std::string& id);
-/// Replaces each absolute path in an upload call's args.files by its real path (symlinks and
-/// `..` resolved), so the extension checks the real file against the user's upload folders.
+/// Replaces each absolute path in the call's argument that lists local files (the tool's
+/// declaration's localFiles: an upload's files) by its real path (symlinks and `..` resolved), so
+/// the extension checks the real file against the user's upload folders.
 /// Returns why a path cannot be resolved (it does not exist, ...), else "".
 std::string resolve_upload_files(json& call);
 

@@ -18,7 +18,9 @@ namespace athena::bridge {
 
 using nlohmann::json;
 
-std::string self_path() { return platform::self_path(); }
+std::string self_path() {
+  return platform::self_path();
+}
 
 namespace {
 
@@ -116,10 +118,12 @@ std::string check_install_options(const InstallOptions& o) {
   if (!o.user_data_dir.empty() && !platform::is_absolute(o.user_data_dir))
     return "--user-data-dir '" + o.user_data_dir + "' must be an absolute path";
   if (!o.user_data_dir.empty() && platform::registry_places())
-    return "--user-data-dir is not read on this OS: Chrome finds native hosts in the registry (HKCU) for every profile; "
+    return "--user-data-dir is not read on this OS: Chrome finds native hosts in the registry (HKCU) for every "
+           "profile; "
            "run install without it";
   if (o.system && platform::registry_places())
-    return "--system is not supported on this OS: install registers for the current user (HKCU), which every profile reads";
+    return "--system is not supported on this OS: install registers for the current user (HKCU), which every profile "
+           "reads";
   if (!o.system && o.user_data_dir.empty() && !platform::registry_places()) {
     const bool have_xdg = platform::is_absolute(platform::env("XDG_CONFIG_HOME"));
     const std::string h = platform::home_dir();
@@ -194,7 +198,8 @@ int cmd_install(const InstallOptions& o) {
     std::printf("  No Chromium-family browser found here (looked for:");
     for (const BrowserPlaces& b : kBrowsers)
       if (!b.sandboxed) std::printf(" %s,", b.name);
-    std::printf(platform::registry_places() ? " by their keys under HKCU\\Software).\n" : " in their folders and on PATH).\n");
+    std::printf(platform::registry_places() ? " by their keys under HKCU\\Software).\n"
+                                            : " in their folders and on PATH).\n");
     std::printf("  Install one and run install again, or pass --all to register for every one.\n");
     return 1;
   }
@@ -254,17 +259,23 @@ int cmd_doctor(const InstallOptions& o) {
       continue;
     }
     const std::string path = str_field(m, "path");
-    if (path != me) bad(browser + ": manifest points at " + path + ", not at this binary " + me, "run `" + me + " install`");
-    else if (!platform::is_executable(path)) bad(browser + ": " + path + " is not executable", "rebuild, then `athena-bridge install`");
-    else ok(browser + ": " + file);
+    if (path != me)
+      bad(browser + ": manifest points at " + path + ", not at this binary " + me, "run `" + me + " install`");
+    else if (!platform::is_executable(path))
+      bad(browser + ": " + path + " is not executable", "rebuild, then `athena-bridge install`");
+    else
+      ok(browser + ": " + file);
     for (const std::string& id : allowed_ids(o)) {
       bool allowed = false;
       if (const json* origins = field(m, "allowed_origins"); origins && origins->is_array())
         for (const auto& a : *origins) allowed = allowed || a == "chrome-extension://" + id + "/";
-      if (!allowed) bad(browser + ": the extension " + id + " is not in allowed_origins", "run `athena-bridge install`");
+      if (!allowed)
+        bad(browser + ": the extension " + id + " is not in allowed_origins", "run `athena-bridge install`");
     }
   }
-  if (!found) bad("no native host manifest for any browser", "run `" + me + " install` (or `--user-data-dir DIR` for a custom profile)");
+  if (!found)
+    bad("no native host manifest for any browser",
+        "run `" + me + " install` (or `--user-data-dir DIR` for a custom profile)");
 
   std::printf("\n2. extension connection (%s)\n", platform::endpoint_name().c_str());
   std::string error;
@@ -272,10 +283,13 @@ int cmd_doctor(const InstallOptions& o) {
   const int conn = loop.connect(error);
   if (conn < 0) {
     bad("no native host running: " + error,
-        "open Chrome with the Athena Delta extension installed and enabled; it starts the host itself (check its popup)");
+        "open Chrome with the Athena Delta extension installed and enabled; it starts the host itself (check its "
+        "popup)");
   } else {
     ok("native host reachable");
-    loop.send(conn, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", "athena-bridge doctor"}}.dump()));
+    loop.send(conn,
+              encode_frame(
+                  json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", "athena-bridge doctor"}}.dump()));
     FrameReader r(limits::kMaxFrameBytes);
     json status;
     bool open = true;
@@ -302,14 +316,17 @@ int cmd_doctor(const InstallOptions& o) {
       if (proto != limits::kProtocol)
         bad("protocol " + json(proto).dump() + " vs ours " + std::to_string(limits::kProtocol),
             "install the same version of athena-bridge and the extension");
-      else ok("protocol " + std::to_string(limits::kProtocol));
+      else
+        ok("protocol " + std::to_string(limits::kProtocol));
       if (bool_field(status, "extension"))
         ok("extension connected (version " + str_field(status, "extension_version", "?") +
            (str_field(status, "browser").empty() ? "" : ", in " + str_field(status, "browser")) + ")");
-      else bad("the host runs but the extension has not said hello", "reload the extension");
+      else
+        bad("the host runs but the extension has not said hello", "reload the extension");
     }
   }
-  std::printf("\n%s\n", problems ? "Some links are broken: fix them in order, then run doctor again." : "Every link works.");
+  std::printf("\n%s\n",
+              problems ? "Some links are broken: fix them in order, then run doctor again." : "Every link works.");
   return problems ? 1 : 0;
 }
 

@@ -10,11 +10,11 @@ namespace athena::bridge {
 inline constexpr const char* kHostName = "com.athena_delta.bridge";
 
 struct InstallOptions {
-  bool system = false;          // /etc (Linux) or /Library (macOS) instead of the user's folders
-  bool all = false;             // every browser of the table, not only those found on this machine
-  bool guide = true;            // after the manifests, how to connect an agent (npx athena-delta prints its own)
-  std::string user_data_dir;    // only <dir>/NativeMessagingHosts (a custom Chromium profile)
-  std::string binary;           // absolute path written into the manifest (default: this executable)
+  bool system = false;        // /etc (Linux) or /Library (macOS) instead of the user's folders
+  bool all = false;           // every browser of the table, not only those found on this machine
+  bool guide = true;          // after the manifests, how to connect an agent (npx athena-delta prints its own)
+  std::string user_data_dir;  // only <dir>/NativeMessagingHosts (a custom Chromium profile)
+  std::string binary;         // absolute path written into the manifest (default: this executable)
   std::vector<std::string> extension_ids;  // allowed_origins; default: the pinned id (extension/EXTENSION_ID)
 };
 

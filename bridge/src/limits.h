@@ -32,6 +32,7 @@ inline constexpr int kClientTimeoutMarginMs = 5'000;                 // our answ
 inline constexpr int kCallDeadlineMs = kClientTimeoutMs - kClientTimeoutMarginMs;  // a tool call, end to end
 inline constexpr int kDeadlineMarginMs = 2'000;                      // the extension gets this much less, to answer in time
 inline constexpr int kConnectTimeoutMs = 2'000;                      // connecting to the host's socket
+inline constexpr int kConnectPollMs = 100;                           // how often, while connecting, the host's status is looked for
 inline constexpr int kProgressEveryMs = 1'000;                       // a long call reports progress this often (when the client asked)
 inline constexpr int kPeerStatusWaitMs = 1'000;                      // a second browser's host asks the serving one which browser it serves
 inline constexpr int kListTtlMs = 3'600'000;                         // how long a 2026-07-28 client may cache tools/list and server/discover (ttlMs): they change only with a new athena-bridge
@@ -50,8 +51,8 @@ static_assert(wire::kCallDeadlineMaxMs == kCallDeadlineMs - kDeadlineMarginMs,
               "limits.js callDeadlineMaxMs is the longest deadline_ms the bridge sends: kCallDeadlineMs less kDeadlineMarginMs");
 static_assert(wire::kCallDeadlineGraceMs < kDeadlineMarginMs,
               "the extension's own deadline answer (callDeadlineGraceMs after the deadline) must reach us within our margin");
-static_assert(wire::kWaitForMaxMs + kDeadlineMarginMs < wire::kCallDeadlineMaxMs,
-              "the longest wait_for (limits.js waitForMaxMs), with the FactPack after it, must fit in a call's deadline");
+static_assert(wire::kLongestToolWaitMs + kDeadlineMarginMs < wire::kCallDeadlineMaxMs,
+              "the longest wait a tool's declaration allows (its deadline argument's maxMs), with the FactPack after it, must fit in a call's deadline");
 static_assert(wire::kWakeAlarmMs < kReconnectWaitMs && kReconnectWaitMs < kCallDeadlineMs,
               "a call waits for the stopped worker's wake alarm (limits.js wakeAlarmMinutes), within its own deadline");
 

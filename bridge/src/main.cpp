@@ -17,23 +17,24 @@ using namespace athena::bridge;
 namespace {
 
 int usage(int code) {
-  std::fprintf(code ? stderr : stdout,
-               "athena-bridge %s\n"
-               "usage:\n"
-               "  athena-bridge mcp [--structured] [--tools GROUPS]\n"
-               "                                             MCP server on stdio (what your agent launches);\n"
-               "                                             --structured adds outputSchema + structuredContent (the\n"
-               "                                             untrimmed FactPack JSON) for programs, not for agents;\n"
-               "                                             --tools core,input,debug (or all) chooses the tool groups\n"
-               "                                             served (default core: every tool costs context tokens)\n"
-               "  athena-bridge native-host                  native messaging host (Chrome launches it)\n"
-               "  athena-bridge install [--all] [--system] [--user-data-dir DIR] [--binary PATH] [--extension-id ID]...\n"
-               "                                             registers the native host for the browsers found here\n"
-               "                                             (--all: every one it knows); each --extension-id is allowed\n"
-               "  athena-bridge uninstall [--system] [--user-data-dir DIR]\n"
-               "  athena-bridge doctor [--user-data-dir DIR]\n"
-               "  athena-bridge --version\n",
-               athena::kVersion);
+  std::fprintf(
+      code ? stderr : stdout,
+      "athena-bridge %s\n"
+      "usage:\n"
+      "  athena-bridge mcp [--structured] [--tools GROUPS]\n"
+      "                                             MCP server on stdio (what your agent launches);\n"
+      "                                             --structured adds outputSchema + structuredContent (the\n"
+      "                                             untrimmed FactPack JSON) for programs, not for agents;\n"
+      "                                             --tools core,input,debug (or all) chooses the tool groups\n"
+      "                                             served (default core: every tool costs context tokens)\n"
+      "  athena-bridge native-host                  native messaging host (Chrome launches it)\n"
+      "  athena-bridge install [--all] [--system] [--user-data-dir DIR] [--binary PATH] [--extension-id ID]...\n"
+      "                                             registers the native host for the browsers found here\n"
+      "                                             (--all: every one it knows); each --extension-id is allowed\n"
+      "  athena-bridge uninstall [--system] [--user-data-dir DIR]\n"
+      "  athena-bridge doctor [--user-data-dir DIR]\n"
+      "  athena-bridge --version\n",
+      athena::kVersion);
   return code;
 }
 
@@ -53,7 +54,8 @@ bool parse_tool_groups(const std::string& list, std::vector<std::string>& out) {
     const std::size_t end = std::min(list.find(',', start), list.size());
     const std::string g = list.substr(start, end - start);
     if (std::find(known.begin(), known.end(), g) == known.end()) {
-      std::fprintf(stderr, "athena-bridge mcp: --tools: '%s' is not a tool group (groups: %s, or all)\n", g.c_str(), names.c_str());
+      std::fprintf(stderr, "athena-bridge mcp: --tools: '%s' is not a tool group (groups: %s, or all)\n", g.c_str(),
+                   names.c_str());
       return false;
     }
     if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
@@ -94,12 +96,18 @@ int main(int argc, char** argv) {
     InstallOptions o;
     for (int i = 2; i < argc; ++i) {
       const std::string a = argv[i];
-      if (a == "--system") o.system = true;
-      else if (a == "--user-data-dir" && i + 1 < argc) o.user_data_dir = argv[++i];
-      else if (a == "--extension-id" && i + 1 < argc) o.extension_ids.emplace_back(argv[++i]);  // repeatable
-      else if (a == "--all" && mode == "install") o.all = true;
-      else if (a == "--no-guide" && mode == "install") o.guide = false;
-      else if (a == "--binary" && i + 1 < argc) o.binary = argv[++i];
+      if (a == "--system")
+        o.system = true;
+      else if (a == "--user-data-dir" && i + 1 < argc)
+        o.user_data_dir = argv[++i];
+      else if (a == "--extension-id" && i + 1 < argc)
+        o.extension_ids.emplace_back(argv[++i]);  // repeatable
+      else if (a == "--all" && mode == "install")
+        o.all = true;
+      else if (a == "--no-guide" && mode == "install")
+        o.guide = false;
+      else if (a == "--binary" && i + 1 < argc)
+        o.binary = argv[++i];
       else {
         std::fprintf(stderr, "athena-bridge %s: unknown option %s\n", mode.c_str(), a.c_str());
         return usage(2);

@@ -18,7 +18,8 @@ namespace {
 constexpr int kParseError = -32700, kInvalidRequest = -32600, kMethodNotFound = -32601;  // kInvalidParams: mcp_eras.h
 
 const char* kNotConnected =
-    "Chrome with the Athena Delta extension is not connected: %s. Open Chrome with the extension installed (its popup shows "
+    "Chrome with the Athena Delta extension is not connected: %s. Open Chrome with the extension installed (its popup "
+    "shows "
     "the bridge status), then retry; run `athena-bridge doctor` to check every link.";
 
 std::string not_connected(const std::string& why) {
@@ -50,7 +51,8 @@ json structured_factpack(const json& msg) {
 }  // namespace
 
 void McpServer::reply(const json& id, json result, bool modern) {
-  io_.to_client({{"jsonrpc", "2.0"}, {"id", id}, {"result", modern ? modern_result(std::move(result)) : std::move(result)}});
+  io_.to_client(
+      {{"jsonrpc", "2.0"}, {"id", id}, {"result", modern ? modern_result(std::move(result)) : std::move(result)}});
 }
 
 void McpServer::fail(const json& id, int code, const std::string& message, const json& data) {
@@ -78,7 +80,8 @@ void McpServer::progress(const json& token, long long value, const std::string& 
 void McpServer::on_line(const std::string& line, Clock::time_point now) {
   if (line.find_first_not_of(" \t\r\n") == std::string::npos) return;
   if (line.size() > limits::kMaxMcpLineBytes) {
-    fail(nullptr, kInvalidRequest, "message of " + std::to_string(line.size()) + " bytes exceeds " + std::to_string(limits::kMaxMcpLineBytes));
+    fail(nullptr, kInvalidRequest,
+         "message of " + std::to_string(line.size()) + " bytes exceeds " + std::to_string(limits::kMaxMcpLineBytes));
     return;
   }
   std::string why;
@@ -102,13 +105,14 @@ void McpServer::handle(const json& msg, Clock::time_point now) {
   const json echo_id = raw_id && is_id(*raw_id) ? *raw_id : json(nullptr);
   const json* m = field(msg, "method");
   if (!msg.is_object() || str_field(msg, "jsonrpc") != "2.0" || (m && !m->is_string())) {
-    fail(echo_id, kInvalidRequest, "invalid request: expected a JSON-RPC 2.0 object ({\"jsonrpc\": \"2.0\", \"method\": string, ...})");
+    fail(echo_id, kInvalidRequest,
+         "invalid request: expected a JSON-RPC 2.0 object ({\"jsonrpc\": \"2.0\", \"method\": string, ...})");
     return;
   }
   if (!m) return;  // a response to something we never send: ignore
   const std::string method = m->get<std::string>();
   const bool notification = raw_id == nullptr;
-  const json id = echo_id;
+  const json& id = echo_id;
   if (!notification && !is_id(*raw_id)) {
     fail(nullptr, kInvalidRequest, "invalid request: id must be a string or an integer");
     return;
@@ -162,7 +166,9 @@ const char* kInstructions =
     "Refs (e12) stay valid until a FactPack invalidates them; pass the last v as version.";
 
 /// What athena-delta offers: tools only, and a list that never changes while the process lives.
-json capabilities() { return {{"tools", {{"listChanged", false}}}}; }
+json capabilities() {
+  return {{"tools", {{"listChanged", false}}}};
+}
 
 }  // namespace
 
@@ -193,9 +199,10 @@ void McpServer::handle_legacy(const json& id, const std::string& method, const j
   if (method == "server/discover" || method == "subscriptions/listen") {
     // A modern method without the modern envelope: malformed (2026-07-28 basic/index), and the
     // answer a probing client reads as "not modern" names what was missing.
-    fail(id, kInvalidParams, method + " is a " + modern_protocol_versions().front() +
-                                 " request: it needs params._meta with io.modelcontextprotocol/protocolVersion and "
-                                 "io.modelcontextprotocol/clientCapabilities");
+    fail(id, kInvalidParams,
+         method + " is a " + modern_protocol_versions().front() +
+             " request: it needs params._meta with io.modelcontextprotocol/protocolVersion and "
+             "io.modelcontextprotocol/clientCapabilities");
     return;
   }
   if (method == "resources/list" || method == "prompts/list") {
@@ -210,7 +217,9 @@ void McpServer::handle_modern(const json& id, const std::string& method, const j
   // athena-bridge, never for one user rather than another: public, for limits::kListTtlMs.
   const json cacheable = {{"ttlMs", limits::kListTtlMs}, {"cacheScope", "public"}};
   if (method == "server/discover") {
-    json r = {{"supportedVersions", supported_protocol_versions()}, {"capabilities", capabilities()}, {"instructions", kInstructions}};
+    json r = {{"supportedVersions", supported_protocol_versions()},
+              {"capabilities", capabilities()},
+              {"instructions", kInstructions}};
     r.update(cacheable);
     reply(id, r, true);
     return;
@@ -230,21 +239,24 @@ void McpServer::handle_modern(const json& id, const std::string& method, const j
     // of what was asked, as the specification has a server say so, and the request stays open
     // until the client cancels it.
     if (subscriptions_.size() >= limits::kMaxSubscriptions) {
-      fail(id, kInvalidRequest, std::to_string(limits::kMaxSubscriptions) +
-                                    " subscriptions are open already, and athena-delta sends no notifications on them: cancel some");
+      fail(id, kInvalidRequest,
+           std::to_string(limits::kMaxSubscriptions) +
+               " subscriptions are open already, and athena-delta sends no notifications on them: cancel some");
       return;
     }
     subscriptions_.push_back(id);
-    io_.to_client({{"jsonrpc", "2.0"},
-                   {"method", "notifications/subscriptions/acknowledged"},
-                   {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", id}}}, {"notifications", json::object()}}}});
+    io_.to_client(
+        {{"jsonrpc", "2.0"},
+         {"method", "notifications/subscriptions/acknowledged"},
+         {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", id}}}, {"notifications", json::object()}}}});
     return;
   }
   if (method == "initialize" || method == "ping" || method == "logging/setLevel") {
-    fail(id, kMethodNotFound, method + " is not part of MCP " + modern_protocol_versions().front() +
-                                  " (it has no handshake: every request carries its version in _meta); a client of " +
-                                  legacy_protocol_versions().back() + " … " + legacy_protocol_versions().front() +
-                                  " sends it without the io.modelcontextprotocol/ _meta keys");
+    fail(id, kMethodNotFound,
+         method + " is not part of MCP " + modern_protocol_versions().front() +
+             " (it has no handshake: every request carries its version in _meta); a client of " +
+             legacy_protocol_versions().back() + " … " + legacy_protocol_versions().front() +
+             " sends it without the io.modelcontextprotocol/ _meta keys");
     return;
   }
   if (method == "resources/list" || method == "prompts/list" || method == "resources/templates/list") {
@@ -265,11 +277,13 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     fail(id, kInvalidParams, "unknown tool: " + name + " (tools/list has the tools)");
     return;
   }
-  if (const std::string group = tool_group(name); std::find(options_.tools.begin(), options_.tools.end(), group) == options_.tools.end()) {
+  if (const std::string group = tool_group(name);
+      std::find(options_.tools.begin(), options_.tools.end(), group) == options_.tools.end()) {
     std::string served;
     for (const std::string& g : options_.tools) served += (served.empty() ? "" : ",") + g;
-    fail(id, kInvalidParams, name + " is in the tool group '" + group + "', which this server does not serve (--tools " + served +
-                                 "): the user can add it, e.g. athena-bridge mcp --tools " + served + "," + group);
+    fail(id, kInvalidParams,
+         name + " is in the tool group '" + group + "', which this server does not serve (--tools " + served +
+             "): the user can add it, e.g. athena-bridge mcp --tools " + served + "," + group);
     return;
   }
   const json* given_args = field(params, "arguments");
@@ -279,7 +293,9 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     return;
   }
   if (pending_.size() + waiting_.size() >= limits::kMaxPendingCalls) {
-    tool_error(id, "too many calls in flight (" + std::to_string(limits::kMaxPendingCalls) + "); wait for some to finish", modern);
+    tool_error(id,
+               "too many calls in flight (" + std::to_string(limits::kMaxPendingCalls) + "); wait for some to finish",
+               modern);
     return;
   }
   json token = nullptr;
@@ -293,14 +309,19 @@ void McpServer::call_tool(const json& id, const json& params, Clock::time_point 
     }
   }
   // Every call, whatever it is, is answered within this, before the client's own timeout
-  // (limits.h kCallDeadlineMs; the longest wait_for fits in it, checked there).
+  // (limits.h kCallDeadlineMs; the longest wait a tool declares fits in it, checked there).
   const int deadline_ms = limits::kCallDeadlineMs;
   const std::string hid = "m" + std::to_string(next_id_++);
-  json call = {{"type", "call"}, {"id", hid}, {"tool", name}, {"args", args}, {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
+  json call = {{"type", "call"},
+               {"id", hid},
+               {"tool", name},
+               {"args", args},
+               {"deadline_ms", deadline_ms - limits::kDeadlineMarginMs}};
   // The FactPack's JSON crosses the wire only for a server that hands it on (structuredContent):
   // on a large page it is megabytes the text never carries.
   if (options_.structured) call["structured"] = true;
-  const Pending pending{id, name, modern, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token, now, now, 0};
+  const Pending pending{id,  name, modern, now + std::chrono::milliseconds(deadline_ms), deadline_ms, token,
+                        now, now,  0};
   bool sent = ext_connected_ && to_host(call);
   if (!sent && seen_extension_) {
     // The extension was here and went away (Chrome stops an idle service worker; it wakes again
@@ -373,7 +394,8 @@ void McpServer::on_host(const json& msg) {
     const std::string code = str_field(e, "code", "error");
     std::string text = str_field(e, "message", "the extension failed the call");
     if (code == "not_connected") text = not_connected(text);
-    json r = {{"content", json::array({{{"type", "text"}, {"text", "error " + code + ": " + text}}})}, {"isError", true}};
+    json r = {{"content", json::array({{{"type", "text"}, {"text", "error " + code + ": " + text}}})},
+              {"isError", true}};
     reply(p.rpc_id, r, p.modern);
     return;
   }
@@ -424,8 +446,9 @@ void McpServer::tick(Clock::time_point now) {
         continue;
       }
       const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(now - it->pending.started).count();
-      tool_error(it->pending.rpc_id, not_connected("it went away and did not come back within " + std::to_string(waited) +
-                                                   " ms (a running Chrome wakes the extension's stopped worker on its alarm)"),
+      tool_error(it->pending.rpc_id,
+                 not_connected("it went away and did not come back within " + std::to_string(waited) +
+                               " ms (a running Chrome wakes the extension's stopped worker on its alarm)"),
                  it->pending.modern);
       it = waiting_.erase(it);
     }
@@ -433,21 +456,25 @@ void McpServer::tick(Clock::time_point now) {
   // Long calls say they are alive, to clients that asked (params._meta.progressToken), also while
   // they wait for the extension; the extension may say more (forwarded in on_host).
   auto alive = [&](Pending& p, const char* doing) {
-    if (p.progress_token.is_null() || now - p.last_progress < std::chrono::milliseconds(limits::kProgressEveryMs)) return;
+    if (p.progress_token.is_null() || now - p.last_progress < std::chrono::milliseconds(limits::kProgressEveryMs))
+      return;
     p.last_progress = now;
     const long long ms = next_progress(p, now);
-    progress(p.progress_token, ms, p.tool + " " + doing + " for " + std::to_string(ms) + " ms (answered by " + std::to_string(p.deadline_ms) + " ms)");
+    progress(p.progress_token, ms,
+             p.tool + " " + doing + " for " + std::to_string(ms) + " ms (answered by " + std::to_string(p.deadline_ms) +
+                 " ms)");
   };
   for (auto& w : waiting_) alive(w.pending, "waiting for the extension");
   for (auto& [hid, p] : pending_) alive(p, "running");
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (now >= it->second.deadline) {
       to_host({{"type", "cancel"}, {"id", it->first}});
-      tool_error(it->second.rpc_id,
-                 it->second.tool + " timed out after " + std::to_string(it->second.deadline_ms) +
-                     " ms (athena-delta answers every call before an MCP client's own timeout); the page may still be busy: "
-                     "take a snapshot to see where it stands",
-                 it->second.modern);
+      tool_error(
+          it->second.rpc_id,
+          it->second.tool + " timed out after " + std::to_string(it->second.deadline_ms) +
+              " ms (athena-delta answers every call before an MCP client's own timeout); the page may still be busy: "
+              "take a snapshot to see where it stands",
+          it->second.modern);
       it = pending_.erase(it);
     } else {
       ++it;
@@ -468,7 +495,9 @@ int run_mcp_server(McpOptions options) {
   FrameReader reader(limits::kMaxFrameBytes);
   McpServer* self = nullptr;
   McpServer::Io io;
-  io.to_client = [](const json& m) { platform::write_stdout(m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n"); };
+  io.to_client = [](const json& m) {
+    platform::write_stdout(m.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+  };
   // What goes to the host waits in the loop's queue for that connection and is written as the
   // host takes it (platform::EventLoop::send never blocks: POSIX drains it from wait(), Windows
   // from the connection's own I/O thread): a host that stops reading (stopped, or swamped) never
@@ -495,12 +524,16 @@ int run_mcp_server(McpOptions options) {
     self->clear_host_error();
     // The hello may fail to go out when the host already refused us and closed: what it said
     // is still there to read, so the answer comes from reading, not from this write.
-    loop.send(id, encode_frame(json{{"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}.dump()));
+    loop.send(
+        id,
+        encode_frame(json{
+            {"type", "hello"}, {"protocol", limits::kProtocol}, {"client", self->client_name()}, {"session", session}}
+                         .dump()));
     // Wait briefly for the status so the first call knows whether the extension is there. A host
     // that refuses us (busy: every slot taken) says why and closes: that reason is the answer.
     const auto until = Clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
     while (!self->extension_connected() && Clock::now() < until) {
-      for (const Event& e : loop.wait(100, id)) {
+      for (const Event& e : loop.wait(limits::kConnectPollMs, id)) {
         if (e.kind == Event::kClosed) {
           loop.close(id);
           error = self->host_error().empty() ? "the native host closed the connection" : self->host_error();
@@ -517,7 +550,7 @@ int run_mcp_server(McpOptions options) {
     host = id;
     return true;
   };
-  McpServer server(io, options);
+  McpServer server(io, std::move(options));
   self = &server;
   std::string line;
   bool dropping = false;  // inside an oversized line
@@ -531,7 +564,8 @@ int run_mcp_server(McpOptions options) {
     server.tick();
     for (const Event& e : events) {
       if (e.id == platform::EventLoop::kStdin) {
-        if (e.kind != Event::kData) return 0;  // the client went away: calls in flight die with us (the host cancels them)
+        if (e.kind != Event::kData)
+          return 0;  // the client went away: calls in flight die with us (the host cancels them)
         for (const char c : e.data) {
           if (c == '\n') {
             if (dropping) {

@@ -44,7 +44,7 @@ class McpServer {
     std::function<bool(const json&)> to_host;              // false: not connected
     std::function<bool(std::string& error)> connect_host;  // (re)connect; false + why
   };
-  explicit McpServer(Io io, McpOptions options = McpOptions()) : io_(std::move(io)), options_(options) {}
+  explicit McpServer(Io io, McpOptions options = McpOptions()) : io_(std::move(io)), options_(std::move(options)) {}
 
   /// One line from stdin.
   void on_line(const std::string& line, Clock::time_point now = Clock::now());

@@ -45,7 +45,9 @@ const std::vector<std::string>& supported_protocol_versions() {
   return v;
 }
 
-json server_info() { return {{"name", "athena-delta"}, {"version", kVersion}}; }
+json server_info() {
+  return {{"name", "athena-delta"}, {"version", kVersion}};
+}
 
 RequestEra read_era(const json& params) {
   RequestEra era;
@@ -63,15 +65,17 @@ RequestEra read_era(const json& params) {
   era.modern = true;
   if (!version->is_string()) {
     era.error_code = kInvalidParams;
-    era.error = std::string("_meta[\"") + kProtocolVersionKey + "\"] must be a string, the protocol version of this request (e.g. \"" +
+    era.error = std::string("_meta[\"") + kProtocolVersionKey +
+                "\"] must be a string, the protocol version of this request (e.g. \"" +
                 modern_protocol_versions().front() + "\")";
     return era;
   }
   era.version = version->get<std::string>();
   if (!speaks(modern_protocol_versions(), era.version)) {
     era.error_code = kUnsupportedProtocolVersion;
-    era.error = "Unsupported protocol version \"" + era.version + "\": athena-delta serves " + joined(modern_protocol_versions()) +
-                " per request, and " + joined(legacy_protocol_versions()) + " after initialize";
+    era.error = "Unsupported protocol version \"" + era.version + "\": athena-delta serves " +
+                joined(modern_protocol_versions()) + " per request, and " + joined(legacy_protocol_versions()) +
+                " after initialize";
     era.error_data = {{"supported", supported_protocol_versions()}, {"requested", era.version}};
     return era;
   }

@@ -54,7 +54,8 @@ const json& tool_list(bool structured) {
 json served_tools(bool structured, const std::vector<std::string>& groups) {
   json out = json::array();
   for (const json& t : tool_list(structured))
-    if (std::find(groups.begin(), groups.end(), tool_group(t["name"].get<std::string>())) != groups.end()) out.push_back(t);
+    if (std::find(groups.begin(), groups.end(), tool_group(t["name"].get<std::string>())) != groups.end())
+      out.push_back(t);
   return out;
 }
 
@@ -75,6 +76,12 @@ const json* find_tool(const std::string& name) {
   return nullptr;
 }
 
+std::string local_files_arg(const std::string& name) {
+  const json& f = contract()["localFiles"];
+  const auto it = f.find(name);
+  return it == f.end() ? "" : it->get<std::string>();
+}
+
 bool returns_factpack(const std::string& name) {
   for (const json& n : contract()["factpack"])
     if (n == name) return true;
@@ -88,7 +95,8 @@ std::string check_arguments(const json& tool, const json& args) {
   const json& props = schema["properties"];
   if (schema.contains("required"))
     for (const json& r : schema["required"])
-      if (!args.contains(r.get<std::string>())) return name + ": missing required argument '" + r.get<std::string>() + "'";
+      if (!args.contains(r.get<std::string>()))
+        return name + ": missing required argument '" + r.get<std::string>() + "'";
   for (auto it = args.begin(); it != args.end(); ++it) {
     if (!props.contains(it.key())) {
       std::string known;
@@ -105,7 +113,8 @@ std::string check_arguments(const json& tool, const json& args) {
     }
     if (p.contains("items") && it.value().is_array())
       for (const json& x : it.value())
-        if (!type_ok(p["items"]["type"], x)) return name + ": every item of '" + it.key() + "' must be " + p["items"]["type"].get<std::string>();
+        if (!type_ok(p["items"]["type"], x))
+          return name + ": every item of '" + it.key() + "' must be " + p["items"]["type"].get<std::string>();
   }
   return "";
 }

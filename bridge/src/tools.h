@@ -1,6 +1,6 @@
 // The MCP tool list: the extension's actions, generated at build time from the one tool contract
-// (extension/lib/tool-contract.js, via bridge/gen-tools.mjs), described as briefly as an agent needs. The whole list is in every agent's context: it is budgeted and measured
-// (bench/tool-list-results.md).
+// (extension/lib/tool-contract.js, via bridge/gen-tools.mjs), described as briefly as an agent needs. The whole list is
+// in every agent's context: it is budgeted and measured (bench/tool-list-results.md).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -36,5 +36,9 @@ std::string check_arguments(const json& tool, const json& args);
 
 /// Whether the tool answers with a FactPack (and so, in structured mode, has an outputSchema).
 bool returns_factpack(const std::string& name);
+
+/// The argument of tool `name` that lists files on this computer (its declaration's localFiles),
+/// which the native host resolves before the call goes on; "" when it names none.
+std::string local_files_arg(const std::string& name);
 
 }  // namespace athena::bridge

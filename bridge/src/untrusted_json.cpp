@@ -10,9 +10,12 @@ JsonShape scan_json(std::string_view text) {
   bool in_string = false, escaped = false, top_array = false, top_has_item = false;
   for (const char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
     switch (c) {
@@ -33,7 +36,10 @@ JsonShape scan_json(std::string_view text) {
       case ',':
         if (depth == 1 && top_array) ++s.top_items;
         break;
-      case ' ': case '\t': case '\r': case '\n':
+      case ' ':
+      case '\t':
+      case '\r':
+      case '\n':
         break;
       default:
         if (depth == 1 && top_array) top_has_item = true;
@@ -79,6 +85,8 @@ double number_field(const json& object, const char* key, double fallback) {
   return f && f->is_number() ? f->get<double>() : fallback;
 }
 
-bool is_id(const json& value) { return value.is_string() || value.is_number_integer(); }
+bool is_id(const json& value) {
+  return value.is_string() || value.is_number_integer();
+}
 
 }  // namespace athena::bridge

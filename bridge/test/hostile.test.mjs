@@ -1,7 +1,7 @@
 // Crafted input on every interface of the built athena-bridge: MCP stdin, the native host's
 // stdin (the extension's side) and its socket (an MCP server's side). Each attack once crashed
 // or stalled the process; now each gets a clear error and the process goes on serving.
-// bench/hostile.mjs replays the same inputs for the before/after table in bench/RESULTS.md.
+// bench/hostile.mjs replays the same inputs for the before/after table in bench/hostile-before-after.md (docs/security.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -9,7 +9,9 @@ namespace athena {
 
 using engine::FieldHasher;
 
-std::uint64_t node_content_hash(const ReadableNode& node) { return engine::content_hash_of(node); }
+std::uint64_t node_content_hash(const ReadableNode& node) {
+  return engine::content_hash_of(node);
+}
 
 std::uint64_t content_hash(const Snapshot& snapshot) {
   FieldHasher h;

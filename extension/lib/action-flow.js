@@ -7,6 +7,8 @@ import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
+import { findTool, TOOLS } from './tool-contract.js';
+import { CALL_ID, dialogRule } from './tools/define.js';
 
 /** @typedef {import('./tab-session.js').TabSession} TabSession */
 /**
@@ -41,13 +43,27 @@ function busyWith(e, what) {
 /** Milliseconds since an arbitrary origin. */
 const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
 
-/** Where a call's wire id travels with its arguments (cancel finds the call by it). */
-export const CALL_ID = Symbol('call id');
+// Where a call's wire id travels with its arguments (declared beside the tools, which read it too).
+export { CALL_ID };
 
-/** Tools that replace the document: their result is a baseline (full FactPack). */
-export const NAVIGATIONS = new Set(['navigate', 'back', 'forward', 'reload']);
-/** Those that leave the page through any dialog it opens (extension/lib/tools/navigation.js, dialog 'leaves'). */
-const LEAVES = new Set(['navigate', 'back', 'forward']);
+/**
+ * The declaration of the tool a flow runs for (its `kind`): what the flow does differently for a
+ * tool is read from it (extension/lib/tools/define.js ToolDecl), never from the tool's name.
+ * @param {string} kind @returns {import('./tools/define.js').ToolDecl}
+ */
+function declOf(kind) {
+  const d = findTool(kind);
+  if (!d) throw new Error(`the action flow runs tools only: no tool is named ${JSON.stringify(kind)}`);
+  return d;
+}
+
+/** Whether the tool leaves the page through any dialog it opens (its dialog rule 'leaves'). @param {import('./tools/define.js').ToolDecl} d @param {any} args */
+const leavesPage = (d, args) => dialogRule(d, args) === 'leaves';
+
+/** The navigation that leaves a busy (or crashed) page for any address: the way on named when one cannot. */
+const LEAVES_BUSY = TOOLS.find((d) => d.navigates && d.revivesCrashed && leavesPage(d, {}));
+/** The tool whose call answers a JavaScript dialog (its dialog rule 'answers'): its answer is its own action. */
+const DIALOG_ANSWER = TOOLS.find((d) => typeof d.dialog !== 'function' && d.dialog === 'answers');
 
 export class ActionFlow {
   /** @param {FlowIO} io */
@@ -100,14 +116,15 @@ export class ActionFlow {
    * @param {TabSession} t @param {string} kind @param {string[]} warnings @param {boolean} [inDocument]
    */
   async baseline(t, kind, warnings, inDocument = false) {
+    const decl = declOf(kind);
     const engine = await this.io.engine();
     const cap = await this.#capture(t);
     if (!cap) return null;
     // A navigation's capture follows its stabilization: the page as of that mark.
-    t.markCapture(NAVIGATIONS.has(kind) ? t.settledMark : null);
+    t.markCapture(decl.navigates ? t.settledMark : null);
     const pack = this.#timed(t, 'engine', () => {
       engine.openPage(t.key);
-      return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings], ...(inDocument ? { inDocument } : {}) });
+      return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings], collapseUnchanged: decl.collapsesUnchanged, ...(inDocument ? { inDocument } : {}) });
     });
     t.baselineTaken();
     return pack;
@@ -134,12 +151,13 @@ export class ActionFlow {
 
   /** @param {TabSession} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean, inDocument?: boolean}} o */
   async runNow(t, kind, args, act, o) {
+    const decl = declOf(kind);
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
-    if (t.crashed && kind !== 'reload' && kind !== 'navigate') throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
+    if (t.crashed && !decl.revivesCrashed) throw new ToolError('renderer_crashed', `the page in tab ${tabName(t.key)} crashed: call reload or navigate to continue`);
     const tab = await this.io.tab(t.tabId);
     if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed`);
     // Leaving a page is always allowed (back and forward check where they lead).
-    if (kind !== 'navigate' && kind !== 'back' && kind !== 'forward') {
+    if (!leavesPage(decl, args)) {
       const ok = this.io.pageAllowed(tab.url || tab.pendingUrl || 'about:blank');
       if (!ok.ok) throw new ToolError(ok.code, ok.message);
     }
@@ -153,34 +171,34 @@ export class ActionFlow {
     notes.push(...t.takeNotes());
 
     // Navigations and snapshots are baselines: a full FactPack.
-    if (NAVIGATIONS.has(kind) || kind === 'snapshot' || !t.hasBaseline) {
-      if (!NAVIGATIONS.has(kind) && kind !== 'snapshot') {
+    if (decl.baseline || !t.hasBaseline) {
+      if (!decl.baseline) {
         notes.push(`${kind} was not executed: the extension holds no state for tab ${tabName(t.key)}; here is a full snapshot, act on its refs`);
       }
       try {
-        if (act && LEAVES.has(kind)) {
+        if (act && decl.navigates && leavesPage(decl, args)) {
           // A dialog the page opens blocks its renderer: the watch is not waited for then; a
           // crashed renderer would never answer it.
           if (!t.crashed) await this.#timed(t, 'act', () => t.race(this.io.watch(t), { dialog: null }));
           t.expectLoad();
           await this.#timed(t, 'act', () => this.#leave(t, kind, act(null)));
           notes.push(...t.takeNotes());
-        } else if (act && NAVIGATIONS.has(kind)) {
+        } else if (act && decl.navigates) {
           if (!t.crashed) await this.#timed(t, 'act', () => this.io.watch(t));
           t.expectLoad();
           await this.#timed(t, 'act', () => act(null));
         }
-        const warnings = NAVIGATIONS.has(kind) ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
+        const warnings = decl.navigates ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
         if (t.dialog) return this.dialogReply(t);
         const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)], Boolean(o.inDocument) && t.hasBaseline);
         return pack ? reply(pack) : this.dialogReply(t);
       } catch (e) {
-        if (!NAVIGATIONS.has(kind)) throw e;
+        if (!decl.navigates) throw e;
         // A page of the same site loads in the same renderer: one a script holds answers nothing,
         // and a new tab gets a renderer of its own. A page that crashes its renderer as it loads
         // would crash it again on reload.
         if (e instanceof ToolError && e.code === 'renderer_crashed') throw new ToolError('renderer_crashed', `${kind}: the page crashed its renderer as it loaded (the browser gave up on it; nothing of it can be shown); navigate elsewhere to go on in tab ${tabName(t.key)}`);
-        const why = kind === 'reload' ? 'reload stays in the busy page\'s renderer; navigate leaves it through about:blank' : `about:blank did not commit within ${LIMITS.leaveHopMs} ms`;
+        const why = leavesPage(decl, args) ? `about:blank did not commit within ${LIMITS.leaveHopMs} ms` : `${kind} stays in the busy page's renderer; ${LEAVES_BUSY?.name} leaves it through about:blank`;
         throw busyWith(e, `${kind} was begun, but the busy page has not let go (${why}; to open the page at once use tabs {action: "new", url})`);
       }
     }
@@ -204,7 +222,7 @@ export class ActionFlow {
     try {
       if (o.ref) {
         if (typeof args.ref !== 'string') throw new ToolError('bad_arguments', `${kind} needs a ref (like e5) from your last FactPack`);
-        target = this.resolve(t, kind, args.ref, kind === 'click' || kind === 'type' || kind === 'select' || kind === 'upload');
+        target = this.resolve(t, kind, args.ref, decl.refusesDisabled);
       }
       if (act) {
         const acting = act(target);
@@ -388,8 +406,9 @@ export class ActionFlow {
       return this.finish(t, held.kind, held.notes, [note]);
     }
     const notes = t.takeNotes();
+    const kind = DIALOG_ANSWER?.name ?? '';
     if (!t.hasBaseline) {
-      const pack = await this.baseline(t, 'dialog', [...notes, note]);
+      const pack = await this.baseline(t, kind, [...notes, note]);
       return pack ? reply(pack) : this.dialogReply(t);
     }
     // A dialog the page opened by itself: the drift shows up in this result; the next one of a
@@ -402,7 +421,7 @@ export class ActionFlow {
     const cap = await t.race(capturing, { dialog: null });
     if (!cap) { abandon.abort(); for (const n of [...notes, note]) t.note(n); return this.dialogReply(t); }
     engine.beginAction(t.key, cap.capture, null);
-    return reply(engine.finishAction(t.key, cap.capture, { kind: 'dialog', warnings: [...notes, note, ...warnings] }));
+    return reply(engine.finishAction(t.key, cap.capture, { kind, warnings: [...notes, note, ...warnings] }));
   }
 }
 

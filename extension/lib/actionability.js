@@ -12,7 +12,10 @@
 // (extension/test/actionability.test.mjs).
 import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
-import { VISIBLE_SRC } from './visibility.js';
+import { pageFunction } from './page-code.js';
+import { whyHidden } from './visibility.js';
+import { actionableState, coverOf, describeElement, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
+import { whyHiddenInPage } from '../page/visible.js';
 import { ToolError } from './tab-state.js';
 
 /** @typedef {import('./tab-session.js').TabSession} TabSession */
@@ -32,148 +35,15 @@ import { ToolError } from './tab-state.js';
 /** Milliseconds since an arbitrary origin. */
 const now = () => (globalThis.performance ? globalThis.performance.now() : Date.now());
 
-/**
- * The element's state, in its own frame: attached, visible (by visibility.js whyHidden, and a box
- * of at least one pixel: `why` says what hides it), disabled, read-only, and whether its
- * box stayed the same over two animation frames (a hidden tab runs no frames: then over
- * `maxMs`, whichever comes first).
- */
-export const STATE_FN = `function (maxMs) {
-    if (!this.isConnected) return { state: 'detached' };
-    const el = this.nodeType === 1 ? this : this.parentElement;
-    if (!el) return { state: 'detached' };
-    const disabled = (typeof el.matches === 'function' && el.matches(':disabled')) || !!el.closest('[aria-disabled="true"]');
-    const readonly = ('readOnly' in el && el.readOnly === true) || el.getAttribute('aria-readonly') === 'true';
-    ${VISIBLE_SRC}
-    const r1 = el.getBoundingClientRect();
-    // Visible by the one rule (visibility.js), and a box of at least a pixel to press.
-    const why = whyHiddenInPage(el) ?? (r1.width < 1 || r1.height < 1 ? 'size' : null);
-    if (why) return { state: 'hidden', why, disabled, readonly };
-    return new Promise((resolve) => {
-      let done = false;
-      let timer = 0;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);  // the stabilization watcher would wait for it as the action's timer
-        const r2 = el.getBoundingClientRect();
-        const stable = r1.x === r2.x && r1.y === r2.y && r1.width === r2.width && r1.height === r2.height;
-        resolve({ state: 'ok', disabled, readonly, stable });
-      };
-      requestAnimationFrame(() => requestAnimationFrame(finish));
-      timer = setTimeout(finish, maxMs);
-    });
-}`;
+/** Page code (extension/page/actionability.js), as the text CDP runs. */
+export const ACTIONABLE_STATE_FN = pageFunction(actionableState, { whyHidden, whyHiddenInPage });
+export const RECEIVES_FN = pageFunction(receivesPress);
+export const COVER_FN = pageFunction(coverOf);
+export const DESCRIBE_FN = pageFunction(describeElement);
+export const LABELS_FN = pageFunction(labelBoxes);
+export const SCROLL_TO_FN = pageFunction(scrollToPlace);
 
-/**
- * Does a press on \`hit\` reach this element? Yes when the hit is the element or inside it
- * (across shadow roots), unless it is inside another control nested in it that is only a part of
- * it (the centre of an open tree item is its first child item; a row's centre can be its Edit
- * button): that control would take the press. A nested control that is the element's whole
- * content (no text and no other control of the element lies outside it: jQuery UI's tab <li>
- * around its own <a>) is the element as a person sees it, and takes the press for it. Parts of
- * the element's own shadow tree are the element. Yes too when both lie in the same button, link
- * or label, or when the hit is in a label that controls it (a custom checkbox drawn over its
- * hidden input). A hit on a ::before or ::after (an icon font's glyph, AG Grid's sort arrow) comes
- * as a CSSPseudoElement: it is its element's, reached through \`element\`. \`maxNodes\` bounds the
- * look at the element's content (LIMITS.actionContentNodes); past it, a nested control is a part.
- */
-export const RECEIVES_FN = `function (hit, maxNodes) {
-    const up = (n) => n.parentNode || n.host || n.element || null;
-    const control = 'a[href], button, input, select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=option], [role=treeitem], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio]';
-    // Is the nested control c all there is of this element? Text that is not rendered (a closed
-    // tooltip's) is not content a person sees beside it.
-    const whole = (c) => {
-      let left = maxNodes;
-      const outside = (n) => {
-        if (n === c) return false;
-        if (--left < 0) return true;
-        if (n.nodeType === 3) return /\\S/.test(n.data);
-        if (n.nodeType !== 1) return false;
-        if (n !== this) {
-          // No box and not a display:contents wrapper: nothing of it is drawn.
-          if (n.getClientRects().length === 0 && getComputedStyle(n).display !== 'contents') return false;
-          if (n.matches(control)) return true;
-        }
-        for (let k = n.firstChild; k; k = k.nextSibling) if (outside(k)) return true;
-        return false;
-      };
-      return !outside(this);
-    };
-    const path = [];
-    for (let n = hit; n; n = up(n)) {
-      // Through its own shadow root, the hit is one of the element's parts (Shoelace's inner <button>).
-      if (n === this) return (!!this.shadowRoot && path.includes(this.shadowRoot)) || path.every((e) => e.nodeType !== 1 || !e.matches(control) || whole(e));
-      path.push(n);
-    }
-    const closest = (n, sel) => { for (let e = n && n.nodeType === 1 ? n : n && up(n); e; e = up(e)) if (e.nodeType === 1 && e.matches(sel)) return e; return null; };
-    const unit = 'a[href], button, [role=button], [role=link], label';
-    const mine = closest(this, unit);
-    if (mine && mine === closest(hit, unit)) return true;
-    const label = closest(hit, 'label');
-    return !!(label && label.control === this);
-}`;
-
-/**
- * What covers a point, as an agent would name it: the nearest element from the hit up (across
- * shadow roots, and from a ::before or ::after to its element) that has a role, a name of its own
- * or is a control; else the hit element.
- */
-export const COVER_FN = `function () {
-    const up = (n) => n.parentNode || n.host || n.element || null;
-    const meaningful = 'a[href], button, input, select, textarea, summary, iframe, dialog, label, [role], [aria-label], [aria-labelledby], [onclick], [tabindex]';
-    let first = null;
-    for (let e = this.nodeType === 1 ? this : up(this); e; e = up(e)) {
-      if (e.nodeType !== 1) continue;
-      first = first || e;
-      if (e.matches(meaningful)) return e;
-      if (e === document.body || e === document.documentElement) break;
-    }
-    return first;
-}`;
-
-/**
- * The role and name of an element, from what the page declares (a fallback for an element the
- * agent holds no ref for: the engine's own role and name are used whenever it does).
- */
-export const DESCRIBE_FN = `function () {
-    const tag = this.localName || 'element';
-    const implicit = { a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', iframe: 'iframe', dialog: 'dialog', summary: 'button', img: 'img', label: 'label' };
-    let role = (this.getAttribute('role') || '').trim().split(/\\s+/)[0] || implicit[tag] || '';
-    if (!role && tag === 'input') role = ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button' })[this.type] || 'textbox';
-    let name = this.getAttribute('aria-label') || '';
-    const by = this.getAttribute('aria-labelledby');
-    if (!name && by) name = by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' ');
-    if (!name && tag === 'iframe') name = this.getAttribute('title') || '';
-    if (!name && tag !== 'iframe') name = this.innerText || this.textContent || this.getAttribute('title') || this.value || '';
-    return { role, tag, name: String(name).replace(/\\s+/g, ' ').trim().slice(0, 80) };
-}`;
-
-/**
- * The boxes of the element's labels (at most \`max\`, each at least a pixel), and its own box, in
- * its frame's viewport: a press on a <label> is a press on its control, and a control a library
- * hides the screen-reader way is pressed by its label (jQuery UI's checkboxradio, most custom
- * check boxes).
- */
-export const LABELS_FN = `function (max) {
-    const el = this.nodeType === 1 ? this : this.parentElement;
-    const own = el.getBoundingClientRect();
-    const labels = [];
-    for (const l of el.labels || []) {
-      if (labels.length >= max) break;
-      const r = l.getBoundingClientRect();
-      if (r.width >= 1 && r.height >= 1) labels.push({ x: r.x, y: r.y, width: r.width, height: r.height });
-    }
-    return { x: own.x, y: own.y, labels };
-}`;
-
-/** Scrolls the element to another place of the viewport (\`block\`: center, start, end). */
-export const SCROLL_TO_FN = `function (block) {
-    const el = this.nodeType === 1 ? this : this.parentElement;
-    el.scrollIntoView({ block, inline: 'center', behavior: 'instant' });
-}`;
-
-/** What hides an element (STATE_FN's `why`), in the agent's words. @type {Record<string, string>} */
+/** What hides an element (ACTIONABLE_STATE_FN's `why`), in the agent's words. @type {Record<string, string>} */
 const HIDDEN_WHY = { display: 'not rendered: display none or no box', visibility: 'visibility hidden', opacity: 'opacity 0, on it or an ancestor', clipped: 'clipped to a pixel, kept for screen readers only', size: 'empty box' };
 
 /** A role or tag from the page, only if it is a plain word (page text never forges structure). @param {unknown} s */
@@ -232,7 +102,7 @@ export class Actionability {
     for (let attempt = 1; ; attempt++) {
       /** @type {any} */
       let st;
-      try { st = await this.driver.callOn(t, target, STATE_FN, [LIMITS.actionFrameWaitMs]); } catch (e) {
+      try { st = await this.driver.callOn(t, target, ACTIONABLE_STATE_FN, [LIMITS.actionFrameWaitMs]); } catch (e) {
         if (e instanceof ToolError && e.code !== 'page_error') throw e;
         throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was done; take a snapshot`);
       }

@@ -1,31 +1,36 @@
-// The agent's side of the extension: sessions and the tabs each controls (one TabSession per tab,
-// extension/lib/tab-session.js, which owns the tab's queue, CDP, capture marks and dialogs), the
-// user's policy and stop/resume, Chrome's events, and the dispatcher, which runs every call on a
-// tab in that tab's queue (docs/design.md, "The extension's shape"). The tools are declared with
-// their handlers in extension/lib/tools/*.js (gathered by tool-contract.js); each mutating one goes
-// through the action flow (extension/lib/action-flow.js). One wasm engine per browser; chrome is
-// injected (the service worker passes the real one).
-import { capFrames, capture, CORE_EVENTS, withholdFrames } from './capture.js';
+// The agent's side of the extension, a dispatcher: every call comes in through dispatch, which
+// finds the tool's declaration (extension/lib/tools/*.js, gathered by tool-contract.js), its tab,
+// and runs its handler in that tab's queue (docs/design.md, "The extension's shape"). It holds what
+// the calls share: the sessions and the tabs each controls (one TabSession per tab,
+// extension/lib/tab-session.js), the user's policy and stop/resume, and their state across
+// service-worker restarts (storage.session). The rest is in parts it owns, one job each:
+//   - the action flow (extension/lib/action-flow.js): every mutating tool's capture and FactPack;
+//   - the browser's engine and its refs across restarts (extension/lib/browser-engine.js);
+//   - what Chrome tells of the agent's tabs (extension/lib/browser-events.js);
+//   - a capture of a tab under the user's policy (extension/lib/tab-capture.js);
+//   - what a failed call answers (extension/lib/call-errors.js).
+// Over ~400 lines because sessions, tabs and their saved state are one state that every part of it
+// reads and writes (#save writes them together): split apart, each would reach into the others.
+// chrome is injected (the service worker passes the real one).
 import { LIMITS } from './limits.js';
-import { checkFrameUrl, checkUrl, normalizePolicy } from './policy.js';
-import { blockedPageError } from './page-gate.js';
+import { checkUrl, normalizePolicy } from './policy.js';
 import { contextOf, parseTabName, tabName, TabMap } from './tabs.js';
-import { isRef, parseRef } from './ref.js';
 import { TraceLog } from './trace.js';
 import { ToolError } from './tab-state.js';
 import { TabSession } from './tab-session.js';
 import { stabilize, watch } from './stabilize.js';
 import { WATCHER_JS } from './page-scripts.js';
 import { ActionFlow, CALL_ID } from './action-flow.js';
-import { quoteValue, safeMessage } from './quote.js';
+import { quoteValue } from './quote.js';
 import { TabDriver } from './tab-driver.js';
 import { findTool, TOOLS } from './tool-contract.js';
-import { msg, sleep } from './tools/define.js';
+import { dialogRule, msg, sleep } from './tools/define.js';
+import { captureTab } from './tab-capture.js';
+import { errorReply } from './call-errors.js';
+import { BrowserEvents } from './browser-events.js';
+import { BrowserEngine } from './browser-engine.js';
 
 export { ToolError };
-
-/** The host of a URL, for messages (the URL itself when it has none). @param {string} url */
-const hostOf = (url) => { try { return new URL(url).host || url.slice(0, 100); } catch { return url.slice(0, 100); } };
 
 /**
  * @typedef {import('./tabs.js').PageKey} PageKey
@@ -45,19 +50,12 @@ export class Agent {
    */
   constructor(o) {
     this.chrome = o.chrome;
-    this.athenaReady = o.athena;
     this.log = o.log ?? (() => {});
-    /** @type {any} */
-    this.engine = null;
-    /** @type {Promise<any> | null} */
-    this.enginePromise = null;
-    /** Past every ref handed out, in this worker or an earlier one (storage.session): where the next engine starts. */
-    this.refFloor = 1;
-    /** Where this worker's engine started numbering: a ref below it is from before a restart. */
-    this.firstRef = 1;
     this.tabMap = new TabMap();
     /** What the core was fed, per agent tab, for the playground (lib/trace.js). */
     this.traces = new TraceLog();
+    /** The one engine of this browser, and the ref numbers it hands out across restarts (extension/lib/browser-engine.js). */
+    this.core = new BrowserEngine({ athena: o.athena, traces: this.traces, save: () => this.#save() });
     /** @type {Map<number, TabSession>} */
     this.tabs = new Map();
     /** session -> {client, current: tabId | null} @type {Map<string, {client: string, current: number | null}>} */
@@ -84,9 +82,22 @@ export class Agent {
       attach: (t) => t.attach(),
       tab: (tabId) => this.chrome.tabs.get(tabId).catch(() => null),
       pageAllowed: (url) => checkUrl(this.policy, url),
-      openedNotes: (t) => this.#openedNotes(t),
+      openedNotes: (t) => this.events.openedNotes(t),
       send: (t, method, params) => t.send(method, params),
       sleep,
+    });
+    /** What Chrome tells of the agent's tabs (extension/lib/browser-events.js). */
+    this.events = new BrowserEvents({
+      tabs: this.tabs,
+      shared: this.shared,
+      tabMap: () => this.tabMap,
+      engine: () => this.engine,
+      policy: () => this.policy,
+      chrome: this.chrome,
+      release: (tabId, why, ro) => this.release(tabId, why, ro),
+      newTab: (tabId, key, session) => this.#tab(tabId, key, session),
+      save: () => this.#save(),
+      log: (m) => this.log(m),
     });
     this.restored = this.#restore();
   }
@@ -105,7 +116,7 @@ export class Agent {
       await c.storage.session.set({ athenaWatchKey: this.watchKey }).catch(() => {});
     }
     const st = sess.athenaState;
-    if (st && Number.isSafeInteger(st.refFloor) && st.refFloor > 0) this.refFloor = st.refFloor;
+    this.core.restoreFloor(st?.refFloor);
     if (st && st.tabMap) {
       // The service worker was stopped and started again: the engine (and every ref) is gone.
       this.tabMap = new TabMap(st.tabMap);
@@ -130,48 +141,21 @@ export class Agent {
     }
   }
 
-  /**
-   * The tab that issued a ref, by name: the engine numbers refs across all its tabs. A ref from
-   * before the worker restarted has none: the call goes to the agent's current tab, whose answer
-   * is the full snapshot saying so.
-   * @param {string} ref @returns {Promise<string | undefined>}
-   */
-  async #tabOfRef(ref) {
-    if (!isRef(ref)) throw new ToolError('bad_arguments', `"${ref}" is not an element ref (like e5): use a ref from your last FactPack`);
-    // No core (it failed to load): the call goes where it would without a ref, and says why there.
-    const engine = await this.loadEngine().catch(() => null);
-    if (!engine) return undefined;
-    try {
-      return tabName(engine.owner(ref));
-    } catch (e) {
-      if (!(e && typeof e === 'object' && 'code' in e && e.code === 'unknown_ref')) throw e;
-    }
-    if ((parseRef(ref)?.element ?? 0) < this.firstRef) return undefined;
-    throw new ToolError('unknown_ref', `ref ${ref} is not one any tab of this agent remembers (never issued, of a tab it no longer controls, or from before the extension restarted): take a snapshot and use its refs`);
-  }
-
-  /**
-   * A result about to reach the agent: storage first holds a number past every ref in it, so the
-   * engine of a restarted worker numbers past them. @template R @param {R} result @returns {Promise<R>}
-   */
-  async #delivered(result) {
-    const next = this.engine?.nextRef();
-    if (next !== undefined && next >= this.refFloor) {
-      this.refFloor = next + LIMITS.refBlock;
-      await this.#save();
-    }
-    return result;
-  }
-
   async #save() {
     const sessions = Object.fromEntries([...this.sessions].map(([k, v]) => [k, v]));
-    await this.chrome.storage.session.set({ athenaState: { tabMap: this.tabMap.toJSON(), sessions, shared: [...this.shared], stopped: this.stopped, refFloor: this.refFloor } }).catch(() => {});
+    await this.chrome.storage.session.set({ athenaState: { tabMap: this.tabMap.toJSON(), sessions, shared: [...this.shared], stopped: this.stopped, refFloor: this.core.refFloor } }).catch(() => {});
   }
 
   /** A TabSession of this browser. @param {number} tabId @param {PageKey} key @param {string} session */
   #tab(tabId, key, session) {
     return new TabSession(tabId, key, session, { debugger: this.chrome.debugger, policy: () => this.policy, watcherSource: () => this.watcherSource });
   }
+
+  /** The engine when loaded, else null. */
+  get engine() { return this.core.engine; }
+
+  /** The one engine of this browser, created once even when the first calls come together. */
+  loadEngine() { return this.core.load(); }
 
   /** @param {any} raw policy from storage */
   setPolicy(raw) {
@@ -181,21 +165,6 @@ export class Agent {
       t.forgetCapture();
       t.policyChanged().catch(() => {});
     }
-  }
-
-  /** The one engine of this browser, created once even when the first calls come together. */
-  loadEngine() {
-    // It numbers refs from past every one an earlier worker's engine handed out: a ref of before
-    // a restart can never name a new element.
-    this.enginePromise ??= this.athenaReady.then(async (athena) => {
-      this.firstRef = this.refFloor;
-      const engine = this.traces.wrap(athena.createEngine({ firstRef: this.firstRef }));
-      this.refFloor += LIMITS.refBlock;
-      await this.#save();
-      this.engine = engine;
-      return engine;
-    });
-    return this.enginePromise;
   }
 
   // ------------------------------------------------------------------ sessions
@@ -323,155 +292,23 @@ export class Agent {
   }
 
   // ------------------------------------------------------------------ chrome events
-  /** chrome.debugger.onEvent. @param {{tabId?: number, sessionId?: string}} source @param {string} method @param {any} params */
-  onDebuggerEvent(source, method, params) {
-    const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
-    if (!t || t.dead) return;
-    const sid = source.sessionId;
-    // What the tab keeps (requests, dialogs, loading, frames) is the TabSession's own.
-    t.onEvent(method, params, sid);
-    switch (method) {
-      case 'Inspector.targetCrashed':
-        if (!sid) {
-          if (this.engine && t.hasBaseline) try { this.engine.closePage(t.key); } catch { /* gone */ }
-          t.crash(`the page in tab ${tabName(t.key)} crashed (renderer gone): call reload or navigate to continue`);
-          // A new page index: refs from before the crash can never alias elements after it.
-          const former = tabName(t.key);
-          const key = this.tabMap.add(t.tabId, t.key.context, t.session, { formerly: former, reason: 'renderer crashed' }).key;
-          t.renumber(key, `the page crashed and was reloaded: tab ${former} is now ${tabName(key)}, refs from before are invalid`);
-          this.#save();
-        }
-        break;
-      default: break;
-    }
-    if (CORE_EVENTS.has(method) && this.engine && t.hasBaseline && !t.aboutLeftOutFrame(method, params)) {
-      try { this.engine.onEvent(t.key, JSON.stringify({ method, params })); } catch (e) { this.log(`core refused ${method}: ${msg(e)}`); }
-    }
-  }
-
-  /**
-   * chrome.debugger.onDetach: the user cancelled the debugging bar, the tab went where an
-   * extension may not debug, or the tab went away. Chrome sends it only when it took the debugger
-   * (never for the extension's own detach). The call in flight answers at once what happened; the
-   * tab stays the agent's, under its name, and the next call on it attaches again
-   * (TabSession.attach) when the user's policy still allows where it is (dispatch).
-   * @param {chrome.debugger.Debuggee} source @param {string} reason
-   */
-  onDebuggerDetach(source, reason) {
-    const t = source.tabId === undefined ? undefined : this.tabs.get(source.tabId);
-    if (!t || t.dead) return;
-    const name = tabName(t.key);
-    const said = reason === 'canceled_by_user' ? 'the user cancelled the "is debugging this browser" bar' : `Chrome: ${reason}`;
-    const why = { code: 'debugger_detached', message: `the debugger was detached from tab ${name} (${said}): the call in flight stopped and nothing more was done; the next call on ${name} attaches it again (the user sees the debugging bar again), or use tabs new to go on in a new tab` };
-    if (reason !== 'target_closed') { t.debuggerLost(why, said); return; }
-    // target_closed comes before tabs.onRemoved when the tab itself is closed: tell them apart.
-    this.chrome.tabs.get(t.tabId).then(
-      () => t.debuggerLost(why, said),
-      () => this.onTabRemoved(t.tabId));
-  }
-
-  /**
-   * The next call on a tab whose debugger Chrome took away attaches again only where the user's
-   * policy lets the agent be; a tool that leaves the page (navigate, back, forward) goes on and
-   * checks where it leads, and one that needs no page (find, tabs close) is no obstacle.
-   * @param {TabSession} t @param {string | undefined} rule the tool's dialog rule ('leaves': it leaves the page; 'ignores': it needs no page)
-   */
-  async #mayAttachAgain(t, rule) {
-    const lost = t.lostDebugger;
-    if (!lost || rule === 'leaves' || rule === 'ignores') return;
-    const tab = await this.chrome.tabs.get(t.tabId).catch(() => null);
-    if (!tab) throw new ToolError('tab_closed', `tab ${tabName(t.key)} was closed: navigate to a URL to go on in a new tab, or use tabs list to see the others`);
-    const ok = checkUrl(this.policy, tab.url || tab.pendingUrl || 'about:blank');
-    if (!ok.ok) throw new ToolError('debugger_detached', `the debugger was detached from tab ${tabName(t.key)} (${lost.reason}) and is not attached again: ${ok.message}; once the tab is back on a page the agent may use, the next call attaches again; meanwhile use tabs new to go on in a new tab`);
-  }
-
-  /** chrome.tabs.onRemoved. @param {number} tabId */
-  onTabRemoved(tabId) {
-    this.shared.delete(tabId);
-    const t = this.tabs.get(tabId);
-    if (!t) return;
-    this.release(tabId, { code: 'tab_closed', message: `tab ${tabName(t.key)} was closed: its state was dropped; navigate to a URL to go on in a new tab, or use tabs list to see the others` }, { detach: false });
-  }
-
-  /** chrome.tabs.onCreated: a controlled tab opened a new tab or popup. @param {any} tab */
-  onTabCreated(tab) {
-    // Only what the agent's own action opened: the user's new tabs (Chrome gives them the active
-    // tab as opener too) are never taken over. A tab opened by a tab the action opened is the
-    // action's too: Chrome names the tab active at that moment as the opener, and a page's
-    // window.open makes each new tab active in turn.
-    const opener = [...this.tabs.values()].find((t) => t.acting && !t.dead && (t.tabId === tab.openerTabId || t.opens(tab.openerTabId)));
-    if (!opener) return;
-    opener.tabOpened(tab.id);
-    // Past the first few, what an action opens stays open, counted, not controlled: its page is
-    // the user's business, and nothing of the user's browser is closed.
-    if (opener.adoptedCount >= LIMITS.popupsAdoptedMax) { opener.openedPast(); return; }
-    const url = tab.pendingUrl || tab.url;
-    // Not adopted, and nothing of it named but the policy's reason (not its URL nor its title).
-    const why = url ? checkUrl(this.policy, url) : null;
-    if (why && !why.ok) { opener.openedTab({ text: `a tab the agent may not control (${why.message})` }); return; }
-    if (!this.policy.allowNewTabs) { opener.openedTab({ text: 'a new tab (not controlled: the user does not allow the agent new tabs)' }); return; }
-    if (this.tabMap.ofSession(opener.session).length >= LIMITS.maxTabsPerSession) {
-      opener.openedTab({ text: `a new tab (not controlled: this agent already controls ${LIMITS.maxTabsPerSession} tabs; close some with tabs close)` });
-      return;
-    }
-    const r = this.tabMap.add(tab.id, contextOf(tab), opener.session);
-    this.tabs.set(tab.id, this.#tab(tab.id, r.key, opener.session));
-    // A tab opened by script often has no URL yet: it is checked again when the action answers.
-    opener.openedTab({ tabId: tab.id, text: `tab ${tabName(r.key)}${url ? ` at ${quoteValue(url)}` : ''}` });
-    this.#save();
-  }
+  // What Chrome tells of the agent's tabs is the BrowserEvents' (extension/lib/browser-events.js).
+  /** @param {{tabId?: number, sessionId?: string}} source @param {string} method @param {any} params */
+  onDebuggerEvent(source, method, params) { this.events.onDebuggerEvent(source, method, params); }
+  /** @param {chrome.debugger.Debuggee} source @param {string} reason */
+  onDebuggerDetach(source, reason) { this.events.onDebuggerDetach(source, reason); }
+  /** @param {number} tabId */
+  onTabRemoved(tabId) { this.events.onTabRemoved(tabId); }
+  /** @param {any} tab */
+  onTabCreated(tab) { this.events.onTabCreated(tab); }
 
   // ------------------------------------------------------------------ CDP
   /**
-   * One capture of tab t, retried when a navigation races it (actions, read and screenshot use it).
+   * One capture of tab t under the user's policy (extension/lib/tab-capture.js).
    * @param {TabSession} t @param {AbortSignal} [signal] the caller gave up on it (a dialog opened): stop
    */
-  async captureTab(t, signal) {
-    let last;
-    for (let i = 0; i < LIMITS.captureAttempts; i++) {
-      if (signal?.aborted) throw new ToolError('capture_abandoned', 'the capture was given up (a JavaScript dialog opened)');
-      try {
-        // A navigation the interception stopped (tab-session.js #paused): the tab is where it
-        // was, and the agent is told, by the policy's reason, never by the page.
-        const stopped = t.takeStopped();
-        if (stopped.length) {
-          const why = checkUrl(this.policy, stopped[0]);
-          throw new ToolError('blocked_origin', `the page went for a site the agent may not go to (${why.ok ? 'a frame the agent may not see' : why.message.replace(/: the agent may not act there.*$/, '')})${stopped.length > 1 ? `, ${stopped.length} times` : ''}: the request was stopped before it left the browser, and the tab stays on the page it was on (take a snapshot to see it)`);
-        }
-        const r = await capture((m, p, sid) => t.send(m, p, sid, signal), { oopifs: [...t.oopifs.values()] });
-        // A frame session that no longer answers is let go: its warning is said once.
-        for (const sid of r.lost) t.frameGone(sid);
-        // The policy holds on where the page is now, whatever led there (a redirect, a click, a
-        // script): a page it does not allow is never compiled, and its blocked frames are emptied.
-        const w = withholdFrames(r.capture, (url) => checkFrameUrl(this.policy, url).ok);
-        if (w.page !== null) {
-          const why = checkUrl(this.policy, w.page);
-          // Named by the policy's reason (its host), never by the page's URL, title or text.
-          throw blockedPageError(t, why.ok ? { ok: false, code: 'blocked_origin', message: 'a frame the agent may not see' } : why);
-        }
-        const urls = frameUrls(r.capture);
-        const cut = capFrames(r.capture, LIMITS.framesCapturedMax);
-        t.captured(r.capture, { owners: w.owners, frames: w.frames }, cut.leftOut);
-        const withheld = [...new Set(w.withheld.map(hostOf))].map((h) => `a frame from ${h} was left out: the user's policy does not let the agent see or act there`);
-        // The first frame left out that the policy lets the agent see is named (a quoted value):
-        // navigating there shows what it holds.
-        const first = [...cut.leftOut].map((id) => urls.get(id)).find((u) => typeof u === 'string' && /^https?:/i.test(u) && checkFrameUrl(this.policy, u).ok);
-        const many = cut.leftOut.size === 0 ? [] : [`this page has ${cut.frames} frames: this FactPack shows what the first ${LIMITS.framesCapturedMax} hold, and leaves the other ${cut.leftOut.size} out (their iframes are empty here, nothing in them can be acted on)${first ? `; to see one, navigate to its own address, as the first left out: ${quoteValue(first)}` : ''}`];
-        // The object itself goes to the core (packed into its binary form): no JSON.stringify.
-        return { capture: r.capture, warnings: [...r.warnings, ...withheld, ...many], timings: r.timings };
-      } catch (e) {
-        // Retried: a navigation racing the capture. A busy page is not asked again (page_busy).
-        // When what the page did not answer is our own snapshot, the page is too large to capture,
-        // not busy with a script of its own: said as such, with what still works.
-        if (e instanceof ToolError && e.code === 'page_busy' && /DOMSnapshot\.captureSnapshot/.test(e.message)) {
-          throw new ToolError('page_too_large', `tab ${tabName(t.key)}: the page is too large to capture: its snapshot (DOMSnapshot.captureSnapshot) did not come back within ${LIMITS.cdpCommandMs} ms, and it is this capture, not a script of the page, that keeps the page's main thread busy; wait for it to answer, then ${TOO_LARGE_WAY_ON}`);
-        }
-        if (e instanceof ToolError) throw e;
-        last = e;
-        await sleep(LIMITS.captureRetryMs);
-      }
-    }
-    throw new ToolError('capture_failed', `could not capture tab ${tabName(t.key)} after ${LIMITS.captureAttempts} attempts: ${msg(last)}`);
+  captureTab(t, signal) {
+    return captureTab(t, this.policy, signal);
   }
 
   /** The watcher's source under this worker's key (what each TabSession registers). */
@@ -512,7 +349,7 @@ export class Agent {
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
       callTab = t;
       const full = { ...args, [CALL_ID]: call.id ?? null };
-      if (!t) return await this.#delivered(await decl.handler(/** @type {any} */ (null), full, ctx));
+      if (!t) return await this.core.delivered(await decl.handler(/** @type {any} */ (null), full, ctx));
       const ends = decl.ends?.(args);
       if (ends) t.stop(ends);
       // Every call on a tab runs in its queue, one at a time, and an open dialog is checked here
@@ -520,13 +357,13 @@ export class Agent {
       const id = call.id ?? null;
       const waiting = { why: /** @type {string | null} */ (null) };
       if (id !== null) this.#waiting.set(id, waiting);
-      return await this.#delivered(await t.run(async () => {
+      return await this.core.delivered(await t.run(async () => {
         if (id !== null) this.#waiting.delete(id);
         if (waiting.why) throw new ToolError('cancelled', `${tool} did nothing: ${waiting.why} while it waited for the call before it on tab ${tabName(t.key)}`);
         if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
         this.flow.endOrphan(t);
-        const rule = typeof decl.dialog === 'function' ? decl.dialog(args) : decl.dialog;
-        await this.#mayAttachAgain(t, rule);
+        const rule = dialogRule(decl, args);
+        await this.events.mayAttachAgain(t, rule);
         const d = t.dialog;
         if (d && rule === 'blocks') throw new ToolError('dialog_open', `a JavaScript ${d.type} is open in ${tabName(t.key)} (${quoteValue(d.message)}): answer it with dialog {accept, text?} first`);
         if (!d && rule === 'answers') throw new ToolError('no_dialog', `no JavaScript dialog is open in ${tabName(t.key)}`);
@@ -534,19 +371,7 @@ export class Agent {
         return decl.handler(t, full, ctx);
       }));
     } catch (e) {
-      // Every message passes the last guard of the quoting rule (quote.js safeMessage): one line,
-      // no '<' unescaped, whatever page text a path put in it.
-      if (e instanceof ToolError) return { ok: false, error: { code: e.code, message: safeMessage(e.message) } };
-      // The engine forgot a page under a call because its tab went away meanwhile (closed, the
-      // debugger detached): the agent is told that, not the core's own wording.
-      if (e && typeof e === 'object' && 'code' in e && e.code === 'unknown_page' && callTab?.dead) return { ok: false, error: { code: callTab.dead.code, message: safeMessage(callTab.dead.message) } };
-      // A capture that came back but is over the core's input bound: the same page too large to
-      // capture (on a faster machine the snapshot answers in time, and is then too big to take).
-      if (isAthenaError(e) && e.code === 'input_too_large' && /: capture is \d+ /.test(String(e.message))) {
-        return { ok: false, error: { code: 'page_too_large', message: safeMessage(`the page is too large to capture: ${e.message}; it is the page's size, not a script of the page; ${TOO_LARGE_WAY_ON}`) } };
-      }
-      if (isAthenaError(e)) return { ok: false, error: { code: String(e.code), message: safeMessage(refMessage(e)) } };
-      return { ok: false, error: { code: 'internal', message: safeMessage(msg(e)) } };
+      return errorReply(e, callTab);
     }
   }
 
@@ -617,7 +442,7 @@ export class Agent {
    */
   async tabFor(session, args, o = {}) {
     const s = this.sessions.get(session);
-    const name = args.tab ?? (typeof args.ref === 'string' ? await this.#tabOfRef(args.ref) : undefined);
+    const name = args.tab ?? (typeof args.ref === 'string' ? await this.core.tabOfRef(args.ref) : undefined);
     let t;
     if (name !== undefined) {
       if (!parseTabName(name)) throw new ToolError('bad_arguments', `"${name}" is not a tab id (like c0p1)`);
@@ -666,76 +491,6 @@ export class Agent {
     await this.#save();
     return t;
   }
-
-  // ------------------------------------------------------------------ what an action opened
-  /** @param {TabSession} t */
-  async #openedNotes(t) {
-    const { opened, past } = t.takeOpened();
-    /** @type {string[]} */
-    const out = [];
-    for (const o of opened) {
-      // Where the new tab is now: one that went to a page the user does not allow is let go.
-      const tab = o.tabId === undefined ? null : await this.chrome.tabs.get(o.tabId).catch(() => null);
-      const url = tab ? tab.pendingUrl || tab.url : '';
-      const why = o.tabId !== undefined && url ? checkUrl(this.policy, url) : null;
-      if (o.tabId !== undefined && why && !why.ok) {
-        await this.release(o.tabId, null);
-        out.push(`this action opened a tab the agent may not control (${why.message})`);
-      } else {
-        out.push(`this action opened ${o.text}: use tabs select to act there`);
-      }
-    }
-    if (past > 0) out.push(`this action opened ${past} more tab${past > 1 ? 's' : ''}, left open and not controlled: the agent takes over at most ${LIMITS.popupsAdoptedMax} of the tabs one action opens, and closes none of them (they stay in the user's browser); tabs list shows the tabs you control`);
-    return groupRepeats(out);
-  }
 }
 
-/**
- * The URL of every frame of a capture's frame trees, by frame id (taken before capFrames prunes them).
- * @param {import('./capture.js').Capture} cap
- */
-function frameUrls(cap) {
-  /** @type {Map<string, string>} */
-  const urls = new Map();
-  /** @param {import('./capture.js').FrameTree | undefined} tree */
-  const walk = (tree) => {
-    const f = tree?.frame;
-    if (typeof f?.id === 'string' && typeof f.url === 'string') urls.set(f.id, f.url);
-    for (const c of tree?.childFrames ?? []) walk(c);
-  };
-  walk(cap.frameTree);
-  for (const o of cap.oopifs ?? []) walk(o.frameTree);
-  return urls;
-}
 
-/**
- * Notes said more than once (an action that opened many tabs a policy refuses) as one line with
- * their count. @param {string[]} notes @returns {string[]}
- */
-function groupRepeats(notes) {
-  /** @type {Map<string, number>} */
-  const counts = new Map();
-  for (const n of notes) counts.set(n, (counts.get(n) ?? 0) + 1);
-  return [...counts].map(([n, k]) => (k > 1 ? `${n} (${k} times)` : n));
-}
-
-/** What still works on a page too large to capture. */
-const TOO_LARGE_WAY_ON = 'use read with a region or a ref (it reads text in the page, without a capture), or navigate to a smaller view of it (a page of results, a filtered list)';
-
-/** An error the core threw (AthenaError of wasm/athena.mjs). @param {unknown} e @returns {e is {name: string, code: string, message: string}} */
-function isAthenaError(e) {
-  return !!e && typeof e === 'object' && 'code' in e && 'name' in e && e.name === 'AthenaError';
-}
-
-/** The core's ref errors, worded for the agent. @param {any} e */
-function refMessage(e) {
-  const advice = /** @type {Record<string, string | undefined>} */ ({
-    identity_changed: 'the element behind this ref changed (it is no longer what you were shown): nothing was done; use the refs of the FactPack that comes with your next snapshot',
-    ref_removed: 'the element behind this ref is gone from the page: nothing was done',
-    document_replaced: 'the page navigated since you got this ref: nothing was done; take a snapshot',
-    unknown_ref: 'this ref was never issued for this tab: use a ref from your last FactPack',
-    unknown_page: 'this tab has no state in the extension: take a snapshot',
-    stale_version: 'your version is not the current one: take a snapshot',
-  })[e.code];
-  return advice ? `${e.message} — ${advice}` : e.message;
-}

@@ -1,7 +1,9 @@
 // The landmark rule: which element opens which region of the FactPack (<region name="nav">). One
-// table, LANDMARKS, read by both languages: core/gen-landmarks.mjs generates the core's copy of it
-// at build time (core/src/compiler/regions.cpp reads that header), and the page scripts
-// (page-scripts.js, tools/read.js) pass it to landmarkOf / regionOf below, which run inside the
+// table, rules/landmarks.json `table`, read by both languages: core/gen-landmarks.mjs generates the
+// core's copy of it at build time (core/src/compiler/regions.cpp reads that header); LANDMARKS
+// below is the extension's copy (Chrome loads an extension from its own folder only, so it cannot
+// read rules/ at run time), held equal to the table by extension/test/landmark-rule.test.mjs; the page scripts
+// (extension/page/landmarks.js, read.js) pass it to landmarkOf / regionOf below, which run inside the
 // page (their sources are embedded, so they use nothing outside their own bodies).
 // rules/landmarks.json holds the cases; tests/unit/compiler/landmark_rule_test.cpp runs them
 // through the compiler and extension/test/landmark-rule.test.mjs through these functions.
@@ -31,8 +33,8 @@
 /**
  * @typedef {{region: string, roles: readonly string[], tags: readonly string[], named: boolean, partOfDialog: boolean,
  *   scopedBy: readonly string[], scopedNeedsName: boolean}} Landmark
- * @typedef {{landmarks: readonly Landmark[], nameAttrs: readonly string[], sectioning: readonly (readonly string[])[],
- *   ariaRoles: readonly string[]}} LandmarkTable
+ * @typedef {{landmarks: readonly Landmark[], sectionEdges: {tags: readonly string[], roles: readonly string[]}, nameAttrs: readonly string[],
+ *   sectioning: readonly (readonly string[])[], ariaRoles: readonly string[]}} LandmarkTable
  *   sectioning: the [tag, scope role] pairs of the tags that scope a header, footer or aside without a role attribute
  * @typedef {{tag: string, attr: (name: string) => (string | null | undefined)}} LandmarkElement
  *   tag: the element's tag name, any case; attr: its attribute values (null when absent)
@@ -55,6 +57,10 @@ export const LANDMARKS = Object.freeze({
     { region: 'search', roles: ['search'], tags: ['search'], named: false, partOfDialog: false, scopedBy: [], scopedNeedsName: false },
     { region: 'form', roles: ['form'], tags: ['form'], named: true, partOfDialog: false, scopedBy: [], scopedNeedsName: false },
   ].map((l) => Object.freeze({ ...l, roles: Object.freeze(l.roles), tags: Object.freeze(l.tags), scopedBy: Object.freeze([...l.scopedBy]) }))),
+  // What bounds the section of a heading that read returns (extension/page/read.js); a <header>
+  // need not be one (an article's, around its title).
+  sectionEdges: Object.freeze({ tags: Object.freeze(['main', 'article', 'aside', 'nav', 'dialog']),
+    roles: Object.freeze(['main', 'article', 'complementary', 'navigation', 'region', 'dialog', 'alertdialog', 'banner', 'contentinfo']) }),
   nameAttrs: Object.freeze(['aria-label', 'aria-labelledby', 'title']),
   // Sectioning content (HTML) and <main>, by the scope role each gives when no role attribute
   // gives another. "section" is no ARIA role token: only the tag gives it, named or not.

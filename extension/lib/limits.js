@@ -18,7 +18,7 @@ export const LIMITS = Object.freeze({
   screenshotBlankFill: '#808080',
   /** Bytes turned into a string at once when a screenshot is base64-encoded again (one call's arguments stay bounded). */
   base64ChunkBytes: 0x8000,
-  /** The browser's validation message kept on a field it refused (page-scripts.js; the core cuts a description at kMaxNameChars anyway). */
+  /** The browser's validation message kept on a field it refused (page/watcher.js; the core cuts a description at kMaxNameChars anyway). */
   invalidMessageMaxChars: 200,
   /** Timers set this long after the action began are no longer the action's. */
   settleTrackWindowMs: 2_000,
@@ -27,7 +27,7 @@ export const LIMITS = Object.freeze({
   /** CSS animations and transitions ending within this long are waited for (longer or infinite ones are not). */
   settleAnimationMaxMs: 1_000,
   /**
-   * Ancestors the page's watcher looks through for aria-hidden per DOM change (page-scripts.js):
+   * Ancestors the page's watcher looks through for aria-hidden per DOM change (page/watcher.js):
    * a change deeper under an aria-hidden element than this counts as visible. A script building a
    * 20,000-level document made the walk quadratic: seconds of the page's own main thread.
    */
@@ -129,6 +129,24 @@ export const LIMITS = Object.freeze({
   netBodyMaxChars: 4_000,
   /** network {id}: a response body is fetched from the browser only up to this size (a 50 MB download is not carried to say 4,000 characters of it). */
   netBodyFetchMaxBytes: 1_000_000,
+  /** console: messages kept per tab since its last navigation (the oldest go first). */
+  consoleLogMax: 500,
+  /** console: messages listed per answer (offset pages on). */
+  consoleListMax: 40,
+  /** console: characters of one message shown (a logged object or a long text is cut, and says by how much). */
+  consoleTextMaxChars: 500,
+  /** console: execution contexts known per tab (one per frame and world; a page that makes frames without end stops adding). */
+  consoleContextsMax: 1_000,
+  /** console: objects of console calls CDP holds for a session before they are let go (they are never read). */
+  consoleReleaseEvery: 200,
+  /** evaluate: characters of the function the agent sends. */
+  evaluateFunctionMaxChars: 20_000,
+  /** evaluate: how long its function may run or its promise stay unsettled before the call answers eval_timeout. */
+  evaluateWaitMs: 5_000,
+  /** evaluate: how long past evaluateWaitMs the call waits for V8's own stop of a function that ran too long to come back. */
+  evaluateGraceMs: 2_000,
+  /** evaluate: characters of the JSON result shown (the rest is cut, and the answer says by how much). */
+  evaluateResultMaxChars: 4_000,
   /** Files one upload may set. */
   uploadMaxFiles: 20,
   /** Default scroll amount as a share of the viewport height. */
@@ -150,7 +168,7 @@ export const LIMITS = Object.freeze({
   /** Stopped navigations remembered per tab until the next answer names them. */
   stoppedRequestsKept: 16,
 
-  // --- secrets by meaning (lib/page-scripts.js pageWatcher, lib/secrets.js) ---
+  // --- secrets by meaning (page/watcher.js pageWatcher, lib/secrets.js) ---
   /** Label text read to tell whether a field holds a secret (the core's kMaxSecretLabelChars). */
   secretLabelMaxChars: 400,
   /** One-character inputs side by side that make a one-time-code group (each box a secret). */

@@ -26,6 +26,8 @@ export class NetLog {
 
   /** @returns {NetEntry[]} */
   list() { return [...this.#entries.values()]; }
+  /** Whether a request of this CDP id is held. @param {string} requestId */
+  has(requestId) { return this.#entries.has(requestId); }
   /** @param {number} n */
   byNumber(n) { return this.list().find((e) => e.n === n); }
 

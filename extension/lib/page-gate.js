@@ -5,6 +5,8 @@
 // without compiling a capture, so they ask where the top frame is, before and after they read.
 // And screenshot's blanking of the frames the policy withholds in an allowed page.
 import { LIMITS } from './limits.js';
+import { callExpression, pageFunction } from './page-code.js';
+import { hideUntilRestored, restoreAll } from '../page/page-gate.js';
 import { checkFrameUrl, checkUrl } from './policy.js';
 import { ToolError } from './tab-state.js';
 import { tabName } from './tabs.js';
@@ -115,7 +117,7 @@ export async function hideWithheld(ctx, t, owners) {
   const worldOf = new Map();
   const restore = async () => {
     for (const contextId of worlds) {
-      await ctx.send(t, 'Runtime.evaluate', { expression: `(globalThis[${JSON.stringify(key)}] ?? []).splice(0).forEach((f) => f())`, contextId }).catch(() => {});
+      await ctx.send(t, 'Runtime.evaluate', { expression: callExpression(RESTORE_FN, key), contextId }).catch(() => {});
     }
   };
   try {
@@ -141,21 +143,9 @@ export async function hideWithheld(ctx, t, owners) {
   return restore;
 }
 
-/** Run on a frame owner in an isolated world: hides it until the restore kept under `key` runs. */
-const HIDE_FN = `function (key) {
-  const el = this, st = el.style;
-  const was = ['visibility', 'opacity'].map((p) => [p, st.getPropertyValue(p), st.getPropertyPriority(p)]);
-  const hidden = () => st.getPropertyValue('visibility') === 'hidden' && st.getPropertyPriority('visibility') === 'important' &&
-    st.getPropertyValue('opacity') === '0' && st.getPropertyPriority('opacity') === 'important';
-  const hide = () => { if (!hidden()) { st.setProperty('visibility', 'hidden', 'important'); st.setProperty('opacity', '0', 'important'); } };
-  hide();
-  const mo = new MutationObserver(hide);
-  mo.observe(el, { attributes: true, attributeFilter: ['style'] });
-  (globalThis[key] ??= []).push(() => {
-    mo.disconnect();
-    for (const [p, v, prio] of was) { if (v) st.setProperty(p, v, prio); else st.removeProperty(p); }
-  });
-}`;
+/** Page code (extension/page/page-gate.js), as the text CDP runs. */
+const HIDE_FN = pageFunction(hideUntilRestored);
+const RESTORE_FN = pageFunction(restoreAll);
 
 /**
  * Paints `rects` (CSS px, relative to the image's origin) solid grey in a base64 PNG whose width

@@ -1,6 +1,6 @@
 // What the user allows: which sites the agent may act on (allow-list / block-list of hosts),
 // whether it may open new tabs, whether screenshots are allowed, which folders it may upload
-// files from. Pure logic: the options page
+// files from, on which sites it may run scripts of its own (evaluate: none unless the user lists them). Pure logic: the options page
 // edits it, the service worker checks every target URL against it.
 //
 // A list entry names a site, so it is matched by host: case-insensitive, a trailing dot removed
@@ -8,10 +8,10 @@
 // (http://bank.test:8080 is still bank.test). Comparing exact https origins let all of those
 // through a block.
 
-/** @typedef {{allow: string[], block: string[], allowNewTabs: boolean, allowScreenshots: boolean, uploadFolders: string[]}} Policy */
+/** @typedef {{allow: string[], block: string[], allowNewTabs: boolean, allowScreenshots: boolean, uploadFolders: string[], evaluateSites: string[]}} Policy */
 
 /** @type {Policy} */
-export const DEFAULT_POLICY = Object.freeze({ allow: [], block: [], allowNewTabs: true, allowScreenshots: true, uploadFolders: [] });
+export const DEFAULT_POLICY = Object.freeze({ allow: [], block: [], allowNewTabs: true, allowScreenshots: true, uploadFolders: [], evaluateSites: [] });
 
 /** Hosts of the Chrome Web Store: never touched, whatever the lists say. */
 const WEB_STORE_HOSTS = new Set(['chromewebstore.google.com', 'chrome.google.com']);
@@ -113,6 +113,25 @@ export function checkUpload(policy, path) {
 }
 
 /**
+ * May the agent run a script of its own (evaluate) in a document of this origin? Only where the
+ * user listed the site (the same matching as the lists: its subdomains, any scheme and port), and
+ * never where the agent may not act at all (checkFrameUrl). A document with no site of its own (an
+ * opaque origin: sandboxed, data:) is never one the user could have listed.
+ * @param {Policy} policy @param {string} origin
+ * @returns {{ok: true} | {ok: false, code: string, message: string}}
+ */
+export function checkEvaluate(policy, origin) {
+  let host = '';
+  try { host = /^https?:$/.test(new URL(origin).protocol) ? siteHost(new URL(origin).hostname) : ''; } catch { /* no site */ }
+  if (!host) return { ok: false, code: 'evaluate_refused', message: 'evaluate: the document has no site of its own (a sandboxed frame, or not an http(s) page), so the user cannot have allowed scripts there' };
+  const may = checkFrameUrl(policy, origin);
+  if (!may.ok) return may;
+  if (!hostListed(host, policy.evaluateSites))
+    return { ok: false, code: 'evaluate_refused', message: `evaluate is off for ${host}: scripts of the agent run only on sites the user lists in the extension's options (Sites where the agent may run scripts); nothing was run` };
+  return { ok: true };
+}
+
+/**
  * Normalises a policy from storage or the options page; invalid list entries are reported.
  * @param {any} raw
  * @returns {{policy: Policy, errors: string[]}}
@@ -148,6 +167,7 @@ export function normalizePolicy(raw) {
       uploadFolders: folders,
       allow: list(r.allow, 'allow-list'),
       block: list(r.block, 'block-list'),
+      evaluateSites: list(r.evaluateSites, 'sites for scripts'),
       allowNewTabs: r.allowNewTabs === undefined ? DEFAULT_POLICY.allowNewTabs : !!r.allowNewTabs,
       allowScreenshots: r.allowScreenshots === undefined ? DEFAULT_POLICY.allowScreenshots : !!r.allowScreenshots,
     },

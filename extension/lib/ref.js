@@ -24,3 +24,24 @@ export function parseRef(s) {
   const m = typeof s === 'string' ? WHOLE.exec(s) : null;
   return m ? { element: Number(m[1]) } : null;
 }
+
+// The frame word, f{index}, and a run of frames, f{from}..f{to} with from <= to (rules/words.json,
+// as the core reads them in core/src/words.h frame_span): decimal, no leading zero, at most
+// FRAME_MAX_DIGITS digits. tests/node/ref-rule.test.mjs runs the table's cases here.
+export const FRAME_MAX_DIGITS = 9;
+const FRAME_FIELD = `f(0|[1-9]\\d{0,${FRAME_MAX_DIGITS - 1}})`;
+const FRAME_RUN = new RegExp(`^${FRAME_FIELD}(?:\\.\\.${FRAME_FIELD})?$`);
+
+/** "f3" for frame index 3. @param {number} index */
+export const frameWord = (index) => `f${index}`;
+
+/** The frame indices a frame word or a run of them spans, or null. @param {unknown} s @returns {{from: number, to: number} | null} */
+export function parseFrameRun(s) {
+  const m = typeof s === 'string' ? FRAME_RUN.exec(s) : null;
+  if (!m) return null;
+  const from = Number(m[1]), to = m[2] === undefined ? from : Number(m[2]);
+  return from <= to ? { from, to } : null;
+}
+
+/** Is this exactly one frame word (no run)? @param {unknown} s */
+export const isFrameWord = (s) => typeof s === 'string' && !s.includes('..') && parseFrameRun(s) !== null;

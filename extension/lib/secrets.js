@@ -1,9 +1,9 @@
 // The one rule for secret fields, as the core has it (core/src/compiler/node_state.cpp
 // is_secret_field): both are checked against the same table, rules/secret-fields.json.
-// Self-contained on purpose: page-scripts.js embeds its source in functions run inside the page.
+// Self-contained on purpose: its source runs inside the page too (extension/page/watcher.js, read.js).
 
 /**
- * The attribute the page watcher (page-scripts.js) sets on a field the page switched from
+ * The attribute the page watcher (page/watcher.js) sets on a field the page switched from
  * type=password to another type; the core reads the same name (node_state.h kWasPasswordAttr).
  */
 export const WAS_PASSWORD_ATTR = 'data-athena-was-password';

@@ -1,7 +1,7 @@
 // Stabilization: after an action, how long to wait before the page is captured. It ends as soon
 // as the page has settled, judged by what the action itself set going rather than by fixed quiet
 // windows:
-//   - in the page (the watcher of extension/lib/page-scripts.js): the timers the action set and
+//   - in the page (the watcher of extension/page/watcher.js): the timers the action set and
 //     the timers those set, CSS transitions about to end, and DOM changes;
 //   - here, from CDP Network events: the requests the action started;
 // then LIMITS.settleQuietMs with none of them changing anything. Bounded everywhere

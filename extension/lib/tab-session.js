@@ -7,6 +7,7 @@
 // so Node tests drive a TabSession with a fake CDP (extension/test/tab-session.test.mjs).
 import { LIMITS } from './limits.js';
 import { NetLog } from './net-log.js';
+import { ConsoleLog } from './console-log.js';
 import { checkFrameUrl, checkUrl } from './policy.js';
 import { tabName } from './tabs.js';
 import { ToolError } from './tab-state.js';
@@ -62,6 +63,14 @@ export function watchedTree(tree) {
 export class TabSession {
   /** What the page requested since its last navigation, from when the agent first touched the tab (the network tool). */
   netLog = new NetLog();
+  /** What the page logged since its last navigation, from when the agent first touched the tab (the console tool). */
+  consoleLog = new ConsoleLog();
+  /** What the console log asks of this tab (extension/lib/console-log.js ConsoleTab). */
+  #consoleTab = {
+    frameOfSession: (/** @type {string} */ sid) => this.#oopifs.get(sid)?.frameId,
+    visible: (/** @type {string} */ url) => { const p = this.#io?.policy(); return !p || checkFrameUrl(p, url).ok; },
+    request: (/** @type {string} */ id) => this.netLog.has(id),
+  };
   /** Calls on this tab, one at a time: each starts when the one before has ended. @type {Promise<any>} */
   #queue = Promise.resolve();
   /** Calls waiting in the queue or running. */
@@ -552,6 +561,8 @@ export class TabSession {
     }
     await this.send('Page.enable');
     await this.send('Network.enable');
+    this.consoleLog.begin(Date.now());
+    await Promise.all([this.send('Runtime.enable'), this.send('Log.enable')]);
     const fetch = this.#fetchSetup();
     if (fetch) await this.send(...fetch);
     await this.send(...this.#watcher());
@@ -639,7 +650,7 @@ export class TabSession {
   async #setupChild(sessionId) {
     const fetch = this.#fetchSetup();
     /** @type {Array<[string, any]>} */
-    const setup = [['Page.enable', {}], ['Network.enable', {}], ...(fetch ? [fetch] : []), this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
+    const setup = [['Page.enable', {}], ['Network.enable', {}], ['Runtime.enable', {}], ['Log.enable', {}], ...(fetch ? [fetch] : []), this.#watcher(), ['Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }], ['Runtime.runIfWaitingForDebugger', {}]];
     // Sent together, not each after the last one's answer: a frame's target can hold an answer
     // until it runs, and it runs only on runIfWaitingForDebugger, so one after another left a frame
     // inside an out-of-process frame (shop -> cdn -> bank) never loading in the user's tab.
@@ -684,6 +695,7 @@ export class TabSession {
    */
   onEvent(method, params, sid) {
     const now = Date.now();
+    if (this.consoleLog.onEvent(method, params, sid, this.#consoleTab)) this.send('Runtime.releaseObjectGroup', { objectGroup: 'console' }, sid).catch(() => {});
     switch (method) {
       // What a frame the policy withholds loads is not the agent's business: it never holds an answer.
       // Requests are known by id alone: an out-of-process iframe's document request starts in the

@@ -1,5 +1,5 @@
-// The error type every module reports to the agent with. A tab's state is its TabSession
-// (extension/lib/tab-session.js).
+// The error type every module reports to the agent with (its codes: rules/errors.json). A tab's
+// state is its TabSession (extension/lib/tab-session.js).
 
 /** An error for the agent: a stable code and a message saying what to do. */
 export class ToolError extends Error {
@@ -9,5 +9,3 @@ export class ToolError extends Error {
     this.code = code;
   }
 }
-
-/** A controlled tab: its TabSession (the name older modules use). @typedef {import('./tab-session.js').TabSession} TabState */

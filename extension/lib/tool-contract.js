@@ -1,8 +1,11 @@
 // The tool contract: every tool the agent has, in the order tools/list gives them. Each tool is
 // declared once, with its handler, in extension/lib/tools/*.js (defineTool: name, title,
 // description, hints (what it may do, MCP's tool annotations), argument schema, whether it takes
-// the agent's version and answers with a FactPack). Everything else is
-// derived from these declarations:
+// the agent's version, what it answers, and what the action flow does differently for it: whether
+// it navigates, leaves or answers a dialog, refuses a disabled target, collapses unchanged regions;
+// its deadline argument, its local files). Nothing outside a tool's declaration file, this file
+// and the tests names a tool (tests/node/tool-names.test.mjs). Everything else is derived from
+// these declarations:
 //   - the extension dispatches each call to its declaration's handler (Agent.dispatch);
 //   - athena-bridge's MCP tool list is generated from them at build time (bridge/gen-tools.mjs ->
 //     tool_contract.inc, read by bridge/src/tools.cpp), and the bridge alone checks every call's
@@ -20,6 +23,8 @@ import { fillForm } from './tools/form.js';
 import { drag } from './tools/drag.js';
 import { resize } from './tools/resize.js';
 import { network } from './tools/network.js';
+import { consoleMessages } from './tools/console.js';
+import { evaluate } from './tools/evaluate.js';
 import { find, read, screenshot } from './tools/read.js';
 import { tabs } from './tools/tabs.js';
 
@@ -28,7 +33,7 @@ import { tabs } from './tools/tabs.js';
 /** Every tool the agent has, in the order tools/list gives them. */
 export const TOOLS = Object.freeze([
   navigate, back, forward, reload, snapshot, click, type, fillForm, press, select, hover, drag, scroll, waitFor,
-  find, read, dialog, upload, screenshot, resize, network, tabs,
+  find, read, dialog, upload, screenshot, resize, network, consoleMessages, evaluate, tabs,
 ]);
 
 /**
@@ -82,6 +87,9 @@ export function mcpTools(groups = GROUPS) {
   });
 }
 
+/** What each kind of answer (ToolDecl.answers) is called in the tool table. */
+const ANSWERS = Object.freeze({ factpack: 'FactPack', 'own-text': 'its own text', image: 'image', text: 'text' });
+
 /** The tool table of docs/wire-protocol.md (between its `tools:begin` and `tools:end` markers). */
 export function wireTable() {
   /** @param {ToolDecl} t */
@@ -101,6 +109,6 @@ export function wireTable() {
   return [
     '| tool | title | group | arguments (besides `tab?`) | mutating (takes `version?`) | may (MCP annotations) | answer |',
     '|---|---|---|---|---|---|---|',
-    ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${t.group} | ${args(t)} | ${t.mutating ? 'yes' : 'no'} | ${may(t)} | ${t.factpack ? 'FactPack' : t.name === 'find' || t.name === 'read' ? 'its own text' : t.name === 'screenshot' ? 'image' : 'text'} |`),
+    ...TOOLS.map((t) => `| \`${t.name}\` | ${t.title} | ${t.group} | ${args(t)} | ${t.mutating ? 'yes' : 'no'} | ${may(t)} | ${ANSWERS[t.answers]} |`),
   ].join('\n');
 }

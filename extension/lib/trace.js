@@ -9,12 +9,13 @@
 // text only when a trace is exported.
 import { isSecretField } from './secrets.js';
 import { LIMITS } from './limits.js';
+import { tabName } from './tabs.js';
 
 /** @typedef {{context: number, page: number}} PageKey */
 /** @typedef {{call: string, capture?: string|object, version?: number|null, event?: string, ref?: string, info?: object, out?: {type: string, version: number, text: string}, error?: string, refsFrom?: number}} Entry */
 /** @typedef {{entries: Entry[], bytes: number, truncated: string, started: number, closed: boolean, held: WeakSet<object>}} Log */
 
-const keyName = (/** @type {PageKey} */ k) => `c${k.context}p${k.page}`;
+const keyName = tabName;
 
 export class TraceLog {
   /** @type {Map<string, Log>} */

@@ -1,7 +1,8 @@
 // The visibility rule of the page side, as the core has it (core/src/compiler/visibility.cpp
 // Visibility::visible, with roles.cpp is_focusable): one function, whyHidden, that wait_for's
-// state (page-scripts.js STATE_FN) and the check before pressing (actionability.js STATE_FN) both
-// run inside the page (VISIBLE_SRC embeds it). rules/visibility.json holds the cases;
+// state (extension/page/wait.js liveState) and the check before pressing
+// (extension/page/actionability.js actionableState) both run inside the page, through
+// extension/page/visible.js whyHiddenInPage. rules/visibility.json holds the cases;
 // extension/test/visibility-rule.test.mjs runs them here and
 // tests/unit/compiler/visibility_rule_test.cpp through the core.
 
@@ -59,28 +60,3 @@ export function whyHidden(f) {
   if (!(f.width > 0 && f.height > 0) && !focusable()) return 'size';
   return null;
 }
-
-/**
- * Source for the page: defines `whyHiddenInPage(el)`, whyHidden over what the DOM says of
- * element `el` (its ancestors' opacity read across shadow roots and same-origin frames).
- */
-export const VISIBLE_SRC = `const whyHidden = ${whyHidden};
-  const whyHiddenInPage = (el) => {
-    const s = getComputedStyle(el), r = el.getBoundingClientRect();
-    const ancestorOpacities = [], ancestorBoxes = [];
-    for (let n = el;;) {
-      let up = n.parentNode;
-      if (up && up.nodeType === 11) up = up.host || null;
-      if (!up && n.nodeType === 9) { try { up = n.defaultView && n.defaultView.frameElement; } catch (e) { up = null; } }
-      if (!up) break;
-      if (up.nodeType === 1) {
-        const us = (up.ownerDocument.defaultView || window).getComputedStyle(up), ur = up.getBoundingClientRect();
-        ancestorOpacities.push(us.opacity);
-        // display:contents has no box of its own to clip with.
-        if (us.display !== 'contents') ancestorBoxes.push({ overflow: us.overflow, width: ur.width, height: ur.height });
-      }
-      n = up;
-    }
-    return whyHidden({ tag: el.localName, attr: (a) => el.getAttribute(a), boxed: el.getClientRects().length > 0, display: s.display,
-      visibility: s.visibility, opacity: s.opacity, overflow: s.overflow, width: r.width, height: r.height, ancestorOpacities, ancestorBoxes });
-  };`;

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { Actionability, COVER_FN, DESCRIBE_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, STATE_FN, pointsIn } from '../lib/actionability.js';
+import { Actionability, COVER_FN, DESCRIBE_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, ACTIONABLE_STATE_FN, pointsIn } from '../lib/actionability.js';
 import { LIMITS } from '../lib/limits.js';
 import { TabDriver } from '../lib/tab-driver.js';
 import { TabSession } from '../lib/tab-session.js';
@@ -57,7 +57,7 @@ function page(o = {}) {
       case 'DOM.describeNode': return { node: { backendNodeId: Number(/node(\d+)/.exec(params.objectId)?.[1] ?? 0) } };
       case 'Runtime.callFunctionOn': {
         const fn = params.functionDeclaration;
-        if (fn === STATE_FN) return { result: { value: o.stateOf?.(state) ?? { state: 'ok', stable: true, disabled: false, readonly: false } } };
+        if (fn === ACTIONABLE_STATE_FN) return { result: { value: o.stateOf?.(state) ?? { state: 'ok', stable: true, disabled: false, readonly: false } } };
         if (fn === SCROLL_TO_FN) { state.scrolled.push(params.arguments[0].value); return { result: {} }; }
         if (fn === RECEIVES_FN) return { result: { value: !!o.receives?.(params.objectId, params.arguments[0].objectId) } };
         if (fn === COVER_FN) return { result: { objectId: params.objectId } };
@@ -296,7 +296,7 @@ test('hidden, detached, disabled and read-only elements are refused before any p
 });
 
 /**
- * The page's answer of STATE_FN (run here on a stand-in button in a stand-in document) for a
+ * The page's answer of ACTIONABLE_STATE_FN (run here on a stand-in button in a stand-in document) for a
  * button of computed style `own` under a div of computed style `parent`.
  * @param {Record<string, string>} own @param {Record<string, string>} parent
  */
@@ -311,7 +311,7 @@ function stateInPage(own, parent) {
     const el = (tag, parentNode, style) => ({ nodeType: 1, localName: tag, parentNode, ownerDocument: doc, style, isConnected: true,
       matches: () => false, closest: () => null, getAttribute: () => null,
       getBoundingClientRect: () => ({ x: 0, y: 0, width: 80, height: 20 }), getClientRects: () => [{}] });
-    (${STATE_FN}).call(el('button', el('div', doc, ${JSON.stringify(parent)}), ${JSON.stringify(own)}), 50);`, ctx);
+    (${ACTIONABLE_STATE_FN}).call(el('button', el('div', doc, ${JSON.stringify(parent)}), ${JSON.stringify(own)}), 50);`, ctx);
 }
 
 test('an element at opacity 0 (its own or an ancestor\'s, any spelling of 0) is refused as not visible, naming it', async () => {

@@ -161,7 +161,7 @@ test('read: one of ref or region; a cut text says truncated="true" shown="N" and
   const long = 'x'.repeat(30);
   chrome.debugger.sendCommand = async (target, method, params) => {
     chrome.sent.push({ target, method, params });
-    if (method === 'Runtime.evaluate' && params.expression.includes('const want = "main"')) return { result: { value: { text: long.slice(0, 12), length: long.length } } };
+    if (method === 'Runtime.evaluate' && params.expression.includes('function readRegion(') && params.expression.includes('.call(null, "main",')) return { result: { value: { text: long.slice(0, 12), length: long.length } } };
     if (method === 'Runtime.evaluate') return { result: { value: null } };
     return {};
   };

@@ -54,9 +54,9 @@ test('the user cancels the debugging bar during a wait_for: it answers at once; 
   assert.equal(state.attaches, 1);
   assert.equal(name(), tab, 'the tab keeps its name: the engine kept its page');
   assert.deepEqual(warnings.filter((w) => /attached again/.test(w)), [`the debugger was detached from tab ${tab} (the user cancelled the "is debugging this browser" bar) and is attached again: events meanwhile were missed, so this FactPack compares the page as it is now with what you were shown; your refs of ${tab} hold where the page did not change`]);
-  // The session of the new attach gets the tab's setup again (events, requests, the page's watcher).
+  // The session of the new attach gets the tab's setup again (events, requests, console, the page's watcher).
   const setupAfter = chrome.sent.slice(chrome.sent.findLastIndex((c) => c.method === 'Page.enable')).map((c) => c.method);
-  assert.deepEqual(setupAfter.slice(0, 4), ['Page.enable', 'Network.enable', 'Page.addScriptToEvaluateOnNewDocument', 'Target.setAutoAttach']);
+  assert.deepEqual(setupAfter.slice(0, 6), ['Page.enable', 'Network.enable', 'Runtime.enable', 'Log.enable', 'Page.addScriptToEvaluateOnNewDocument', 'Target.setAutoAttach']);
 });
 
 test('attaching again refused by Chrome: the answer says why and what to do, and a later call attaches once Chrome allows it', async () => {

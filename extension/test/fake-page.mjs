@@ -2,7 +2,7 @@
 // ask (extension/test/fake-chrome.mjs underneath) and a fake engine that keeps the core's
 // call-order rules, so a test drives Agent.dispatch as the bridge does.
 import assert from 'node:assert/strict';
-import { STATE_FN } from '../lib/actionability.js';
+import { ACTIONABLE_STATE_FN } from '../lib/actionability.js';
 import { Agent } from '../lib/agent.js';
 import { FILL_FN } from '../lib/tools/input.js';
 import { fakeChrome } from './fake-chrome.mjs';
@@ -98,7 +98,7 @@ export function pageChrome(o = {}) {
       case 'DOM.resolveNode': return { object: { objectId: 'obj1' } };
       case 'Runtime.callFunctionOn':
         // Actionability (extension/lib/actionability.js): attached, visible, still, enabled.
-        if (params.functionDeclaration === STATE_FN) return { result: { value: { state: 'ok', stable: true, disabled: false, readonly: false } } };
+        if (params.functionDeclaration === ACTIONABLE_STATE_FN) return { result: { value: { state: 'ok', stable: true, disabled: false, readonly: false } } };
         if (params.functionDeclaration === FILL_FN) return { result: { value: { done: false } } };
         return { result: { value: { text: 'Hello', length: 5 } } };
       // The pointer lands on the element the engine resolves every ref to (backendNodeId 7).

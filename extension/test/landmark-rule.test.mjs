@@ -14,6 +14,10 @@ const rule = JSON.parse(readFileSync(new URL('../../rules/landmarks.json', impor
 /** @param {{tag: string, attrs: Record<string, string>}} e */
 const element = (e) => ({ tag: e.tag, attr: (/** @type {string} */ n) => (Object.prototype.hasOwnProperty.call(e.attrs, n) ? e.attrs[n] : null) });
 
+test('the extension\'s landmark table is rules/landmarks.json\'s, the one source (the core\'s is generated from it)', () => {
+  assert.deepEqual(JSON.parse(JSON.stringify(LANDMARKS)), rule.table);
+});
+
 test('landmarks: every case of rules/landmarks.json, by the page side\'s regionOf', () => {
   assert.ok(rule.cases.length > 30);
   for (const c of rule.cases) {

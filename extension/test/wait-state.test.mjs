@@ -1,10 +1,10 @@
-// wait_for's view of a ref's state (page-scripts.js STATE_FN), run here on stand-in DOM nodes:
+// wait_for's view of a ref's state (page-scripts.js LIVE_STATE_FN), run here on stand-in DOM nodes:
 // visible and hidden as the core has them (core/src/compiler/visibility.cpp), so a ref the
 // FactPack stops showing because it or an ancestor went to opacity 0 is hidden for wait_for too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { STATE_FN } from '../lib/page-scripts.js';
+import { LIVE_STATE_FN } from '../lib/page-scripts.js';
 
 /** A context with a tiny DOM: nodes carry their computed style in `style`. */
 function page() {
@@ -21,7 +21,7 @@ function page() {
       getBoundingClientRect: () => ({ width: 10, height: 10 }), getClientRects: () => [{}], getAttribute: () => null,
     });
     globalThis.shadowOf = (host) => ({ nodeType: 11, host, parentNode: null });
-    globalThis.state = ${STATE_FN};`, ctx);
+    globalThis.state = ${LIVE_STATE_FN};`, ctx);
   return (/** @type {string} */ code) => vm.runInContext(code, ctx);
 }
 

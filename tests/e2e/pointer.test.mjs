@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AgentView } from '../support/factpack-text.mjs';
-import { until } from '../support/wait.mjs';
 import { useChain } from './lib/use-chain.mjs';
+import { act as actAs, pageShowing as pageAt, refOf } from './lib/agent-steps.mjs';
 import { policyApplied } from './lib/worker-state.mjs';
 
 let sites;
@@ -16,26 +16,8 @@ let chain;
 
 useChain((s, c) => { sites = s; chain = c; });
 
-/** The ref of the element with this role and name in what the agent holds. @param {AgentView} view */
-function refOf(view, role, name) {
-  const e = [...view.elements.values()].find((x) => x.role === role && x.name === name);
-  assert.ok(e, `no ${role} "${name}" among ${[...view.elements.values()].map((x) => `${x.role} "${x.name}"`).join(', ')}`);
-  return e.ref;
-}
-
-/** A tool call whose answer the view takes in; returns it. */
-async function act(view, tool, args) {
-  const r = await chain.call(tool, args);
-  if (!r.isError) view.apply(r.text);
-  return r;
-}
-
-/** The Playwright page of the agent's tab (the one showing `path`). */
-async function pageShowing(path) {
-  let page;
-  await until(`a page at ${path}`, async () => { page = chain.context.pages().find((p) => p.url().includes(path)); return !!page; });
-  return page;
-}
+const act = (/** @type {AgentView} */ view, /** @type {string} */ tool, /** @type {object} */ args) => actAs(chain, view, tool, args);
+const pageShowing = (/** @type {string} */ path) => pageAt(chain, path);
 
 /** Opens `path` with no policy; answers the view and the page. */
 async function open(path) {

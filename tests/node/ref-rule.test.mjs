@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { isRef, parseRef, REF_FIELDS, REF_TEXT, MAX_DIGITS } from '../../extension/lib/ref.js';
-import { parseTabName } from '../../extension/lib/tabs.js';
+import { FRAME_MAX_DIGITS, frameWord, isFrameWord, isRef, parseFrameRun, parseRef, REF_FIELDS, REF_TEXT, MAX_DIGITS } from '../../extension/lib/ref.js';
+import { parseTabName, tabName } from '../../extension/lib/tabs.js';
 
 const rule = JSON.parse(readFileSync(new URL('../../rules/ref.json', import.meta.url), 'utf8'));
 
@@ -33,4 +33,29 @@ test('ref grammar: every valid case of rules/ref.json parses to its fields, ever
   }
   assert.equal(isRef(17), false);
   assert.deepEqual(parseTabName('c1p12'), { context: 1, page: 12 });
+});
+
+const words = JSON.parse(readFileSync(new URL('../../rules/words.json', import.meta.url), 'utf8'));
+
+test('tab word: every case of rules/words.json through extension/lib/tabs.js', () => {
+  for (const { word, context, page } of words.tab.valid) {
+    assert.equal(tabName({ context, page }), word);
+    assert.deepEqual(parseTabName(word), { context, page }, word);
+  }
+  for (const word of words.tab.invalid) assert.equal(parseTabName(word), null, JSON.stringify(word));
+});
+
+test('frame word: every case of rules/words.json through extension/lib/ref.js', () => {
+  assert.equal(FRAME_MAX_DIGITS, words.frame.maxDigits);
+  for (const { word, index } of words.frame.valid) {
+    assert.equal(frameWord(index), word);
+    assert.equal(isFrameWord(word), true, word);
+    assert.deepEqual(parseFrameRun(word), { from: index, to: index }, word);
+  }
+  for (const word of words.frame.invalid) {
+    assert.equal(isFrameWord(word), false, JSON.stringify(word));
+    assert.equal(parseFrameRun(word), null, JSON.stringify(word));
+  }
+  for (const { word, from, to } of words.frame.runs) assert.deepEqual(parseFrameRun(word), { from, to }, word);
+  for (const word of words.frame.invalidRuns) assert.equal(parseFrameRun(word), null, JSON.stringify(word));
 });

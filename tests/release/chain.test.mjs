@@ -4,7 +4,7 @@
 // installed copy, the installed bridge as its native host, and an agent on `npx athena-delta mcp`
 // that navigates, clicks and reads FactPacks. Nothing of the build tree runs: the bridge and the
 // extension are the ones the install copied (checked below). It also reports the time from the
-// fresh HOME to the first FactPack (bench/RESULTS.md, "Release").
+// fresh HOME to the first FactPack (bench/release-results.md).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';

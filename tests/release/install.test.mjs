@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { mcpTools } from '../../extension/lib/tool-contract.js';
-import { root, release, runAs, freshHome, run, asUser, tree } from './lib.mjs';
+import { root, release, runAs, freshHome, handOver, run, asUser, tree } from './lib.mjs';
 
 const rel = release();
 const user = runAs();
@@ -23,7 +23,8 @@ before(() => {
   writeFileSync(path.join(box.project, 'package.json'), '{"name": "athena-release-test", "private": true}\n');
   chownSync(path.join(box.project, 'package.json'), user.uid, user.gid);
   // Offline: everything comes from the tarballs (the other platforms' packages are optional and skipped).
-  const r = run(user, box.env, box.project, 'npm', ['install', '--ignore-scripts', '--offline', rel.mainTgz, rel.platformTgz]);
+  const tarballs = handOver(user, box, [rel.mainTgz, rel.platformTgz]);
+  const r = run(user, box.env, box.project, 'npm', ['install', '--ignore-scripts', '--offline', ...tarballs]);
   assert.equal(r.status, 0, r.out);
 });
 after(() => { if (box) rmSync(box.tmp, { recursive: true, force: true }); });

@@ -2,7 +2,7 @@
 // ATHENA_RELEASE_OUT), a fresh HOME, and commands run in it as a non-root user, the way a user
 // installs: `npm install --ignore-scripts` of the tarballs, then `npx athena-delta ...`.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,25 @@ export function freshHome(user) {
     NPM_CONFIG_UPDATE_NOTIFIER: 'false', NPM_CONFIG_FUND: 'false', NPM_CONFIG_AUDIT: 'false',
   };
   return { ...dirs, env };
+}
+
+/**
+ * The artefacts as the user can read them: when the tests run as root, the checkout may sit where
+ * no other user can enter (a clone in /root on a stock machine), so the files the user installs
+ * are copied into the user's fresh folder first. Answers the paths to use, in order.
+ * @param {{root: boolean, uid: number, gid: number}} user @param {{tmp: string}} box @param {string[]} files
+ */
+export function handOver(user, box, files) {
+  if (!user.root) return files;
+  const dir = path.join(box.tmp, 'artefacts');
+  mkdirSync(dir, { mode: 0o755 });
+  chownSync(dir, user.uid, user.gid);
+  return files.map((f) => {
+    const to = path.join(dir, path.basename(f));
+    copyFileSync(f, to);
+    chownSync(to, user.uid, user.gid);
+    return to;
+  });
 }
 
 /** [command, args] that run `cmd args` as `user` with exactly `env`. */

@@ -10,10 +10,21 @@ std::string canonical_element(const Element& e) {
   const NodeState& s = e.state;
   std::string out;
   out.reserve(96);
-  out += e.role + '|' + e.name + (e.cut ? "|cut|" : "|") + e.description + '|' + category_name(e.category) + '|' + e.href + '|' +
-         std::to_string(e.level) + '|' + region_name(e.region) + '|' + e.region_label + '|' + std::to_string(e.overlay) + '|';
-  const int bits[] = {s.disabled, s.focused, s.required, s.invalid, s.selected, s.readonly, s.current, s.value_redacted,
-                      static_cast<int>(s.checked), static_cast<int>(s.expanded), static_cast<int>(s.pressed), static_cast<int>(s.sort)};
+  out += e.role + '|' + e.name + (e.cut ? "|cut|" : "|") + e.description + '|' + category_name(e.category) + '|' +
+         e.href + '|' + std::to_string(e.level) + '|' + region_name(e.region) + '|' + e.region_label + '|' +
+         std::to_string(e.overlay) + '|';
+  const int bits[] = {s.disabled,
+                      s.focused,
+                      s.required,
+                      s.invalid,
+                      s.selected,
+                      s.readonly,
+                      s.current,
+                      s.value_redacted,
+                      static_cast<int>(s.checked),
+                      static_cast<int>(s.expanded),
+                      static_cast<int>(s.pressed),
+                      static_cast<int>(s.sort)};
   for (int b : bits) out += static_cast<char>('0' + b);
   out += '|' + s.value;
   out += '|' + std::to_string(e.depth);  // where it sits in the outline: structure is part of what the agent holds
@@ -25,8 +36,8 @@ namespace {
 // A region block. Where one is placed (`after`, first of its block) the frame counts; compared
 // against a fresh engine, whose frame numbers differ, blocks of the same region are one list.
 std::string block_of(const Element& e, bool with_frame = true) {
-  return (with_frame ? "f" + std::to_string(e.frame) + '|' : std::string()) + region_name(e.region) + '|' + e.region_label + '|' +
-         std::to_string(e.overlay);
+  return (with_frame ? "f" + std::to_string(e.frame) + '|' : std::string()) + region_name(e.region) + '|' +
+         e.region_label + '|' + std::to_string(e.overlay);
 }
 
 }  // namespace
@@ -37,7 +48,8 @@ template <typename Each>
 std::map<std::string, std::vector<std::string>> order_of(int lo, int hi, Each each) {
   std::map<std::string, std::map<int, std::string>> by_frame;
   each([&](const Element& e) {
-    if (e.overlay >= lo && e.overlay < hi && !is_announcement(e)) by_frame[block_of(e, false)][e.frame] += canonical_element(e) + "\n    ";
+    if (e.overlay >= lo && e.overlay < hi && !is_announcement(e))
+      by_frame[block_of(e, false)][e.frame] += canonical_element(e) + "\n    ";
   });
   std::map<std::string, std::vector<std::string>> out;
   for (auto& [block, frames] : by_frame) {
@@ -131,7 +143,8 @@ std::string AgentView::apply_one(const FactPack& pack) {
         const std::vector<std::string>* held_order = &order_;
         if (b.seen_in) {
           auto h = held_.find(b.seen_in);
-          if (h == held_.end()) return "unchanged region seen_in=" + std::to_string(b.seen_in) + ": the agent held no page at that version";
+          if (h == held_.end())
+            return "unchanged region seen_in=" + std::to_string(b.seen_in) + ": the agent held no page at that version";
           if (!then.count(b.seen_in)) then[b.seen_in] = blocks_of(h->second.elements);
           from = &then[b.seen_in];
           held_order = &h->second.order;
@@ -140,8 +153,8 @@ std::string AgentView::apply_one(const FactPack& pack) {
         auto it = from->find(Key{b.frame_ref, static_cast<int>(b.region), b.label, overlay});
         const std::size_t held = it == from->end() ? 0 : it->second.size();
         if (held != b.elements.size())
-          return std::string("unchanged region ") + region_name(b.region) + " '" + b.label + "' " + b.frame_ref + ": agent holds " +
-                 std::to_string(held) + " elements, pack lists " + std::to_string(b.elements.size());
+          return std::string("unchanged region ") + region_name(b.region) + " '" + b.label + "' " + b.frame_ref +
+                 ": agent holds " + std::to_string(held) + " elements, pack lists " + std::to_string(b.elements.size());
         std::set<std::string> listed;
         for (const Element& e : b.elements) listed.insert(e.ref);
         for (const Element* e : it->second) {

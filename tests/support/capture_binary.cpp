@@ -14,7 +14,9 @@ namespace {
 
 using compiler::JsonValue;
 
-[[noreturn]] void refuse(const std::string& why) { throw std::runtime_error("to_binary_capture: " + why); }
+[[noreturn]] void refuse(const std::string& why) {
+  throw std::runtime_error("to_binary_capture: " + why);
+}
 
 class Writer {
  public:
@@ -41,7 +43,9 @@ class Writer {
   void align8() { out.append((8 - out.size() % 8) % 8, '\0'); }
 };
 
-const JsonValue* get(const JsonValue& obj, const char* key) { return obj.is_object() ? obj.find(key) : nullptr; }
+const JsonValue* get(const JsonValue& obj, const char* key) {
+  return obj.is_object() ? obj.find(key) : nullptr;
+}
 
 const JsonValue& need(const JsonValue& obj, const char* key) {
   const JsonValue* v = get(obj, key);
@@ -118,7 +122,8 @@ void document(Writer& w, const JsonValue& doc) {
     w.i32s(ints(get(nodes, col), n, -1));
   lists(w, get(nodes, "attributes"), n);
   for (const char* key : {"inputChecked", "optionSelected", "isClickable"}) rare(w, nodes, key, false);
-  for (const char* key : {"inputValue", "textValue", "pseudoType", "shadowRootType", "contentDocumentIndex"}) rare(w, nodes, key, true);
+  for (const char* key : {"inputValue", "textValue", "pseudoType", "shadowRootType", "contentDocumentIndex"})
+    rare(w, nodes, key, true);
 
   const JsonValue& layout = need(doc, "layout");
   const std::size_t m = need(layout, "nodeIndex").size();

@@ -17,7 +17,9 @@ std::string action_of(const corpus::Step& st) {
   return "";
 }
 
-std::string err(const Error& e) { return std::string(error_code_name(e.code)) + ": " + e.message; }
+std::string err(const Error& e) {
+  return std::string(error_code_name(e.code)) + ": " + e.message;
+}
 
 std::string fresh_full(const std::string& capture) {
   Engine engine;

@@ -16,16 +16,16 @@
 namespace athena::testing {
 
 struct ReplayStep {
-  std::string name;      // "03-open-modal"
-  std::string action;    // step.json action.op ("navigate", "click", ...)
+  std::string name;    // "03-open-modal"
+  std::string action;  // step.json action.op ("navigate", "click", ...)
   bool ok = false;
-  std::string error;     // when !ok: "<code>: <message>"
+  std::string error;  // when !ok: "<code>: <message>"
   FactPack pack;
-  std::string text;      // render_text(pack)
-  std::string json;      // render_json(pack)
-  std::string nodedup_text; // render_text without cross-baseline dedup (what dedup saves)
-  std::string full_text; // the same state as a fresh, untrimmed full snapshot (what peers send)
-  std::string floor_text;// one line per changed element: the least any tool could say
+  std::string text;          // render_text(pack)
+  std::string json;          // render_json(pack)
+  std::string nodedup_text;  // render_text without cross-baseline dedup (what dedup saves)
+  std::string full_text;     // the same state as a fresh, untrimmed full snapshot (what peers send)
+  std::string floor_text;    // one line per changed element: the least any tool could say
 };
 
 /// Replays one case (see the header comment). Never throws on bad captures: the step records the error.

@@ -15,47 +15,68 @@ std::uint64_t Rng::next() {
 
 const char* mutation_name(Mutation m) {
   switch (m) {
-    case Mutation::kInsert: return "insert";
-    case Mutation::kRemove: return "remove";
-    case Mutation::kRerender: return "rerender";
-    case Mutation::kReorder: return "reorder";
-    case Mutation::kRename: return "rename";
-    case Mutation::kToggle: return "toggle";
-    case Mutation::kDuplicateLabel: return "duplicate_label";
-    case Mutation::kOpenOverlay: return "open_overlay";
-    case Mutation::kCloseOverlay: return "close_overlay";
-    case Mutation::kNestOverlay: return "nest_overlay";
-    case Mutation::kReplaceOverlay: return "replace_overlay";
-    case Mutation::kNavigateSubframe: return "navigate_subframe";
-    case Mutation::kNavigateMain: return "navigate_main";
-    case Mutation::kRevealText: return "reveal_text";
-    case Mutation::kNavigateBack: return "navigate_back";
+    case Mutation::kInsert:
+      return "insert";
+    case Mutation::kRemove:
+      return "remove";
+    case Mutation::kRerender:
+      return "rerender";
+    case Mutation::kReorder:
+      return "reorder";
+    case Mutation::kRename:
+      return "rename";
+    case Mutation::kToggle:
+      return "toggle";
+    case Mutation::kDuplicateLabel:
+      return "duplicate_label";
+    case Mutation::kOpenOverlay:
+      return "open_overlay";
+    case Mutation::kCloseOverlay:
+      return "close_overlay";
+    case Mutation::kNestOverlay:
+      return "nest_overlay";
+    case Mutation::kReplaceOverlay:
+      return "replace_overlay";
+    case Mutation::kNavigateSubframe:
+      return "navigate_subframe";
+    case Mutation::kNavigateMain:
+      return "navigate_main";
+    case Mutation::kRevealText:
+      return "reveal_text";
+    case Mutation::kNavigateBack:
+      return "navigate_back";
   }
   return "?";
 }
 
 namespace {
-const char* const kNames[] = {"Save", "Delete", "Edit", "Open", "Item A", "Item B", "Item C", "Item D", "Search",
-                              "Home", "Next", "Cancel", "Profile", "Settings", "Cart", "Help"};
+const char* const kNames[] = {"Save",   "Delete", "Edit", "Open",   "Item A",  "Item B",   "Item C", "Item D",
+                              "Search", "Home",   "Next", "Cancel", "Profile", "Settings", "Cart",   "Help"};
 // Revealed paragraphs (Category::kText): few distinct ones, so equal texts next to each other
 // exercise the matcher the way repeated table cells do.
-const char* const kTexts[] = {"Ships in 2 days.", "This will delete 12 files.", "Weight 2 kg.", "Returns are free.",
-                              "Great grinder.", "Too loud."};
+const char* const kTexts[] = {"Ships in 2 days.", "This will delete 12 files.",
+                              "Weight 2 kg.",     "Returns are free.",
+                              "Great grinder.",   "Too loud."};
 // Table rows (a `row` line: cells joined by " | "), with repeats as a sorted grid has them.
 // A fieldset's or group's line: the question its controls answer (the same words twice: a repeat).
 const char* const kGroups[] = {"Shipping method", "Gift wrap", "Shipping method"};
-const char* const kRows[] = {"Ada | Admin | 3", "Bob | Viewer | 4", "Ada | Admin | 3", "Cy | Editor | 12", "Dee | Billing | 0"};
-const Region kRegions[] = {Region::kHeader, Region::kNav, Region::kMain, Region::kMain, Region::kMain, Region::kFooter, Region::kAside};
+const char* const kRows[] = {"Ada | Admin | 3", "Bob | Viewer | 4", "Ada | Admin | 3", "Cy | Editor | 12",
+                             "Dee | Billing | 0"};
+const Region kRegions[] = {Region::kHeader, Region::kNav,    Region::kMain, Region::kMain,
+                           Region::kMain,   Region::kFooter, Region::kAside};
 }  // namespace
 
 SnapshotGen::SnapshotGen(std::uint64_t seed, GenOptions options) : rng_(seed), options_(options) {
   frames_.push_back(Fr{"MAIN", new_loader(), "https://example.test/", -1});
   for (std::size_t i = 0; i < options_.subframes; ++i)
     frames_.push_back(Fr{"SUB" + std::to_string(next_frame_++), new_loader(), "https://frame.test/", 0});
-  for (std::size_t i = 0; i < options_.initial_elements; ++i) els_.push_back(random_element(rng_.below(frames_.size()), -1));
+  for (std::size_t i = 0; i < options_.initial_elements; ++i)
+    els_.push_back(random_element(rng_.below(frames_.size()), -1));
 }
 
-std::string SnapshotGen::new_loader() { return "L" + std::to_string(next_loader_++); }
+std::string SnapshotGen::new_loader() {
+  return "L" + std::to_string(next_loader_++);
+}
 
 void SnapshotGen::leave_document() {
   std::vector<El> page;
@@ -81,12 +102,29 @@ SnapshotGen::El SnapshotGen::random_element(std::size_t frame, int overlay) {
   if (e.region == Region::kNav && rng_.chance(50)) e.label = rng_.chance(50) ? "Primary" : "Secondary";
   e.name = kNames[rng_.below(std::size(kNames))];
   switch (rng_.below(6)) {
-    case 0: e.role = "button"; break;
-    case 1: e.role = "link"; e.href = "/" + e.name; break;
-    case 2: e.role = "checkbox"; e.state.checked = Tri::kFalse; break;
-    case 3: e.role = "textbox"; break;
-    case 4: e.role = "heading"; e.category = Category::kHeading; e.level = 2; break;
-    default: e.role = "status"; e.category = Category::kStatus; break;
+    case 0:
+      e.role = "button";
+      break;
+    case 1:
+      e.role = "link";
+      e.href = "/" + e.name;
+      break;
+    case 2:
+      e.role = "checkbox";
+      e.state.checked = Tri::kFalse;
+      break;
+    case 3:
+      e.role = "textbox";
+      break;
+    case 4:
+      e.role = "heading";
+      e.category = Category::kHeading;
+      e.level = 2;
+      break;
+    default:
+      e.role = "status";
+      e.category = Category::kStatus;
+      break;
   }
   // Nested lists, a row's controls, a <details>' content: lines one or two levels down.
   e.depth = rng_.chance(30) ? 1 + static_cast<int>(rng_.below(2)) : 0;
@@ -121,9 +159,11 @@ SnapshotGen::El SnapshotGen::text_element(std::size_t frame, int overlay) {
 
 void SnapshotGen::reveal_text(int overlay) {
   // A panel in this context: its old paragraphs go (hidden), maybe new ones come (revealed).
-  const bool had = std::any_of(els_.begin(), els_.end(), [&](const El& e) { return e.overlay == overlay && e.category == Category::kText; });
-  els_.erase(std::remove_if(els_.begin(), els_.end(),
-                            [&](const El& e) { return e.overlay == overlay && e.category == Category::kText && rng_.chance(80); }),
+  const bool had = std::any_of(els_.begin(), els_.end(),
+                               [&](const El& e) { return e.overlay == overlay && e.category == Category::kText; });
+  els_.erase(std::remove_if(
+                 els_.begin(), els_.end(),
+                 [&](const El& e) { return e.overlay == overlay && e.category == Category::kText && rng_.chance(80); }),
              els_.end());
   if (had && rng_.chance(30)) return;
   const std::size_t frame = overlay >= 0 ? 0 : rng_.below(frames_.size());
@@ -165,12 +205,12 @@ void SnapshotGen::close_overlay() {
 }
 
 Mutation SnapshotGen::step() {
-  static const Mutation kAll[] = {Mutation::kInsert, Mutation::kInsert, Mutation::kRemove, Mutation::kRemove,
-                                  Mutation::kRerender, Mutation::kReorder, Mutation::kRename, Mutation::kToggle,
-                                  Mutation::kToggle, Mutation::kDuplicateLabel, Mutation::kOpenOverlay,
-                                  Mutation::kCloseOverlay, Mutation::kNestOverlay, Mutation::kReplaceOverlay,
-                                  Mutation::kNavigateSubframe, Mutation::kNavigateMain, Mutation::kRevealText,
-                                  Mutation::kRevealText, Mutation::kNavigateBack};
+  static const Mutation kAll[] = {
+      Mutation::kInsert,      Mutation::kInsert,         Mutation::kRemove,           Mutation::kRemove,
+      Mutation::kRerender,    Mutation::kReorder,        Mutation::kRename,           Mutation::kToggle,
+      Mutation::kToggle,      Mutation::kDuplicateLabel, Mutation::kOpenOverlay,      Mutation::kCloseOverlay,
+      Mutation::kNestOverlay, Mutation::kReplaceOverlay, Mutation::kNavigateSubframe, Mutation::kNavigateMain,
+      Mutation::kRevealText,  Mutation::kRevealText,     Mutation::kNavigateBack};
   const Mutation m = kAll[rng_.below(std::size(kAll))];
   apply(m);
   return m;
@@ -256,12 +296,24 @@ void SnapshotGen::apply(Mutation m) {
       if (i >= els_.size()) return;
       NodeState& s = els_[i].state;
       switch (rng_.below(6)) {
-        case 0: s.disabled = !s.disabled; break;
-        case 4: s.current = !s.current; break;  // a pager's page, a wizard's step
-        case 1: s.checked = s.checked == Tri::kTrue ? Tri::kFalse : Tri::kTrue; break;
-        case 2: s.expanded = s.expanded == Tri::kTrue ? Tri::kFalse : Tri::kTrue; break;
-        case 3: s.sort = s.sort == Sort::kAscending ? Sort::kDescending : Sort::kAscending; break;  // a column sorted
-        default: s.value = s.value.empty() ? "typed" : ""; break;
+        case 0:
+          s.disabled = !s.disabled;
+          break;
+        case 4:
+          s.current = !s.current;
+          break;  // a pager's page, a wizard's step
+        case 1:
+          s.checked = s.checked == Tri::kTrue ? Tri::kFalse : Tri::kTrue;
+          break;
+        case 2:
+          s.expanded = s.expanded == Tri::kTrue ? Tri::kFalse : Tri::kTrue;
+          break;
+        case 3:
+          s.sort = s.sort == Sort::kAscending ? Sort::kDescending : Sort::kAscending;
+          break;  // a column sorted
+        default:
+          s.value = s.value.empty() ? "typed" : "";
+          break;
       }
       return;
     }
@@ -339,7 +391,8 @@ Snapshot SnapshotGen::build() const {
   s.url = frames_[0].url;
   s.title = "Synthetic";
   for (const Fr& f : frames_)
-    s.frames.push_back(FrameInfo{f.id, f.loader, f.parent < 0 ? "" : frames_[static_cast<std::size_t>(f.parent)].id, f.url, false});
+    s.frames.push_back(
+        FrameInfo{f.id, f.loader, f.parent < 0 ? "" : frames_[static_cast<std::size_t>(f.parent)].id, f.url, false});
   for (std::size_t i = 0; i < overlays_.size(); ++i) {
     Overlay o;
     o.backend_node_id = overlays_[i].backend_node_id;

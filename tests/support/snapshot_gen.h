@@ -26,10 +26,20 @@ class Rng {
 };
 
 enum class Mutation {
-  kInsert, kRemove, kRerender, kReorder, kRename, kToggle, kDuplicateLabel,
-  kOpenOverlay, kCloseOverlay, kNestOverlay, kReplaceOverlay,
-  kNavigateSubframe, kNavigateMain,
-  kRevealText,  // a tab switch / accordion: the context's text paragraphs are swapped, shown or hidden
+  kInsert,
+  kRemove,
+  kRerender,
+  kReorder,
+  kRename,
+  kToggle,
+  kDuplicateLabel,
+  kOpenOverlay,
+  kCloseOverlay,
+  kNestOverlay,
+  kReplaceOverlay,
+  kNavigateSubframe,
+  kNavigateMain,
+  kRevealText,    // a tab switch / accordion: the context's text paragraphs are swapped, shown or hidden
   kNavigateBack,  // back to a document the tab left: its page again (new nodes), now and then changed since
 };
 const char* mutation_name(Mutation m);
@@ -37,7 +47,7 @@ const char* mutation_name(Mutation m);
 struct GenOptions {
   std::size_t initial_elements = 14;
   std::size_t max_elements = 40;
-  std::size_t subframes = 1;       // iframes at start
+  std::size_t subframes = 1;  // iframes at start
   std::size_t max_overlays = 3;
 };
 
@@ -92,7 +102,7 @@ class SnapshotGen {
   Rng rng_;
   GenOptions options_;
   std::vector<Fr> frames_;
-  std::vector<El> els_;   // document order; overlay elements after the page's
+  std::vector<El> els_;  // document order; overlay elements after the page's
   std::vector<Ov> overlays_;
   /// The main frame's page of each document the tab left, newest last (kNavigateBack).
   std::vector<std::vector<El>> left_;

@@ -20,7 +20,8 @@ namespace {
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "athena_replay: %s\nusage: athena_replay [--cases DIR] [--case NAME]... (--demo | --json | --write-goldens DIR)\n",
+               "athena_replay: %s\nusage: athena_replay [--cases DIR] [--case NAME]... (--demo | --json | "
+               "--write-goldens DIR)\n",
                why);
   return 2;
 }
@@ -91,14 +92,20 @@ int main(int argc, char** argv) {
         case kDemo:
           total_ours += s.text.size();
           total_full += s.full_text.size();
-          std::printf("\n--- %s/%s (%s): %s, %zu chars / %zu lines; a full snapshot: %zu chars / %zu lines\n%s", c.name.c_str(),
-                      s.name.c_str(), s.action.c_str(), pack_type_name(s.pack.type), s.text.size(), lines(s.text),
-                      s.full_text.size(), lines(s.full_text), s.text.c_str());
+          std::printf("\n--- %s/%s (%s): %s, %zu chars / %zu lines; a full snapshot: %zu chars / %zu lines\n%s",
+                      c.name.c_str(), s.name.c_str(), s.action.c_str(), pack_type_name(s.pack.type), s.text.size(),
+                      lines(s.text), s.full_text.size(), lines(s.full_text), s.text.c_str());
           break;
         case kJson: {
-          const nlohmann::json j = {{"case", c.name},   {"step", s.name},          {"action", s.action},
-                                    {"type", pack_type_name(s.pack.type)}, {"reason", s.pack.reason},
-                                    {"text", s.text},   {"nodedup", s.nodedup_text}, {"full", s.full_text},     {"floor", s.floor_text}};
+          const nlohmann::json j = {{"case", c.name},
+                                    {"step", s.name},
+                                    {"action", s.action},
+                                    {"type", pack_type_name(s.pack.type)},
+                                    {"reason", s.pack.reason},
+                                    {"text", s.text},
+                                    {"nodedup", s.nodedup_text},
+                                    {"full", s.full_text},
+                                    {"floor", s.floor_text}};
           std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
           break;
         }
@@ -114,7 +121,7 @@ int main(int argc, char** argv) {
     }
   }
   if (mode == kDemo)
-    std::printf("\nall cases: FactPacks %zu chars, a full snapshot every step %zu chars (%.1fx smaller)\n", total_ours, total_full,
-                total_ours ? static_cast<double>(total_full) / static_cast<double>(total_ours) : 0.0);
+    std::printf("\nall cases: FactPacks %zu chars, a full snapshot every step %zu chars (%.1fx smaller)\n", total_ours,
+                total_full, total_ours ? static_cast<double>(total_full) / static_cast<double>(total_ours) : 0.0);
   return failures ? 1 : 0;
 }

@@ -176,8 +176,8 @@ struct Registration {
 /// What is registered at `place` for `name` now.
 Registration read_registration(const std::string& place, const std::string& name);
 /// Registers `manifest` there (idempotent); false + error.
-bool write_registration(const std::string& place, const std::string& name, const std::string& manifest, std::string& where,
-                        std::string& error);
+bool write_registration(const std::string& place, const std::string& name, const std::string& manifest,
+                        std::string& where, std::string& error);
 /// Removes it; false when there was nothing. `where` says what was (or would have been) removed.
 bool remove_registration(const std::string& place, const std::string& name, std::string& where);
 /// After the last remove: the shared manifest file (Windows) goes when no key names it any more.

@@ -3,7 +3,13 @@
 // macOS differs from Linux in three places, each marked __APPLE__: the executable's path
 // (_NSGetExecutablePath, no /proc), the peer's uid (getpeereid, no SO_PEERCRED) and sockets
 // (no accept4/SOCK_CLOEXEC/MSG_NOSIGNAL: FD_CLOEXEC and SO_NOSIGPIPE are set after the fact).
-#include "platform.h"
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -11,16 +17,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <map>
-#include <poll.h>
 #include <sstream>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/un.h>
-#include <unistd.h>
+
+#include "platform.h"
 
 #if defined(__APPLE__)
 #include <mach-o/dyld.h>
@@ -42,7 +43,9 @@ Os os() {
 
 // ------------------------------------------------------------------ the process
 
-void init_process() { std::signal(SIGPIPE, SIG_IGN); }
+void init_process() {
+  std::signal(SIGPIPE, SIG_IGN);
+}
 
 std::string self_path() {
 #if defined(__APPLE__)
@@ -68,7 +71,9 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-std::string home_dir() { return env("HOME"); }
+std::string home_dir() {
+  return env("HOME");
+}
 
 bool random_bytes(unsigned char* out, std::size_t n) {
   std::FILE* f = std::fopen("/dev/urandom", "rb");
@@ -77,13 +82,19 @@ bool random_bytes(unsigned char* out, std::size_t n) {
   return ok;
 }
 
-unsigned long process_id() { return static_cast<unsigned long>(::getpid()); }
+unsigned long process_id() {
+  return static_cast<unsigned long>(::getpid());
+}
 
 // ------------------------------------------------------------------ files
 
-bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
+bool is_absolute(const std::string& path) {
+  return !path.empty() && path[0] == '/';
+}
 
-char path_separator() { return '/'; }
+char path_separator() {
+  return '/';
+}
 
 bool is_dir(const std::string& path) {
   struct stat st {};
@@ -138,9 +149,13 @@ bool write_file(const std::string& path, const std::string& bytes, std::string& 
   return true;
 }
 
-bool remove_file(const std::string& path) { return ::unlink(path.c_str()) == 0; }
+bool remove_file(const std::string& path) {
+  return ::unlink(path.c_str()) == 0;
+}
 
-bool remove_empty_dir(const std::string& path) { return ::rmdir(path.c_str()) == 0; }
+bool remove_empty_dir(const std::string& path) {
+  return ::rmdir(path.c_str()) == 0;
+}
 
 bool command_exists(const std::string& name) {
   if (name.empty()) return false;
@@ -181,7 +196,9 @@ bool write_all(int fd, const char* data, std::size_t size) {
 
 }  // namespace
 
-bool write_stdout(const std::string& bytes) { return write_all(STDOUT_FILENO, bytes.data(), bytes.size()); }
+bool write_stdout(const std::string& bytes) {
+  return write_all(STDOUT_FILENO, bytes.data(), bytes.size());
+}
 
 // ------------------------------------------------------------------ the endpoint
 
@@ -221,7 +238,8 @@ std::string runtime_dir() {
   // A folder the user named is used as it is only when it is already private; anything else (a
   // shared /tmp-like folder, one of another user) gets a private subfolder of ours instead. It is
   // never chmodded: that would change a folder others may rely on.
-  if (const char* d = std::getenv("ATHENA_RUNTIME_DIR"); d && *d) return is_private_dir(d) ? std::string(d) : std::string(d) + "/" + mine;
+  if (const char* d = std::getenv("ATHENA_RUNTIME_DIR"); d && *d)
+    return is_private_dir(d) ? std::string(d) : std::string(d) + "/" + mine;
   if (const char* x = std::getenv("XDG_RUNTIME_DIR"); x && *x) return std::string(x) + "/athena-delta";
   const char* t = std::getenv("TMPDIR");
   std::string base = (t && *t) ? t : "/tmp";
@@ -229,7 +247,9 @@ std::string runtime_dir() {
   return base + "/" + mine;
 }
 
-std::string socket_path() { return runtime_dir() + "/bridge.sock"; }
+std::string socket_path() {
+  return runtime_dir() + "/bridge.sock";
+}
 
 void set_cloexec_nosigpipe(int fd) {
   ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC);
@@ -334,17 +354,21 @@ int connect_socket(std::string& error) {
   set_nonblocking(fd, true);
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits::kConnectTimeoutMs);
   const std::string stuck = "the native host on " + path + " did not accept the connection within " +
-                            std::to_string(limits::kConnectTimeoutMs) + " ms (is it stuck? restart Chrome or reload the extension)";
+                            std::to_string(limits::kConnectTimeoutMs) +
+                            " ms (is it stuck? restart Chrome or reload the extension)";
   for (;;) {
     if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) break;
     const int e = errno;
     if (e == EINTR) continue;
     if (e == EINPROGRESS) {
       pollfd p{fd, POLLOUT, 0};
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
       int so = 0;
       socklen_t len = sizeof so;
-      if (left > 0 && ::poll(&p, 1, static_cast<int>(left)) == 1 && ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so, &len) == 0 && so == 0) break;
+      if (left > 0 && ::poll(&p, 1, static_cast<int>(left)) == 1 &&
+          ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so, &len) == 0 && so == 0)
+        break;
       error = stuck;
       ::close(fd);
       return -1;
@@ -382,14 +406,16 @@ ssize_t send_some(int fd, const char* data, std::size_t n) {
 
 }  // namespace
 
-std::string endpoint_name() { return socket_path(); }
+std::string endpoint_name() {
+  return socket_path();
+}
 
 // ------------------------------------------------------------------ the event loop
 
 struct EventLoop::Impl {
   struct Conn {
     int fd = -1;
-    std::string out;  // bytes not yet taken by the peer
+    std::string out;     // bytes not yet taken by the peer
     bool ended = false;  // kClosed was reported: not polled any more
   };
   bool stdin_watched = false;
@@ -419,7 +445,9 @@ EventLoop::~EventLoop() {
   if (impl_->listen_fd >= 0) ::close(impl_->listen_fd);
 }
 
-void EventLoop::watch_stdin() { impl_->stdin_watched = true; }
+void EventLoop::watch_stdin() {
+  impl_->stdin_watched = true;
+}
 
 bool EventLoop::listen(std::string& error) {
   const int fd = listen_socket(error);
@@ -561,19 +589,25 @@ std::vector<EventLoop::Event> EventLoop::wait(int timeout_ms, int only) {
 
 // ------------------------------------------------------------------ registration
 
-bool registry_places() { return false; }
+bool registry_places() {
+  return false;
+}
 
-bool registry_key_exists(const std::string&) { return false; }
+bool registry_key_exists(const std::string&) {
+  return false;
+}
 
-std::string manifest_store_dir() { return ""; }
+std::string manifest_store_dir() {
+  return "";
+}
 
 Registration read_registration(const std::string& place, const std::string& name) {
   const std::string file = place + "/" + name + ".json";
   return {file, read_file(file)};
 }
 
-bool write_registration(const std::string& place, const std::string& name, const std::string& manifest, std::string& where,
-                        std::string& error) {
+bool write_registration(const std::string& place, const std::string& name, const std::string& manifest,
+                        std::string& where, std::string& error) {
   where = place + "/" + name + ".json";
   return make_dirs(place, error) && write_file(where, manifest, error);
 }

@@ -52,8 +52,9 @@ std::string utf8(const std::wstring& w) {
 /// The system's words for an error code, for messages.
 std::string message_of(DWORD code) {
   wchar_t* buf = nullptr;
-  const DWORD n = ::FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr,
-                                   code, 0, reinterpret_cast<wchar_t*>(&buf), 0, nullptr);
+  const DWORD n =
+      ::FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS,
+                       nullptr, code, 0, reinterpret_cast<wchar_t*>(&buf), 0, nullptr);
   std::string s = n && buf ? utf8(std::wstring(buf, n)) : "error " + std::to_string(code);
   if (buf) ::LocalFree(buf);
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == '.')) s.pop_back();
@@ -62,7 +63,9 @@ std::string message_of(DWORD code) {
 
 }  // namespace
 
-Os os() { return Os::kWindows; }
+Os os() {
+  return Os::kWindows;
+}
 
 // ------------------------------------------------------------------ the process
 
@@ -93,22 +96,29 @@ std::string env(const char* name) {
   return utf8(v.substr(0, got));
 }
 
-std::string home_dir() { return env("USERPROFILE"); }
+std::string home_dir() {
+  return env("USERPROFILE");
+}
 
 bool random_bytes(unsigned char* out, std::size_t n) {
   return BCRYPT_SUCCESS(::BCryptGenRandom(nullptr, out, static_cast<ULONG>(n), BCRYPT_USE_SYSTEM_PREFERRED_RNG));
 }
 
-unsigned long process_id() { return ::GetCurrentProcessId(); }
+unsigned long process_id() {
+  return ::GetCurrentProcessId();
+}
 
 // ------------------------------------------------------------------ files
 
 bool is_absolute(const std::string& p) {
-  if (p.size() >= 3 && std::isalpha(static_cast<unsigned char>(p[0])) && p[1] == ':' && (p[2] == '\\' || p[2] == '/')) return true;
+  if (p.size() >= 3 && std::isalpha(static_cast<unsigned char>(p[0])) && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
+    return true;
   return p.size() >= 2 && (p[0] == '\\' || p[0] == '/') && (p[1] == '\\' || p[1] == '/');
 }
 
-char path_separator() { return '\\'; }
+char path_separator() {
+  return '\\';
+}
 
 bool is_dir(const std::string& path) {
   const DWORD a = ::GetFileAttributesW(wide(path).c_str());
@@ -120,19 +130,22 @@ bool is_executable(const std::string& path) {
   if (a == INVALID_FILE_ATTRIBUTES || (a & FILE_ATTRIBUTE_DIRECTORY)) return false;
   if (path.size() < 4) return false;
   std::string ext = path.substr(path.size() - 4);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext == ".exe";
 }
 
 std::string real_path(const std::string& path) {
-  const HANDLE h = ::CreateFileW(wide(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr, OPEN_EXISTING,
-                                 FILE_FLAG_BACKUP_SEMANTICS, nullptr);
+  const HANDLE h = ::CreateFileW(wide(path).c_str(), 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                 OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr);
   if (h == INVALID_HANDLE_VALUE) return "";
   std::wstring buf(MAX_PATH, L'\0');
-  DWORD n = ::GetFinalPathNameByHandleW(h, buf.data(), static_cast<DWORD>(buf.size()), FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+  DWORD n = ::GetFinalPathNameByHandleW(h, buf.data(), static_cast<DWORD>(buf.size()),
+                                        FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
   if (n >= buf.size()) {
     buf.resize(n + 1);
-    n = ::GetFinalPathNameByHandleW(h, buf.data(), static_cast<DWORD>(buf.size()), FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+    n = ::GetFinalPathNameByHandleW(h, buf.data(), static_cast<DWORD>(buf.size()),
+                                    FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
   }
   ::CloseHandle(h);
   if (n == 0 || n >= buf.size()) return "";
@@ -159,7 +172,8 @@ bool make_dirs(const std::string& dir, std::string& error) {
     at = dir.find_first_of("\\/", at + 1);
     const std::string prefix = dir.substr(0, at);
     if (prefix.empty() || prefix.back() == ':' || is_dir(prefix)) continue;  // a drive, or already there
-    if (!::CreateDirectoryW(wide(prefix).c_str(), nullptr) && ::GetLastError() != ERROR_ALREADY_EXISTS && !is_dir(prefix)) {
+    if (!::CreateDirectoryW(wide(prefix).c_str(), nullptr) && ::GetLastError() != ERROR_ALREADY_EXISTS &&
+        !is_dir(prefix)) {
       error = "cannot create " + prefix + ": " + message_of(::GetLastError());
       return false;
     }
@@ -181,9 +195,13 @@ bool write_file(const std::string& path, const std::string& bytes, std::string& 
   return true;
 }
 
-bool remove_file(const std::string& path) { return ::DeleteFileW(wide(path).c_str()) != 0; }
+bool remove_file(const std::string& path) {
+  return ::DeleteFileW(wide(path).c_str()) != 0;
+}
 
-bool remove_empty_dir(const std::string& path) { return ::RemoveDirectoryW(wide(path).c_str()) != 0; }
+bool remove_empty_dir(const std::string& path) {
+  return ::RemoveDirectoryW(wide(path).c_str()) != 0;
+}
 
 bool command_exists(const std::string& name) {
   if (name.empty()) return false;
@@ -194,7 +212,8 @@ bool command_exists(const std::string& name) {
   while (start <= path.size()) {
     std::size_t end = path.find(';', start);
     if (end == std::string::npos) end = path.size();
-    if (end > start && is_executable(path.substr(start, end - start) + "\\" + name + (has_ext ? "" : ".exe"))) return true;
+    if (end > start && is_executable(path.substr(start, end - start) + "\\" + name + (has_ext ? "" : ".exe")))
+      return true;
     start = end + 1;
   }
   return false;
@@ -236,7 +255,9 @@ std::vector<unsigned char> user_sid(HANDLE process) {
   return sid;
 }
 
-PSID sid_of(std::vector<unsigned char>& sid) { return sid.empty() ? nullptr : static_cast<PSID>(sid.data()); }
+PSID sid_of(std::vector<unsigned char>& sid) {
+  return sid.empty() ? nullptr : static_cast<PSID>(sid.data());
+}
 
 std::vector<unsigned char>& my_user() {
   static std::vector<unsigned char> me = user_sid(::GetCurrentProcess());
@@ -280,11 +301,13 @@ std::wstring pipe_name() {
 HANDLE new_instance(bool first) {
   const std::wstring sddl = L"D:P(A;;GA;;;" + my_sid_string() + L")";
   PSECURITY_DESCRIPTOR sd = nullptr;
-  if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl.c_str(), SDDL_REVISION_1, &sd, nullptr)) return INVALID_HANDLE_VALUE;
+  if (!::ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl.c_str(), SDDL_REVISION_1, &sd, nullptr))
+    return INVALID_HANDLE_VALUE;
   SECURITY_ATTRIBUTES sa{sizeof sa, sd, FALSE};
-  const HANDLE h = ::CreateNamedPipeW(pipe_name().c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED | (first ? FILE_FLAG_FIRST_PIPE_INSTANCE : 0),
-                                      PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS, PIPE_UNLIMITED_INSTANCES,
-                                      1 << 16, 1 << 16, 0, &sa);
+  const HANDLE h = ::CreateNamedPipeW(
+      pipe_name().c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED | (first ? FILE_FLAG_FIRST_PIPE_INSTANCE : 0),
+      PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS, PIPE_UNLIMITED_INSTANCES, 1 << 16,
+      1 << 16, 0, &sa);
   const DWORD err = ::GetLastError();
   ::LocalFree(sd);
   ::SetLastError(err);
@@ -308,14 +331,15 @@ HANDLE connect_pipe(std::string& error) {
       return h;
     }
     const DWORD err = ::GetLastError();
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now()).count();
     if (err == ERROR_PIPE_BUSY && left > 0) {  // every instance taken: the host makes the next one
       ::WaitNamedPipeW(name.c_str(), static_cast<DWORD>(left));
       continue;
     }
     if (err == ERROR_PIPE_BUSY)
-      error = "the native host on " + shown + " did not accept the connection within " + std::to_string(limits::kConnectTimeoutMs) +
-              " ms (is it stuck? restart Chrome or reload the extension)";
+      error = "the native host on " + shown + " did not accept the connection within " +
+              std::to_string(limits::kConnectTimeoutMs) + " ms (is it stuck? restart Chrome or reload the extension)";
     else if (err == ERROR_FILE_NOT_FOUND)
       error = "no native host is listening on " + shown;
     else
@@ -326,7 +350,9 @@ HANDLE connect_pipe(std::string& error) {
 
 }  // namespace
 
-std::string endpoint_name() { return utf8(pipe_name()); }
+std::string endpoint_name() {
+  return utf8(pipe_name());
+}
 
 // ------------------------------------------------------------------ the event loop
 
@@ -376,8 +402,10 @@ void conn_thread(Conn* c, int id, std::shared_ptr<Queue> q) {
       ::ResetEvent(rd.hEvent);
       if (::ReadFile(c->h, rbuf.data(), static_cast<DWORD>(rbuf.size()), nullptr, &rd)) {
         done_now = true;
-        if (!::GetOverlappedResult(c->h, &rd, &n, FALSE)) ended = "it closed the connection";
-        else if (n > 0) q->push({EventLoop::Event::kData, id, std::string(rbuf.data(), n)});
+        if (!::GetOverlappedResult(c->h, &rd, &n, FALSE))
+          ended = "it closed the connection";
+        else if (n > 0)
+          q->push({EventLoop::Event::kData, id, std::string(rbuf.data(), n)});
       } else if (::GetLastError() == ERROR_IO_PENDING) {
         reading = true;
       } else {
@@ -411,8 +439,10 @@ void conn_thread(Conn* c, int id, std::shared_ptr<Queue> q) {
     const DWORD w = ::WaitForMultipleObjects(writing ? 3 : 2, hs, FALSE, done_now ? 0 : INFINITE);
     if (w == WAIT_OBJECT_0 + 1 && reading) {
       reading = false;
-      if (!::GetOverlappedResult(c->h, &rd, &n, FALSE)) ended = "it closed the connection";
-      else if (n > 0) q->push({EventLoop::Event::kData, id, std::string(rbuf.data(), n)});
+      if (!::GetOverlappedResult(c->h, &rd, &n, FALSE))
+        ended = "it closed the connection";
+      else if (n > 0)
+        q->push({EventLoop::Event::kData, id, std::string(rbuf.data(), n)});
     } else if (w == WAIT_OBJECT_0 + 2) {
       writing = false;
       if (!::GetOverlappedResult(c->h, &wr, &n, FALSE)) {
@@ -482,7 +512,8 @@ struct EventLoop::Impl {
       ::ResetEvent(ov.hEvent);
       bool connected = ::ConnectNamedPipe(inst, &ov) != 0;
       const DWORD err = ::GetLastError();
-      if (!connected && err == ERROR_PIPE_CONNECTED) connected = true;  // the client came first
+      if (!connected && err == ERROR_PIPE_CONNECTED)
+        connected = true;  // the client came first
       else if (!connected && err == ERROR_IO_PENDING) {
         HANDLE hs[2] = {listener_stop, ov.hEvent};
         if (::WaitForMultipleObjects(2, hs, FALSE, INFINITE) != WAIT_OBJECT_0 + 1) {
@@ -592,7 +623,9 @@ bool EventLoop::listen(std::string& error) {
   return true;
 }
 
-std::string EventLoop::keep_listening() { return ""; }  // a pipe cannot be removed by another process
+std::string EventLoop::keep_listening() {
+  return "";
+}  // a pipe cannot be removed by another process
 
 void EventLoop::stop_listening() {
   if (!impl_->listener.joinable()) return;
@@ -642,7 +675,8 @@ void EventLoop::close(int id, const std::string& last_words) {
     // Sent if the pipe's buffer takes it now; never waited for.
     OVERLAPPED ov{};
     ov.hEvent = ::CreateEventW(nullptr, TRUE, FALSE, nullptr);
-    if (!::WriteFile(c->h, last_words.data(), static_cast<DWORD>(last_words.size()), nullptr, &ov) && ::GetLastError() == ERROR_IO_PENDING) {
+    if (!::WriteFile(c->h, last_words.data(), static_cast<DWORD>(last_words.size()), nullptr, &ov) &&
+        ::GetLastError() == ERROR_IO_PENDING) {
       ::CancelIoEx(c->h, &ov);
       DWORD n = 0;
       ::GetOverlappedResult(c->h, &ov, &n, TRUE);
@@ -653,14 +687,17 @@ void EventLoop::close(int id, const std::string& last_words) {
   ::CloseHandle(c->wake);
   std::lock_guard<std::mutex> lock(impl_->q->m);
   auto& ev = impl_->q->events;
-  ev.erase(std::remove_if(ev.begin(), ev.end(), [id](const Event& e) { return e.id == id && e.kind != Event::kRefused; }), ev.end());
+  ev.erase(
+      std::remove_if(ev.begin(), ev.end(), [id](const Event& e) { return e.id == id && e.kind != Event::kRefused; }),
+      ev.end());
 }
 
 std::vector<EventLoop::Event> EventLoop::wait(int timeout_ms, int only) {
   Queue& q = *impl_->q;
   auto matches = [only](const Event& e) { return only < 0 || (e.id == only && e.kind != Event::kRefused); };
   std::unique_lock<std::mutex> lock(q.m);
-  q.cv.wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return std::any_of(q.events.begin(), q.events.end(), matches); });
+  q.cv.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                [&] { return std::any_of(q.events.begin(), q.events.end(), matches); });
   std::vector<Event> out;
   for (auto it = q.events.begin(); it != q.events.end();) {
     if (matches(*it)) {
@@ -678,24 +715,33 @@ std::vector<EventLoop::Event> EventLoop::wait(int timeout_ms, int only) {
 namespace {
 
 /// A custom profile's folder is a folder on every OS; anything else is a registry key.
-bool is_folder_place(const std::string& place) { return is_absolute(place); }
+bool is_folder_place(const std::string& place) {
+  return is_absolute(place);
+}
 
-std::string manifest_file(const std::string& name) { return manifest_store_dir() + "\\" + name + ".json"; }
+std::string manifest_file(const std::string& name) {
+  return manifest_store_dir() + "\\" + name + ".json";
+}
 
 /// The default value of HKCU\<key>, "" when there is none.
 std::string key_default(const std::string& key) {
   DWORD size = 0;
   const std::wstring k = wide(key);
-  if (::RegGetValueW(HKEY_CURRENT_USER, k.c_str(), nullptr, RRF_RT_REG_SZ, nullptr, nullptr, &size) != ERROR_SUCCESS || size == 0) return "";
+  if (::RegGetValueW(HKEY_CURRENT_USER, k.c_str(), nullptr, RRF_RT_REG_SZ, nullptr, nullptr, &size) != ERROR_SUCCESS ||
+      size == 0)
+    return "";
   std::wstring v(size / sizeof(wchar_t), L'\0');
-  if (::RegGetValueW(HKEY_CURRENT_USER, k.c_str(), nullptr, RRF_RT_REG_SZ, nullptr, v.data(), &size) != ERROR_SUCCESS) return "";
+  if (::RegGetValueW(HKEY_CURRENT_USER, k.c_str(), nullptr, RRF_RT_REG_SZ, nullptr, v.data(), &size) != ERROR_SUCCESS)
+    return "";
   v.resize(std::wcslen(v.c_str()));
   return utf8(v);
 }
 
 }  // namespace
 
-bool registry_places() { return true; }
+bool registry_places() {
+  return true;
+}
 
 bool registry_key_exists(const std::string& key) {
   HKEY h;
@@ -719,8 +765,8 @@ Registration read_registration(const std::string& place, const std::string& name
   return {"HKCU\\" + key + (file.empty() ? "" : " -> " + file), file.empty() ? "" : read_file(file)};
 }
 
-bool write_registration(const std::string& place, const std::string& name, const std::string& manifest, std::string& where,
-                        std::string& error) {
+bool write_registration(const std::string& place, const std::string& name, const std::string& manifest,
+                        std::string& where, std::string& error) {
   if (is_folder_place(place)) {
     where = place + "\\" + name + ".json";
     return make_dirs(place, error) && write_file(where, manifest, error);
@@ -728,12 +774,14 @@ bool write_registration(const std::string& place, const std::string& name, const
   const std::string file = manifest_file(name);
   const std::string key = place + "\\" + name;
   where = "HKCU\\" + key + " -> " + file;
-  if (read_file(file) != manifest && !(make_dirs(manifest_store_dir(), error) && write_file(file, manifest, error))) return false;
+  if (read_file(file) != manifest && !(make_dirs(manifest_store_dir(), error) && write_file(file, manifest, error)))
+    return false;
   HKEY h = nullptr;
   LONG rc = ::RegCreateKeyExW(HKEY_CURRENT_USER, wide(key).c_str(), 0, nullptr, 0, KEY_SET_VALUE, nullptr, &h, nullptr);
   if (rc == ERROR_SUCCESS) {
     const std::wstring v = wide(file);
-    rc = ::RegSetValueExW(h, nullptr, 0, REG_SZ, reinterpret_cast<const BYTE*>(v.c_str()), static_cast<DWORD>((v.size() + 1) * sizeof(wchar_t)));
+    rc = ::RegSetValueExW(h, nullptr, 0, REG_SZ, reinterpret_cast<const BYTE*>(v.c_str()),
+                          static_cast<DWORD>((v.size() + 1) * sizeof(wchar_t)));
     ::RegCloseKey(h);
   }
   if (rc != ERROR_SUCCESS) {
@@ -760,9 +808,12 @@ bool remove_registration(const std::string& place, const std::string& name, std:
     HKEY h;
     if (::RegOpenKeyExW(HKEY_CURRENT_USER, wide(k).c_str(), 0, KEY_READ, &h) != ERROR_SUCCESS) break;
     DWORD subkeys = 1, values = 1;
-    const LONG rc = ::RegQueryInfoKeyW(h, nullptr, nullptr, nullptr, &subkeys, nullptr, nullptr, &values, nullptr, nullptr, nullptr, nullptr);
+    const LONG rc = ::RegQueryInfoKeyW(h, nullptr, nullptr, nullptr, &subkeys, nullptr, nullptr, &values, nullptr,
+                                       nullptr, nullptr, nullptr);
     ::RegCloseKey(h);
-    if (rc != ERROR_SUCCESS || subkeys != 0 || values != 0 || ::RegDeleteKeyW(HKEY_CURRENT_USER, wide(k).c_str()) != ERROR_SUCCESS) break;
+    if (rc != ERROR_SUCCESS || subkeys != 0 || values != 0 ||
+        ::RegDeleteKeyW(HKEY_CURRENT_USER, wide(k).c_str()) != ERROR_SUCCESS)
+      break;
     k = k.substr(0, k.rfind('\\'));
   }
   return removed;

@@ -53,8 +53,9 @@ namespace athena {
 // delivered (docs/design.md, "Versions and stale agents").
 struct Config {
   double max_change_ratio = limits::kDefaultMaxChangeRatio;  // the one reliability rule
-  bool dedup_regions = true;   // docs/design.md, "Trimming and dedup across baselines"
-  std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // RenderOptions::token_budget for the facades that render
+  bool dedup_regions = true;                                 // docs/design.md, "Trimming and dedup across baselines"
+  std::size_t token_budget =
+      limits::kDefaultBaselineTokenBudget;  // RenderOptions::token_budget for the facades that render
   /// The first ref's n. Refs are e{n}, n unique among every page of one Engine; a host that
   /// outlives its Engine (a service worker Chrome restarts) starts the next one past every n it
   /// handed out, so that no ref of before can name a new element (1..limits::kMaxFirstRef).
@@ -96,6 +97,11 @@ struct ActionInfo {
   std::string kind;                   // "click", "type", "navigate", ...
   std::vector<std::string> warnings;  // e.g. from bounded stabilization
   bool force_full = false;            // the agent asked for a full snapshot
+  /// snapshot(): regions the agent already holds, unchanged, are collapsed (false: every region
+  /// shown, as the agent's own snapshot tool asks to recover a lost context). A flag of the action,
+  /// set from the tool's declaration (extension/lib/tools/define.js collapsesUnchanged): the core
+  /// never reads a tool's name.
+  bool collapse_unchanged = true;
   /// snapshot(): the baseline follows a step the page may take within its document (a history
   /// entry of a single-page app: back, forward). When the document is the one the agent holds,
   /// the answer is the delta from what it holds (a full only where a delta cannot be trusted).
@@ -104,12 +110,12 @@ struct ActionInfo {
 
 /// Sizes of one page's bounded state (benchmarks, memory checks; see limits.h for the bounds).
 struct PageStats {
-  std::uint64_t version = 0;          // current version
+  std::uint64_t version = 0;  // current version
   std::uint64_t delivered_version = 0;
-  std::size_t live_elements = 0;      // elements of the latest capture
-  std::size_t delivered_elements = 0; // elements the agent holds
-  std::size_t registry = 0;           // refs tracked (live + tombstones)
-  std::size_t tombstones = 0;         // <= limits::kMaxRemovedTombstones
+  std::size_t live_elements = 0;       // elements of the latest capture
+  std::size_t delivered_elements = 0;  // elements the agent holds
+  std::size_t registry = 0;            // refs tracked (live + tombstones)
+  std::size_t tombstones = 0;          // <= limits::kMaxRemovedTombstones
   std::size_t frames = 0;
   std::size_t retired_documents = 0;  // <= limits::kMaxRetiredDocuments
   std::size_t recalled_pages = 0;     // <= limits::kMaxRecalledPages: views of documents the tab left, kept for recall
@@ -132,11 +138,11 @@ struct FindQuery {
 /// One page of find_paged(): the matches after the cursor, at most `limit` of them and at most
 /// `token_budget` of lines; `next` continues where it stopped.
 struct FindResult {
-  std::uint64_t version = 0;    // the delivered version the refs belong to
-  std::size_t total = 0;        // matches on the whole page, cursor ignored
-  std::size_t remaining = 0;    // matches after the last one shown
+  std::uint64_t version = 0;  // the delivered version the refs belong to
+  std::size_t total = 0;      // matches on the whole page, cursor ignored
+  std::size_t remaining = 0;  // matches after the last one shown
   std::vector<Element> elements;
-  std::string next;             // ref of the last element shown when more remain, else empty
+  std::string next;  // ref of the last element shown when more remain, else empty
 };
 
 class PageSession;
@@ -161,8 +167,7 @@ class Engine {
   /// document as the agent holds, the delta from it instead.
   Result<FactPack> snapshot(PageKey key, std::string_view capture_json, const ActionInfo& info = {});
 
-  Result<PreCheck> begin_action(PageKey key, std::string_view capture_json,
-                                std::optional<std::uint64_t> agent_version);
+  Result<PreCheck> begin_action(PageKey key, std::string_view capture_json, std::optional<std::uint64_t> agent_version);
   /// A ref of another page of this Engine is kPageMismatch (kContextMismatch in another context),
   /// naming that page.
   Result<Target> resolve(PageKey key, std::string_view ref) const;

@@ -1,8 +1,10 @@
 // Errors that cross every boundary of the core (Catch2, WASM, bridge) as values.
 //
-// Every code is listed once here; docs/factpack-format.md ("Errors") lists the ones a query can
-// return, wasm/athena.d.ts the names as JS sees them. Messages are
-// written for the agent: they say what went wrong *and what to do next*.
+// Every code is listed once here and once in the error catalogue rules/errors.json (what it means,
+// what the agent should do; docs/errors.md is generated from it, and
+// tests/node/error-catalogue.test.mjs checks error_code_name's names against it); wasm/athena.d.ts
+// has the names as JS sees them. Messages are written for the agent: they say what went wrong *and
+// what to do next*.
 // No exception ever leaves the core's public API.
 #pragma once
 
@@ -15,28 +17,25 @@ namespace athena {
 enum class ErrorCode {
   kOk = 0,
   // Input from CDP or the caller.
-  kMalformedJson,      // not JSON, or truncated
-  kMalformedCapture,   // JSON, but not the shape the compiler needs (wrong types, bad indices, cycles)
-  kInputTooLarge,      // over limits::kMaxInputBytes
-  kMalformedEvent,     // a CDP event we cannot read
-  kWrongCallOrder,     // e.g. finish_action without begin_action
+  kMalformedJson,     // not JSON, or truncated
+  kMalformedCapture,  // JSON, but not the shape the compiler needs (wrong types, bad indices, cycles)
+  kInputTooLarge,     // over limits::kMaxInputBytes
+  kMalformedEvent,    // a CDP event we cannot read
+  kWrongCallOrder,    // e.g. finish_action without begin_action
   // Pages.
-  kUnknownPage,        // no page with this context/page index
+  kUnknownPage,  // no page with this context/page index
   // Refs (resolve): each says what the agent should do.
-  kMalformedRef,       // not c{n}p{n}f{n}e{n}
-  kContextMismatch,    // ref is for another browser context
-  kPageMismatch,       // ref is for another tab
-  kUnknownRef,         // never issued on this page
-  kRefRemoved,         // element removed (in version N)
-  kDocumentReplaced,   // the frame navigated; all refs of the old document are dead
-  kIdentityChanged,    // the node now is something else (was button "Save", now button "Delete")
-  kStaleVersion,       // named only: the engine never returns it. An agent version other than the last
-                       // delivered one is answered by begin_action with a full snapshot (reason
-                       // "stale_version", Freshness::kStaleNoHistory), not with an error (engine.h)
+  kMalformedRef,      // not e{n} (the grammar and its cases: rules/ref.json)
+  kContextMismatch,   // ref is for another browser context
+  kPageMismatch,      // ref is for another tab
+  kUnknownRef,        // never issued on this page
+  kRefRemoved,        // element removed (in version N)
+  kDocumentReplaced,  // the frame navigated; all refs of the old document are dead
+  kIdentityChanged,   // the node now is something else (was button "Save", now button "Delete")
   // Arguments (every entry point) and queries (find).
-  kInvalidArgument,    // an argument of the wrong shape or range (page key, version, action info, config), or a
-                       // query naming what the page does not have (role, frame, cursor ref)
-  kNoSuchRegion,       // find: no region of this page has that name or label
+  kInvalidArgument,  // an argument of the wrong shape or range (page key, version, action info, config), or a
+                     // query naming what the page does not have (role, frame, cursor ref)
+  kNoSuchRegion,     // find: no region of this page has that name or label
   kInternal,
 };
 
@@ -52,8 +51,8 @@ struct Error {
 template <typename T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
-  Result(Error error) : v_(std::move(error)) {}      // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() & { return std::get<0>(v_); }
@@ -72,6 +71,8 @@ class Result {
 struct Ok {};
 using Status = Result<Ok>;
 
-inline Error make_error(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
+inline Error make_error(ErrorCode code, std::string message) {
+  return Error{code, std::move(message)};
+}
 
 }  // namespace athena

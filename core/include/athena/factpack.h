@@ -30,7 +30,7 @@ struct Element {
   int level = 0;  // a heading's level, and of the control a heading stands for (ReadableNode::level)
   Region region = Region::kPage;
   std::string region_label;
-  int overlay = -1;         // -1 = base page, else depth index in the overlay stack
+  int overlay = -1;  // -1 = base page, else depth index in the overlay stack
   bool in_viewport = false;
   /// Outline depth (ReadableNode::depth): where it sits, shown as indentation. Part of what a
   /// delta compares: a line that moves in the outline is modified (`depth 1 -> 2`).
@@ -54,7 +54,7 @@ struct Invalidation {
   std::string cause;
   std::string role;  // last known role and name, so the agent knows what vanished
   std::string name;
-  int frame = 0;     // its frame (a navigated or detached frame's refs go together)
+  int frame = 0;  // its frame (a navigated or detached frame's refs go together)
 };
 
 struct Modified {
@@ -73,9 +73,9 @@ struct RegionBlock {
   std::string label;
   std::string frame_ref;          // "f0" main frame, "f2" an iframe (frame index in refs)
   std::vector<Element> elements;  // all of them; trimming is the renderer's job
-  /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered identities (ident_hash) equal the previous baseline's
-  /// (or, with seen_in, those the agent held on a page the tab came back to);
-  /// elements are still listed here (their refs stay valid) but the text renders one line.
+  /// Cross-baseline dedup (docs/design.md, "Trimming and dedup across baselines"): the ordered identities (ident_hash)
+  /// equal the previous baseline's (or, with seen_in, those the agent held on a page the tab came back to); elements
+  /// are still listed here (their refs stay valid) but the text renders one line.
   bool unchanged = false;
   /// With `unchanged`: the version at which the agent held these lines when it is not the previous
   /// baseline but a page the tab came back to (0: the previous baseline).

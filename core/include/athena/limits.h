@@ -8,46 +8,53 @@
 namespace athena::limits {
 
 // Input.
-inline constexpr std::size_t kMaxInputBytes = 64u << 20;      // one capture / event JSON string
-inline constexpr std::size_t kMaxNodes = 500'000;             // DOM nodes per capture (all frames)
-inline constexpr std::size_t kMaxFrames = 512;                // frames per page
-inline constexpr std::size_t kMaxDepth = 4'096;               // DOM depth walked
-inline constexpr std::size_t kMaxNameChars = 160;             // accessible name kept per element (UTF-8 bytes, cut on a char boundary)
-inline constexpr std::size_t kMaxValueChars = 200;            // input value kept per element
-inline constexpr std::size_t kMaxSecretLabelChars = 400;     // label text read to tell whether a field holds a secret
-inline constexpr std::size_t kMaxHrefChars = 300;             // link address kept per element (a data: URL can be megabytes)
-inline constexpr std::size_t kMaxTextChars = 300;            // alert/status/toast text kept
-inline constexpr std::size_t kMaxRevealedTextChars = 300;    // one text block (paragraph, list item, caption, table row) kept
-inline constexpr std::size_t kMaxRowCells = 256;              // cells read into one table row's line
-inline constexpr std::size_t kMaxHeaderCellNodes = 64;        // nodes looked at in a heading or header cell for its one control
-inline constexpr int kMaxOutlineDepth = 12;                   // nesting levels told apart (deeper ones render at this depth)
-inline constexpr int kContextHops = 3;                        // ancestors searched for the text around a nameless control
-inline constexpr std::size_t kContextMaxChars = 80;           // ... and the most of it used as its description
-inline constexpr int kFeedbackSiblings = 3;                   // siblings after a refused field searched for the page's message beside it
-inline constexpr int kMaxDisplayHops = 3;                     // levels between a control and the read-only box in it that shows its value
-inline constexpr std::size_t kMaxPopupNodes = 2'000;          // nodes a dropdown's floating box may hold (its search field, its list)
+inline constexpr std::size_t kMaxInputBytes = 64u << 20;  // one capture / event JSON string
+inline constexpr std::size_t kMaxNodes = 500'000;         // DOM nodes per capture (all frames)
+inline constexpr std::size_t kMaxFrames = 512;            // frames per page
+inline constexpr std::size_t kMaxDepth = 4'096;           // DOM depth walked
+inline constexpr std::size_t kMaxNameChars =
+    160;  // accessible name kept per element (UTF-8 bytes, cut on a char boundary)
+inline constexpr std::size_t kMaxValueChars = 200;        // input value kept per element
+inline constexpr std::size_t kMaxSecretLabelChars = 400;  // label text read to tell whether a field holds a secret
+inline constexpr std::size_t kMaxHrefChars = 300;  // link address kept per element (a data: URL can be megabytes)
+inline constexpr std::size_t kMaxTextChars = 300;  // alert/status/toast text kept
+inline constexpr std::size_t kMaxRevealedTextChars =
+    300;                                          // one text block (paragraph, list item, caption, table row) kept
+inline constexpr std::size_t kMaxRowCells = 256;  // cells read into one table row's line
+inline constexpr std::size_t kMaxHeaderCellNodes =
+    64;                                              // nodes looked at in a heading or header cell for its one control
+inline constexpr int kMaxOutlineDepth = 12;          // nesting levels told apart (deeper ones render at this depth)
+inline constexpr int kContextHops = 3;               // ancestors searched for the text around a nameless control
+inline constexpr std::size_t kContextMaxChars = 80;  // ... and the most of it used as its description
+inline constexpr int kFeedbackSiblings = 3;  // siblings after a refused field searched for the page's message beside it
+inline constexpr int kMaxDisplayHops = 3;  // levels between a control and the read-only box in it that shows its value
+inline constexpr std::size_t kMaxPopupNodes =
+    2'000;  // nodes a dropdown's floating box may hold (its search field, its list)
 
 // Registries (memory stays flat over long sessions). No older versions are kept: only the
 // delivered view (docs/design.md, "Versions and stale agents"), and the last views of a few pages
 // the tab left, for a region the agent finds again when it comes back (docs/design.md, "Trimming
 // and dedup across baselines").
-inline constexpr std::size_t kMaxRemovedTombstones = 4'096;   // refs remembered as "removed in vN" per page
-inline constexpr std::size_t kMaxPages = 256;                 // pages per engine
-inline constexpr std::size_t kMaxRetiredDocuments = 1'024;    // (frame, loader) pairs remembered as navigated/detached per page
-inline constexpr std::size_t kMaxMatchRounds = 64;            // neighbour-anchored matching rounds (engine matcher; one list row per round)
-inline constexpr std::size_t kMaxRecalledPages = 4;           // documents the tab left whose last view is kept per page: one it comes back to within this many navigations is recalled
-inline constexpr std::size_t kMaxRecalledEntries = kMaxRemovedTombstones;  // a left view of more elements is not kept: more refs than the registry remembers dead
+inline constexpr std::size_t kMaxRemovedTombstones = 4'096;  // refs remembered as "removed in vN" per page
+inline constexpr std::size_t kMaxPages = 256;                // pages per engine
+inline constexpr std::size_t kMaxRetiredDocuments =
+    1'024;  // (frame, loader) pairs remembered as navigated/detached per page
+inline constexpr std::size_t kMaxMatchRounds =
+    64;  // neighbour-anchored matching rounds (engine matcher; one list row per round)
+inline constexpr std::size_t kMaxRecalledPages = 4;  // documents the tab left whose last view is kept per page: one it
+                                                     // comes back to within this many navigations is recalled
+inline constexpr std::size_t kMaxRecalledEntries =
+    kMaxRemovedTombstones;  // a left view of more elements is not kept: more refs than the registry remembers dead
 
-// Delta reliability: ONE rule (docs/design.md, "The reliability rule"). A delta is unreliable, and a full snapshot is sent,
-// when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified
-// and both counts taken in the context being diffed (base page or top overlay). Pure growth (only
-// additions) is always a delta: every ref the agent holds is unchanged.
-// Contexts smaller than kMinNodesForRatio never fall back on this rule. A context the rule does not
-// trust is judged again region by region (core/src/engine/delta.cpp): a region the agent held whose
-// own ratio passes the same bound is replaced whole in the delta, and the full is sent only when
-// the regions left are not trusted by the rule either, or none is left. Revealed text lines
-// (Category::kText) are left out of both counts: a tab switch swapping a few paragraphs on a small
-// page is exactly what a delta is for, and text has no refs an agent acts on by mistake.
+// Delta reliability: ONE rule (docs/design.md, "The reliability rule"). A delta is unreliable, and a full snapshot is
+// sent, when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified and both
+// counts taken in the context being diffed (base page or top overlay). Pure growth (only additions) is always a delta:
+// every ref the agent holds is unchanged. Contexts smaller than kMinNodesForRatio never fall back on this rule. A
+// context the rule does not trust is judged again region by region (core/src/engine/delta.cpp): a region the agent held
+// whose own ratio passes the same bound is replaced whole in the delta, and the full is sent only when the regions left
+// are not trusted by the rule either, or none is left. Revealed text lines (Category::kText) are left out of both
+// counts: a tab switch swapping a few paragraphs on a small page is exactly what a delta is for, and text has no refs
+// an agent acts on by mistake.
 inline constexpr double kDefaultMaxChangeRatio = 0.40;
 inline constexpr std::size_t kMinNodesForRatio = 8;
 
@@ -78,23 +85,29 @@ inline constexpr std::uint64_t kMaxFirstRef = 3'000'000'000ULL;
 inline constexpr std::size_t kDefaultBaselineTokenBudget = 1'400;  // RenderOptions::token_budget default
 inline constexpr std::size_t kMaxBaselineTokenBudget = 1'000'000;  // the most a caller may set
 inline constexpr std::size_t kBytesPerToken = 3;
-inline constexpr std::size_t kMinRepeatLines = 2;             // a repeated run this long or longer is shown once
+inline constexpr std::size_t kMinRepeatLines = 2;  // a repeated run this long or longer is shown once
 // Within the budget only a long repeat is left to its gap line: a page's navigation repeated at its
 // bottom, not two cards' "Add to cart" and "Save for later", whose refs the agent acts on.
 inline constexpr std::size_t kMinRepeatLinesWithinBudget = 6;
-inline constexpr int kOutlineKeptLevels = 1;                  // outline levels never collapsed before heads and tails
-inline constexpr std::size_t kTrimmedTextChars = 80;          // a text line over the budget is cut to this (read shows it whole)
-inline constexpr std::size_t kRegionTrimThreshold = 40;       // a region with at most this many elements keeps its lines until the hard cut
-inline constexpr std::size_t kRegionTrimHead = 15;            // a trimmed region keeps at least its first N
-inline constexpr std::size_t kRegionTrimTail = 5;             // ... and its last N (plus focused / in-viewport ones)
-inline constexpr std::size_t kGapNameChars = 40;              // a gap line's sample of a name it stands for
-inline constexpr std::size_t kMaxTextLinesPerPack = 40;       // text lines per delta; the rest are "... N more" lines naming a find
-inline constexpr std::size_t kDeltaCapPerCategory = 25;       // added / modified / removed lines per category
-inline constexpr std::size_t kNonInteractiveCap = 10;         // headings, alerts, status lines per delta
-inline constexpr std::size_t kMaxMovedRefsPerPack = 200;      // refs of lines that only moved, in their runs, per delta (a sort)
-inline constexpr std::size_t kMaxInvalidFrameLines = 8;       // one line per frame whose document went; past it, frames in a row share one
-inline constexpr std::size_t kDefaultFindLimit = 50;          // elements per find page
+inline constexpr int kOutlineKeptLevels = 1;  // outline levels never collapsed before heads and tails
+inline constexpr std::size_t kTrimmedTextChars =
+    80;  // a text line over the budget is cut to this (read shows it whole)
+inline constexpr std::size_t kRegionTrimThreshold =
+    40;  // a region with at most this many elements keeps its lines until the hard cut
+inline constexpr std::size_t kRegionTrimHead = 15;  // a trimmed region keeps at least its first N
+inline constexpr std::size_t kRegionTrimTail = 5;   // ... and its last N (plus focused / in-viewport ones)
+inline constexpr std::size_t kGapNameChars = 40;    // a gap line's sample of a name it stands for
+inline constexpr std::size_t kMaxTextLinesPerPack =
+    40;  // text lines per delta; the rest are "... N more" lines naming a find
+inline constexpr std::size_t kDeltaCapPerCategory = 25;  // added / modified / removed lines per category
+inline constexpr std::size_t kNonInteractiveCap = 10;    // headings, alerts, status lines per delta
+inline constexpr std::size_t kMaxMovedRefsPerPack =
+    200;  // refs of lines that only moved, in their runs, per delta (a sort)
+inline constexpr std::size_t kMaxInvalidFrameLines =
+    8;  // one line per frame whose document went; past it, frames in a row share one
+inline constexpr std::size_t kDefaultFindLimit = 50;  // elements per find page
 inline constexpr std::size_t kMaxFindLimit = 100'000;
-inline constexpr std::size_t kMaxFindQueryChars = 4'096;      // a find's role, name or region string (the wasm wrapper refuses longer)
+inline constexpr std::size_t kMaxFindQueryChars =
+    4'096;  // a find's role, name or region string (the wasm wrapper refuses longer)
 
 }  // namespace athena::limits

@@ -15,8 +15,9 @@ namespace athena {
 struct RenderOptions {
   bool trim_regions = true;  // trim long baseline regions when the pack is over token_budget (limits.h)
   std::size_t token_budget = limits::kDefaultBaselineTokenBudget;  // estimated tokens a baseline may take
-  bool caps = true;          // per-category caps in deltas ("... and 12 more")
-  bool dedup = true;         // a region unchanged since the previous baseline (or a page the tab came back to) renders as one line (docs/design.md, "Trimming and dedup across baselines")
+  bool caps = true;                                                // per-category caps in deltas ("... and 12 more")
+  bool dedup = true;  // a region unchanged since the previous baseline (or a page the tab came back to) renders as one
+                      // line (docs/design.md, "Trimming and dedup across baselines")
 };
 
 /// Agent text: XML-like, no decoration (docs/design.md, "What a FactPack contains").

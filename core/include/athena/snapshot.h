@@ -70,26 +70,26 @@ struct ReadableNode {
   std::string frame_id;
   std::string loader_id;
 
-  std::string role;        // ARIA role as Chrome's accessibility tree names it ("button", "link", "textbox", ...)
-  std::string name;        // accessible name, whitespace-collapsed, cut at limits::kMaxNameChars
-  bool cut = false;        // the name is the start of longer words (its limit kept the rest out; read shows them)
-  std::string description; // placeholder / aria-description when it helps (may be empty)
+  std::string role;         // ARIA role as Chrome's accessibility tree names it ("button", "link", "textbox", ...)
+  std::string name;         // accessible name, whitespace-collapsed, cut at limits::kMaxNameChars
+  bool cut = false;         // the name is the start of longer words (its limit kept the rest out; read shows them)
+  std::string description;  // placeholder / aria-description when it helps (may be empty)
   Category category = Category::kInteractive;
   NodeState state;
   std::string href;        // for links: the href attribute as written
   std::string input_type;  // for <input>: its type ("text", "email", "password", ...)
   int level = 0;           // heading level (1-6), also of the control a heading stands for (<h3><button>), 0 otherwise
 
-  Rect bbox;               // CSS px, relative to the main frame's viewport (iframe offsets applied)
+  Rect bbox;  // CSS px, relative to the main frame's viewport (iframe offsets applied)
   int z_index = 0;
-  bool visible = true;     // rendered and not visibility:hidden (invisible nodes are usually dropped)
+  bool visible = true;  // rendered and not visibility:hidden (invisible nodes are usually dropped)
   bool in_viewport = false;
 
   Region region = Region::kPage;
-  std::string region_label; // aria-label of the landmark, if any ("Primary", "Breadcrumbs")
-  std::string heading;      // text of the nearest heading before this element (context for the agent)
-  std::string shadow_path;  // host tag chain when inside shadow DOM ("sl-dialog/sl-button"), else empty
-  int overlay = -1;         // index into Snapshot::overlays of the innermost overlay holding it, -1 = base page
+  std::string region_label;  // aria-label of the landmark, if any ("Primary", "Breadcrumbs")
+  std::string heading;       // text of the nearest heading before this element (context for the agent)
+  std::string shadow_path;   // host tag chain when inside shadow DOM ("sl-dialog/sl-button"), else empty
+  int overlay = -1;          // index into Snapshot::overlays of the innermost overlay holding it, -1 = base page
   /// Outline depth: how many lists, tables, rows, trees, menus, fieldsets and <details> hold it
   /// (capped at limits::kMaxOutlineDepth). Rendered as indentation; trimming collapses the deepest first.
   int depth = 0;
@@ -104,32 +104,31 @@ struct Overlay {
   std::string frame_id;
   std::string loader_id;
   OverlayType type = OverlayType::kUnknown;
-  int rule = 0;                      // which rule matched (1..4)
+  int rule = 0;  // which rule matched (1..4)
   double confidence = 0;
   int z_index = 0;
-  std::string name;                  // accessible name of the dialog/menu, if any
-  int parent = -1;                   // index of the enclosing overlay (nested), -1 if none
+  std::string name;  // accessible name of the dialog/menu, if any
+  int parent = -1;   // index of the enclosing overlay (nested), -1 if none
 };
 
 struct FrameInfo {
   std::string frame_id;
   std::string loader_id;
-  std::string parent_id;   // empty for the main frame
+  std::string parent_id;  // empty for the main frame
   std::string url;
   bool out_of_process = false;  // captured through a Target.setAutoAttach child session
 };
 
 struct Snapshot {
-  std::string url;    // main frame URL
+  std::string url;  // main frame URL
   std::string title;
-  std::vector<FrameInfo> frames;   // frames[0] is the main frame
-  std::vector<ReadableNode> nodes; // flat-tree document order, iframes inlined where they appear
-  std::vector<Overlay> overlays;   // sorted by stacking order (z-index, then document order)
-  Rect viewport;                   // scroll position in x/y, size in width/height
-  bool has_unknown_frames = false; // some nodes were dropped: their frame was not in the frame tree
+  std::vector<FrameInfo> frames;    // frames[0] is the main frame
+  std::vector<ReadableNode> nodes;  // flat-tree document order, iframes inlined where they appear
+  std::vector<Overlay> overlays;    // sorted by stacking order (z-index, then document order)
+  Rect viewport;                    // scroll position in x/y, size in width/height
+  bool has_unknown_frames = false;  // some nodes were dropped: their frame was not in the frame tree
   std::vector<std::string> warnings;
 };
-
 
 /// xxHash3 of everything an agent can observe in the snapshot (refs excluded). Equal hashes
 /// mean "no change" for the version manager.

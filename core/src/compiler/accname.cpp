@@ -26,7 +26,9 @@ bool embedded_control_role(std::string_view r) {
 // (inline-block, inline-flex, inline-grid, inline-table as well as blocks) with a space, as it
 // does a <br> or a <wbr> (tests/cases/names: `<span style="display:inline-block">Add</span>` +
 // `to` gives "Add to", `assert_<wbr>matches` gives "assert_ matches").
-bool inline_display(std::string_view d) { return d.empty() || d == "inline" || d == "contents"; }
+bool inline_display(std::string_view d) {
+  return d.empty() || d == "inline" || d == "contents";
+}
 
 struct Walk {
   const Dom& dom;
@@ -69,7 +71,8 @@ struct Walk {
         continue;
       }
       if (!dom.is_element(c)) continue;
-      if (dom.tag(c) == "br" || dom.tag(c) == "wbr") {  // a line break (or its opportunity) separates words like a space
+      if (dom.tag(c) == "br" ||
+          dom.tag(c) == "wbr") {  // a line break (or its opportunity) separates words like a space
         out.push_back(' ');
         continue;
       }
@@ -88,7 +91,8 @@ struct Walk {
   std::string labels(int i, int depth) {
     std::vector<int> ls;
     if (const std::vector<int>* f = dom.labels_for(i)) ls = *f;
-    for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+    for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p);
+         p = dom.nodes[static_cast<std::size_t>(p)].parent) {
       if (dom.tag(p) != "label") continue;
       bool has_for = false;
       const std::string_view f = dom.attr(p, "for", &has_for);
@@ -110,7 +114,8 @@ struct Walk {
   }
 
   std::string first_child_text(int i, std::string_view tag, int depth) {
-    for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       if (dom.tag(c) == tag) return compute(c, false, true, false, depth + 1);
     return "";
   }
@@ -153,7 +158,8 @@ struct Walk {
     if (t == "figure") return first_child_text(i, "figcaption", depth);
     if (t == "svg") {
       // An SVG <title> is never rendered, yet it names the graphic (SVG-AAM).
-      for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
         if (dom.tag(c) == "title") return compute(c, false, true, true, depth + 1);
       return "";
     }
@@ -180,7 +186,8 @@ struct Walk {
     // altogether: its title names neither the image nor (step 2F) what contains it.
     if (dom.tag(i) == "img" && !in_labelledby) {
       bool has_alt = false;
-      if (dom.attr(i, "alt", &has_alt).empty() && has_alt && !dom.has_attr(i, "aria-label") && !dom.has_attr(i, "aria-labelledby"))
+      if (dom.attr(i, "alt", &has_alt).empty() && has_alt && !dom.has_attr(i, "aria-label") &&
+          !dom.has_attr(i, "aria-labelledby"))
         return "";
     }
     if (items_apart && i != root && in_content) {
@@ -230,7 +237,8 @@ struct Walk {
     if (embedded) {
       std::string v = field_value(dom, i, role);
       const std::string_view t = dom.tag(i);
-      if (blank(v) && (role == "textbox" || role == "searchbox") && t != "input" && t != "textarea" && !is_secret_field(dom, i))
+      if (blank(v) && (role == "textbox" || role == "searchbox") && t != "input" && t != "textarea" &&
+          !is_secret_field(dom, i))
         v = content(i, include_hidden, depth);
       return v;
     }

@@ -15,9 +15,13 @@ namespace {
 using json = JsonValue;
 using namespace capture_rules;
 
-const char* type_name(const json& j) { return j.type_name(); }
+const char* type_name(const json& j) {
+  return j.type_name();
+}
 
-const json* member(const json& obj, const char* key) { return obj.find(key); }
+const json* member(const json& obj, const char* key) {
+  return obj.find(key);
+}
 
 bool want_array(Ctx& c, const json* j, const std::string& path, bool required = true) {
   if (!j) return required ? c.bad(path, "missing array") : true;
@@ -62,7 +66,9 @@ struct JsonList {
   const json* a = nullptr;
   std::size_t size() const { return a->size(); }
   template <typename P>
-  bool get(Ctx& c, std::size_t k, const P& p, long long& out) const { return want_int(c, (*a)[k], p, out); }
+  bool get(Ctx& c, std::size_t k, const P& p, long long& out) const {
+    return want_int(c, (*a)[k], p, out);
+  }
 };
 
 // {index: [...], value?: [...]}
@@ -71,9 +77,13 @@ struct JsonRare {
   const json* val = nullptr;
   std::size_t size() const { return idx->size(); }
   template <typename P>
-  bool index(Ctx& c, std::size_t k, const P& p, long long& out) const { return want_int(c, (*idx)[k], p, out); }
+  bool index(Ctx& c, std::size_t k, const P& p, long long& out) const {
+    return want_int(c, (*idx)[k], p, out);
+  }
   template <typename P>
-  bool value(Ctx& c, std::size_t k, const P& p, long long& out) const { return want_int(c, (*val)[k], p, out); }
+  bool value(Ctx& c, std::size_t k, const P& p, long long& out) const {
+    return want_int(c, (*val)[k], p, out);
+  }
 };
 
 // One document of a DOMSnapshot in JSON: the Source the rules read (capture_rules.h).
@@ -89,11 +99,17 @@ class JsonDocument {
     if (!fid) return c.bad(dp + ".frameId", "missing string index");
     return want_int(c, *fid, dp + ".frameId", out);
   }
-  bool url(Ctx& c, const std::string& dp, long long& out, bool& present) { return optional_int(c, "documentURL", dp, out, present); }
-  bool title(Ctx& c, const std::string& dp, long long& out, bool& present) { return optional_int(c, "title", dp, out, present); }
+  bool url(Ctx& c, const std::string& dp, long long& out, bool& present) {
+    return optional_int(c, "documentURL", dp, out, present);
+  }
+  bool title(Ctx& c, const std::string& dp, long long& out, bool& present) {
+    return optional_int(c, "title", dp, out, present);
+  }
   bool scroll(Ctx& c, const std::string& dp, double& x, double& y) {
-    if (const json* sx = member(doc_, "scrollOffsetX"); sx && !want_number(c, *sx, dp + ".scrollOffsetX", x)) return false;
-    if (const json* sy = member(doc_, "scrollOffsetY"); sy && !want_number(c, *sy, dp + ".scrollOffsetY", y)) return false;
+    if (const json* sx = member(doc_, "scrollOffsetX"); sx && !want_number(c, *sx, dp + ".scrollOffsetX", x))
+      return false;
+    if (const json* sy = member(doc_, "scrollOffsetY"); sy && !want_number(c, *sy, dp + ".scrollOffsetY", y))
+      return false;
     return true;
   }
 
@@ -111,23 +127,35 @@ class JsonDocument {
     return true;
   }
   bool check_nodes(Ctx& c, const std::string& np) {
-    if (!same_len(c, type_, n_, np, "nodeType", "parentIndex") || !same_len(c, name_, n_, np, "nodeName", "parentIndex") ||
+    if (!same_len(c, type_, n_, np, "nodeType", "parentIndex") ||
+        !same_len(c, name_, n_, np, "nodeName", "parentIndex") ||
         !same_len(c, backend_, n_, np, "backendNodeId", "parentIndex"))
       return false;
     value_ = member(*nodes_, "nodeValue");
-    if (value_ && (!want_array(c, value_, np + ".nodeValue") || !same_len(c, value_, n_, np, "nodeValue", "parentIndex"))) return false;
+    if (value_ &&
+        (!want_array(c, value_, np + ".nodeValue") || !same_len(c, value_, n_, np, "nodeValue", "parentIndex")))
+      return false;
     attrs_ = member(*nodes_, "attributes");
-    if (attrs_ && (!want_array(c, attrs_, np + ".attributes") || !same_len(c, attrs_, n_, np, "attributes", "parentIndex")))
+    if (attrs_ &&
+        (!want_array(c, attrs_, np + ".attributes") || !same_len(c, attrs_, n_, np, "attributes", "parentIndex")))
       return false;
     return true;
   }
   bool has_value() const { return value_ != nullptr; }
   bool has_attrs() const { return attrs_ != nullptr; }
   bool parent(Ctx& c, std::size_t i, const Lazy& p, long long& out) const { return want_int(c, (*parent_)[i], p, out); }
-  bool node_type(Ctx& c, std::size_t i, const Lazy& p, long long& out) const { return want_int(c, (*type_)[i], p, out); }
-  bool node_name(Ctx& c, std::size_t i, const Lazy& p, long long& out) const { return want_int(c, (*name_)[i], p, out); }
-  bool node_value(Ctx& c, std::size_t i, const Lazy& p, long long& out) const { return want_int(c, (*value_)[i], p, out); }
-  bool backend(Ctx& c, std::size_t i, const Lazy& p, long long& out) const { return want_int(c, (*backend_)[i], p, out); }
+  bool node_type(Ctx& c, std::size_t i, const Lazy& p, long long& out) const {
+    return want_int(c, (*type_)[i], p, out);
+  }
+  bool node_name(Ctx& c, std::size_t i, const Lazy& p, long long& out) const {
+    return want_int(c, (*name_)[i], p, out);
+  }
+  bool node_value(Ctx& c, std::size_t i, const Lazy& p, long long& out) const {
+    return want_int(c, (*value_)[i], p, out);
+  }
+  bool backend(Ctx& c, std::size_t i, const Lazy& p, long long& out) const {
+    return want_int(c, (*backend_)[i], p, out);
+  }
   bool attrs(Ctx& c, std::size_t i, const Lazy& p, List& out) const {
     const json& a = (*attrs_)[i];
     if (!a.is_array()) return c.bad(p, std::string("expected an array, got ") + type_name(a));
@@ -146,7 +174,8 @@ class JsonDocument {
       out.val = member(*r, "value");
       if (!want_array(c, out.val, rp + ".value")) return false;
       if (out.val->size() != out.idx->size())
-        return c.bad(rp, "index has " + std::to_string(out.idx->size()) + " entries but value has " + std::to_string(out.val->size()));
+        return c.bad(rp, "index has " + std::to_string(out.idx->size()) + " entries but value has " +
+                             std::to_string(out.val->size()));
     }
     return true;
   }
@@ -171,7 +200,9 @@ class JsonDocument {
     return true;
   }
   bool has_text() const { return text_ != nullptr; }
-  bool layout_node(Ctx& c, std::size_t k, const Lazy& p, long long& out) const { return want_int(c, (*index_)[k], p, out); }
+  bool layout_node(Ctx& c, std::size_t k, const Lazy& p, long long& out) const {
+    return want_int(c, (*index_)[k], p, out);
+  }
   bool bounds(Ctx& c, std::size_t k, const Lazy& p, Rect& r) const {
     const json& b = (*bounds_)[k];
     if (!b.is_array() || b.size() != 4) return c.bad(p, "expected [x, y, width, height]");
@@ -204,10 +235,11 @@ class JsonDocument {
     present = j != nullptr;
     return !j || want_int(c, *j, dp + "." + key, out);
   }
-  static bool same_len(Ctx& c, const json* a, std::size_t n, const std::string& base, const char* key, const char* other) {
+  static bool same_len(Ctx& c, const json* a, std::size_t n, const std::string& base, const char* key,
+                       const char* other) {
     return a->size() == n ? true
-                          : c.bad(base + "." + key, "has " + std::to_string(a->size()) + " entries but " + other + " has " +
-                                                        std::to_string(n));
+                          : c.bad(base + "." + key, "has " + std::to_string(a->size()) + " entries but " + other +
+                                                        " has " + std::to_string(n));
   }
 };
 
@@ -265,7 +297,8 @@ bool read_snapshot(Ctx& c, const json* snap, const std::string& path, int sessio
   const int count = static_cast<int>(docs->size());
   for (std::size_t di = 0; di < docs->size(); ++di) {
     const json& doc = (*docs)[di];
-    if (!doc.is_object()) return c.bad(at(path + ".documents", di), std::string("expected an object, got ") + type_name(doc));
+    if (!doc.is_object())
+      return c.bad(at(path + ".documents", di), std::string("expected an object, got ") + type_name(doc));
     RawDocument d;
     d.session = session;
     JsonDocument source(doc);
@@ -281,8 +314,9 @@ bool read_snapshot(Ctx& c, const json* snap, const std::string& path, int sessio
 
 Result<JsonDoc> parse_json(std::string_view text) {
   if (text.size() > limits::kMaxInputBytes)
-    return make_error(ErrorCode::kInputTooLarge, "capture: " + std::to_string(text.size()) + " bytes exceed limits::kMaxInputBytes (" +
-                                                     std::to_string(limits::kMaxInputBytes) + "); capture a smaller page or frame");
+    return make_error(ErrorCode::kInputTooLarge,
+                      "capture: " + std::to_string(text.size()) + " bytes exceed limits::kMaxInputBytes (" +
+                          std::to_string(limits::kMaxInputBytes) + "); capture a smaller page or frame");
   return JsonDoc::parse(text, "capture", "re-capture the page");
 }
 
@@ -315,10 +349,12 @@ Result<RawCapture> read_capture(const JsonValue& root) {
       std::string_view fid;
       if (!want_string(c, member(o, "frameId"), op + ".frameId", fid)) return c.err;
       long long owner = -1;
-      if (const json* ow = member(o, "ownerBackendNodeId"); ow && !ow->is_null() && !want_int(c, *ow, op + ".ownerBackendNodeId", owner))
+      if (const json* ow = member(o, "ownerBackendNodeId");
+          ow && !ow->is_null() && !want_int(c, *ow, op + ".ownerBackendNodeId", owner))
         return c.err;
       if (!read_frame_tree(c, member(o, "frameTree"), op + ".frameTree", true, cap.frames)) return c.err;
-      if (!read_snapshot(c, member(o, "snapshot"), op + ".snapshot", static_cast<int>(i) + 1, style_pos, cap, total_nodes))
+      if (!read_snapshot(c, member(o, "snapshot"), op + ".snapshot", static_cast<int>(i) + 1, style_pos, cap,
+                         total_nodes))
         return c.err;
       cap.sessions.back().frame_id = fid;
       cap.sessions.back().owner_backend = owner;
@@ -330,7 +366,10 @@ Result<RawCapture> read_capture(const JsonValue& root) {
     const char* keys[] = {"x", "y", "width", "height"};
     for (int k = 0; k < 4; ++k) {
       const json* f = member(*vp, keys[k]);
-      if (!f) { c.bad(std::string("viewport.") + keys[k], "missing number"); return c.err; }
+      if (!f) {
+        c.bad(std::string("viewport.") + keys[k], "missing number");
+        return c.err;
+      }
       if (!want_number(c, *f, std::string("viewport.") + keys[k], *fields[k])) return c.err;
     }
     cap.has_viewport = true;

@@ -13,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-
 #include "athena/error.h"
 #include "athena/snapshot.h"
 #include "compiler/json_doc.h"
@@ -27,10 +26,10 @@ enum StyleSlot : std::uint8_t { kDisplay = 0, kVisibility, kOpacity, kZIndex, kP
 
 /// One LayoutTreeSnapshot entry: the node's box and the styles above ("" when not captured).
 struct RawLayout {
-  Rect bounds;                                     // document coordinates of its own document
-  double client_left = 0, client_top = 0;          // border widths (clientRects x/y), for iframe content offsets
+  Rect bounds;                             // document coordinates of its own document
+  double client_left = 0, client_top = 0;  // border widths (clientRects x/y), for iframe content offsets
   std::array<std::string_view, kStyleCount> style{};
-  std::string_view text;                           // layout text of a text node (rendered text)
+  std::string_view text;  // layout text of a text node (rendered text)
 };
 
 /// Node flags (bits of RawDocument::flags).
@@ -55,22 +54,22 @@ struct RawDocument {
   std::string_view frame_id, url, title;
   double scroll_x = 0, scroll_y = 0;
 
-  std::vector<int> parent;            // parentIndex (always an earlier node, or -1)
-  std::vector<std::uint8_t> type;     // nodeType
-  std::vector<std::string_view> name; // nodeName as CDP gives it ("DIV", "#text", "sl-button")
+  std::vector<int> parent;             // parentIndex (always an earlier node, or -1)
+  std::vector<std::uint8_t> type;      // nodeType
+  std::vector<std::string_view> name;  // nodeName as CDP gives it ("DIV", "#text", "sl-button")
   std::vector<std::string_view> value;
   std::vector<std::int64_t> backend;
   std::vector<std::uint32_t> attr_begin;  // size n+1: attributes of node i are attrs[attr_begin[i], attr_begin[i+1])
   std::vector<Attr> attrs;
   std::vector<std::uint16_t> flags;
   std::vector<std::string_view> input_value, text_value;
-  std::vector<std::string_view> pseudo;          // pseudoType ("before", "after", "marker", ...)
-  std::vector<std::string_view> generated;       // a pseudo element's generated text (CSS content)
+  std::vector<std::string_view> pseudo;     // pseudoType ("before", "after", "marker", ...)
+  std::vector<std::string_view> generated;  // a pseudo element's generated text (CSS content)
   // Generated text made of several layout objects ("Step " counter(step) ": ") joined into one;
   // `generated` views these. Pointers: the strings stay put when the documents are moved.
   std::vector<std::unique_ptr<std::string>> joined;
-  std::vector<int> content_doc;       // index into RawCapture::docs of the iframe's document, -1 if none
-  std::vector<int> layout;            // index into layouts, -1 when the node has no layout box
+  std::vector<int> content_doc;  // index into RawCapture::docs of the iframe's document, -1 if none
+  std::vector<int> layout;       // index into layouts, -1 when the node has no layout box
   std::vector<RawLayout> layouts;
 
   std::size_t size() const { return parent.size(); }
@@ -83,14 +82,14 @@ struct RawFrame {
 
 /// An out-of-process iframe session: its documents and where its <iframe> lives.
 struct RawSession {
-  std::string_view frame_id;          // the OOPIF's frame id (empty for the page's own session)
-  std::int64_t owner_backend = -1;    // ownerBackendNodeId (DOM.getFrameOwner) when recorded
-  int first_doc = 0, doc_count = 0;   // its documents in RawCapture::docs
+  std::string_view frame_id;         // the OOPIF's frame id (empty for the page's own session)
+  std::int64_t owner_backend = -1;   // ownerBackendNodeId (DOM.getFrameOwner) when recorded
+  int first_doc = 0, doc_count = 0;  // its documents in RawCapture::docs
 };
 
 struct RawCapture {
-  std::vector<RawDocument> docs;      // session 0's documents first, then each OOPIF's
-  std::vector<RawFrame> frames;       // frames[0] is the main frame
+  std::vector<RawDocument> docs;  // session 0's documents first, then each OOPIF's
+  std::vector<RawFrame> frames;   // frames[0] is the main frame
   std::vector<RawSession> sessions;
   Rect viewport;
   bool has_viewport = false;
@@ -106,7 +105,9 @@ Result<RawCapture> read_capture(const JsonValue& root);
 /// The first bytes of a capture in binary form (docs/capture-format.md). JSON text never starts so.
 inline constexpr std::string_view kBinaryCaptureMagic = "ATHB";
 
-inline bool is_binary_capture(std::string_view bytes) { return bytes.substr(0, kBinaryCaptureMagic.size()) == kBinaryCaptureMagic; }
+inline bool is_binary_capture(std::string_view bytes) {
+  return bytes.substr(0, kBinaryCaptureMagic.size()) == kBinaryCaptureMagic;
+}
 
 /// Reads and validates a capture in binary form: the same rules as read_capture() (same errors
 /// for the same defects), plus the form's own ("capture (binary form): truncated at byte N ...").

@@ -67,7 +67,8 @@ struct F64s {
 // Reads the buffer front to back; every read is bounds-checked and names what it was reading.
 class Cursor {
  public:
-  Cursor(Ctx& c, std::string_view bytes) : c_(c), b_(reinterpret_cast<const unsigned char*>(bytes.data())), n_(bytes.size()) {}
+  Cursor(Ctx& c, std::string_view bytes)
+      : c_(c), b_(reinterpret_cast<const unsigned char*>(bytes.data())), n_(bytes.size()) {}
 
   std::size_t pos() const { return pos_; }
   std::size_t size() const { return n_; }
@@ -95,8 +96,12 @@ class Cursor {
     return true;
   }
   // An array starts at a multiple of 8 from the buffer's start.
-  bool i32s(const std::string& what, std::size_t count, I32s& out) { return array(what, count, 4, out.p) && ((out.n = count), true); }
-  bool f64s(const std::string& what, std::size_t count, F64s& out) { return array(what, count, 8, out.p) && ((out.n = count), true); }
+  bool i32s(const std::string& what, std::size_t count, I32s& out) {
+    return array(what, count, 4, out.p) && ((out.n = count), true);
+  }
+  bool f64s(const std::string& what, std::size_t count, F64s& out) {
+    return array(what, count, 8, out.p) && ((out.n = count), true);
+  }
   // A count followed by an int32 array of that many.
   bool counted(const std::string& what, I32s& out) {
     std::uint32_t count = 0;
@@ -110,7 +115,8 @@ class Cursor {
 
   bool need(const std::string& what, std::size_t len) {
     if (len <= n_ - pos_) return true;
-    return form_error(c_, "truncated at byte " + std::to_string(pos_) + " of " + std::to_string(n_) + " reading " + what);
+    return form_error(c_,
+                      "truncated at byte " + std::to_string(pos_) + " of " + std::to_string(n_) + " reading " + what);
   }
   bool scalar(const std::string& what, void* out, std::size_t size) {
     if (!need(what, size)) return false;
@@ -122,7 +128,8 @@ class Cursor {
     const std::size_t pad = (8 - pos_ % 8) % 8;
     if (!need(what, pad)) return false;
     pos_ += pad;
-    if (count > (n_ - pos_) / elem) return need(what, n_ - pos_ + 1);  // the same message, without overflowing count * elem
+    if (count > (n_ - pos_) / elem)
+      return need(what, n_ - pos_ + 1);  // the same message, without overflowing count * elem
     out = b_ + pos_;
     pos_ += count * elem;
     return true;
@@ -135,11 +142,12 @@ bool check_offsets(Ctx& c, const I32s& off, std::size_t total, const std::string
   for (std::size_t i = 0; i < off.n; ++i) {
     const long long o = off[i];
     if (o < prev || (i == 0 && o != 0) || static_cast<std::size_t>(o) > total)
-      return form_error(c, what + " offsets must climb from 0 to " + std::to_string(total) + " (offset " + std::to_string(i) +
-                               " is " + std::to_string(o) + ")");
+      return form_error(c, what + " offsets must climb from 0 to " + std::to_string(total) + " (offset " +
+                               std::to_string(i) + " is " + std::to_string(o) + ")");
     prev = o;
   }
-  if (static_cast<std::size_t>(prev) != total) return form_error(c, what + " offsets must end at " + std::to_string(total));
+  if (static_cast<std::size_t>(prev) != total)
+    return form_error(c, what + " offsets must end at " + std::to_string(total));
   return true;
 }
 
@@ -182,7 +190,8 @@ class BinaryDocument {
   bool read(Ctx& c, Cursor& in, const std::string& dp) {
     std::uint32_t scroll = 0, n = 0, m = 0;
     if (!in.i32(dp + ".frameId", frame_id_) || !in.i32(dp + ".documentURL", url_) || !in.i32(dp + ".title", title_) ||
-        !in.u32(dp + ".scroll", scroll) || !in.f64(dp + ".scrollOffsetX", scroll_x_) || !in.f64(dp + ".scrollOffsetY", scroll_y_))
+        !in.u32(dp + ".scroll", scroll) || !in.f64(dp + ".scrollOffsetX", scroll_x_) ||
+        !in.f64(dp + ".scrollOffsetY", scroll_y_))
       return false;
     has_scroll_x_ = scroll & 1u;
     has_scroll_y_ = scroll & 2u;
@@ -192,7 +201,8 @@ class BinaryDocument {
         !in.i32s(np + ".backendNodeId", n, backend_) || !in.i32s(np + ".attributes", std::size_t{n} + 1, attr_off_))
       return false;
     const long long attr_total = attr_off_[n];
-    if (attr_total < 0) return form_error(c, np + ".attributes offsets must end at a count, not " + std::to_string(attr_total));
+    if (attr_total < 0)
+      return form_error(c, np + ".attributes offsets must end at a count, not " + std::to_string(attr_total));
     if (!in.i32s(np + ".attributes", static_cast<std::size_t>(attr_total), attrs_) ||
         !check_offsets(c, attr_off_, attrs_.n, np + ".attributes"))
       return false;
@@ -202,11 +212,13 @@ class BinaryDocument {
       if (kRare[r].valued && !in.i32s(rp + ".value", rare_[r].idx.n, rare_[r].val)) return false;
     }
     const std::string lp = dp + ".layout";
-    if (!in.u32(lp, m) || !in.i32s(lp + ".nodeIndex", m, index_) || !in.f64s(lp + ".bounds", std::size_t{m} * 4, bounds_) ||
+    if (!in.u32(lp, m) || !in.i32s(lp + ".nodeIndex", m, index_) ||
+        !in.f64s(lp + ".bounds", std::size_t{m} * 4, bounds_) ||
         !in.i32s(lp + ".styles", std::size_t{m} + 1, style_off_))
       return false;
     const long long style_total = style_off_[m];
-    if (style_total < 0) return form_error(c, lp + ".styles offsets must end at a count, not " + std::to_string(style_total));
+    if (style_total < 0)
+      return form_error(c, lp + ".styles offsets must end at a count, not " + std::to_string(style_total));
     if (!in.i32s(lp + ".styles", static_cast<std::size_t>(style_total), styles_) ||
         !check_offsets(c, style_off_, styles_.n, lp + ".styles") || !in.i32s(lp + ".text", m, text_) ||
         !in.counted(lp + ".clientRects", client_idx_) || !in.f64s(lp + ".clientRects", client_idx_.n * 2, client_xy_))
@@ -220,8 +232,12 @@ class BinaryDocument {
   }
 
   bool frame_id(Ctx&, const std::string&, long long& out) const { return (out = frame_id_), true; }
-  bool url(Ctx&, const std::string&, long long& out, bool& present) const { return (out = url_), (present = true), true; }
-  bool title(Ctx&, const std::string&, long long& out, bool& present) const { return (out = title_), (present = true), true; }
+  bool url(Ctx&, const std::string&, long long& out, bool& present) const {
+    return (out = url_), (present = true), true;
+  }
+  bool title(Ctx&, const std::string&, long long& out, bool& present) const {
+    return (out = title_), (present = true), true;
+  }
   bool scroll(Ctx&, const std::string&, double& x, double& y) const {
     if (has_scroll_x_) x = scroll_x_;
     if (has_scroll_y_) y = scroll_y_;
@@ -283,7 +299,7 @@ class BinaryDocument {
   };
   static constexpr std::size_t kRareKeys = 8;
   static constexpr RareKey kRare[kRareKeys] = {
-      {"inputChecked", false}, {"optionSelected", false}, {"isClickable", false},    {"inputValue", true},
+      {"inputChecked", false}, {"optionSelected", false}, {"isClickable", false},   {"inputValue", true},
       {"textValue", true},     {"pseudoType", true},      {"shadowRootType", true}, {"contentDocumentIndex", true}};
 
   long long frame_id_ = -1, url_ = -1, title_ = -1;
@@ -308,8 +324,8 @@ bool read_frames(Ctx& c, Cursor& in, const std::string& path, bool oop, std::vec
     fr.out_of_process = oop;
     std::uint32_t children = 0;
     if (!in.str(p + ".frame.id", fr.id) || !in.str(p + ".frame.loaderId", fr.loader_id) ||
-        !in.str(p + ".frame.parentId", fr.parent_id) || !in.str(p + ".frame.url", fr.url) || !add_frame(c, fr, p, out) ||
-        !in.u32(p + ".childFrames", children))
+        !in.str(p + ".frame.parentId", fr.parent_id) || !in.str(p + ".frame.url", fr.url) ||
+        !add_frame(c, fr, p, out) || !in.u32(p + ".childFrames", children))
       return false;
     stack.push_back(Open{p, children, 0});
     return true;
@@ -327,15 +343,17 @@ bool read_frames(Ctx& c, Cursor& in, const std::string& path, bool oop, std::vec
   return true;
 }
 
-bool read_snapshot(Ctx& c, Cursor& in, const std::string& path, int session, const std::array<int, kStyleCount>& style_pos,
-                   RawCapture& cap, std::size_t& total_nodes) {
+bool read_snapshot(Ctx& c, Cursor& in, const std::string& path, int session,
+                   const std::array<int, kStyleCount>& style_pos, RawCapture& cap, std::size_t& total_nodes) {
   std::uint32_t count = 0, blob_size = 0, doc_count = 0;
   const unsigned char* blob = nullptr;
   const std::string sp = path + ".strings";
   if (!in.u32(sp, count) || !in.u32(sp, blob_size) || !in.bytes(sp, blob_size, blob)) return false;
   if (!valid_utf8(blob, blob_size)) return form_error(c, sp + " is not valid UTF-8");
   // Each string is followed by one 0 byte; a count no blob could hold is refused before allocating.
-  if (count > blob_size) return form_error(c, sp + ": " + std::to_string(count) + " strings cannot fit in " + std::to_string(blob_size) + " bytes");
+  if (count > blob_size)
+    return form_error(
+        c, sp + ": " + std::to_string(count) + " strings cannot fit in " + std::to_string(blob_size) + " bytes");
   std::vector<std::string_view> table(count);
   const auto* s = reinterpret_cast<const char*>(blob);
   const char* end = s + blob_size;
@@ -370,18 +388,20 @@ Result<RawCapture> read_capture_binary(std::string_view bytes) {
   Ctx c;
   RawCapture cap;
   if (bytes.size() > limits::kMaxInputBytes)
-    return make_error(ErrorCode::kInputTooLarge, "capture: " + std::to_string(bytes.size()) + " bytes exceed limits::kMaxInputBytes (" +
-                                                     std::to_string(limits::kMaxInputBytes) + "); capture a smaller page or frame");
+    return make_error(ErrorCode::kInputTooLarge,
+                      "capture: " + std::to_string(bytes.size()) + " bytes exceed limits::kMaxInputBytes (" +
+                          std::to_string(limits::kMaxInputBytes) + "); capture a smaller page or frame");
   Cursor in(c, bytes);
   const unsigned char* magic = nullptr;
   std::uint32_t version = 0, total = 0, style_count = 0, has_viewport = 0, oopif_count = 0;
   if (!in.bytes("the header", kBinaryCaptureMagic.size(), magic) || !in.u32("the header", version)) return c.err;
   if (version != kCaptureVersion)
-    return make_error(ErrorCode::kMalformedCapture,
-                      "v: capture format version " + std::to_string(version) + " is not supported (this core reads v1)");
+    return make_error(ErrorCode::kMalformedCapture, "v: capture format version " + std::to_string(version) +
+                                                        " is not supported (this core reads v1)");
   if (!in.u32("the header", total)) return c.err;
   if (total != bytes.size()) {
-    form_error(c, "the header says " + std::to_string(total) + " bytes but " + std::to_string(bytes.size()) + " arrived (truncated?)");
+    form_error(c, "the header says " + std::to_string(total) + " bytes but " + std::to_string(bytes.size()) +
+                      " arrived (truncated?)");
     return c.err;
   }
 
@@ -418,7 +438,8 @@ Result<RawCapture> read_capture_binary(std::string_view bytes) {
     cap.has_viewport = true;
   }
   if (in.pos() != in.size()) {
-    form_error(c, std::to_string(in.size() - in.pos()) + " bytes left over after the capture (not this core's binary form?)");
+    form_error(
+        c, std::to_string(in.size() - in.pos()) + " bytes left over after the capture (not this core's binary form?)");
     return c.err;
   }
   return cap;

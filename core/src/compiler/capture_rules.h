@@ -40,7 +40,9 @@ struct Lazy2 {  // base.field[index][sub]
   const char* field;
   std::size_t index, sub;
 };
-inline std::string to_path(const std::string& p) { return p; }
+inline std::string to_path(const std::string& p) {
+  return p;
+}
 inline std::string to_path(const Lazy& l) {
   return l.base + (l.field[0] ? "." : "") + l.field + "[" + std::to_string(l.index) + "]";
 }
@@ -59,19 +61,24 @@ struct Ctx {
   }
   template <typename P>
   bool bad(const P& path, const std::string& what) {
-    return fail(ErrorCode::kMalformedCapture, to_path(path) + ": " + what + " (see docs/capture-format.md; re-capture the page)");
+    return fail(ErrorCode::kMalformedCapture,
+                to_path(path) + ": " + what + " (see docs/capture-format.md; re-capture the page)");
   }
 };
 
-inline std::string at(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+inline std::string at(const std::string& path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
 
 /// Slots of the computed styles the compiler reads, by position in the capture's "styles" list.
 inline void style_positions(const std::vector<std::string_view>& names, std::array<int, kStyleCount>& pos) {
-  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity", "z-index", "position", "overflow"};
+  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity",
+                                                  "z-index", "position",   "overflow"};
   pos.fill(-1);
   for (std::size_t i = 0; i < names.size(); ++i)
     for (int slot = 0; slot < kStyleCount; ++slot)
-      if (names[i] == kNames[slot] && pos[static_cast<std::size_t>(slot)] < 0) pos[static_cast<std::size_t>(slot)] = static_cast<int>(i);
+      if (names[i] == kNames[slot] && pos[static_cast<std::size_t>(slot)] < 0)
+        pos[static_cast<std::size_t>(slot)] = static_cast<int>(i);
 }
 
 /// One frame of a frame tree, read at `path`: ids must be there, and the page has a bounded number.
@@ -80,8 +87,8 @@ inline bool add_frame(Ctx& c, const RawFrame& fr, const std::string& path, std::
   if (fr.loader_id.empty()) return c.bad(path + ".frame.loaderId", "empty loader id");
   out.push_back(fr);
   if (out.size() > limits::kMaxFrames)
-    return c.fail(ErrorCode::kInputTooLarge, "capture: more than " + std::to_string(limits::kMaxFrames) +
-                                                 " frames (limits::kMaxFrames)");
+    return c.fail(ErrorCode::kInputTooLarge,
+                  "capture: more than " + std::to_string(limits::kMaxFrames) + " frames (limits::kMaxFrames)");
   return true;
 }
 
@@ -105,15 +112,17 @@ class SnapshotRules {
     if (!nodes(doc, dp, d, total_nodes) || !layout(doc, dp, d, style_pos)) return false;
     // contentDocumentIndex: documents are listed as they are reached, so an iframe's document
     // always comes after the document holding the iframe; each is some iframe's at most once.
-    return rare(doc, dp + ".nodes", "contentDocumentIndex", d.size(), true, [&](std::size_t node, auto& list, std::size_t k, const Lazy& p) {
-      long long doc_index = 0;
-      if (!list.value(c_, k, p, doc_index)) return false;
-      if (doc_index <= static_cast<long long>(di) || doc_index >= count)
-        return c_.bad(p, "document index " + std::to_string(doc_index) + " is not a later document of this snapshot (" +
-                             std::to_string(count) + " documents)");
-      d.content_doc[node] = first + static_cast<int>(doc_index);
-      return true;
-    });
+    return rare(doc, dp + ".nodes", "contentDocumentIndex", d.size(), true,
+                [&](std::size_t node, auto& list, std::size_t k, const Lazy& p) {
+                  long long doc_index = 0;
+                  if (!list.value(c_, k, p, doc_index)) return false;
+                  if (doc_index <= static_cast<long long>(di) || doc_index >= count)
+                    return c_.bad(p, "document index " + std::to_string(doc_index) +
+                                         " is not a later document of this snapshot (" + std::to_string(count) +
+                                         " documents)");
+                  d.content_doc[node] = first + static_cast<int>(doc_index);
+                  return true;
+                });
   }
 
   /// After all documents of the session: no document is the content of two iframes.
@@ -123,7 +132,8 @@ class SnapshotRules {
       for (const int k : cap.docs[static_cast<std::size_t>(di)].content_doc) {
         if (k < 0) continue;
         if (used[static_cast<std::size_t>(k - first)]++)
-          return c_.bad(path_ + ".documents", "document " + std::to_string(k - first) + " is the content of two iframes");
+          return c_.bad(path_ + ".documents",
+                        "document " + std::to_string(k - first) + " is the content of two iframes");
       }
     return true;
   }
@@ -160,7 +170,8 @@ class SnapshotRules {
       long long node = 0;
       if (!list.index(c_, k, Lazy{rp, "index", k}, node)) return false;
       if (node < 0 || static_cast<std::size_t>(node) >= n)
-        return c_.bad(Lazy{rp, "index", k}, "node index " + std::to_string(node) + " out of range (" + std::to_string(n) + " nodes)");
+        return c_.bad(Lazy{rp, "index", k},
+                      "node index " + std::to_string(node) + " out of range (" + std::to_string(n) + " nodes)");
       if (!fn(static_cast<std::size_t>(node), list, k, Lazy{rp, "value", k})) return false;
     }
     return true;
@@ -198,24 +209,30 @@ class SnapshotRules {
       // DOMSnapshot lists nodes in pre-order, so a parent always comes first. Requiring it
       // rules out cycles and forward references in one comparison.
       if (v < -1 || v >= static_cast<long long>(i))
-        return c_.bad(Lazy{np, "parentIndex", i},
-                      "parent " + std::to_string(v) + " is not an earlier node (a cycle, or not DOMSnapshot's pre-order)");
+        return c_.bad(
+            Lazy{np, "parentIndex", i},
+            "parent " + std::to_string(v) + " is not an earlier node (a cycle, or not DOMSnapshot's pre-order)");
       d.parent[i] = static_cast<int>(v);
       if (!doc.node_type(c_, i, Lazy{np, "nodeType", i}, v)) return false;
-      if (v < 0 || v > 12) return c_.bad(Lazy{np, "nodeType", i}, "node type " + std::to_string(v) + " is not a DOM node type");
+      if (v < 0 || v > 12)
+        return c_.bad(Lazy{np, "nodeType", i}, "node type " + std::to_string(v) + " is not a DOM node type");
       d.type[i] = static_cast<std::uint8_t>(v);
-      if (!doc.node_name(c_, i, Lazy{np, "nodeName", i}, v) || !str(v, Lazy{np, "nodeName", i}, d.name[i], false)) return false;
-      if (has_value && (!doc.node_value(c_, i, Lazy{np, "nodeValue", i}, v) || !str(v, Lazy{np, "nodeValue", i}, d.value[i])))
+      if (!doc.node_name(c_, i, Lazy{np, "nodeName", i}, v) || !str(v, Lazy{np, "nodeName", i}, d.name[i], false))
+        return false;
+      if (has_value &&
+          (!doc.node_value(c_, i, Lazy{np, "nodeValue", i}, v) || !str(v, Lazy{np, "nodeValue", i}, d.value[i])))
         return false;
       if (!doc.backend(c_, i, Lazy{np, "backendNodeId", i}, v)) return false;
       d.backend[i] = v;
       if (has_attrs) {
         if (!doc.attrs(c_, i, Lazy{np, "attributes", i}, attrs)) return false;
-        if (attrs.size() % 2) return c_.bad(Lazy{np, "attributes", i}, "odd number of entries (name/value pairs expected)");
+        if (attrs.size() % 2)
+          return c_.bad(Lazy{np, "attributes", i}, "odd number of entries (name/value pairs expected)");
         for (std::size_t k = 0; k < attrs.size(); k += 2) {
           Attr a{};
           long long name = 0, value = 0;
-          if (!attrs.get(c_, k, Lazy2{np, "attributes", i, k}, name) || !str(name, Lazy2{np, "attributes", i, k}, a.name, false) ||
+          if (!attrs.get(c_, k, Lazy2{np, "attributes", i, k}, name) ||
+              !str(name, Lazy2{np, "attributes", i, k}, a.name, false) ||
               !attrs.get(c_, k + 1, Lazy2{np, "attributes", i, k + 1}, value) ||
               !str(value, Lazy2{np, "attributes", i, k + 1}, a.value))
             return false;
@@ -247,8 +264,9 @@ class SnapshotRules {
         return true;
       });
     };
-    return rare_str("inputValue", &d.input_value, kHasInputValue) && rare_str("textValue", &d.text_value, kHasTextValue) &&
-           rare_str("pseudoType", &d.pseudo, kPseudo) && rare_str("shadowRootType", nullptr, 0);
+    return rare_str("inputValue", &d.input_value, kHasInputValue) &&
+           rare_str("textValue", &d.text_value, kHasTextValue) && rare_str("pseudoType", &d.pseudo, kPseudo) &&
+           rare_str("shadowRootType", nullptr, 0);
   }
 
   template <typename Doc>
@@ -263,8 +281,8 @@ class SnapshotRules {
       long long node = 0;
       if (!doc.layout_node(c_, k, Lazy{lp, "nodeIndex", k}, node)) return false;
       if (node < 0 || static_cast<std::size_t>(node) >= d.size())
-        return c_.bad(Lazy{lp, "nodeIndex", k}, "node index " + std::to_string(node) + " out of range (" +
-                                                     std::to_string(d.size()) + " nodes)");
+        return c_.bad(Lazy{lp, "nodeIndex", k},
+                      "node index " + std::to_string(node) + " out of range (" + std::to_string(d.size()) + " nodes)");
       RawLayout& L = d.layouts[k];
       if (!doc.bounds(c_, k, Lazy{lp, "bounds", k}, L.bounds)) return false;
       if (!doc.styles(c_, k, Lazy{lp, "styles", k}, styles)) return false;
@@ -273,7 +291,9 @@ class SnapshotRules {
         if (pos < 0 || static_cast<std::size_t>(pos) >= styles.size()) continue;
         const Lazy2 sp{lp, "styles", k, static_cast<std::size_t>(pos)};
         long long v = 0;
-        if (!styles.get(c_, static_cast<std::size_t>(pos), sp, v) || !str(v, sp, L.style[static_cast<std::size_t>(slot)])) return false;
+        if (!styles.get(c_, static_cast<std::size_t>(pos), sp, v) ||
+            !str(v, sp, L.style[static_cast<std::size_t>(slot)]))
+          return false;
       }
       if (has_text) {
         long long v = 0;

@@ -32,7 +32,10 @@ struct Candidate {  // an overlay before sorting
 
 bool is_live(const Dom& dom, int i, std::string_view role, Category& cat) {
   const std::string live = lower(collapse_ws(dom.attr(i, "aria-live")));
-  if (role == "alert" || live == "assertive") { cat = Category::kAlert; return true; }
+  if (role == "alert" || live == "assertive") {
+    cat = Category::kAlert;
+    return true;
+  }
   if (role == "status" || role == "log" || role == "marquee" || role == "timer" || live == "polite") {
     cat = Category::kStatus;
     return true;
@@ -74,7 +77,9 @@ bool is_outline_list(const Dom& dom, int i, std::string_view role) {
 // An article (a post of a feed, a card of results): what it holds sits under its first line, its
 // title, so a post's Like button is that post's (as a row's buttons are the row's). Not an outline
 // item otherwise: an article's words stay its lines, as a section's do.
-bool is_article(std::string_view role) { return role == "article"; }
+bool is_article(std::string_view role) {
+  return role == "article";
+}
 
 // Containers that are their own item: what is inside sits under their first line.
 bool is_outline_item(const Dom& dom, int i, std::string_view role) {
@@ -83,21 +88,28 @@ bool is_outline_item(const Dom& dom, int i, std::string_view role) {
 }
 
 // Lines that give a container its structure: the outline's items (rows, list items), headings.
-bool is_structure(const Dom& dom, int i, std::string_view role) { return role == "heading" || is_outline_item(dom, i, role); }
+bool is_structure(const Dom& dom, int i, std::string_view role) {
+  return role == "heading" || is_outline_item(dom, i, role);
+}
 
 // A table row is one text line: its cells in order, " | " between them.
-bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) == "tr" || role == "row"; }
+bool is_row(const Dom& dom, int i, std::string_view role) {
+  return dom.tag(i) == "tr" || role == "row";
+}
 
 // Words of its own, in a text node of its own (not in a child element).
 bool own_words(const Dom& dom, int i) {
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next)
     if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
   return false;
 }
 
 // An element that is a control only because the page listens on it or lets it take focus, with
 // a role that says nothing of its own (a <div>, a <span>, a list item, a paragraph).
-bool plain_role(std::string_view role) { return role == "generic" || role == "listitem" || role == "paragraph"; }
+bool plain_role(std::string_view role) {
+  return role == "generic" || role == "listitem" || role == "paragraph";
+}
 
 // Nothing names it: no label, no title (Chrome names a focusable one by its title).
 bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
@@ -107,15 +119,15 @@ bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role
 // A composite widget's container (ARIA's tree, grid, tablist, menu, toolbar): its items are what
 // the agent aims at.
 bool composite_container(std::string_view role) {
-  return role == "tree" || role == "treegrid" || role == "grid" || role == "tablist" || role == "menu" || role == "menubar" ||
-         role == "toolbar";
+  return role == "tree" || role == "treegrid" || role == "grid" || role == "tablist" || role == "menu" ||
+         role == "menubar" || role == "toolbar";
 }
 
 // A line only because it takes focus: no control's role, no listener, not editable.
 bool focus_only(const Dom& dom, int i, std::string_view role) {
   long long ti = -1;
-  return parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0 && !is_interactive_role(role) && !(dom.flags(i) & kClickable) &&
-         !is_contenteditable(dom, i);
+  return parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0 && !is_interactive_role(role) &&
+         !(dom.flags(i) & kClickable) && !is_contenteditable(dom, i);
 }
 
 // A box that takes focus only to be scrolled by the keyboard (tabindex=0 on a data grid's body, a
@@ -135,7 +147,8 @@ bool shows_value_of(const Dom& dom, int i, std::string_view role, const std::vec
   const std::string_view id = dom.attr(i, "id");
   if (is_blank(id)) return false;
   int a = dom.nodes[static_cast<std::size_t>(i)].parent;
-  for (int k = 0; k < limits::kMaxDisplayHops && a >= 0 && dom.is_element(a); ++k, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
+  for (int k = 0; k < limits::kMaxDisplayHops && a >= 0 && dom.is_element(a);
+       ++k, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
     if (!control[static_cast<std::size_t>(a)]) continue;
     for (const int r : dom.idrefs(a, "aria-labelledby"))
       if (r == i) return true;
@@ -160,7 +173,8 @@ bool stand_in(const Dom& dom, const Visibility& vis, int i, std::string_view rol
 // Its one child is an image, a progress bar or a meter, and it has no words of its own.
 bool sole_figure(const Dom& dom, int i, const std::vector<std::string>& role) {
   int figures = 0;
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next) {
     if (dom.is_text(c)) {
       if (!is_blank(dom.node_value(c))) return false;
     } else if (dom.is_element(c)) {
@@ -197,13 +211,14 @@ int feedback_of(const Dom& dom, const Visibility& vis, int field, const std::vec
 // invalid field, the page's message beside a refused one) when they are short enough to be one:
 // they are not lines of their own. `feedback` gets, per refused field, the page's message beside
 // it that is its description (feedback_of), else -1.
-std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control, std::vector<int>& feedback) {
+std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control,
+                                      std::vector<int>& feedback) {
   std::vector<char> out(dom.nodes.size(), 0);
   feedback.assign(dom.nodes.size(), -1);
   for (const int i : dom.order) {
     // (A description of symbols alone, Bootstrap's "@" before a username, gives way to it.)
-    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused(dom, i) && !dom.has_attr(i, "aria-errormessage") &&
-        !has_words(described_by(dom, vis, i, true)))
+    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused(dom, i) &&
+        !dom.has_attr(i, "aria-errormessage") && !has_words(described_by(dom, vis, i, true)))
       if (const int f = feedback_of(dom, vis, i, control); f >= 0) {
         out[static_cast<std::size_t>(f)] = 1;
         feedback[static_cast<std::size_t>(i)] = f;
@@ -213,7 +228,8 @@ std::vector<char> description_targets(const Dom& dom, const Visibility& vis, con
     if (!control[static_cast<std::size_t>(i)]) continue;
     for (const std::string_view a : {"aria-errormessage", "aria-describedby"})
       for (const int ref : dom.idrefs(i, a))
-        if (ref != i && subtree_text(dom, vis, ref).size() <= limits::kMaxNameChars) out[static_cast<std::size_t>(ref)] = 1;
+        if (ref != i && subtree_text(dom, vis, ref).size() <= limits::kMaxNameChars)
+          out[static_cast<std::size_t>(ref)] = 1;
   }
   return out;
 }
@@ -275,7 +291,8 @@ int sole_control(const Dom& dom, int i, const std::vector<char>& control) {
 bool only_scrolls(const Dom& dom, int i, std::string_view role) {
   const std::string_view href = dom.attr(i, "href");
   if (role != "link" || href.size() < 2 || href[0] != '#' || href[1] == '/' || href[1] == '!') return false;
-  for (const std::string_view a : {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
+  for (const std::string_view a :
+       {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
     if (dom.has_attr(i, a)) return false;
   return true;
 }
@@ -292,7 +309,8 @@ bool has_words(std::string_view t) {
     std::uint32_t cp = 0;
     std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
     cp = len == 1 ? c : c & (0xFF >> (len + 1));
-    for (std::size_t k = 1; k < len && i + k < t.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
+    for (std::size_t k = 1; k < len && i + k < t.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
     i += len;
     const bool symbol = (cp >= 0xA0 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x2BFF) ||
                         (cp >= 0xFE00 && cp <= 0xFE0F);
@@ -305,7 +323,9 @@ bool has_words(std::string_view t) {
 /// or, in a row that has none, its element children.
 std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string>& role) {
   std::vector<int> out, stack;
-  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) stack.push_back(c);
+  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next)
+    stack.push_back(c);
   std::reverse(stack.begin(), stack.end());
   while (!stack.empty() && out.size() < limits::kMaxRowCells) {
     const int c = stack.back();
@@ -318,23 +338,29 @@ std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string
     }
     if (t == "tr" || t == "table" || r == "row" || r == "grid" || r == "table") continue;
     std::vector<int> kids;
-    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0; k = dom.nodes[static_cast<std::size_t>(k)].next) kids.push_back(k);
+    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0;
+         k = dom.nodes[static_cast<std::size_t>(k)].next)
+      kids.push_back(k);
     stack.insert(stack.end(), kids.rbegin(), kids.rend());
   }
   if (out.empty())
-    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       if (dom.is_element(c)) out.push_back(c);
   return out;
 }
 
 /// A row's cells in order, each without the words of its controls (they have their own lines).
-std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque) {
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role,
+                     const std::vector<char>& opaque) {
   std::string out;
   bool any = false;
   for (const int c : cells_of(dom, row, role)) {
     if (vis.aria_hidden(c) || vis.css_hidden(c)) continue;
     // A cell that is a control itself (a sortable header) is its own line: an empty cell here.
-    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
+    const std::string cell = opaque[static_cast<std::size_t>(c)]
+                                 ? std::string()
+                                 : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
     if (any) out += " | ";
     out += cell;
     any = any || !cell.empty();
@@ -394,7 +420,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   const Visibility vis(dom);
 
   for (const RawFrame& f : raw.frames)
-    snap.frames.push_back(FrameInfo{std::string(f.id), std::string(f.loader_id), std::string(f.parent_id), std::string(f.url), f.out_of_process});
+    snap.frames.push_back(FrameInfo{std::string(f.id), std::string(f.loader_id), std::string(f.parent_id),
+                                    std::string(f.url), f.out_of_process});
   snap.url = raw.frames.empty() ? std::string() : std::string(raw.frames[0].url);
   snap.title = cut(page_title(dom), limits::kMaxNameChars);
   if (raw.has_viewport) {
@@ -409,7 +436,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   std::vector<std::string> role(n);
   std::vector<char> base_interactive(n, 0), has_inter_desc(n, 0);
   std::vector<char> editable(n, 0);  // contenteditable (is_contenteditable), read once per element
-  std::size_t likely_nodes = 0;  // elements that will probably be emitted: reserved up front
+  std::size_t likely_nodes = 0;      // elements that will probably be emitted: reserved up front
   for (const int i : dom.order) {
     if (!dom.is_element(i)) continue;
     role[static_cast<std::size_t>(i)] = role_of(dom, i);
@@ -417,9 +444,12 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const bool tabbable = parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0;
     const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
     editable[static_cast<std::size_t>(i)] = is_contenteditable(dom, i);
-    const bool editable_root = editable[static_cast<std::size_t>(i)] && !(p >= 0 && editable[static_cast<std::size_t>(p)]);
-    base_interactive[static_cast<std::size_t>(i)] = is_interactive_role(role[static_cast<std::size_t>(i)]) || tabbable || editable_root;
-    likely_nodes += base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable) || role[static_cast<std::size_t>(i)] == "heading";
+    const bool editable_root =
+        editable[static_cast<std::size_t>(i)] && !(p >= 0 && editable[static_cast<std::size_t>(p)]);
+    base_interactive[static_cast<std::size_t>(i)] =
+        is_interactive_role(role[static_cast<std::size_t>(i)]) || tabbable || editable_root;
+    likely_nodes += base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable) ||
+                    role[static_cast<std::size_t>(i)] == "heading";
   }
   snap.nodes.reserve(likely_nodes);
   // Per node: something below it has lines of its own structure (a table row, a list item, a
@@ -438,7 +468,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // its items are the controls, and it takes and gives up focus as they do. An unnamed list of
     // options that is no <select> (a dropdown's results) is the same: its options are what the
     // agent chooses from.
-    if (element && base_interactive[c] && has_inter_desc[c] && (composite_container(role[c]) || (role[c] == "listbox" && dom.tag(*it) != "select")) &&
+    if (element && base_interactive[c] && has_inter_desc[c] &&
+        (composite_container(role[c]) || (role[c] == "listbox" && dom.tag(*it) != "select")) &&
         unnamed(dom, vis, *it, role[c]))
       base_interactive[c] = 0;
     const int p = dom.nodes[c].parent;
@@ -446,15 +477,17 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     const auto pu = static_cast<std::size_t>(p);
     if (base_interactive[c] || has_inter_desc[c]) has_inter_desc[pu] = 1;
     if (structure_below[c] || (element && is_structure(dom, *it, role[c]))) structure_below[pu] = 1;
-    if (reads_below[c] || (element && (is_row(dom, *it, role[c]) || is_text_block(dom, *it) || role[c] == "heading"))) reads_below[pu] = 1;
+    if (reads_below[c] || (element && (is_row(dom, *it, role[c]) || is_text_block(dom, *it) || role[c] == "heading")))
+      reads_below[pu] = 1;
     if (heading_below[c] || (element && role[c] == "heading")) heading_below[pu] = 1;
   }
   const std::vector<char> validation = validation_targets(dom);
   std::vector<char> control(n, 0);
   for (const int i : dom.order)
     if (dom.is_element(i))
-      control[static_cast<std::size_t>(i)] = (base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable)) &&
-                                              !is_container_role(role[static_cast<std::size_t>(i)]);
+      control[static_cast<std::size_t>(i)] =
+          (base_interactive[static_cast<std::size_t>(i)] || (dom.flags(i) & kClickable)) &&
+          !is_container_role(role[static_cast<std::size_t>(i)]);
   std::vector<int> feedback;
   const std::vector<char> described = description_targets(dom, vis, control, feedback);
   // Controls and headings are their own lines: a text block does not repeat their words.
@@ -465,7 +498,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   // Labels a shown control names itself by (aria-labelledby): no orphans, whatever their `for`.
   std::vector<char> names_control(n, 0);
   for (const int i : dom.order)
-    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && dom.has_attr(i, "aria-labelledby") && vis.visible(i, is_focusable(dom, i)))
+    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && dom.has_attr(i, "aria-labelledby") &&
+        vis.visible(i, is_focusable(dom, i)))
       for (const int l : dom.idrefs(i, "aria-labelledby")) names_control[static_cast<std::size_t>(l)] = 1;
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
@@ -485,7 +519,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       // labels its own combobox otherwise) is the words it shows: a text line, as Chrome has it.
       orphan_label[u] = !shown;
     }
-    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading" || header_control || labels_control;
+    opaque[u] = (base_interactive[u] && !is_container_role(role[u])) || role[u] == "heading" || header_control ||
+                labels_control;
     opaque_but_links[u] = opaque[u] && role[u] != "link";
   }
 
@@ -495,7 +530,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   std::unordered_map<int, OverlayMatch> match_of;  // lists and their boxes: the walk takes these
   for (const int i : dom.order) {
     const auto u = static_cast<std::size_t>(i);
-    if (!dom.is_element(i) || (role[u] != "menu" && role[u] != "listbox") || !vis.visible(i, is_focusable(dom, i))) continue;
+    if (!dom.is_element(i) || (role[u] != "menu" && role[u] != "listbox") || !vis.visible(i, is_focusable(dom, i)))
+      continue;
     const OverlayMatch m = classify_overlay(dom, i, role[u]);
     match_of.emplace(i, m);
     const int box = m.rule == 5 ? popup_box(dom, i) : -1;
@@ -509,19 +545,22 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
   std::vector<int> landmark(n, -1), z(n, 0), ov(n, -1);
   std::vector<char> in_live(n, 0);
   std::vector<char> in_editable(n, 0);  // inside a contenteditable root: the field's content, not lines
-  std::vector<char> covered(n, 0);  // inside an element already emitted: no text block of its own
-  std::vector<char> in_text(n, 0);  // inside a text block: its words are that block's (a nested list is not)
+  std::vector<char> covered(n, 0);      // inside an element already emitted: no text block of its own
+  std::vector<char> in_text(n, 0);      // inside a text block: its words are that block's (a nested list is not)
   // The outline (is_outline_list / is_outline_item): per node its nearest item ancestor-or-self,
   // the item that holds its nearest list or row, and the first line emitted inside it.
   std::vector<int> item(n, -1), anchor(n, -1), first_line(n, -1);
   std::vector<int> last_term(n, -1);  // per <dl>: its latest <dt>, which the <dd>s after it sit under
-  std::vector<int> prev_item(n, -1), last_item(n, -1);  // per item: the item before it in its list; per list: its latest item
+  std::vector<int> prev_item(n, -1),
+      last_item(n, -1);                 // per item: the item before it in its list; per list: its latest item
   std::vector<int> list_anchor(n, -1);  // per outline list: the item whose first line its items sit under
-  std::vector<char> own_line(n, 0);  // the node is a line itself (a row with words, not only its cells' controls)
-  std::vector<int> in_heading(n, -1);    // inside a heading's line (its index in snap.nodes): a permalink there is no line of its own
+  std::vector<char> own_line(n, 0);     // the node is a line itself (a row with words, not only its cells' controls)
+  std::vector<int> in_heading(
+      n, -1);  // inside a heading's line (its index in snap.nodes): a permalink there is no line of its own
   std::vector<char> heading_link(n, 0);  // a heading's one link, of its words, that only scrolls: the heading's line
-  std::vector<int> heads_level(n, 0);    // a heading's one control of its words (an accordion's button): the heading's level
-  std::vector<int> line_depth;  // parallel to snap.nodes
+  std::vector<int> heads_level(n,
+                               0);  // a heading's one control of its words (an accordion's button): the heading's level
+  std::vector<int> line_depth;      // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
   std::vector<int> node_ov;  // parallel to snap.nodes: candidate index
@@ -626,7 +665,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         // Nor are its symbols the heading's words: Node.js's `<h2>URL<a href="#url">#</a></h2>`
         // is the heading "URL", as Chrome reads it "URL #".
         std::string& words = snap.nodes[static_cast<std::size_t>(in_heading[u])].name;
-        if (!is_blank(mark) && words.size() > mark.size() && words.compare(words.size() - mark.size(), mark.size(), mark) == 0) {
+        if (!is_blank(mark) && words.size() > mark.size() &&
+            words.compare(words.size() - mark.size(), mark.size(), mark) == 0) {
           words.resize(words.size() - mark.size());
           trim_in_place(words);
           heading = words;
@@ -638,7 +678,7 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // What is this element to the agent?
     Category cat = Category::kInteractive;
     bool emit = false;
-    bool group = false;  // a named fieldset or group: a line of its name, its content under it
+    bool group = false;   // a named fieldset or group: a line of its name, its content under it
     bool figure = false;  // an image, a progress bar or a meter (is_figure_role)
     const std::string_view t = node.tag;
     const int sel = (t == "option") ? [&] {
@@ -648,8 +688,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }() : -1;
     // A container with delegated listeners is not a control, nor is an unnamed clickable box of
     // text blocks (a card): its heading and paragraphs are lines, and a click on them reaches it.
-    const bool clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" && !has_inter_desc[u] &&
-                           !(reads_below[u] && plain_role(r) && unnamed(dom, vis, i, r));
+    const bool clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" &&
+                           !has_inter_desc[u] && !(reads_below[u] && plain_role(r) && unnamed(dom, vis, i, r));
     // A data grid's rows and cells take focus and clicks for keyboard navigation, but to the agent
     // they are its text: each row is one `row` line of its cells' words (real controls inside a
     // cell keep their lines). An element the page declares presentational is no control either.
@@ -659,8 +699,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       emit = true;
       // A row holds cells: a thing beside them that only listens, with no name and no words (a
       // column's resize handle, between every two cells of every row) is nothing to aim at.
-      if (!base_interactive[u] && node.parent >= 0 && is_row(dom, node.parent, role[static_cast<std::size_t>(node.parent)]) &&
-          unnamed(dom, vis, i, r) && is_blank(subtree_text(dom, vis, i)))
+      if (!base_interactive[u] && node.parent >= 0 &&
+          is_row(dom, node.parent, role[static_cast<std::size_t>(node.parent)]) && unnamed(dom, vis, i, r) &&
+          is_blank(subtree_text(dom, vis, i)))
         continue;
       if (sel >= 0 && role[static_cast<std::size_t>(sel)] == "combobox") emit = false;  // shown as the select's value
     } else if (described[u]) {
@@ -708,7 +749,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       cat = Category::kText;
       emit = true;
       group = true;
-    } else if (!covered[u] && !in_text[u] && !in_live[u] && (is_row(dom, i, r) || is_text_block(dom, i) || orphan_label[u])) {
+    } else if (!covered[u] && !in_text[u] && !in_live[u] &&
+               (is_row(dom, i, r) || is_text_block(dom, i) || orphan_label[u])) {
       // Text the agent reads, wherever it is: visibility decides, not the viewport.
       cat = Category::kText;
       emit = true;
@@ -718,7 +760,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (vis.aria_hidden(i)) continue;
     const bool shown = sel >= 0 ? vis.visible(sel, true) : visible;
     if (!shown) continue;
-    if (cat == Category::kInteractive && (sel >= 0 ? stand_in(dom, vis, sel, role[static_cast<std::size_t>(sel)]) : stand_in(dom, vis, i, r)))
+    if (cat == Category::kInteractive &&
+        (sel >= 0 ? stand_in(dom, vis, sel, role[static_cast<std::size_t>(sel)]) : stand_in(dom, vis, i, r)))
       continue;
     if (cat == Category::kInteractive && shows_value_of(dom, i, r, control)) continue;
     // An empty, zero-size element that is only tabbable (the focus guards a data grid or a dialog
@@ -728,8 +771,9 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       continue;
     // An empty element over the whole viewport that takes clicks is a dialog's backdrop (a click
     // outside closes it): no words, no place to aim at, and its dialog has a Close of its own.
-    if (cat == Category::kInteractive && r == "generic" && vw > 0 && vh > 0 && node.box.width >= vw && node.box.height >= vh &&
-        !is_focusable(dom, i) && is_blank(accessible_name(dom, vis, i, r)) && is_blank(subtree_text(dom, vis, i)))
+    if (cat == Category::kInteractive && r == "generic" && vw > 0 && vh > 0 && node.box.width >= vw &&
+        node.box.height >= vh && !is_focusable(dom, i) && is_blank(accessible_name(dom, vis, i, r)) &&
+        is_blank(subtree_text(dom, vis, i)))
       continue;
     if (cat == Category::kAlert || cat == Category::kStatus || cat == Category::kValidation) in_live[u] = 1;
 
@@ -747,7 +791,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       const bool row = is_row(dom, i, r);
       rn.role = row ? "row" : "text";
       auto words = [&](const std::vector<char>& hidden) {
-        return row ? row_text(dom, vis, i, role, hidden) : block_text(dom, vis, i, role, hidden, limits::kMaxRevealedTextChars);
+        return row ? row_text(dom, vis, i, role, hidden)
+                   : block_text(dom, vis, i, role, hidden, limits::kMaxRevealedTextChars);
       };
       // Nothing but links, or only separators ("|", "»"), says nothing; a term of symbols heads
       // its description all the same (Python's glossary: ">>>").
@@ -762,7 +807,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       // button "Name: Activate to sort") is that control's line, which carries its aria-sort.
       if (!row && (r == "columnheader" || r == "rowheader") && has_inter_desc[u]) {
         const int c = sole_control(dom, i, control);
-        if (c >= 0 && lower(accessible_name(dom, vis, c, role[static_cast<std::size_t>(c)])).find(lower(collapse_ws(words(opaque)))) != std::string::npos) {
+        if (c >= 0 && lower(accessible_name(dom, vis, c, role[static_cast<std::size_t>(c)]))
+                              .find(lower(collapse_ws(words(opaque)))) != std::string::npos) {
           in_text[u] = 1;  // nor are its words a line further down (its title's <span>)
           continue;
         }
@@ -787,14 +833,15 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     if (node.frame < 0) {
       snap.has_unknown_frames = true;
       if (!doc_warned[static_cast<std::size_t>(node.doc)]++)
-        snap.warnings.push_back("document " + std::string(raw.docs[static_cast<std::size_t>(node.doc)].url) + " (frame " +
-                                std::string(raw.docs[static_cast<std::size_t>(node.doc)].frame_id) +
+        snap.warnings.push_back("document " + std::string(raw.docs[static_cast<std::size_t>(node.doc)].url) +
+                                " (frame " + std::string(raw.docs[static_cast<std::size_t>(node.doc)].frame_id) +
                                 ") is not in the frame tree: its elements were left out; take a new snapshot");
       continue;
     }
     const Node& box_node = dom.nodes[static_cast<std::size_t>(sel >= 0 ? sel : i)];
     rn.bbox = box_node.box;
-    rn.in_viewport = rn.bbox.x < vw && rn.bbox.x + rn.bbox.width > 0 && rn.bbox.y < vh && rn.bbox.y + rn.bbox.height > 0;
+    rn.in_viewport =
+        rn.bbox.x < vw && rn.bbox.x + rn.bbox.width > 0 && rn.bbox.y < vh && rn.bbox.y + rn.bbox.height > 0;
     if (!options.include_offscreen && !rn.in_viewport) continue;
     rn.backend_node_id = dom.backend(i);
     rn.frame_id = std::string(raw.frames[static_cast<std::size_t>(node.frame)].id);
@@ -803,7 +850,8 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     bool has = false;
     const std::string_view desc = dom.attr(i, "aria-description", &has);
     const std::string title = collapse_ws(dom.attr(i, "title"));
-    std::string by = rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
+    std::string by =
+        rn.category == Category::kInteractive ? described_by(dom, vis, i, rn.state.invalid) : std::string();
     // Why it was refused: the page's own message beside it, which says more than the browser's
     // ("Please fill out this field.") and than a description of symbols alone; else the browser's.
     std::string why = rn.state.invalid ? collapse_ws(dom.attr(i, kInvalidMarkAttr)) : std::string();
@@ -811,11 +859,15 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
       why = subtree_text(dom, vis, feedback[u]);
       by.clear();
     }
-    if (!by.empty() && by != rn.name) rn.description = cut(by, limits::kMaxNameChars);
-    else if (!why.empty()) rn.description = cut(why, limits::kMaxNameChars);
-    else if (has && !is_blank(desc)) rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
+    if (!by.empty() && by != rn.name)
+      rn.description = cut(by, limits::kMaxNameChars);
+    else if (!why.empty())
+      rn.description = cut(why, limits::kMaxNameChars);
+    else if (has && !is_blank(desc))
+      rn.description = cut(collapse_ws(desc), limits::kMaxNameChars);
     // A title the name already says tells the agent nothing: Sphinx titles its link "abs()" "abs".
-    else if (!title.empty() && lower(rn.name).find(lower(title)) == std::string::npos) rn.description = cut(title, limits::kMaxNameChars);
+    else if (!title.empty() && lower(rn.name).find(lower(title)) == std::string::npos)
+      rn.description = cut(title, limits::kMaxNameChars);
     else if (!is_blank(dom.attr(i, "placeholder")) && (t == "input" || t == "textarea")) {
       const std::string ph = collapse_ws(dom.attr(i, "placeholder"));
       if (ph != rn.name) rn.description = cut(ph, limits::kMaxNameChars);
@@ -825,11 +877,13 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     // it are another control's.) Inside a text line (a todo's checkbox in its list item) it sits
     // under that line, whose words say what it is once; elsewhere the nearest ancestor with text
     // is its description ("in: Shipping").
-    const bool nameless = rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r);
+    const bool nameless =
+        rn.category == Category::kInteractive && rn.name.empty() && rn.description.empty() && !composite_container(r);
     int under_line = -1;
     if (nameless) {
       int b = dom.nodes[static_cast<std::size_t>(i)].parent;
-      for (int up = 0; b >= 0 && up < limits::kContextHops && dom.is_element(b); ++up, b = dom.nodes[static_cast<std::size_t>(b)].parent) {
+      for (int up = 0; b >= 0 && up < limits::kContextHops && dom.is_element(b);
+           ++up, b = dom.nodes[static_cast<std::size_t>(b)].parent) {
         const int line = first_line[static_cast<std::size_t>(b)];
         if (line < 0) continue;
         const ReadableNode& l = snap.nodes[static_cast<std::size_t>(line)];
@@ -839,18 +893,21 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     }
     if (nameless && under_line < 0) {
       int a = dom.nodes[static_cast<std::size_t>(i)].parent;
-      for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a); ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
+      for (int hops = 0; a >= 0 && hops < limits::kContextHops && dom.is_element(a);
+           ++hops, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
         const std::string_view at = dom.tag(a);
         // Containers of many items say nothing about one of them.
-        if (at == "ul" || at == "ol" || at == "table" || at == "tbody" || at == "section" || at == "main" || at == "form" ||
-            at == "body" || at == "nav" || at == "header" || at == "footer")
+        if (at == "ul" || at == "ol" || at == "table" || at == "tbody" || at == "section" || at == "main" ||
+            at == "form" || at == "body" || at == "nav" || at == "header" || at == "footer")
           break;
         std::string around = collapse_ws(subtree_text(dom, vis, a));
         // The words around it, not its own value (a select's chosen option is in its parent's text).
         const std::string& own = rn.state.value;
         if (!own.empty() && !rn.state.value_redacted) {
-          if (around == own) around.clear();
-          else if (around.size() > own.size() && around.compare(around.size() - own.size(), own.size(), own) == 0 && around[around.size() - own.size() - 1] == ' ')
+          if (around == own)
+            around.clear();
+          else if (around.size() > own.size() && around.compare(around.size() - own.size(), own.size(), own) == 0 &&
+                   around[around.size() - own.size() - 1] == ' ')
             around.resize(around.size() - own.size() - 1);
           else if (around.size() > own.size() && around.compare(0, own.size(), own) == 0 && around[own.size()] == ' ')
             around.erase(0, own.size() + 1);
@@ -877,14 +934,17 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
         std::string label;
         // Only an author-given label names a landmark (its content would repeat the page).
         for (const std::string_view a : {"aria-label", "aria-labelledby"})
-          if (dom.has_attr(landmark[u], a)) label = cut(accessible_name(dom, vis, landmark[u], role[static_cast<std::size_t>(landmark[u])]), limits::kMaxNameChars);
+          if (dom.has_attr(landmark[u], a))
+            label = cut(accessible_name(dom, vis, landmark[u], role[static_cast<std::size_t>(landmark[u])]),
+                        limits::kMaxNameChars);
         it = landmark_label.emplace(landmark[u], std::move(label)).first;
       }
       rn.region_label = it->second;
     }
     // A dialog's title is its region's label (`<region name="dialog" label="Delete files?">`): its
     // heading would say it again. The lines after it are still under that heading.
-    if (cat == Category::kHeading && rn.region == Region::kDialog && !rn.region_label.empty() && rn.name == rn.region_label) {
+    if (cat == Category::kHeading && rn.region == Region::kDialog && !rn.region_label.empty() &&
+        rn.name == rn.region_label) {
       heading = rn.name;
       covered[u] = 1;
       continue;
@@ -893,16 +953,19 @@ Result<Snapshot> compile_capture(std::string_view capture_json, const CompileOpt
     rn.shadow_path = dom.shadow_path(i);
     // The first line of an item (a post's title, a disclosure's summary) sits where the item does.
     int held_by = anchor[u];
-    while (held_by >= 0 && first_line[static_cast<std::size_t>(held_by)] < 0) held_by = anchor[static_cast<std::size_t>(held_by)];
+    while (held_by >= 0 && first_line[static_cast<std::size_t>(held_by)] < 0)
+      held_by = anchor[static_cast<std::size_t>(held_by)];
     const int above = under_line >= 0 ? under_line : held_by >= 0 ? first_line[static_cast<std::size_t>(held_by)] : -1;
     rn.depth = above >= 0 ? std::min(line_depth[static_cast<std::size_t>(above)] + 1, limits::kMaxOutlineDepth) : 0;
     line_depth.push_back(rn.depth);
-    for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0; a = dom.nodes[static_cast<std::size_t>(a)].parent)
+    for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0;
+         a = dom.nodes[static_cast<std::size_t>(a)].parent)
       first_line[static_cast<std::size_t>(a)] = static_cast<int>(snap.nodes.size());
     if (cat == Category::kText && !group) in_text[u] = 1;
     // A box that is a line only because it takes focus (a named scrolling region around a table)
     // is named by its label, not its words: what it holds is read, line by line.
-    else if (!group) covered[u] = !is_container_role(r) && !(focus_only(dom, i, r) && !name_from_content(r));
+    else if (!group)
+      covered[u] = !is_container_role(r) && !(focus_only(dom, i, r) && !name_from_content(r));
     own_line[u] = 1;
     if (group) item[u] = i;  // a list inside a named group sits under the group's line too
     snap.nodes.push_back(std::move(rn));

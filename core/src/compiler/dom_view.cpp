@@ -55,8 +55,10 @@ class ChildLists {
     flat_.resize(at);
     each_edge([&](int p, int c) {
       const auto u = static_cast<std::size_t>(p);
-      if (own_[u] >= 0) own_lists_[static_cast<std::size_t>(own_[u])].push_back(c);
-      else flat_[begin_[u] + count_[u]++] = c;
+      if (own_[u] >= 0)
+        own_lists_[static_cast<std::size_t>(own_[u])].push_back(c);
+      else
+        flat_[begin_[u] + count_[u]++] = c;
     });
   }
 
@@ -105,8 +107,9 @@ Dom::Dom(const RawCapture& r, std::vector<std::string>& warnings) : raw(r) {
   Recent recent[64];
   auto tag_of = [&](std::string_view name) -> std::string_view {
     if (!has_upper(name)) return name;  // views the capture, which outlives the Dom
-    Recent& slot = recent[(name.size() * 31 + static_cast<unsigned char>(name.front()) * 7 +
-                           static_cast<unsigned char>(name.back())) & 63];
+    Recent& slot = recent[(name.size() * 31 + std::size_t{static_cast<unsigned char>(name.front())} * 7 +
+                           static_cast<unsigned char>(name.back())) &
+                          63];
     if (slot.name.data() != nullptr && slot.name == name) return slot.lowered;
     auto it = lowered_of.find(name);
     if (it == lowered_of.end()) {
@@ -189,9 +192,10 @@ void Dom::build_children(ChildLists& kids, std::vector<std::string>& warnings) {
     // Their generated text still counts for names, as in Chrome: kept on the element.
     for (std::size_t i = 0; i < d.size(); ++i) {
       if (!(d.flags[i] & kPseudo) || d.parent[i] < 0 || d.generated[i].empty()) continue;
-      Node& owner = nodes[static_cast<std::size_t>(base + d.parent[i])];
+      Node& owner = nodes[static_cast<std::size_t>(base) + static_cast<std::size_t>(d.parent[i])];
       // Form controls and images have no content of their own: Chrome ignores theirs.
-      const bool replaced = owner.tag == "input" || owner.tag == "select" || owner.tag == "textarea" || owner.tag == "img";
+      const bool replaced =
+          owner.tag == "input" || owner.tag == "select" || owner.tag == "textarea" || owner.tag == "img";
       if (replaced) continue;
       const bool before = d.pseudo[i] == "before";
       if (!before && d.pseudo[i] != "after") continue;
@@ -216,7 +220,10 @@ void Dom::build_children(ChildLists& kids, std::vector<std::string>& warnings) {
       if (d.type[i] != 1) continue;
       int frag = -1;
       for (const int k : kids.get(host))
-        if (nodes[static_cast<std::size_t>(k)].type == 11) { frag = k; break; }
+        if (nodes[static_cast<std::size_t>(k)].type == 11) {
+          frag = k;
+          break;
+        }
       if (frag < 0) continue;  // nearly every element: no allocation
       std::vector<int> light;
       for (const int k : kids.get(host))
@@ -238,7 +245,8 @@ void Dom::build_children(ChildLists& kids, std::vector<std::string>& warnings) {
       // its slot attribute; text and elements without one go to the first default slot.
       std::vector<std::vector<int>> assigned(slots.size());
       for (const int l : light) {
-        const std::string_view want = nodes[static_cast<std::size_t>(l)].type == 1 ? attr(l, "slot") : std::string_view{};
+        const std::string_view want =
+            nodes[static_cast<std::size_t>(l)].type == 1 ? attr(l, "slot") : std::string_view{};
         if (nodes[static_cast<std::size_t>(l)].type != 1 && nodes[static_cast<std::size_t>(l)].type != 3) continue;
         for (std::size_t s = 0; s < slots.size(); ++s)
           if (attr(slots[s], "name") == want) {
@@ -342,7 +350,8 @@ void Dom::link(const ChildLists& kids, std::vector<std::string>& warnings) {
   std::unordered_map<std::string_view, int> frame_index;
   // An OOPIF's own session knows its loaderId best: its entry wins over the parent's view.
   for (std::size_t f = 0; f < raw.frames.size(); ++f)
-    if (raw.frames[f].out_of_process || !frame_index.count(raw.frames[f].id)) frame_index[raw.frames[f].id] = static_cast<int>(f);
+    if (raw.frames[f].out_of_process || !frame_index.count(raw.frames[f].id))
+      frame_index[raw.frames[f].id] = static_cast<int>(f);
   std::vector<int> doc_frame(raw.docs.size(), -1);  // looked up once per document, not per node
   for (std::size_t di = 0; di < raw.docs.size(); ++di) {
     const auto fi = frame_index.find(raw.docs[di].frame_id);
@@ -424,14 +433,17 @@ void Dom::link(const ChildLists& kids, std::vector<std::string>& warnings) {
     }
   }
   if (too_deep)
-    warnings.push_back("DOM deeper than " + std::to_string(limits::kMaxDepth) + " levels (limits::kMaxDepth): deeper elements left out");
+    warnings.push_back("DOM deeper than " + std::to_string(limits::kMaxDepth) +
+                       " levels (limits::kMaxDepth): deeper elements left out");
   // Sibling links and display:contents-aware "rendered", from pre-order.
   std::vector<int> last(nodes.size(), -1);
   for (const int i : order) {
     const int p = nodes[static_cast<std::size_t>(i)].parent;
     if (p < 0) continue;
-    if (last[static_cast<std::size_t>(p)] < 0) nodes[static_cast<std::size_t>(p)].first_child = i;
-    else nodes[static_cast<std::size_t>(last[static_cast<std::size_t>(p)])].next = i;
+    if (last[static_cast<std::size_t>(p)] < 0)
+      nodes[static_cast<std::size_t>(p)].first_child = i;
+    else
+      nodes[static_cast<std::size_t>(last[static_cast<std::size_t>(p)])].next = i;
     last[static_cast<std::size_t>(p)] = i;
   }
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -500,7 +512,8 @@ const std::vector<int>* Dom::labels_for(int control) const {
 
 std::string Dom::shadow_path(int i) const {
   std::vector<int> hosts;
-  for (int s = nodes[static_cast<std::size_t>(i)].scope; s >= 0 && hosts.size() < 64; s = nodes[static_cast<std::size_t>(s)].scope)
+  for (int s = nodes[static_cast<std::size_t>(i)].scope; s >= 0 && hosts.size() < 64;
+       s = nodes[static_cast<std::size_t>(s)].scope)
     hosts.push_back(s);
   std::string out;
   for (auto it = hosts.rbegin(); it != hosts.rend(); ++it) {

@@ -19,23 +19,23 @@
 namespace athena::compiler {
 
 struct Node {
-  int doc = -1;    // RawCapture::docs index
-  int local = -1;  // index inside that document
+  int doc = -1;                                  // RawCapture::docs index
+  int local = -1;                                // index inside that document
   int parent = -1, first_child = -1, next = -1;  // flat tree links (-1: none)
   int depth = 0;
-  int scope = -1;   // shadow host whose shadow tree holds the node; -1 for the document tree
-  int frame = -1;   // RawCapture::frames index of the node's document; -1 when unknown
+  int scope = -1;                // shadow host whose shadow tree holds the node; -1 for the document tree
+  int frame = -1;                // RawCapture::frames index of the node's document; -1 when unknown
   std::uint32_t attr_count = 0;  // its attributes: attrs[0, attr_count)
-  int generated = -1;  // index of its ::before / ::after text in Dom::generated (-1: none)
-  bool linked = false;      // reachable from the main document (others are ignored)
-  bool is_host = false;     // a shadow host
-  bool shadow = false;      // lives in an author shadow tree (open or closed)
-  bool rendered = false;    // has a layout box itself or somewhere below (display: contents)
-  std::uint8_t type = 0;    // DOM nodeType
+  int generated = -1;            // index of its ::before / ::after text in Dom::generated (-1: none)
+  bool linked = false;           // reachable from the main document (others are ignored)
+  bool is_host = false;          // a shadow host
+  bool shadow = false;           // lives in an author shadow tree (open or closed)
+  bool rendered = false;         // has a layout box itself or somewhere below (display: contents)
+  std::uint8_t type = 0;         // DOM nodeType
   // Lower-case element name; "#text", "#document", ... Views the capture, or the Dom's one
   // lower-cased copy of each distinct name: no string per node.
   std::string_view tag;
-  Rect box;                 // main-frame viewport CSS px (valid when layout != nullptr)
+  Rect box;  // main-frame viewport CSS px (valid when layout != nullptr)
   const RawLayout* layout = nullptr;
   const Attr* attrs = nullptr;  // in its RawDocument::attrs (kept here: attr() is the hottest lookup)
 };
@@ -57,8 +57,8 @@ class Dom {
 
   const RawCapture& raw;
   std::vector<Node> nodes;
-  std::vector<int> order;  // linked nodes in flat-tree pre-order (document order)
-  int root = -1;           // the main #document
+  std::vector<int> order;                // linked nodes in flat-tree pre-order (document order)
+  int root = -1;                         // the main #document
   std::vector<GeneratedText> generated;  // Node::generated indexes it (few elements have any)
 
   bool is_element(int i) const { return nodes[static_cast<std::size_t>(i)].type == 1; }
@@ -103,7 +103,7 @@ class Dom {
     }
   };
 
-  std::vector<int> base_;  // global index of each document's node 0
+  std::vector<int> base_;            // global index of each document's node 0
   std::deque<std::string> lowered_;  // one lower-cased copy per distinct mixed-case name (stable addresses)
   // First element (document order) with an id in its whole document (key scope -2), and, only
   // where that one lives in another tree scope, the first within each scope (see by_id).

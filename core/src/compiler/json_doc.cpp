@@ -13,25 +13,35 @@ namespace athena::compiler {
 
 const char* JsonValue::type_name() const {
   switch (type_) {
-    case Type::kNull: return "null";
+    case Type::kNull:
+      return "null";
     case Type::kFalse:
-    case Type::kTrue: return "boolean";
+    case Type::kTrue:
+      return "boolean";
     case Type::kInteger:
     case Type::kUnsigned:
-    case Type::kFloat: return "number";
-    case Type::kString: return "string";
-    case Type::kArray: return "array";
-    case Type::kObject: return "object";
+    case Type::kFloat:
+      return "number";
+    case Type::kString:
+      return "string";
+    case Type::kArray:
+      return "array";
+    case Type::kObject:
+      return "object";
   }
   return "null";
 }
 
 double JsonValue::as_double() const {
   switch (type_) {
-    case Type::kInteger: return static_cast<double>(i_);
-    case Type::kUnsigned: return static_cast<double>(u_);
-    case Type::kFloat: return d_;
-    default: return 0;
+    case Type::kInteger:
+      return static_cast<double>(i_);
+    case Type::kUnsigned:
+      return static_cast<double>(u_);
+    case Type::kFloat:
+      return d_;
+    default:
+      return 0;
   }
 }
 
@@ -47,7 +57,8 @@ const JsonValue* JsonValue::find(std::string_view key) const {
 // container records where (fixed up to pointers once values_ stops growing).
 class JsonDoc::Parser {
  public:
-  Parser(std::string_view text, JsonDoc& doc) : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), doc_(doc) {}
+  Parser(std::string_view text, JsonDoc& doc)
+      : begin_(text.data()), p_(text.data()), end_(text.data() + text.size()), doc_(doc) {}
 
   bool run() {
     struct Open {
@@ -216,7 +227,7 @@ class JsonDoc::Parser {
     if (p_ == end_) return fail_at_end();
     if (*p_ < '0' || *p_ > '9') return fail(p_);
     std::uint64_t mant = 0;
-    int dropped = 0;     // integer digits that did not fit mant (it is then scaled by 10^dropped)
+    int dropped = 0;  // integer digits that did not fit mant (it is then scaled by 10^dropped)
     bool overflow = false;
     int folded = 0;  // digits folded into mant: 19 always fit, the 20th is checked (a division)
     const auto fits = [&mant, &folded](char ch) {
@@ -346,7 +357,8 @@ class JsonDoc::Parser {
   // One UTF-8 sequence (utf8.h); the error points at the byte that breaks it, as nlohmann's does.
   bool utf8() {
     std::size_t bad = 0;
-    const std::size_t len = utf8_sequence(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_), bad);
+    const std::size_t len =
+        utf8_sequence(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_), bad);
     if (len == 0) return p_ + bad == end_ ? fail_at_end() : fail(p_ + bad);
     p_ += len;
     return true;
@@ -358,10 +370,14 @@ class JsonDoc::Parser {
       if (p_ == end_) return fail_at_end();
       const char h = *p_;
       cp <<= 4;
-      if (h >= '0' && h <= '9') cp |= static_cast<unsigned>(h - '0');
-      else if (h >= 'a' && h <= 'f') cp |= static_cast<unsigned>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') cp |= static_cast<unsigned>(h - 'A' + 10);
-      else return fail(p_);
+      if (h >= '0' && h <= '9')
+        cp |= static_cast<unsigned>(h - '0');
+      else if (h >= 'a' && h <= 'f')
+        cp |= static_cast<unsigned>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F')
+        cp |= static_cast<unsigned>(h - 'A' + 10);
+      else
+        return fail(p_);
     }
     return true;
   }
@@ -373,16 +389,34 @@ class JsonDoc::Parser {
     if (p_ == end_) return fail_at_end();
     const char e = *p_++;
     switch (e) {
-      case '"': *out++ = '"'; return true;
-      case '\\': *out++ = '\\'; return true;
-      case '/': *out++ = '/'; return true;
-      case 'b': *out++ = '\b'; return true;
-      case 'f': *out++ = '\f'; return true;
-      case 'n': *out++ = '\n'; return true;
-      case 'r': *out++ = '\r'; return true;
-      case 't': *out++ = '\t'; return true;
-      case 'u': break;
-      default: return fail(p_ - 1);
+      case '"':
+        *out++ = '"';
+        return true;
+      case '\\':
+        *out++ = '\\';
+        return true;
+      case '/':
+        *out++ = '/';
+        return true;
+      case 'b':
+        *out++ = '\b';
+        return true;
+      case 'f':
+        *out++ = '\f';
+        return true;
+      case 'n':
+        *out++ = '\n';
+        return true;
+      case 'r':
+        *out++ = '\r';
+        return true;
+      case 't':
+        *out++ = '\t';
+        return true;
+      case 'u':
+        break;
+      default:
+        return fail(p_ - 1);
     }
     unsigned cp = 0;
     if (!hex4(cp)) return false;
@@ -454,9 +488,10 @@ Result<JsonDoc> JsonDoc::parse(std::string_view text, std::string_view what, std
   Parser parser(text, doc);
   if (parser.run()) return doc;
   // "truncated?" only when the text ended where more was needed: a bad byte inside it is no sign.
-  return make_error(ErrorCode::kMalformedJson, std::string(what) + ": not valid JSON (error at byte " + std::to_string(parser.error_at()) +
-                                                   " of " + std::to_string(text.size()) + (parser.ran_out() ? "; truncated?" : "") + "); " +
-                                                   std::string(fix));
+  return make_error(ErrorCode::kMalformedJson, std::string(what) + ": not valid JSON (error at byte " +
+                                                   std::to_string(parser.error_at()) + " of " +
+                                                   std::to_string(text.size()) +
+                                                   (parser.ran_out() ? "; truncated?" : "") + "); " + std::string(fix));
 }
 
 }  // namespace athena::compiler

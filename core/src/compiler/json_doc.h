@@ -41,9 +41,9 @@ class JsonValue {
   /// messages have always used.
   const char* type_name() const;
 
-  std::int64_t as_int() const { return i_; }     // kInteger
-  std::uint64_t as_uint() const { return u_; }   // kUnsigned (above INT64_MAX)
-  double as_double() const;                      // any number
+  std::int64_t as_int() const { return i_; }         // kInteger
+  std::uint64_t as_uint() const { return u_; }       // kUnsigned (above INT64_MAX)
+  double as_double() const;                          // any number
   std::string_view str() const { return {s_, n_}; }  // kString
 
   /// Elements of an array (members of an object count once each).
@@ -90,7 +90,7 @@ class JsonDoc {
   JsonValue root_{};
   std::unique_ptr<JsonValue[]> values_;  // every value below the root, each container's children contiguous
   std::size_t size_ = 0, capacity_ = 0;  // of values_
-  std::unique_ptr<char[]> unescaped_;  // strings that held escapes, decoded
+  std::unique_ptr<char[]> unescaped_;    // strings that held escapes, decoded
 };
 
 }  // namespace athena::compiler

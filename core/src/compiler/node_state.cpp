@@ -62,7 +62,8 @@ Sort header_sort_of_control(const Dom& dom, int i) {
       const std::string role = role_of(dom, n);
       if (role == "button" || role == "link") ++controls;
     }
-    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       stack.push_back(c);
   }
   return controls == 1 && stack.empty() ? sort : Sort::kUnset;
@@ -85,7 +86,8 @@ std::string option_text(const Dom& dom, int o) {
     stack.pop_back();
     if (dom.is_text(n)) append_collapsed(out, dom.node_value(n));
     std::vector<int> kids;
-    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       kids.push_back(c);
     for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
   }
@@ -192,7 +194,8 @@ bool text_field(const Dom& dom, int i) {
   const std::string_view t = dom.tag(i);
   if (t == "input") {
     const std::string type = lower(collapse_ws(dom.attr(i, "type")));
-    for (const char* no : {"button", "submit", "reset", "image", "checkbox", "radio", "hidden", "file", "range", "color"})
+    for (const char* no :
+         {"button", "submit", "reset", "image", "checkbox", "radio", "hidden", "file", "range", "color"})
       if (type == no) return false;
     return true;
   }
@@ -206,7 +209,8 @@ std::string label_text(const Dom& dom, int i) {
   std::vector<int> from;
   if (dom.tag(i) == "input" || dom.tag(i) == "textarea") {
     if (const std::vector<int>* f = dom.labels_for(i)) from = *f;
-    for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
+    for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p);
+         p = dom.nodes[static_cast<std::size_t>(p)].parent)
       if (dom.tag(p) == "label") {
         from.push_back(p);
         break;
@@ -225,7 +229,8 @@ std::string label_text(const Dom& dom, int i) {
         continue;
       }
       std::vector<int> kids;
-      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
         kids.push_back(c);
       for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
     }
@@ -256,7 +261,8 @@ bool is_secret_field(const Dom& dom, int i) {
   const std::string ac = lower(dom.attr(i, "autocomplete"));
   std::string_view rest = ac;
   for (std::string_view tok = first_token(rest); !tok.empty(); tok = first_token(rest)) {
-    if (tok.rfind("cc-", 0) == 0 || tok == "one-time-code" || tok == "current-password" || tok == "new-password") return true;
+    if (tok.rfind("cc-", 0) == 0 || tok == "one-time-code" || tok == "current-password" || tok == "new-password")
+      return true;
     rest = rest.substr(static_cast<std::size_t>(tok.data() + tok.size() - rest.data()));
   }
   // ... and without autocomplete, what the page calls the field: its labels, aria-label,
@@ -315,8 +321,9 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
       return "";
     v = (dom.flags(i) & kHasInputValue) ? std::string(dom.input_value(i)) : std::string(dom.attr(i, "value"));
   } else if (t == "textarea") {
-    v = (dom.flags(i) & kHasTextValue) ? std::string(dom.text_value(i))
-                                       : (dom.flags(i) & kHasInputValue) ? std::string(dom.input_value(i)) : "";
+    v = (dom.flags(i) & kHasTextValue)    ? std::string(dom.text_value(i))
+        : (dom.flags(i) & kHasInputValue) ? std::string(dom.input_value(i))
+                                          : "";
   } else if (t == "select") {
     // Selected options in order; a single select with none marked shows its first option.
     int first = -1;
@@ -333,7 +340,8 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
         continue;
       }
       std::vector<int> kids;
-      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
         kids.push_back(c);
       for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
     }
@@ -350,11 +358,12 @@ std::string unredacted_value(const Dom& dom, int i, std::string_view role) {
       }
       if (!dom.is_element(n)) continue;
       const std::string_view tag = dom.tag(n);
-      if (n != i && (tag == "p" || tag == "div" || tag == "br" || tag == "li" || tag == "h1" || tag == "h2" || tag == "h3" ||
-                     tag == "blockquote" || tag == "pre"))
+      if (n != i && (tag == "p" || tag == "div" || tag == "br" || tag == "li" || tag == "h1" || tag == "h2" ||
+                     tag == "h3" || tag == "blockquote" || tag == "pre"))
         v.push_back(' ');
       std::vector<int> kids;
-      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
         kids.push_back(c);
       for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
     }
@@ -376,14 +385,19 @@ bool is_disabled(const Dom& dom, int i) {
   const std::string_view t = dom.tag(i);
   if (is_form_control(t) && dom.has_attr(i, "disabled")) return true;
   int child = i;
-  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0; child = p, p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0;
+       child = p, p = dom.nodes[static_cast<std::size_t>(p)].parent) {
     if (!dom.is_element(p)) break;  // documents do not pass disabledness on
     if (attr_true(dom, p, "aria-disabled")) return true;
     if (is_form_control(t) && dom.tag(p) == "fieldset" && dom.has_attr(p, "disabled")) {
       // Controls inside the fieldset's first <legend> stay enabled (HTML §4.10.15).
       int legend = -1;
-      for (int c = dom.nodes[static_cast<std::size_t>(p)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
-        if (dom.tag(c) == "legend") { legend = c; break; }
+      for (int c = dom.nodes[static_cast<std::size_t>(p)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
+        if (dom.tag(c) == "legend") {
+          legend = c;
+          break;
+        }
       if (legend < 0 || child != legend) return true;
     }
     if (t == "option" && dom.tag(p) == "optgroup" && dom.has_attr(p, "disabled")) return true;
@@ -396,7 +410,9 @@ bool aria_invalid(const Dom& dom, int i) {
   return !inv.empty() && inv != "false" && inv != "undefined";
 }
 
-bool refused(const Dom& dom, int i) { return aria_invalid(dom, i) || dom.has_attr(i, kInvalidMarkAttr); }
+bool refused(const Dom& dom, int i) {
+  return aria_invalid(dom, i) || dom.has_attr(i, kInvalidMarkAttr);
+}
 
 NodeState state_of(const Dom& dom, int i, std::string_view role) {
   NodeState s;
@@ -410,11 +426,15 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   } else if (role == "checkbox" || role == "radio" || role == "switch" || role == "menuitemcheckbox" ||
              role == "menuitemradio" || role == "treeitem" || role == "option") {
     const Tri aria = tri_attr(dom, i, "aria-checked", role == "checkbox" || role == "menuitemcheckbox");
-    if (aria != Tri::kUnset) s.checked = aria;
-    else if (role != "option" && role != "treeitem") s.checked = Tri::kFalse;
+    if (aria != Tri::kUnset)
+      s.checked = aria;
+    else if (role != "option" && role != "treeitem")
+      s.checked = Tri::kFalse;
   }
-  if (t == "option") s.selected = (dom.flags(i) & kOptionSelected) != 0;
-  else s.selected = attr_true(dom, i, "aria-selected");
+  if (t == "option")
+    s.selected = (dom.flags(i) & kOptionSelected) != 0;
+  else
+    s.selected = attr_true(dom, i, "aria-selected");
   s.expanded = tri_attr(dom, i, "aria-expanded", false);
   if (t == "summary") {
     const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
@@ -422,8 +442,10 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
   }
   if (t == "select" && role == "combobox" && s.expanded == Tri::kUnset) s.expanded = Tri::kFalse;
   s.pressed = tri_attr(dom, i, "aria-pressed", true);
-  if (role == "columnheader" || role == "rowheader") s.sort = sort_attr(dom, i);  // the only roles aria-sort belongs to
-  else if (role == "button" || role == "link") s.sort = header_sort_of_control(dom, i);
+  if (role == "columnheader" || role == "rowheader")
+    s.sort = sort_attr(dom, i);  // the only roles aria-sort belongs to
+  else if (role == "button" || role == "link")
+    s.sort = header_sort_of_control(dom, i);
   s.required = ((t == "input" || t == "select" || t == "textarea") && dom.has_attr(i, "required")) ||
                attr_true(dom, i, "aria-required");
   s.invalid = refused(dom, i);

@@ -15,7 +15,8 @@ bool word_char(char c) {
 bool has_backdrop_sibling(const Dom& dom, int i) {
   const int p = dom.nodes[static_cast<std::size_t>(i)].parent;
   if (p < 0) return false;
-  for (int s = dom.nodes[static_cast<std::size_t>(p)].first_child; s >= 0; s = dom.nodes[static_cast<std::size_t>(s)].next) {
+  for (int s = dom.nodes[static_cast<std::size_t>(p)].first_child; s >= 0;
+       s = dom.nodes[static_cast<std::size_t>(s)].next) {
     if (s == i || !dom.is_element(s) || !dom.nodes[static_cast<std::size_t>(s)].rendered) continue;
     if (lower(dom.attr(s, "class")).find("backdrop") != std::string::npos) return true;
   }
@@ -24,7 +25,8 @@ bool has_backdrop_sibling(const Dom& dom, int i) {
 
 bool floats(const Dom& dom, int i) {
   int n = i;
-  for (int k = 0; k <= kMenuFloatDepth && n >= 0 && dom.is_element(n); ++k, n = dom.nodes[static_cast<std::size_t>(n)].parent) {
+  for (int k = 0; k <= kMenuFloatDepth && n >= 0 && dom.is_element(n);
+       ++k, n = dom.nodes[static_cast<std::size_t>(n)].parent) {
     const std::string_view pos = dom.style(n, kPosition);
     if (pos == "absolute" || pos == "fixed") return true;
   }
@@ -62,7 +64,8 @@ bool opened_by_control(const Dom& dom, int i) {
     stack.pop_back();
     if (n == i) continue;
     if (expanded(dom, n)) return true;
-    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       if (dom.is_element(c)) stack.push_back(c);
   }
   return false;
@@ -105,7 +108,8 @@ OverlayMatch classify_overlay(const Dom& dom, int i, std::string_view role) {
   // A backdrop ("modal-backdrop") dims the page behind an overlay; it is not one itself.
   if (!cls.empty() && lower(cls).find("backdrop") == std::string::npos) {
     bool pattern = false;
-    for (const std::string_view w : {"modal", "dialog", "overlay", "popup", "dropdown-menu"}) pattern = pattern || class_has_word(cls, w);
+    for (const std::string_view w : {"modal", "dialog", "overlay", "popup", "dropdown-menu"})
+      pattern = pattern || class_has_word(cls, w);
     if (pattern && (own_z_index(dom, i, 0) >= kOverlayZIndex || has_backdrop_sibling(dom, i))) {
       const bool dropdown = lower(cls).find("dropdown") != std::string::npos;
       if (!dropdown) return {OverlayType::kModal, 4, 0.7};
@@ -137,7 +141,8 @@ int popup_box(const Dom& dom, int list) {
       ++seen;
       if (c == list) continue;
       if (expanded(dom, c)) holds_opener = true;
-      for (int d = dom.nodes[static_cast<std::size_t>(c)].first_child; d >= 0; d = dom.nodes[static_cast<std::size_t>(d)].next)
+      for (int d = dom.nodes[static_cast<std::size_t>(c)].first_child; d >= 0;
+           d = dom.nodes[static_cast<std::size_t>(d)].next)
         if (dom.is_element(d)) stack.push_back(d);
     }
     if (holds_opener || seen > limits::kMaxPopupNodes) break;

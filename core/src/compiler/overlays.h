@@ -23,15 +23,15 @@
 #include <string_view>
 #include <vector>
 
-#include "athena/snapshot.h"
 #include "athena/limits.h"
+#include "athena/snapshot.h"
 #include "compiler/dom_view.h"
 #include "compiler/visibility.h"
 
 namespace athena::compiler {
 
-inline constexpr int kOverlayZIndex = 1000;  // rule 4's "high z-index"
-inline constexpr int kMenuFloatDepth = 6;    // rule 5: how far up the floating box may be
+inline constexpr int kOverlayZIndex = 1000;   // rule 4's "high z-index"
+inline constexpr int kMenuFloatDepth = 6;     // rule 5: how far up the floating box may be
 inline constexpr int kPopupTriggerDepth = 6;  // dropdowns: how far up the opening control may be
 
 /// A rule-5 dropdown's list sits in a floating box with what belongs to it (Select2's and Tom

@@ -11,7 +11,8 @@ namespace {
 
 template <typename Array>
 bool listed(const Array& list, std::size_t count, std::string_view s) {
-  return std::find(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(count), s) != list.begin() + static_cast<std::ptrdiff_t>(count);
+  return std::find(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(count), s) !=
+         list.begin() + static_cast<std::ptrdiff_t>(count);
 }
 
 // The role an ancestor scopes by: its role attribute's, else its tag's as sectioning content.
@@ -28,7 +29,8 @@ std::string_view scope_role(const Dom& dom, int p) {
 // per <header>, <footer> or <aside>, as long as the element's depth).
 bool scoped_by(const Dom& dom, int i, const generated::Landmark& l) {
   if (l.scoped_by_count == 0 || (l.scoped_needs_name && named(dom, i))) return false;
-  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p);
+       p = dom.nodes[static_cast<std::size_t>(p)].parent) {
     const std::string_view r = scope_role(dom, p);
     if (!r.empty() && listed(l.scoped_by, l.scoped_by_count, r)) return true;
   }

@@ -1,4 +1,5 @@
-// Landmark regions (docs/design.md, "Trimming and dedup across baselines"): which region an element lives in, innermost landmark wins.
+// Landmark regions (docs/design.md, "Trimming and dedup across baselines"): which region an element lives in, innermost
+// landmark wins.
 #pragma once
 
 #include <string_view>

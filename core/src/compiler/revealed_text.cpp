@@ -20,7 +20,8 @@ bool plain_inline(const Dom& dom, int c) {
 }
 
 bool has_text_child(const Dom& dom, int i) {
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next)
     if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
   return false;
 }
@@ -29,21 +30,26 @@ bool has_text_child(const Dom& dom, int i) {
 /// `<span><b>1</b></span>`; the walk stays bounded on page-controlled nesting).
 bool inline_words(const Dom& dom, int i) {
   if (has_text_child(dom, i)) return true;
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next)
     if (dom.is_element(c) && has_text_child(dom, c)) return true;
   return false;
 }
 
 }  // namespace
 
-bool is_figure_role(std::string_view role) { return role == "image" || role == "progressbar" || role == "meter"; }
+bool is_figure_role(std::string_view role) {
+  return role == "image" || role == "progressbar" || role == "meter";
+}
 
 std::string figure_words(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
   if (role == "image") return accessible_name(dom, vis, i, role);
   return measure_value(dom, i);
 }
 
-bool is_container_role(std::string_view role) { return role == "tabpanel" || role == "dialog" || role == "alertdialog"; }
+bool is_container_role(std::string_view role) {
+  return role == "tabpanel" || role == "dialog" || role == "alertdialog";
+}
 
 bool is_text_container(const Dom& dom, int i) {
   const std::string_view t = dom.tag(i);
@@ -62,7 +68,8 @@ bool is_text_block(const Dom& dom, int i) {
   // block of words, not a line per piece: the pieces' parent is the block when every child is
   // a plain inline box and two or more of them hold words.
   int with_words = 0;
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next) {
     if (!dom.is_element(c)) continue;
     if (dom.tag(c) == "br" || dom.tag(c) == "wbr") continue;
     if (!plain_inline(dom, c)) return false;
@@ -71,8 +78,8 @@ bool is_text_block(const Dom& dom, int i) {
   return with_words >= 2;
 }
 
-std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<std::string>& role, const std::vector<char>& opaque,
-                       std::size_t max_bytes) {
+std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<std::string>& role,
+                       const std::vector<char>& opaque, std::size_t max_bytes) {
   std::string out;
   // Iterative pre-order walk of the block's subtree (no recursion: depth is page-controlled).
   const int depth0 = dom.nodes[static_cast<std::size_t>(i)].depth;
@@ -93,8 +100,8 @@ std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::
       c = next_after(c);
       continue;
     }
-    const bool skip = !dom.is_element(c) || opaque[static_cast<std::size_t>(c)] || vis.aria_hidden(c) || vis.css_hidden(c) ||
-                      is_text_container(dom, c);
+    const bool skip = !dom.is_element(c) || opaque[static_cast<std::size_t>(c)] || vis.aria_hidden(c) ||
+                      vis.css_hidden(c) || is_text_container(dom, c);
     // An image or a gauge says its words where it sits, as Chrome reads the block: "Rated
     // <img alt="4 of 5 stars">", "Uploaded <progress value=0.7>" (what it holds is no text).
     if (!skip && is_figure_role(role[static_cast<std::size_t>(c)])) {

@@ -37,7 +37,7 @@ bool is_text_container(const Dom& dom, int i);
 /// lists and tables (is_text_container: their items are lines of their own) or of hidden ones. An
 /// image or a gauge inside (by `role`, the compiler's roles per node) gives its figure_words where
 /// it stands. Stops reading once `max_bytes` are gathered (bounded work on huge blocks).
-std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<std::string>& role, const std::vector<char>& opaque,
-                       std::size_t max_bytes);
+std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<std::string>& role,
+                       const std::vector<char>& opaque, std::size_t max_bytes);
 
 }  // namespace athena::compiler

@@ -29,10 +29,11 @@ std::string chrome_name(std::string_view r) {
 // ARIA 1.2 §6.4 global states and properties (those that apply to every role).
 bool has_global_aria(const Dom& dom, int i) {
   static constexpr std::array<std::string_view, 21> kGlobal = {
-      "aria-atomic", "aria-busy", "aria-controls", "aria-current", "aria-describedby", "aria-description",
-      "aria-details", "aria-disabled", "aria-dropeffect", "aria-errormessage", "aria-flowto", "aria-grabbed",
-      "aria-haspopup", "aria-invalid", "aria-keyshortcuts", "aria-label", "aria-labelledby", "aria-live",
-      "aria-owns", "aria-relevant", "aria-roledescription"};
+      "aria-atomic",         "aria-busy",       "aria-controls", "aria-current",    "aria-describedby",
+      "aria-description",    "aria-details",    "aria-disabled", "aria-dropeffect", "aria-errormessage",
+      "aria-flowto",         "aria-grabbed",    "aria-haspopup", "aria-invalid",    "aria-keyshortcuts",
+      "aria-label",          "aria-labelledby", "aria-live",     "aria-owns",       "aria-relevant",
+      "aria-roledescription"};
   for (const auto a : kGlobal)
     if (dom.has_attr(i, a)) return true;
   return false;
@@ -153,24 +154,28 @@ bool scan_data_table(const Dom& dom, int table) {
     if (t == "tr") {
       ++rows;
       int cols = 0;
-      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
         cols += dom.tag(c) == "td";
       max_cols = std::max(max_cols, cols);
     }
-    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(n)].first_child; c >= 0;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       stack.push_back(c);
   }
   return rows >= 2 && max_cols >= 2;
 }
 
 int ancestor_tag(const Dom& dom, int i, std::string_view tag) {
-  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent)
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p);
+       p = dom.nodes[static_cast<std::size_t>(p)].parent)
     if (dom.tag(p) == tag) return p;
   return -1;
 }
 
 bool has_ancestor_role(const Dom& dom, int i, std::initializer_list<std::string_view> roles) {
-  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p); p = dom.nodes[static_cast<std::size_t>(p)].parent) {
+  for (int p = dom.nodes[static_cast<std::size_t>(i)].parent; p >= 0 && dom.is_element(p);
+       p = dom.nodes[static_cast<std::size_t>(p)].parent) {
     const std::string r = role_of(dom, p);
     for (const auto want : roles)
       if (r == want) return true;
@@ -240,18 +245,36 @@ std::string agent_role(std::string_view r) {
 }
 
 bool is_interactive_role(std::string_view r) {
-  static constexpr std::array<std::string_view, 22> kRoles = {
-      "button", "link", "textbox", "searchbox", "spinbutton", "checkbox", "radio", "slider", "combobox", "listbox",
-      "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "treeitem", "DisclosureTriangle",
-      "ColorWell", "Date", "DateTime", "InputTime"};
+  static constexpr std::array<std::string_view, 22> kRoles = {"button",
+                                                              "link",
+                                                              "textbox",
+                                                              "searchbox",
+                                                              "spinbutton",
+                                                              "checkbox",
+                                                              "radio",
+                                                              "slider",
+                                                              "combobox",
+                                                              "listbox",
+                                                              "option",
+                                                              "menuitem",
+                                                              "menuitemcheckbox",
+                                                              "menuitemradio",
+                                                              "tab",
+                                                              "switch",
+                                                              "treeitem",
+                                                              "DisclosureTriangle",
+                                                              "ColorWell",
+                                                              "Date",
+                                                              "DateTime",
+                                                              "InputTime"};
   return std::find(kRoles.begin(), kRoles.end(), r) != kRoles.end() || r == "scrollbar";
 }
 
 bool name_from_content(std::string_view r) {
   static constexpr std::array<std::string_view, 21> kRoles = {
-      "button", "cell", "checkbox", "columnheader", "DisclosureTriangle", "gridcell", "heading", "link",
-      "option", "menuitem", "menuitemcheckbox", "menuitemradio", "radio", "LayoutTableCell", "rowheader", "switch", "tab",
-      "tooltip", "treeitem", "term", "legend"};
+      "button",    "cell",   "checkbox", "columnheader",     "DisclosureTriangle", "gridcell", "heading",
+      "link",      "option", "menuitem", "menuitemcheckbox", "menuitemradio",      "radio",    "LayoutTableCell",
+      "rowheader", "switch", "tab",      "tooltip",          "treeitem",           "term",     "legend"};
   // DPub-ARIA references name from their content too.
   if (r == "doc-noteref" || r == "doc-backlink" || r == "doc-biblioref" || r == "doc-glossref") return true;
   return std::find(kRoles.begin(), kRoles.end(), r) != kRoles.end();
@@ -271,13 +294,34 @@ bool is_focusable(const Dom& dom, int i) {
   return false;
 }
 
+int heading_level(std::string_view tag, std::string_view aria_level, bool has_aria_level) {
+  // rules/headings.json, as Chrome computes it: h1..h6 their own level, else 2; aria-level read
+  // as an HTML integer wins when it is 1..9, gives 1 when it does not parse or is below 1, and
+  // is ignored above 9 (extension/lib/headings.js is the page side's copy).
+  const int own = tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6' ? tag[1] - '0' : 2;
+  if (!has_aria_level || aria_level.empty()) return own;
+  std::size_t at = 0;
+  while (at < aria_level.size() && (aria_level[at] == ' ' || aria_level[at] == '\t' || aria_level[at] == '\n' ||
+                                    aria_level[at] == '\f' || aria_level[at] == '\r'))
+    ++at;
+  bool negative = false;
+  if (at < aria_level.size() && (aria_level[at] == '+' || aria_level[at] == '-')) negative = aria_level[at++] == '-';
+  if (at == aria_level.size() || aria_level[at] < '0' || aria_level[at] > '9') return 1;
+  long long n = 0;
+  for (; at < aria_level.size() && aria_level[at] >= '0' && aria_level[at] <= '9'; ++at) {
+    n = n * 10 + (aria_level[at] - '0');
+    if (n > 2147483648LL) return 1;  // past a 32-bit int: does not parse
+  }
+  if (negative) n = -n;
+  if (n > 2147483647LL || n < 1) return 1;
+  return n > 9 ? own : static_cast<int>(n);
+}
+
 int heading_level(const Dom& dom, int i, std::string_view role) {
   if (role != "heading") return 0;
-  long long lvl = 0;
-  if (parse_int(dom.attr(i, "aria-level"), lvl) && lvl >= 1) return static_cast<int>(std::min<long long>(lvl, 9));
-  const std::string_view t = dom.tag(i);
-  if (t.size() == 2 && t[0] == 'h' && t[1] >= '1' && t[1] <= '6') return t[1] - '0';
-  return 2;
+  bool has = false;
+  const std::string_view level = dom.attr(i, "aria-level", &has);
+  return heading_level(dom.tag(i), level, has);
 }
 
 }  // namespace athena::compiler

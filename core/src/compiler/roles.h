@@ -36,8 +36,10 @@ bool name_from_content(std::string_view role);
 /// Natively focusable: links with href, enabled form controls, summary, tabindex, contenteditable.
 bool is_focusable(const Dom& dom, int i);
 
-/// Heading level: aria-level, else h1..h6, else 2 (ARIA default); 0 if not a heading role.
+/// Heading level (rules/headings.json, as Chrome computes it); 0 if not a heading role.
 int heading_level(const Dom& dom, int i, std::string_view role);
+/// The rule itself, for a heading with tag `tag` and aria-level `aria_level` (when it has one).
+int heading_level(std::string_view tag, std::string_view aria_level, bool has_aria_level);
 
 /// "true"/""/"plaintext-only" contenteditable on the element itself.
 bool is_contenteditable(const Dom& dom, int i);

@@ -69,9 +69,10 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-
 namespace {
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
 }  // namespace
 
 std::string_view first_token(std::string_view s) {
@@ -109,7 +110,10 @@ bool parse_int(std::string_view s, long long& out) {
   if (t.empty() || t.size() > 18) return false;
   std::size_t i = 0;
   bool neg = false;
-  if (t[0] == '-' || t[0] == '+') { neg = t[0] == '-'; i = 1; }
+  if (t[0] == '-' || t[0] == '+') {
+    neg = t[0] == '-';
+    i = 1;
+  }
   if (i == t.size()) return false;
   long long v = 0;
   for (; i < t.size(); ++i) {

@@ -35,9 +35,10 @@ bool zero_opacity(std::string_view raw) {
 }
 
 // A box of at most 1x1 px whose computed overflow (one value, or "x y") is not visible on an axis
-// (hidden, clip, auto, scroll: what does not fit is cut off): nothing of its content can be seen. The screen-reader-only patterns all are one
-// (Bootstrap's visually-hidden, Tailwind's sr-only, jQuery UI's ui-helper-hidden-accessible, AG
-// Grid's aria description container): 1px square, overflow hidden, then clip or clip-path.
+// (hidden, clip, auto, scroll: what does not fit is cut off): nothing of its content can be seen. The
+// screen-reader-only patterns all are one (Bootstrap's visually-hidden, Tailwind's sr-only, jQuery UI's
+// ui-helper-hidden-accessible, AG Grid's aria description container): 1px square, overflow hidden, then clip or
+// clip-path.
 bool clips_to_a_pixel(const Node& n) {
   if (!n.layout || n.box.width > 1 || n.box.height > 1) return false;
   const std::string o = collapse_ws(n.layout->style[kOverflow]);
@@ -71,9 +72,11 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
     if (node.type != 1 || !node.rendered || lower(collapse_ws(dom.attr(i, "aria-modal"))) != "true") continue;
     for (int a = i; a >= 0; a = dom.nodes[static_cast<std::size_t>(a)].parent) {
       const int up = dom.nodes[static_cast<std::size_t>(a)].parent;
-      if (up < 0 || dom.nodes[static_cast<std::size_t>(up)].doc != node.doc || scanned[static_cast<std::size_t>(up)]) break;
+      if (up < 0 || dom.nodes[static_cast<std::size_t>(up)].doc != node.doc || scanned[static_cast<std::size_t>(up)])
+        break;
       scanned[static_cast<std::size_t>(up)] = 1;
-      for (int c = dom.nodes[static_cast<std::size_t>(up)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      for (int c = dom.nodes[static_cast<std::size_t>(up)].first_child; c >= 0;
+           c = dom.nodes[static_cast<std::size_t>(c)].next)
         if (c != a) hidden_by_modal[static_cast<std::size_t>(c)] = 1;
     }
   }
@@ -96,7 +99,9 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
     // clipped by the frame's own box, which is then at most a pixel, so its content is too).
     clipped_[static_cast<std::size_t>(i)] = static_cast<char>((has_parent && clipped_[p]) || clips_to_a_pixel(node));
     char a = same_doc ? aria_hidden_[p] : 0;
-    if (node.type == 1 && !hidden_by_modal[static_cast<std::size_t>(i)] && lower(collapse_ws(dom.attr(i, "aria-hidden"))) == "true") a = 1;
+    if (node.type == 1 && !hidden_by_modal[static_cast<std::size_t>(i)] &&
+        lower(collapse_ws(dom.attr(i, "aria-hidden"))) == "true")
+      a = 1;
     aria_hidden_[static_cast<std::size_t>(i)] = a;
     char s = has_parent ? in_select_[p] : 0;
     if (has_parent && dom.nodes[p].tag == "select" && dom.nodes[p].rendered) s = 1;
@@ -109,7 +114,8 @@ Visibility::Visibility(const Dom& dom) : dom_(dom) {
     if (node.type == 1 && node.tag == "details" && !dom.has_attr(i, "open")) {
       bool summary_seen = false;
       for (int c = node.first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
-        if (!summary_seen && dom.nodes[static_cast<std::size_t>(c)].type == 1 && dom.nodes[static_cast<std::size_t>(c)].tag == "summary") {
+        if (!summary_seen && dom.nodes[static_cast<std::size_t>(c)].type == 1 &&
+            dom.nodes[static_cast<std::size_t>(c)].tag == "summary") {
           summary_seen = true;
           continue;
         }

@@ -14,11 +14,12 @@
 
 #include "engine/page_parts.h"
 #include "engine/page_session.h"
+#include "words.h"
 
 namespace athena {
 
-using engine::BlockKey;
 using engine::block_key;
+using engine::BlockKey;
 using engine::info_of;
 using engine::RefId;
 using engine::View;
@@ -90,8 +91,10 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
   if (from && config_.dedup_regions) {
     const auto previous = blocks_of(*from);
     for (const BlockKey& k : order) {
-      if (!same_as(k, previous)) unmatched.push_back(k);
-      else if (may_collapse) unchanged[k] = 0;
+      if (!same_as(k, previous))
+        unmatched.push_back(k);
+      else if (may_collapse)
+        unchanged[k] = 0;
     }
   }
   // Back on a page the tab left (a list, its detail, back): a region the agent held there, and
@@ -102,8 +105,10 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
       const auto held = blocks_of(*left);
       std::vector<BlockKey> still;
       for (const BlockKey& k : unmatched) {
-        if (same_as(k, held)) unchanged[k] = left->version;
-        else still.push_back(k);
+        if (same_as(k, held))
+          unchanged[k] = left->version;
+        else
+          still.push_back(k);
       }
       unmatched = std::move(still);
     }
@@ -111,7 +116,7 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     RegionBlock b;
     b.region = static_cast<Region>(std::get<1>(k));
     b.label = std::get<2>(k);
-    b.frame_ref = "f" + std::to_string(std::get<0>(k));
+    b.frame_ref = frame_word(std::get<0>(k));
     if (auto u = unchanged.find(k); u != unchanged.end()) {
       b.unchanged = true;
       b.seen_in = u->second;
@@ -132,7 +137,8 @@ PageSession::Outcome PageSession::full(const View* from, View& to, const std::st
     for (const ViewEntry& e : from->entries) {
       if (now.count(e.ref)) continue;
       const engine::RefRecord* r = registry_.find(e.ref);
-      out.pack.invalidated.push_back({e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name, e.element.frame});
+      out.pack.invalidated.push_back(
+          {e.element.ref, r && !r->live ? r->cause : "removed", e.element.role, e.element.name, e.element.frame});
     }
   }
   out.pack.overlay = info_of(to.stack);

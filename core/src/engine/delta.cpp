@@ -38,8 +38,10 @@ std::vector<RefId> moved_refs(const std::vector<std::pair<std::ptrdiff_t, RefId>
     auto it = std::lower_bound(tails.begin(), tails.end(), seq[i].first,
                                [&](std::size_t t, std::ptrdiff_t v) { return seq[t].first < v; });
     if (it != tails.begin()) parent[i] = *(it - 1);
-    if (it == tails.end()) tails.push_back(i);
-    else *it = i;
+    if (it == tails.end())
+      tails.push_back(i);
+    else
+      *it = i;
   }
   std::vector<char> stays(seq.size(), 0);
   for (std::size_t i = tails.empty() ? SIZE_MAX : tails.back(); i != SIZE_MAX; i = parent[i]) stays[i] = 1;
@@ -155,12 +157,14 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
     } else {
       const bool changed_content = was->content != e.content;
       if (changed_content || went) {
-        out.pack.modified.push_back({e.element.ref, was->element, e.element, went, went && here.any ? here.any->element.ref : std::string()});
+        out.pack.modified.push_back(
+            {e.element.ref, was->element, e.element, went, went && here.any ? here.any->element.ref : std::string()});
         // A move alone invalidates nothing, and counts for nothing in the rule: the ref is the
         // same element, only its place changed.
         block.changed += changed_content && !text;
       }
-      if (engine::block_key(*was) != engine::block_key(e)) crossed.emplace_back(engine::block_key(*was), engine::block_key(e));
+      if (engine::block_key(*was) != engine::block_key(e))
+        crossed.emplace_back(engine::block_key(*was), engine::block_key(e));
     }
     prev_added = added;
     prev = &e;
@@ -267,11 +271,13 @@ bool PageSession::diff_context(const View& from, const View& to, int c, Outcome&
   auto& added = out.pack.added;
   added.erase(std::remove_if(added.begin(), added.end(), [&](const Element& e) { return ref_in(e.ref); }), added.end());
   auto& modified = out.pack.modified;
-  modified.erase(std::remove_if(modified.begin(), modified.end(), [&](const Modified& m) { return ref_in(m.ref); }), modified.end());
+  modified.erase(std::remove_if(modified.begin(), modified.end(), [&](const Modified& m) { return ref_in(m.ref); }),
+                 modified.end());
   auto& gone = out.pack.invalidated;
   // Only the removals the block says: the refs of a frame whose document went carry its cause
   // (above), and its one line counts them, its replaced regions' included.
-  gone.erase(std::remove_if(gone.begin(), gone.end(), [&](const Invalidation& i) { return i.cause == "removed" && ref_in(i.ref); }),
+  gone.erase(std::remove_if(gone.begin(), gone.end(),
+                            [&](const Invalidation& i) { return i.cause == "removed" && ref_in(i.ref); }),
              gone.end());
   return true;
 }
@@ -292,7 +298,7 @@ bool PageSession::replaced_run(const View& from, const View& to, int c, const Ou
   for (const Invalidation& i : out.pack.invalidated) removed_refs.insert(i.ref);
   // In each view's order: the line before the run, the run (each line in it), then no more of it.
   struct Run {
-    std::string before;  // the ref of the line before the run ("" at the context's start)
+    std::string before;               // the ref of the line before the run ("" at the context's start)
     std::size_t state = 0, kept = 0;  // 0: before the run, 1: in it, 2: past it (kept: non-text lines outside it)
     bool one = true;
     void see(const ViewEntry& e, bool in) {

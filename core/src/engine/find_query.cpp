@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "render/lines.h"
+#include "words.h"
 
 namespace athena::engine {
 namespace {
@@ -13,34 +14,10 @@ namespace {
 // A listing in an error message stays short: the agent needs examples, not the whole page.
 constexpr std::size_t kMaxListed = 30;
 
-std::string frame_word(int index) { return "f" + std::to_string(index); }
-
-/// `fA` or a run `fA..fB` (a gap line folding iframes' regions names one): the indices it spans,
-/// or {-1, -1} when it is neither.
-std::pair<long, long> frame_span(const std::string& s) {
-  auto number = [&](std::size_t at, std::size_t end) -> long {
-    if (at >= end || end - at > 9 || s[at - 1] != 'f') return -1;
-    long n = 0;
-    for (std::size_t i = at; i < end; ++i) {
-      if (s[i] < '0' || s[i] > '9') return -1;
-      n = n * 10 + (s[i] - '0');
-    }
-    return n;
-  };
-  if (s.empty() || s[0] != 'f') return {-1, -1};
-  const std::size_t dots = s.find("..");
-  if (dots == std::string::npos) {
-    const long n = number(1, s.size());
-    return {n, n};
-  }
-  if (dots + 3 > s.size() || s[dots + 2] != 'f') return {-1, -1};
-  const long lo = number(1, dots), hi = number(dots + 3, s.size());
-  if (lo < 0 || hi < lo) return {-1, -1};
-  return {lo, hi};
-}
-
 /// Whether frame `index` is in the query's frame or run of frames.
-bool frame_in(int index, const std::pair<long, long>& span) { return index >= span.first && index <= span.second; }
+bool frame_in(int index, const std::pair<long, long>& span) {
+  return index >= span.first && index <= span.second;
+}
 
 /// "a, b, c" of the distinct words in first-appearance order, cut at kMaxListed.
 std::string listing(const std::vector<std::string>& words) {
@@ -64,7 +41,6 @@ std::string region_word(const Element& e) {
   return w;
 }
 
-
 /// The query's role, region and frame each exist somewhere on the page; else the Error to return.
 Result<Ok> check_query(const View& view, const FindQuery& q) {
   bool role_seen = q.role.empty(), region_seen = q.region.empty(), frame_seen = q.frame.empty();
@@ -82,7 +58,8 @@ Result<Ok> check_query(const View& view, const FindQuery& q) {
     return make_error(ErrorCode::kNoSuchRegion,
                       "find: this page has no region \"" + q.region + "\"; regions: " + listing(regions));
   if (!role_seen)
-    return make_error(ErrorCode::kInvalidArgument, "find: this page has no role \"" + q.role + "\"; roles: " + listing(roles));
+    return make_error(ErrorCode::kInvalidArgument,
+                      "find: this page has no role \"" + q.role + "\"; roles: " + listing(roles));
   if (!frame_seen)
     return make_error(ErrorCode::kInvalidArgument,
                       "find: this page has no frame \"" + q.frame + "\"; frames: " + listing(frames));
@@ -94,7 +71,8 @@ Result<Ok> check_query(const View& view, const FindQuery& q) {
 /// as Chrome reads it), and an agent searches "Vec::push" as it would write it.
 std::string name_key(std::string_view s) {
   std::string out = render::ascii_lower(s);
-  out.erase(std::remove_if(out.begin(), out.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }), out.end());
+  out.erase(std::remove_if(out.begin(), out.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }),
+            out.end());
   return out;
 }
 
@@ -107,37 +85,41 @@ bool region_matches(const Element& e, std::string_view region) {
 
 Result<FindResult> find_in_view(const View& view, const FindQuery& q) {
   if (q.limit < 1 || q.limit > limits::kMaxFindLimit)
-    return make_error(ErrorCode::kInvalidArgument, "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) +
-                                                       ", got " + std::to_string(q.limit));
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "find: limit must be from 1 to " + std::to_string(limits::kMaxFindLimit) + ", got " + std::to_string(q.limit));
   const std::string name = name_key(q.name);
   const std::pair<long, long> span = frame_span(q.frame);
   auto checked = check_query(view, q);
   if (!checked) return checked.error();
   std::size_t start = 0;
   if (!q.after.empty()) {
-    auto it = std::find_if(view.entries.begin(), view.entries.end(), [&](const ViewEntry& e) { return e.element.ref == q.after; });
+    auto it = std::find_if(view.entries.begin(), view.entries.end(),
+                           [&](const ViewEntry& e) { return e.element.ref == q.after; });
     if (it == view.entries.end())
-      return make_error(ErrorCode::kInvalidArgument,
-                        "find: after=\"" + q.after + "\" is not a ref of this page's latest FactPack; "
-                        "use a ref from it, or the next of the previous find");
+      return make_error(ErrorCode::kInvalidArgument, "find: after=\"" + q.after +
+                                                         "\" is not a ref of this page's latest FactPack; "
+                                                         "use a ref from it, or the next of the previous find");
     start = static_cast<std::size_t>(it - view.entries.begin()) + 1;
   }
   // within=REF: the lines that follow REF one level or more below it, in its frame, region and
   // context, up to the first that is not (a collapsed group, listed whole and paged like any other).
   std::size_t lo = 0, hi = view.entries.size();
   if (!q.within.empty()) {
-    auto it = std::find_if(view.entries.begin(), view.entries.end(), [&](const ViewEntry& e) { return e.element.ref == q.within; });
+    auto it = std::find_if(view.entries.begin(), view.entries.end(),
+                           [&](const ViewEntry& e) { return e.element.ref == q.within; });
     if (it == view.entries.end())
-      return make_error(ErrorCode::kInvalidArgument,
-                        "find: within=\"" + q.within + "\" is not a ref of this page's latest FactPack; "
-                        "use the ref of a line that ends with \"(N more …)\"");
+      return make_error(ErrorCode::kInvalidArgument, "find: within=\"" + q.within +
+                                                         "\" is not a ref of this page's latest FactPack; "
+                                                         "use the ref of a line that ends with \"(N more …)\"");
     const ViewEntry& top = *it;
     lo = static_cast<std::size_t>(it - view.entries.begin()) + 1;
     hi = lo;
     while (hi < view.entries.size()) {
       const ViewEntry& e = view.entries[hi];
-      if (e.element.depth <= top.element.depth || e.frame_index != top.frame_index || e.element.region != top.element.region ||
-          e.element.region_label != top.element.region_label || e.element.overlay != top.element.overlay)
+      if (e.element.depth <= top.element.depth || e.frame_index != top.frame_index ||
+          e.element.region != top.element.region || e.element.region_label != top.element.region_label ||
+          e.element.overlay != top.element.overlay)
         break;
       ++hi;
     }

@@ -14,8 +14,8 @@ Status FrameTracker::init(const std::vector<FrameInfo>& frames) {
   std::map<std::string, Frame> tree;
   for (const FrameInfo& f : frames) {
     if (f.frame_id.empty() || !tree.emplace(f.frame_id, Frame{f.loader_id, f.parent_id}).second)
-      return make_error(ErrorCode::kMalformedCapture,
-                        "capture frame tree lists frame '" + f.frame_id + "' twice or without an id; capture the page again");
+      return make_error(ErrorCode::kMalformedCapture, "capture frame tree lists frame '" + f.frame_id +
+                                                          "' twice or without an id; capture the page again");
   }
   for (const FrameInfo& f : frames) {
     if (!f.parent_id.empty() && !tree.count(f.parent_id))
@@ -62,7 +62,8 @@ Status FrameTracker::on_event(std::string_view event_json) {
     return make_error(ErrorCode::kInputTooLarge, "event JSON is over the input limit; drop it");
   nlohmann::json ev = nlohmann::json::parse(event_json, nullptr, false);
   if (ev.is_discarded() || !ev.is_object())
-    return make_error(ErrorCode::kMalformedEvent, "event is not a JSON object {\"method\",\"params\"}; send CDP events as received");
+    return make_error(ErrorCode::kMalformedEvent,
+                      "event is not a JSON object {\"method\",\"params\"}; send CDP events as received");
   auto m = ev.find("method");
   if (m == ev.end() || !m->is_string())
     return make_error(ErrorCode::kMalformedEvent, "event has no string \"method\"; send CDP events as received");
@@ -183,8 +184,10 @@ void FrameTracker::sync(const Snapshot& snapshot) {
   }
   index_[main_frame_id_] = 0;
   for (auto it = index_.begin(); it != index_.end();) {
-    if (!next.count(it->first)) it = index_.erase(it);
-    else ++it;
+    if (!next.count(it->first))
+      it = index_.erase(it);
+    else
+      ++it;
   }
   frames_ = std::move(next);
 }

@@ -16,15 +16,15 @@
 namespace athena::engine {
 
 struct MatchNode {
-  int scope = 0;                  // interned (frame_id, loader_id, overlay context)
+  int scope = 0;  // interned (frame_id, loader_id, overlay context)
   std::int64_t backend_node_id = 0;
   std::uint64_t ident = 0;
-  RefId ref = 0;                  // old side: its ref; new side: ignored
+  RefId ref = 0;  // old side: its ref; new side: ignored
 };
 
 struct MatchResult {
-  std::vector<RefId> refs;            // per new node: the old ref it keeps, 0 = new element
-  std::vector<std::size_t> unmatched; // indices of old nodes that found no new node
+  std::vector<RefId> refs;             // per new node: the old ref it keeps, 0 = new element
+  std::vector<std::size_t> unmatched;  // indices of old nodes that found no new node
   std::size_t by_identity = 0, by_key = 0, by_neighbour = 0;
 };
 

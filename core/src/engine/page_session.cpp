@@ -21,7 +21,9 @@ using engine::ViewEntry;
 
 namespace {
 
-std::string quoted(const std::string& role, const std::string& name) { return role + " \"" + name + "\""; }
+std::string quoted(const std::string& role, const std::string& name) {
+  return role + " \"" + name + "\"";
+}
 
 std::string scope_of(const Snapshot& s, const ReadableNode& n) {
   std::string k = n.frame_id;
@@ -86,7 +88,8 @@ View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) 
   View v;
   v.main_frame_id = s.frames[0].frame_id;
   v.main_loader_id = s.frames[0].loader_id;
-  for (const Overlay& o : s.overlays) v.stack.push_back(OverlayId{o.frame_id, o.loader_id, o.backend_node_id, o.type, o.name});
+  for (const Overlay& o : s.overlays)
+    v.stack.push_back(OverlayId{o.frame_id, o.loader_id, o.backend_node_id, o.type, o.name});
   v.entries.reserve(s.nodes.size());
   FrameIndexCache frame_index;
   for (std::size_t i = 0; i < s.nodes.size(); ++i) {
@@ -134,7 +137,8 @@ Result<View> PageSession::ingest(Snapshot s) {
   if (s.frames.empty() || !s.frames[0].parent_id.empty() || s.frames[0].frame_id.empty())
     return make_error(ErrorCode::kMalformedCapture, "capture has no main frame; capture the page again");
   if (s.nodes.size() > limits::kMaxNodes)
-    return make_error(ErrorCode::kInputTooLarge, "capture has more elements than limits::kMaxNodes; the page is too large");
+    return make_error(ErrorCode::kInputTooLarge,
+                      "capture has more elements than limits::kMaxNodes; the page is too large");
   std::map<std::string, std::string> loaders;
   for (const FrameInfo& f : s.frames) loaders[f.frame_id] = f.loader_id;
   bool unknown = s.has_unknown_frames;
@@ -184,9 +188,9 @@ Result<View> PageSession::ingest(Snapshot s) {
         dup = std::get<2>(ids[k]);  // the second of its group: where a set's insert would fail
     if (dup < s.nodes.size()) {
       const ReadableNode& n = s.nodes[dup];
-      return make_error(ErrorCode::kMalformedCapture,
-                        "two elements share backend node id " + std::to_string(n.backend_node_id) + " in frame '" +
-                            n.frame_id + "'; capture the page again");
+      return make_error(ErrorCode::kMalformedCapture, "two elements share backend node id " +
+                                                          std::to_string(n.backend_node_id) + " in frame '" +
+                                                          n.frame_id + "'; capture the page again");
     }
   }
   if (tracker_.initialized()) {
@@ -256,15 +260,20 @@ Result<View> PageSession::ingest(Snapshot s) {
       const ReadableNode& n = live_->snapshot.nodes[i];
       std::string cause = "removed";
       switch (tracker_.doc(n.frame_id, n.loader_id)) {
-        case engine::FrameTracker::Doc::kNavigated: cause = "navigated"; break;
+        case engine::FrameTracker::Doc::kNavigated:
+          cause = "navigated";
+          break;
         case engine::FrameTracker::Doc::kDetached:
-        case engine::FrameTracker::Doc::kUnknown: cause = "detached"; break;
+        case engine::FrameTracker::Doc::kUnknown:
+          cause = "detached";
+          break;
         case engine::FrameTracker::Doc::kLive:
           if (n.overlay >= 0) {
             const Overlay& o = live_->snapshot.overlays[static_cast<std::size_t>(n.overlay)];
             bool still = false;
             for (const Overlay& now : s.overlays)
-              still = still || (now.backend_node_id == o.backend_node_id && now.frame_id == o.frame_id && now.loader_id == o.loader_id);
+              still = still || (now.backend_node_id == o.backend_node_id && now.frame_id == o.frame_id &&
+                                now.loader_id == o.loader_id);
             if (!still) cause = "overlay_closed";
           }
           break;
@@ -303,7 +312,8 @@ void PageSession::commit(View& view, Outcome* outcome) {
 
 std::string PageSession::full_reason_for(const View& to) const {
   if (!delivered_) return "first";
-  if (delivered_->main_frame_id != to.main_frame_id || delivered_->main_loader_id != to.main_loader_id) return "navigation";
+  if (delivered_->main_frame_id != to.main_frame_id || delivered_->main_loader_id != to.main_loader_id)
+    return "navigation";
   if (unknown_frames_) return "unknown_frames";
   return "";
 }
@@ -342,9 +352,10 @@ Result<FactPack> PageSession::snapshot(Snapshot snapshot, const ActionInfo& info
     return std::move(out.pack);
   }
   if (reason.empty()) reason = "requested";
-  // The agent's own `snapshot` (ActionInfo::kind) collapses nothing, whatever happened since;
-  // a navigation's baseline dedups against what the agent holds.
-  Outcome out = full(delivered_.get(), to, reason, info.kind != "snapshot");
+  // A baseline that asks for every region (ActionInfo::collapse_unchanged false: the agent's own
+  // snapshot) collapses nothing, whatever happened since; a navigation's dedups against what the
+  // agent holds.
+  Outcome out = full(delivered_.get(), to, reason, info.collapse_unchanged);
   commit(to, &out);
   out.pack.warnings = info.warnings;
   deliver(out);
@@ -430,8 +441,7 @@ Result<FactPack> PageSession::finish_action(Snapshot snapshot, const ActionInfo&
 }
 
 Status PageSession::abort_action() {
-  if (!pending_)
-    return make_error(ErrorCode::kWrongCallOrder, "abort_action without begin_action; nothing to abort");
+  if (!pending_) return make_error(ErrorCode::kWrongCallOrder, "abort_action without begin_action; nothing to abort");
   pending_.reset();  // nothing advances: the agent's refs and version stay what it holds
   return Ok{};
 }
@@ -450,18 +460,23 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
   if (!engine::parse_ref(ref, p))
     return make_error(ErrorCode::kMalformedRef,
                       "'" + ref + "' is not an element ref (like e17); use a ref from the latest FactPack");
-  const engine::RefRecord* r = p.n > 0 && p.n <= registry_.last_issued() ? registry_.find(static_cast<RefId>(p.n)) : nullptr;
+  const engine::RefRecord* r =
+      p.n > 0 && p.n <= registry_.last_issued() ? registry_.find(static_cast<RefId>(p.n)) : nullptr;
   if (!r || !r->shown)
-    return make_error(ErrorCode::kUnknownRef, "ref " + ref + " was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
+    return make_error(
+        ErrorCode::kUnknownRef,
+        "ref " + ref + " was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
   const std::string what = quoted(r->shown_role, r->shown_name);
   if (!r->live) {
     // dead_in is 0 until a version is committed (a capture taken by resolve_fresh commits none).
     const std::string v = r->dead_in ? " in v" + std::to_string(r->dead_in) : std::string(" since the last FactPack");
     if (r->cause == "navigated")
-      return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what + ") is gone: its frame navigated" + v +
-                                                          " and every ref of the old document is dead; take a snapshot");
+      return make_error(ErrorCode::kDocumentReplaced,
+                        "ref " + ref + " (" + what + ") is gone: its frame navigated" + v +
+                            " and every ref of the old document is dead; take a snapshot");
     if (r->cause == "detached")
-      return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what + ") is gone: its frame was removed" + v + "; take a snapshot");
+      return make_error(ErrorCode::kDocumentReplaced,
+                        "ref " + ref + " (" + what + ") is gone: its frame was removed" + v + "; take a snapshot");
     if (r->cause == "overlay_closed")
       return make_error(ErrorCode::kRefRemoved, "ref " + ref + " (" + what + ") was removed" + v +
                                                     " when its overlay closed; use refs from the latest FactPack");
@@ -469,15 +484,18 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
                                                   "; use refs from the latest FactPack, or take a snapshot");
   }
   if (tracker_.doc(r->binding.frame_id, r->binding.loader_id) != engine::FrameTracker::Doc::kLive)
-    return make_error(ErrorCode::kDocumentReplaced, "ref " + ref + " (" + what +
-                                                        ") is gone: its frame navigated after the last capture; take a snapshot");
+    return make_error(
+        ErrorCode::kDocumentReplaced,
+        "ref " + ref + " (" + what + ") is gone: its frame navigated after the last capture; take a snapshot");
   if (!live_ || !live_->node_of_ref.count(static_cast<RefId>(p.n)))
     return make_error(ErrorCode::kInternal, "ref " + ref + " is live but has no node; take a snapshot");
   auto it = live_->node_of_ref.find(static_cast<RefId>(p.n));
   const ReadableNode& n = live_->snapshot.nodes[it->second];
   if (engine::ident_hash(n) != r->shown_ident)
-    return make_error(ErrorCode::kIdentityChanged, "ref " + ref + " was " + what + ", now is " + quoted(n.role, n.name) +
-                                                       "; it was not acted on: read the latest FactPack (or take a snapshot) and pick the ref again");
+    return make_error(
+        ErrorCode::kIdentityChanged,
+        "ref " + ref + " was " + what + ", now is " + quoted(n.role, n.name) +
+            "; it was not acted on: read the latest FactPack (or take a snapshot) and pick the ref again");
   Target t;
   t.ref = ref;
   t.backend_node_id = n.backend_node_id;
@@ -510,7 +528,9 @@ std::vector<Element> PageSession::find(const FindQuery& q) const {
 }
 
 Result<FindResult> PageSession::find_paged(const FindQuery& q) const {
-  if (!delivered_) return make_error(ErrorCode::kWrongCallOrder, "find: nothing was delivered on this page yet; take a snapshot first");
+  if (!delivered_)
+    return make_error(ErrorCode::kWrongCallOrder,
+                      "find: nothing was delivered on this page yet; take a snapshot first");
   FindQuery bounded = q;
   bounded.token_budget = config_.token_budget;
   return engine::find_in_view(*delivered_, bounded);

@@ -2,10 +2,10 @@
 //
 // Two Views carry everything: `live_` (the latest capture, refs assigned by the matcher) and
 // `delivered_` (exactly what the agent holds: the last FactPack applied); `versions_` keeps only
-// the current version number and hash. A FactPack is always delivered_ -> target, where target is the latest capture with
-// the contexts the state machine keeps frozen (the base page while an overlay is open, every
-// overlay below the top one) taken from delivered_. Applying the pack to what the agent holds
-// gives target, which is what the fidelity tests check.
+// the current version number and hash. A FactPack is always delivered_ -> target, where target is the latest capture
+// with the contexts the state machine keeps frozen (the base page while an overlay is open, every overlay below the top
+// one) taken from delivered_. Applying the pack to what the agent holds gives target, which is what the fidelity tests
+// check.
 #pragma once
 
 #include <deque>

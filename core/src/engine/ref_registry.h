@@ -25,11 +25,11 @@ struct Binding {
 
 struct RefRecord {
   Binding binding;
-  bool live = false;   // bound to a node of the latest capture
-  bool shown = false;  // delivered to the agent at least once
+  bool live = false;              // bound to a node of the latest capture
+  bool shown = false;             // delivered to the agent at least once
   std::uint64_t shown_ident = 0;  // identity key the agent was last shown
   std::string shown_role, shown_name;
-  std::string cause;        // when dead: "removed", "navigated", "detached", "overlay_closed"
+  std::string cause;          // when dead: "removed", "navigated", "detached", "overlay_closed"
   std::uint64_t dead_in = 0;  // version of the capture it vanished from
   std::uint64_t seq = 0;      // tombstone generation (bounded FIFO)
 };

@@ -10,11 +10,12 @@
 
 #include "engine/page_parts.h"
 #include "engine/page_session.h"
+#include "words.h"
 
 namespace athena {
 
-using engine::BlockKey;
 using engine::block_key;
+using engine::BlockKey;
 using engine::each_ctx;
 using engine::info_of;
 using engine::kAllContexts;
@@ -33,8 +34,12 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
   const int p = static_cast<int>(P), t = static_cast<int>(T.size()), s = static_cast<int>(S.size());
 
   Outcome out;
-  auto keep = [&](int lo, int hi) { each_ctx(from, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); }); };
-  auto take = [&](int lo, int hi) { each_ctx(to, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); }); };
+  auto keep = [&](int lo, int hi) {
+    each_ctx(from, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); });
+  };
+  auto take = [&](int lo, int hi) {
+    each_ctx(to, lo, hi, [&](const ViewEntry& e) { out.target.entries.push_back(e); });
+  };
   out.target.main_frame_id = to.main_frame_id;
   out.target.main_loader_id = to.main_loader_id;
   out.target.stack = S;
@@ -86,7 +91,7 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
       order.push_back(k);
       it->second.region = e.element.region;
       it->second.label = e.element.region_label;
-      it->second.frame_ref = "f" + std::to_string(e.frame_index);
+      it->second.frame_ref = frame_word(e.frame_index);
       // Several overlays opened at once (a dialog and a menu open in it): each region says whose
       // it is, so that closing the inner one takes only its lines along. One says it in the tag.
       const auto ctx = static_cast<std::size_t>(e.element.overlay);

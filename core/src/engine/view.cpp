@@ -15,13 +15,21 @@ std::uint64_t state_bits(const NodeState& s) {
 }
 
 std::uint64_t ident_hash(const ReadableNode& node) {
-  return FieldHasher().str(node.frame_id).num(static_cast<std::uint64_t>(node.region)).str(node.region_label).str(node.role).str(node.name).str(node.href).digest();
+  return FieldHasher()
+      .str(node.frame_id)
+      .num(static_cast<std::uint64_t>(node.region))
+      .str(node.region_label)
+      .str(node.role)
+      .str(node.name)
+      .str(node.href)
+      .digest();
 }
 
 std::uint64_t view_hash(const View& view) {
   FieldHasher h;
   h.str(view.main_frame_id).str(view.main_loader_id).num(view.stack.size());
-  for (const OverlayId& o : view.stack) h.str(o.frame_id).str(o.loader_id).num(static_cast<std::uint64_t>(o.backend_node_id));
+  for (const OverlayId& o : view.stack)
+    h.str(o.frame_id).str(o.loader_id).num(static_cast<std::uint64_t>(o.backend_node_id));
   h.num(view.entries.size());
   for (const ViewEntry& e : view.entries) h.num(e.ref).num(e.content);
   return h.digest();

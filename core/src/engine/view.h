@@ -47,8 +47,8 @@ struct View {
 
 /// The boolean and tri-state fields of a node's state as one number (for content hashes).
 std::uint64_t state_bits(const NodeState& state);
-/// Identity key: xxHash3 of frame_id, region, region label, role, name, href (docs/design.md, "Two identities", without the ordinal;
-/// the matcher disambiguates equals by their neighbours instead of by position).
+/// Identity key: xxHash3 of frame_id, region, region label, role, name, href (docs/design.md, "Two identities", without
+/// the ordinal; the matcher disambiguates equals by their neighbours instead of by position).
 std::uint64_t ident_hash(const ReadableNode& node);
 /// Content of a node as the agent sees it (ref and in_viewport excluded): the one content hash,
 /// for an Element (the engine's views) and a ReadableNode (the compiler's snapshot) alike.
@@ -57,12 +57,14 @@ std::uint64_t content_hash_of(const Node& n) {
   FieldHasher h;
   h.str(n.role).str(n.name).num(n.cut ? 1 : 0).str(n.description).str(n.href).str(n.region_label);
   h.num(static_cast<std::uint64_t>(n.category)).num(static_cast<std::uint64_t>(n.level));
-  h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(n.overlay + 1));
+  h.num(static_cast<std::uint64_t>(n.region)).num(static_cast<std::uint64_t>(std::int64_t{n.overlay} + 1));
   h.num(state_bits(n.state)).str(n.state.value);
   h.num(static_cast<std::uint64_t>(n.depth));  // where it sits: a line that moves in the outline changed
   return h.digest();
 }
-inline std::uint64_t element_hash(const Element& element) { return content_hash_of(element); }
+inline std::uint64_t element_hash(const Element& element) {
+  return content_hash_of(element);
+}
 /// Hash of a whole view (refs, contexts, contents, overlay stack, main document).
 std::uint64_t view_hash(const View& view);
 

@@ -14,12 +14,15 @@ void hint_value(std::string& out, const char* key, const std::string& value) {
   if (value.empty()) return;
   bool plain = true;
   for (const char c : value)
-    plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-');
+    plain =
+        plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-');
   out.push_back(' ');
   out += key;
   out.push_back('=');
-  if (plain) out += value;
-  else render::quoted(out, value);
+  if (plain)
+    out += value;
+  else
+    render::quoted(out, value);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "athena/render.h"
 #include "render/lines.h"
+#include "words.h"
 
 namespace athena {
 namespace {
@@ -12,10 +13,14 @@ using nlohmann::json;
 
 const char* tri(Tri t) {
   switch (t) {
-    case Tri::kTrue: return "true";
-    case Tri::kFalse: return "false";
-    case Tri::kMixed: return "mixed";
-    case Tri::kUnset: break;
+    case Tri::kTrue:
+      return "true";
+    case Tri::kFalse:
+      return "false";
+    case Tri::kMixed:
+      return "mixed";
+    case Tri::kUnset:
+      break;
   }
   return nullptr;
 }
@@ -33,15 +38,20 @@ json state_json(const NodeState& s) {
   if (const char* t = tri(s.expanded)) j["expanded"] = t;
   if (const char* t = tri(s.pressed)) j["pressed"] = t;
   if (const char* w = render::sort_name(s.sort)) j["sort"] = w;
-  if (s.value_redacted) j["value_redacted"] = true;
-  else if (!s.value.empty()) j["value"] = s.value;
+  if (s.value_redacted)
+    j["value_redacted"] = true;
+  else if (!s.value.empty())
+    j["value"] = s.value;
   return j;
 }
 
 json element_json(const Element& e) {
-  json j = {{"ref", e.ref}, {"role", e.role}, {"name", e.name}, {"category", category_name(e.category)},
+  json j = {{"ref", e.ref},
+            {"role", e.role},
+            {"name", e.name},
+            {"category", category_name(e.category)},
             {"region", region_name(e.region)}};
-  if (e.frame) j["frame"] = "f" + std::to_string(e.frame);
+  if (e.frame) j["frame"] = frame_word(e.frame);
   if (!e.description.empty()) j["description"] = e.description;
   if (!e.href.empty()) j["href"] = e.href;
   if (e.level) j["level"] = e.level;
@@ -63,11 +73,14 @@ json pack_json(const FactPack& p) {
   if (!p.title.empty()) j["title"] = p.title;
   json inv = json::array();
   for (const Invalidation& i : p.invalidated)
-    inv.push_back({{"ref", i.ref}, {"cause", i.cause}, {"role", i.role}, {"name", i.name}, {"frame", "f" + std::to_string(i.frame)}});
+    inv.push_back(
+        {{"ref", i.ref}, {"cause", i.cause}, {"role", i.role}, {"name", i.name}, {"frame", frame_word(i.frame)}});
   j["invalidated"] = std::move(inv);
   json regions = json::array();
   for (const RegionBlock& b : p.regions) {
-    json r = {{"region", region_name(b.region)}, {"frame", b.frame_ref}, {"unchanged", b.unchanged},
+    json r = {{"region", region_name(b.region)},
+              {"frame", b.frame_ref},
+              {"unchanged", b.unchanged},
               {"count", b.elements.size()}};
     if (!b.label.empty()) r["label"] = b.label;
     if (b.seen_in) r["seen_in"] = b.seen_in;
@@ -107,6 +120,8 @@ std::string render_json(const FactPack& pack) {
   return pack_json(pack).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string render_element_json(const Element& element) { return element_json(element).dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string render_element_json(const Element& element) {
+  return element_json(element).dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 }  // namespace athena

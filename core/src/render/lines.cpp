@@ -49,10 +49,14 @@ namespace {
 
 const char* tri_word(Tri t) {
   switch (t) {
-    case Tri::kTrue: return "true";
-    case Tri::kFalse: return "false";
-    case Tri::kMixed: return "mixed";
-    case Tri::kUnset: break;
+    case Tri::kTrue:
+      return "true";
+    case Tri::kFalse:
+      return "false";
+    case Tri::kMixed:
+      return "mixed";
+    case Tri::kUnset:
+      break;
   }
   return "";
 }
@@ -61,10 +65,14 @@ const char* tri_word(Tri t) {
 
 const char* sort_name(Sort s) {
   switch (s) {
-    case Sort::kAscending: return "ascending";
-    case Sort::kDescending: return "descending";
-    case Sort::kOther: return "other";
-    case Sort::kUnset: break;
+    case Sort::kAscending:
+      return "ascending";
+    case Sort::kDescending:
+      return "descending";
+    case Sort::kOther:
+      return "other";
+    case Sort::kUnset:
+      break;
   }
   return nullptr;
 }
@@ -124,8 +132,10 @@ std::string state_words(const Element& e) {
 void element_line(std::string& out, const Element& e, bool say_frame) {
   out += e.ref;
   out.push_back(' ');
-  if (e.role.empty()) out += category_name(e.category);
-  else role_word(out, e.role);
+  if (e.role.empty())
+    out += category_name(e.category);
+  else
+    role_word(out, e.role);
   out.push_back(' ');
   quoted(out, e.name);
   out += state_words(e);

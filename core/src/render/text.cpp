@@ -1,8 +1,8 @@
 // The agent text of a FactPack (docs/design.md: "What a FactPack contains", "Trimming and dedup across baselines").
 //
 // One line per element: `<ref> <role> "<name>"` then only the state that is set
-// (`checked`, `expanded=false`, `value="…"`; a link's `href="…"` only when it has no name). Blocks are XML-like tags whose
-// attribute names are words, so an agent reads it without a manual:
+// (`checked`, `expanded=false`, `value="…"`; a link's `href="…"` only when it has no name). Blocks are XML-like tags
+// whose attribute names are words, so an agent reads it without a manual:
 //
 //   <delta v="5" after="4">
 //   <removed>e7 button "Undo"</removed>            (invalidated refs come first)
@@ -34,6 +34,7 @@
 #include "engine/view.h"
 #include "render/lines.h"
 #include "render/trim.h"
+#include "words.h"
 
 namespace athena {
 namespace {
@@ -73,8 +74,8 @@ struct Caps {
 /// out, per category. Text lines count against `text_shown`, shared by every list of the pack (the
 /// bound is per FactPack).
 template <typename T, typename Line>
-void capped(std::string& out, const std::vector<const T*>& items, Category (*cat)(const T&), const Caps& caps, Line line,
-            Hidden& hidden, Hidden& shown, std::size_t& text_shown) {
+void capped(std::string& out, const std::vector<const T*>& items, Category (*cat)(const T&), const Caps& caps,
+            Line line, Hidden& hidden, Hidden& shown, std::size_t& text_shown) {
   for (const T* it : items) {
     const Category c = cat(*it);
     const std::size_t k = static_cast<std::size_t>(c);
@@ -104,16 +105,22 @@ void added_more_line(std::string& out, std::size_t count, Category c, const Elem
   out += "... " + std::to_string(count) + " more added " + category_name(c) + " (find";
   if (c == Category::kHeading) out += " role=heading";  // text is "text" or "row": no one role
   out += " region=";
-  if (!first.region_label.empty()) quoted(out, first.region_label);
-  else out += region_name(first.region);
+  if (!first.region_label.empty())
+    quoted(out, first.region_label);
+  else
+    out += region_name(first.region);
   const int frame = last_shown ? last_shown->frame : first.frame;
   if (frame) out += " frame=f" + std::to_string(frame);
   if (last_shown) out += " after=" + last_shown->ref;
   out += ")\n";
 }
 
-Category element_category(const Element& e) { return e.category; }
-Category modified_category(const Modified& m) { return m.after.category; }
+Category element_category(const Element& e) {
+  return e.category;
+}
+Category modified_category(const Modified& m) {
+  return m.after.category;
+}
 // Invalidations keep only role and name; a revealed text line is the one role that says its category.
 Category invalidation_category(const Invalidation& inv) {
   return inv.role == "text" || inv.role == "row" ? Category::kText : Category::kInteractive;
@@ -209,7 +216,8 @@ struct Totals {
   std::size_t elements = 0, shown = 0, unchanged_regions = 0, in_unchanged = 0;
 };
 
-void regions(std::string& out, const FactPack& p, const std::vector<render::Shown>& shown, const RenderOptions& o, Totals& t) {
+void regions(std::string& out, const FactPack& p, const std::vector<render::Shown>& shown, const RenderOptions& o,
+             Totals& t) {
   for (std::size_t k = 0; k < p.regions.size(); ++k) {
     const RegionBlock& b = p.regions[k];
     if (render::kind_folded(shown[k])) {  // the page's own regions of one kind: one line, at the first
@@ -284,11 +292,13 @@ void open_tag(std::string& out, const FactPack& p) {
     // The name is said once, when the overlay opens (by its region's label, when that says it):
     // what closes is always what the agent holds open, innermost first.
     const bool label_says_it = !p.regions.empty() && p.regions.front().label == p.overlay.name;
-    if (p.type == PackType::kOverlayOpened && !p.overlay.name.empty() && !label_says_it) attr(out, "name", p.overlay.name);
+    if (p.type == PackType::kOverlayOpened && !p.overlay.name.empty() && !label_says_it)
+      attr(out, "name", p.overlay.name);
     if (p.overlay.depth > 1) out += " depth=\"" + std::to_string(p.overlay.depth) + "\"";
     // Closing takes every ref of the overlay along: the tag says so (and how many closed, when an
     // action closed nested ones at once, or an opened one replaced some), no `<invalid>` line counts them.
-    if (p.overlay.closed > (p.type == PackType::kOverlayClosed ? 1 : 0)) out += " closed=\"" + std::to_string(p.overlay.closed) + "\"";
+    if (p.overlay.closed > (p.type == PackType::kOverlayClosed ? 1 : 0))
+      out += " closed=\"" + std::to_string(p.overlay.closed) + "\"";
   }
 }
 
@@ -301,7 +311,7 @@ void added_open(std::string& out, const Element& first, bool with_after) {
     out.push_back('"');
   }
   if (!first.region_label.empty()) attr(out, "label", first.region_label);
-  if (first.frame) out += " frame=\"f" + std::to_string(first.frame) + "\"";
+  if (first.frame) out += " frame=\"" + frame_word(first.frame) + "\"";
   if (with_after && !first.after.empty()) out += " after=\"" + first.after + "\"";
   out += ">\n";
 }
@@ -315,7 +325,8 @@ bool said_by_tag(const FactPack& p, const std::string& cause) {
 void render_into(std::string& out, const FactPack& p, const RenderOptions& o, const Caps& caps) {
   open_tag(out, p);
   // A menu closed with nothing else changed is one line.
-  const bool no_lines = std::all_of(p.invalidated.begin(), p.invalidated.end(), [&](const Invalidation& inv) { return said_by_tag(p, inv.cause); });
+  const bool no_lines = std::all_of(p.invalidated.begin(), p.invalidated.end(),
+                                    [&](const Invalidation& inv) { return said_by_tag(p, inv.cause); });
   const bool empty = no_lines && p.regions.empty() && p.added.empty() && p.modified.empty() && p.warnings.empty() &&
                      p.before_action.empty();
   if ((p.type == PackType::kNoChange || p.type == PackType::kOverlayClosed) && empty) {
@@ -364,7 +375,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
           ++it;
         } while (join && first && it != by_frame.end() && it->first == last + 1);
         out += "<invalid cause=\"" + cause + "\"";
-        if (first) out += " frame=\"f" + std::to_string(first) + (last != first ? "..f" + std::to_string(last) : "") + "\"";
+        if (first) out += " frame=\"" + frame_word(first) + (last != first ? ".." + frame_word(last) : "") + "\"";
         out += " count=\"" + std::to_string(n) + "\"/>\n";
       }
       continue;
@@ -400,18 +411,19 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       bare.insert(bare.end(), controls.begin(), controls.end());
     }
     Hidden h{}, shown{};
-    capped<Invalidation>(out, named, invalidation_category, caps,
-                         [](std::string& s, const Invalidation& inv) {
-                           s += inv.ref;
-                           if (invalidation_category(inv) != Category::kText && (!inv.role.empty() || !inv.name.empty())) {
-                             s.push_back(' ');
-                             render::role_word(s, inv.role);
-                             s.push_back(' ');
-                             quoted(s, inv.name);
-                           }
-                           s.push_back('\n');
-                         },
-                         h, shown, text_shown);
+    capped<Invalidation>(
+        out, named, invalidation_category, caps,
+        [](std::string& s, const Invalidation& inv) {
+          s += inv.ref;
+          if (invalidation_category(inv) != Category::kText && (!inv.role.empty() || !inv.name.empty())) {
+            s.push_back(' ');
+            render::role_word(s, inv.role);
+            s.push_back(' ');
+            quoted(s, inv.name);
+          }
+          s.push_back('\n');
+        },
+        h, shown, text_shown);
     std::sort(bare.begin(), bare.end());
     for (std::size_t k = 0; k < bare.size();) {
       std::size_t end = k + 1;
@@ -481,7 +493,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     // rows is 2,000 runs of one line. A run left with no line shown is counted after the last one.
     Hidden shown{}, rest{};
     using Last = std::array<const Element*, kCategoryCount>;  // the last line shown, per category
-    std::map<std::string, Last> last_at;                          // ... per place (region, label, frame)
+    std::map<std::string, Last> last_at;                      // ... per place (region, label, frame)
     const Element* rest_first = nullptr;
     std::string rest_place;
     bool rest_places = false;  // the rest lies in more than one place
@@ -491,15 +503,16 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       std::string lines;
       Hidden h{};
       Last last{};
-      capped<Element>(lines, list, element_category, caps,
-                      [&](std::string& s, const Element& e) {
-                        // Indented as in a full snapshot: an addition under the line it follows
-                        // (a disclosure's text under its summary) says so.
-                        s.append(static_cast<std::size_t>(e.depth), ' ');
-                        element_line(s, e);
-                        last[static_cast<std::size_t>(e.category)] = last_here[static_cast<std::size_t>(e.category)] = &e;
-                      },
-                      h, shown, text_shown);
+      capped<Element>(
+          lines, list, element_category, caps,
+          [&](std::string& s, const Element& e) {
+            // Indented as in a full snapshot: an addition under the line it follows
+            // (a disclosure's text under its summary) says so.
+            s.append(static_cast<std::size_t>(e.depth), ' ');
+            element_line(s, e);
+            last[static_cast<std::size_t>(e.category)] = last_here[static_cast<std::size_t>(e.category)] = &e;
+          },
+          h, shown, text_shown);
       if (lines.empty()) {
         for (std::size_t k = 0; k < h.size(); ++k) rest[k] += h[k];
         if (!rest_first) {
@@ -519,8 +532,10 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
     if (rest_first) {
       // One place: the find from the last line shown there lists the rest. Several: a snapshot
       // shows the page now, and its gap lines lead on to find.
-      if (rest_places) out += "<added>\n";
-      else added_open(out, *rest_first, false);
+      if (rest_places)
+        out += "<added>\n";
+      else
+        added_open(out, *rest_first, false);
       const Last& last = last_at[rest_place];
       for (std::size_t k = 0; k < rest.size(); ++k) {
         if (!rest[k]) continue;
@@ -568,19 +583,20 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       }
       flush();
       one[0] = &m;
-      capped<Modified>(out, one, modified_category, caps,
-                       [&words](std::string& s, const Modified& mod) {
-                         s += mod.ref;
-                         s.push_back(' ');
-                         render::role_word(s, mod.after.role);
-                         s.push_back(' ');
-                         quoted(s, mod.after.name);
-                         if (mod.after.cut) s += " cut";  // its words now are the start of longer ones
-                         s += ": ";
-                         s += words;
-                         s.push_back('\n');
-                       },
-                       h, shown, text_shown);
+      capped<Modified>(
+          out, one, modified_category, caps,
+          [&words](std::string& s, const Modified& mod) {
+            s += mod.ref;
+            s.push_back(' ');
+            render::role_word(s, mod.after.role);
+            s.push_back(' ');
+            quoted(s, mod.after.name);
+            if (mod.after.cut) s += " cut";  // its words now are the start of longer ones
+            s += ": ";
+            s += words;
+            s.push_back('\n');
+          },
+          h, shown, text_shown);
     }
     flush();
     if (moved_hidden) out += "... " + std::to_string(moved_hidden) + " more moved (snapshot shows the page now)\n";
@@ -614,7 +630,8 @@ std::string render_text(const FactPack& pack, const RenderOptions& options) {
   render_into(out, pack, options, caps);
   // The budget bounds every pack, not only a baseline's regions: a delta over it shows fewer lines
   // of each list (the caps halved, down to none), each list counting what it left out.
-  const bool lists = !pack.added.empty() || !pack.modified.empty() || !pack.invalidated.empty() || !pack.before_action.empty();
+  const bool lists =
+      !pack.added.empty() || !pack.modified.empty() || !pack.invalidated.empty() || !pack.before_action.empty();
   const std::size_t budget = options.token_budget * limits::kBytesPerToken;
   while (caps.on && lists && out.size() > budget && !caps.spent()) {
     ++caps.shift;

@@ -22,11 +22,14 @@
 
 #include "athena/limits.h"
 #include "render/lines.h"
+#include "words.h"
 
 namespace athena::render {
 namespace {
 
-bool renders_lines(const RegionBlock& b, const RenderOptions& o) { return !(b.unchanged && o.dedup); }
+bool renders_lines(const RegionBlock& b, const RenderOptions& o) {
+  return !(b.unchanged && o.dedup);
+}
 
 /// ` region=main`, or ` region="Primary"` when another region of the pack has the same name
 /// under another label (the label is what tells them apart), then ` frame=f2` in an iframe.
@@ -35,14 +38,18 @@ void region_hint(std::string& out, const FactPack& pack, const RegionBlock& b) {
   for (const RegionBlock& o : pack.regions)
     ambiguous = ambiguous || (&o != &b && o.region == b.region && o.label != b.label);
   out += " region=";
-  if (ambiguous && !b.label.empty()) quoted(out, b.label);
-  else out += region_name(b.region);
+  if (ambiguous && !b.label.empty())
+    quoted(out, b.label);
+  else
+    out += region_name(b.region);
   if (!b.frame_ref.empty() && b.frame_ref != "f0") out += " frame=" + b.frame_ref;
 }
 
 /// Whether a line is in the page's outline: a heading, or the control a heading stands for (an
 /// accordion's `<h3><button>`, which carries its heading's level).
-bool heads(const Element& e) { return e.category == Category::kHeading || e.level > 0; }
+bool heads(const Element& e) {
+  return e.category == Category::kHeading || e.level > 0;
+}
 
 int base_depth(const RegionBlock& b) {
   int base = limits::kMaxOutlineDepth;
@@ -53,7 +60,9 @@ int base_depth(const RegionBlock& b) {
 // A line's indentation is its outline depth, as in an <added> list: a region whose lines all sit
 // one level down (a dropdown's links under its menu) shows them so, and an addition after one of
 // them lines up with it. (A region's base depth sets the levels trimming collapses, not this.)
-std::size_t indent_of(const Element& e) { return static_cast<std::size_t>(std::max(0, e.depth)); }
+std::size_t indent_of(const Element& e) {
+  return static_cast<std::size_t>(std::max(0, e.depth));
+}
 
 /// How much of `s` to keep to cut it to at most `n` bytes: at a word's end when one is near, on a
 /// character boundary.
@@ -181,7 +190,9 @@ Lines measure(const RegionBlock& b) {
   return out;
 }
 
-bool visible(char s) { return s == kShown || s == kExcerpt; }
+bool visible(char s) {
+  return s == kShown || s == kExcerpt;
+}
 
 /// The end (exclusive) of the gap that starts at `from`: every line in a row that is not shown,
 /// hidden and repeated alike, is one gap line, "repeated from above" only when all of it is. A
@@ -282,8 +293,7 @@ std::vector<Run> runs_at(const Meter& m, const std::vector<Shown>& shown, int le
           (under.depth - l.base >= level && !heads(under)))
         continue;
       Run r{k, i, i, 0};
-      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level &&
-             !heads(b.elements[r.to])) {
+      while (r.to < b.elements.size() && b.elements[r.to].depth - l.base >= level && !heads(b.elements[r.to])) {
         if (visible(shown[k][r.to])) r.bytes += l.bytes[r.to];
         ++r.to;
       }
@@ -317,8 +327,10 @@ std::size_t collapse_level(const Meter& m, std::vector<Shown>& shown, int level,
   }
   while (lo < hi) {  // the fewest runs whose collapse fits
     const std::size_t mid = lo + (hi - lo) / 2;
-    if (m.total(with(mid)) <= budget) hi = mid;
-    else lo = mid + 1;
+    if (m.total(with(mid)) <= budget)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   shown = with(lo);
   return m.total(shown);
@@ -333,9 +345,13 @@ struct Keep {
 
 /// The keep rules: a trimmed region's tail, focused and in-viewport lines, and its outline's
 /// first `headings`.
-constexpr Keep keep_rules(std::size_t headings) { return {true, true, headings}; }
+constexpr Keep keep_rules(std::size_t headings) {
+  return {true, true, headings};
+}
 /// The page's outline alone: its first `headings`, and the focused line.
-constexpr Keep outline(std::size_t headings) { return {false, true, headings}; }
+constexpr Keep outline(std::size_t headings) {
+  return {false, true, headings};
+}
 /// The hard cut: a region's head alone.
 constexpr Keep kKeepNothing{};
 
@@ -346,7 +362,8 @@ Shown kept(const RegionBlock& b, const Lines& l, const Shown& allowed, std::size
   Shown out(n, kHidden);
   for (std::size_t i = 0; i < n; ++i) {
     const Element& e = b.elements[i];
-    const bool rule = (l.outline_rank[i] != kNotHeading && l.outline_rank[i] < keep.headings) || (keep.focused && e.state.focused) ||
+    const bool rule = (l.outline_rank[i] != kNotHeading && l.outline_rank[i] < keep.headings) ||
+                      (keep.focused && e.state.focused) ||
                       (keep.tail_and_viewport && (i + limits::kRegionTrimTail >= n || e.in_viewport));
     out[i] = visible(allowed[i]) && (i < head || rule) ? allowed[i] : (allowed[i] == kRepeat ? kRepeat : kHidden);
   }
@@ -355,11 +372,13 @@ Shown kept(const RegionBlock& b, const Lines& l, const Shown& allowed, std::size
 
 /// The frame index of a region (0: the page's own).
 int frame_index(const RegionBlock& b) {
-  return b.frame_ref.size() > 1 && b.frame_ref[0] == 'f' ? std::atoi(b.frame_ref.c_str() + 1) : 0;
+  return static_cast<int>(std::max(0L, frame_span(b.frame_ref).first));
 }
 
 /// Whether a region is an iframe's (its lines sit one level below the page's own).
-bool in_subframe(const RegionBlock& b) { return frame_index(b) != 0; }
+bool in_subframe(const RegionBlock& b) {
+  return frame_index(b) != 0;
+}
 
 /// Which regions a trimming pass takes.
 enum class Which { kAll, kSubframes };
@@ -384,13 +403,17 @@ std::size_t trim_heads(const Meter& m, std::vector<Shown>& shown, std::size_t bu
     if (total <= budget) break;
     const RegionBlock& b = m.pack.regions[k];
     const std::size_t rest = total - lines_bytes(m.pack, k, shown[k], m.lines[k]);
-    auto cost = [&](std::size_t head) { return rest + lines_bytes(m.pack, k, kept(b, m.lines[k], shown[k], head, keep), m.lines[k]); };
+    auto cost = [&](std::size_t head) {
+      return rest + lines_bytes(m.pack, k, kept(b, m.lines[k], shown[k], head, keep), m.lines[k]);
+    };
     std::size_t lo = std::min(min_head, b.elements.size()), hi = b.elements.size();
     if (cost(lo) <= budget) {
       while (lo < hi) {  // the most leading elements that still fit
         const std::size_t mid = lo + (hi - lo + 1) / 2;
-        if (cost(mid) <= budget) lo = mid;
-        else hi = mid - 1;
+        if (cost(mid) <= budget)
+          lo = mid;
+        else
+          hi = mid - 1;
       }
     }
     shown[k] = kept(b, m.lines[k], shown[k], lo, keep);
@@ -438,8 +461,10 @@ std::size_t trim_outline(const Meter& m, std::vector<Shown>& shown, std::size_t 
     std::size_t lo = 0, hi = most;
     while (lo < hi) {  // the most headings that still fit
       const std::size_t mid = lo + (hi - lo + 1) / 2;
-      if (trial(mid, f)) lo = mid;
-      else hi = mid - 1;
+      if (trial(mid, f))
+        lo = mid;
+      else
+        hi = mid - 1;
     }
     trial(lo, f);
     return f;
@@ -559,8 +584,8 @@ Origins mark_repeats(const FactPack& pack, const std::vector<std::size_t>& candi
       if (it != first.end()) {
         const auto [k2, i2] = it->second;
         std::size_t len = 0;
-        while (i + len < n && i2 + len < keys[k2].size() && (k2 != k || i2 + len < i) && shown[k2][i2 + len] == kShown &&
-               keys[k][i + len] == keys[k2][i2 + len])
+        while (i + len < n && i2 + len < keys[k2].size() && (k2 != k || i2 + len < i) &&
+               shown[k2][i2 + len] == kShown && keys[k][i + len] == keys[k2][i2 + len])
           ++len;
         if (len >= min_lines) {
           for (std::size_t j = 0; j < len; ++j) {
@@ -603,8 +628,8 @@ bool all_in(const Shown& shown, char state) {
 }
 
 /// The line of regions folded together: `... N more in WHERE: "first" … "last" (find FIND)`.
-void fold_line(std::string& out, std::size_t n, const std::string& where, const std::string& first, const std::string& last,
-               const std::string& find) {
+void fold_line(std::string& out, std::size_t n, const std::string& where, const std::string& first,
+               const std::string& last, const std::string& find) {
   out += "... " + std::to_string(n) + " more in " + where + ": ";
   sample(out, first);
   if (n > 1) {
@@ -616,7 +641,9 @@ void fold_line(std::string& out, std::size_t n, const std::string& where, const 
 
 }  // namespace
 
-bool folded(const Shown& shown) { return all_in(shown, kFolded); }
+bool folded(const Shown& shown) {
+  return all_in(shown, kFolded);
+}
 
 std::size_t folded_run_end(const std::vector<Shown>& shown, std::size_t from) {
   std::size_t end = from;
@@ -632,16 +659,20 @@ void folded_line(std::string& out, const FactPack& pack, std::size_t from, std::
     lo = std::min(lo, frame_index(pack.regions[k]));
     hi = std::max(hi, frame_index(pack.regions[k]));
   }
-  const std::string frames = lo == hi ? "f" + std::to_string(lo) : "f" + std::to_string(lo) + "..f" + std::to_string(hi);
+  const std::string frames = lo == hi ? frame_word(lo) : frame_word(lo) + ".." + frame_word(hi);
   fold_line(out, n, (lo == hi ? "frame " : "frames ") + frames, pack.regions[from].elements.front().name,
             pack.regions[to - 1].elements.back().name, "frame=" + frames);
 }
 
-bool kind_folded(const Shown& shown) { return all_in(shown, kKindFolded); }
+bool kind_folded(const Shown& shown) {
+  return all_in(shown, kKindFolded);
+}
 
 void kind_folded_line(std::string& out, const FactPack& pack, const std::vector<Shown>& shown, std::size_t index) {
   const Region kind = pack.regions[index].region;
-  auto same = [&](std::size_t k) { return !in_subframe(pack.regions[k]) && pack.regions[k].region == kind && kind_folded(shown[k]); };
+  auto same = [&](std::size_t k) {
+    return !in_subframe(pack.regions[k]) && pack.regions[k].region == kind && kind_folded(shown[k]);
+  };
   for (std::size_t k = 0; k < index; ++k)
     if (same(k)) return;  // written at the first of them
   std::size_t n = 0, count = 0, last = index;
@@ -673,7 +704,8 @@ bool mark_long_repeats(const FactPack& pack, const RenderOptions& o, std::vector
   });
 }
 
-void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t untrimmed_bytes, std::vector<Shown>& shown) {
+void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t untrimmed_bytes,
+                    std::vector<Shown>& shown) {
   const std::size_t budget = o.token_budget * limits::kBytesPerToken;
   if (!o.trim_regions || untrimmed_bytes <= budget) return;
   Meter m{pack, {}, std::vector<Lines>(pack.regions.size()), std::vector<std::size_t>(pack.regions.size(), 0), 0};
@@ -690,7 +722,8 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
   m.rest = untrimmed_bytes - std::min(untrimmed_bytes, lines_total);
   const Origins origin = mark_repeats(pack, m.candidates, shown);
   std::size_t total = m.total(shown);
-  for (int level = deepest; level >= limits::kOutlineKeptLevels && total > budget; --level) total = collapse_level(m, shown, level, budget);
+  for (int level = deepest; level >= limits::kOutlineKeptLevels && total > budget; --level)
+    total = collapse_level(m, shown, level, budget);
   if (total > budget) {
     for (const std::size_t k : m.candidates)
       for (std::size_t i = 0; i < shown[k].size(); ++i)
@@ -705,7 +738,8 @@ void trim_to_budget(const FactPack& pack, const RenderOptions& o, std::size_t un
     const std::size_t cut_total = trim_heads(m, cut, budget, 0, 0, kKeepNothing, Which::kSubframes);
     bool every_frame_shows = true;
     for (const std::size_t k : m.candidates)
-      if (in_subframe(pack.regions[k])) every_frame_shows = every_frame_shows && std::any_of(cut[k].begin(), cut[k].end(), visible);
+      if (in_subframe(pack.regions[k]))
+        every_frame_shows = every_frame_shows && std::any_of(cut[k].begin(), cut[k].end(), visible);
     if (cut_total <= budget && every_frame_shows) {
       shown = std::move(cut);
       total = cut_total;
@@ -735,8 +769,10 @@ std::size_t region_lines(std::string& out, const FactPack& pack, std::size_t ind
   for (std::size_t i = 0; i < b.elements.size();) {
     if (visible(shown[i])) {
       out.append(indent_of(b.elements[i]), ' ');
-      if (shown[i] == kExcerpt) excerpt_line(out, b.elements[i]);
-      else element_line(out, b.elements[i]);
+      if (shown[i] == kExcerpt)
+        excerpt_line(out, b.elements[i]);
+      else
+        element_line(out, b.elements[i]);
       last_shown = &b.elements[i];
       ++count;
       ++i;

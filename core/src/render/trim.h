@@ -16,7 +16,8 @@ inline constexpr char kShown = 1;    // its line
 inline constexpr char kRepeat = 2;   // left to a "repeated from above" gap line
 inline constexpr char kExcerpt = 3;  // its line, a long text cut to limits::kTrimmedTextChars
 inline constexpr char kFolded = 4;   // its iframe's regions, with the frames around it, are one line
-inline constexpr char kKindFolded = 5;  // its region, with every region of its kind in the page's own frame, is one line
+inline constexpr char kKindFolded =
+    5;  // its region, with every region of its kind in the page's own frame, is one line
 using Shown = std::vector<char>;
 
 /// Whether a region is folded (every element kFolded): it renders no tags and no lines.
@@ -47,7 +48,8 @@ std::vector<Shown> untrimmed(const FactPack& pack);
 /// focused and in-viewport lines while they fit), and last a hard cut: iframes' regions first,
 /// then, when their tags alone are still too many, they fold into one line per run of frames,
 /// then the page's own regions. The budget is a bound.
-void trim_to_budget(const FactPack& pack, const RenderOptions& options, std::size_t untrimmed_bytes, std::vector<Shown>& shown);
+void trim_to_budget(const FactPack& pack, const RenderOptions& options, std::size_t untrimmed_bytes,
+                    std::vector<Shown>& shown);
 
 /// Within the budget, a block the page shows twice (the same navigation at its top and bottom) is
 /// still shown once: marks kRepeat each run of limits::kMinRepeatLinesWithinBudget or more lines

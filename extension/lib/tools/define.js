@@ -40,8 +40,34 @@ import { ToolError } from '../tab-state.js';
  * @typedef {'core' | 'input' | 'debug'} ToolGroup
  */
 /**
+ * What a call answers: 'factpack' (what changed, or the page whole), 'own-text' (text of its own
+ * that shows the page, like find's list), 'image', or 'text' (a message).
+ * @typedef {'factpack' | 'own-text' | 'image' | 'text'} Answer
+ */
+/**
+ * A tool's argument that bounds how long the call waits (wait_for's `ms`), and its largest value:
+ * athena-bridge's deadline for every call must hold the longest (bridge/src/limits.h).
+ * @typedef {{arg: string, maxMs: number}} Deadline
+ */
+/**
+ * What the action flow (extension/lib/action-flow.js) does differently for a tool, each read there
+ * from the declaration and never from the tool's name:
+ *   `navigates`        it replaces the document (navigate, back, forward, reload): its answer is a
+ *                      full FactPack taken once the new page settled;
+ *   `baseline`         its answer is a full FactPack (the navigations, snapshot);
+ *   `collapsesUnchanged` in that full FactPack, regions the agent already holds unchanged are
+ *                      collapsed (false: every region shown, as snapshot does to recover a lost
+ *                      context); passed to the core as a flag of the action, never as a name;
+ *   `revivesCrashed`   it runs on a page whose renderer crashed (it leaves it: navigate, reload);
+ *   `refusesDisabled`  its ref's element must be enabled (a press, typing, a choice, a file);
+ * and `dialog` 'leaves' (below) says it leaves the page: the page's own policy is not asked, the
+ * watch before it is not waited for under a dialog.
+ * `localFiles` names the argument listing files on the user's computer, which the native host
+ * resolves (symlinks followed) before the call reaches the extension (bridge/src/host.cpp).
  * @typedef {{name: string, title: string, description: string, hints: Hints, args: Record<string, ArgSchema>, required: string[], group: ToolGroup,
- *            mutating: boolean, factpack: boolean, tab: TabRule, dialog: DialogRule | ((args: any) => DialogRule),
+ *            mutating: boolean, factpack: boolean, answers: Answer, tab: TabRule, dialog: DialogRule | ((args: any) => DialogRule),
+ *            navigates: boolean, baseline: boolean, collapsesUnchanged: boolean, revivesCrashed: boolean, refusesDisabled: boolean,
+ *            deadline: Deadline | null, localFiles: string | null,
  *            precheck: ((args: any, ctx: ToolContext) => void) | null, ends: ((args: any) => string | null) | null, handler: Handler}} ToolDecl
  */
 
@@ -68,19 +94,42 @@ function checkHints(name, h) {
  * tab) first, then the handler in the tab's queue after checking `dialog` (default 'blocks').
  * `ends` says why a call stops the one running on its tab before waiting its turn (tabs close:
  * the running call stops waiting and answers what it did), or null.
+ * Every other field (ToolDecl) is optional, its default what most tools do: `answers` 'factpack'
+ * for a factpack tool, else 'text'; not navigating, no baseline (a navigation's is), collapsing
+ * unchanged regions, not running on a crashed page, not refusing a disabled target, no deadline
+ * argument, no local files.
  * @param {{name: string, title: string, description: string, hints: Hints, args?: Record<string, ArgSchema>, required?: string[], group?: ToolGroup,
- *          mutating?: boolean, factpack?: boolean, tab?: TabRule, dialog?: DialogRule | ((args: any) => DialogRule),
+ *          mutating?: boolean, factpack?: boolean, answers?: Answer, tab?: TabRule, dialog?: DialogRule | ((args: any) => DialogRule),
+ *          navigates?: boolean, baseline?: boolean, collapsesUnchanged?: boolean, revivesCrashed?: boolean, refusesDisabled?: boolean,
+ *          deadline?: Deadline, localFiles?: string,
  *          precheck?: (args: any, ctx: ToolContext) => void, ends?: (args: any) => string | null, handler: Handler}} d
  * @returns {ToolDecl}
  */
 export function defineTool(d) {
   if (typeof d.title !== 'string' || !d.title) throw new Error(`tool ${d.name}: a title (what a client shows a person) is required`);
+  const answers = d.answers ?? (d.factpack ? 'factpack' : 'text');
+  if ((answers === 'factpack') !== !!d.factpack) throw new Error(`tool ${d.name}: answers 'factpack' exactly when factpack is true`);
+  if (d.deadline && !(d.deadline.arg in (d.args ?? {}) && Number.isSafeInteger(d.deadline.maxMs) && d.deadline.maxMs > 0))
+    throw new Error(`tool ${d.name}: deadline names one of its arguments and a positive maxMs`);
+  if (d.localFiles && !(d.localFiles in (d.args ?? {}))) throw new Error(`tool ${d.name}: localFiles names one of its arguments`);
+  const navigates = !!d.navigates;
   return Object.freeze({
     name: d.name, title: d.title, description: d.description, hints: checkHints(d.name, d.hints), args: d.args ?? {}, required: d.required ?? [], group: d.group ?? 'core',
-    mutating: !!d.mutating, factpack: !!d.factpack, tab: d.tab ?? 'current', dialog: d.dialog ?? 'blocks',
+    mutating: !!d.mutating, factpack: !!d.factpack, answers, tab: d.tab ?? 'current', dialog: d.dialog ?? 'blocks',
+    navigates, baseline: navigates || !!d.baseline, collapsesUnchanged: d.collapsesUnchanged ?? true,
+    revivesCrashed: !!d.revivesCrashed, refusesDisabled: !!d.refusesDisabled,
+    deadline: d.deadline ? Object.freeze({ ...d.deadline }) : null, localFiles: d.localFiles ?? null,
     precheck: d.precheck ?? null, ends: d.ends ?? null, handler: d.handler,
   });
 }
+
+/** A tool's dialog rule for these arguments (ToolDecl.dialog). @param {ToolDecl} decl @param {any} args @returns {DialogRule} */
+export function dialogRule(decl, args) {
+  return typeof decl.dialog === 'function' ? decl.dialog(args) : decl.dialog;
+}
+
+/** Where a call's wire id travels with its arguments (cancel finds the call by it). */
+export const CALL_ID = Symbol('call id');
 
 /** A string argument. @param {any} args @param {string} k @param {boolean} required @param {boolean} [allowEmpty] */
 export function str(args, k, required, allowEmpty = false) {

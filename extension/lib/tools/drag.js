@@ -15,6 +15,8 @@
 // The page says which it was: a dragstart listener set on the source's window before the press.
 import { Actionability, who } from '../actionability.js';
 import { LIMITS } from '../limits.js';
+import { pageFunction } from '../page-code.js';
+import { dragStarted, trackDragStart } from '../../page/drag.js';
 import { ToolError } from '../tab-state.js';
 import { arg, defineTool, msg, ref, sleep } from './define.js';
 import { ready } from './input.js';
@@ -22,14 +24,9 @@ import { ready } from './input.js';
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 /** @typedef {{x: number, y: number}} Point */
 
-/** Set on the source's window: the object returned records the page's next dragstart. */
-const TRACK_FN = `function () {
-    const seen = { e: null };
-    this.ownerDocument.defaultView.addEventListener('dragstart', (e) => { seen.e = e; }, { capture: true, once: true });
-    return seen;
-}`;
-/** Whether the page began a native drag (a dragstart it did not cancel). */
-const STARTED_FN = 'function () { return !!this.e && !this.e.defaultPrevented; }';
+/** Page code (extension/page/drag.js), as the text CDP runs. */
+const TRACK_FN = pageFunction(trackDragStart);
+const STARTED_FN = pageFunction(dragStarted);
 
 /** @param {any} args */
 function offsetOf(args) {

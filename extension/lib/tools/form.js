@@ -6,27 +6,16 @@
 // field that fails while filling stops the call and the error says which fields were filled.
 import { who } from '../actionability.js';
 import { LIMITS } from '../limits.js';
+import { pageFunction } from '../page-code.js';
+import { fieldKind } from '../../page/form.js';
 import { ToolError } from '../tab-state.js';
 import { defineTool, msg } from './define.js';
 import { clickOn, selectIn, typeInto } from './input.js';
 
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
-/**
- * What a field is, read from the live node (the engine's role helps with ARIA widgets): 'text'
- * (typed into, replacing), 'select' (a <select>), 'check' (a check box, radio or switch, with its
- * state), or 'none' (not a form field).
- */
-export const FIELD_KIND_FN = `function (role) {
-    const el = this, tag = el.localName;
-    if (tag === 'select') return { kind: 'select' };
-    if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return { kind: 'check', checked: el.checked, radio: el.type === 'radio' };
-    if (['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role))
-      return { kind: 'check', checked: typeof el.checked === 'boolean' ? el.checked : el.getAttribute('aria-checked') === 'true', radio: role.endsWith('radio') };
-    if (tag === 'input' && ['button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) return { kind: 'none' };
-    if (tag === 'input' || tag === 'textarea' || el.isContentEditable || ['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider'].includes(role)) return { kind: 'text' };
-    return { kind: 'none' };
-}`;
+/** Page code (extension/page/form.js), as the text CDP runs. */
+export const FIELD_KIND_FN = pageFunction(fieldKind);
 
 /** The fields of a call, checked for shape (no page needed). @param {any} args @returns {Array<{ref: string, value: string | boolean}>} */
 function fieldsOf(args) {
@@ -75,7 +64,7 @@ export const fillForm = defineTool({
         const name = `field ${i + 1} of ${fields.length} (${who(target)})`;
         if (k?.kind === 'none' || !k) throw new ToolError('not_a_field', `fill_form: ${name} is not a form field (a textbox, check box, radio, select or combobox): nothing was filled; use click for buttons and links`);
         if (k.kind === 'check' && typeof f.value !== 'boolean') throw new ToolError('bad_arguments', `fill_form: ${name} is a ${k.radio ? 'radio' : 'check box'}: its value is true or false; nothing was filled`);
-        if (k.kind !== 'check' && typeof f.value !== 'string') throw new ToolError('bad_arguments', `fill_form: ${name} takes text${k.kind === 'select' ? ' (an option\'s label or value)' : ''}, not ${f.value}; nothing was filled`);
+        if (k.kind !== 'check' && typeof f.value !== 'string') throw new ToolError('bad_arguments', `fill_form: ${name} takes text${k.kind === 'options' ? ' (an option\'s label or value)' : ''}, not ${f.value}; nothing was filled`);
         if (k.kind === 'check' && k.radio && f.value === false && k.checked) throw new ToolError('bad_arguments', `fill_form: ${name} is a checked radio: a radio is unchecked by checking another of its group; nothing was filled`);
         plan.push({ target, kind: k.kind, value: f.value, name });
       }
@@ -84,7 +73,7 @@ export const fillForm = defineTool({
       for (const p of plan) {
         try {
           if (p.kind === 'text') await typeInto(ctx, t, p.target, /** @type {string} */ (p.value), { kind: 'fill_form' });
-          else if (p.kind === 'select') await selectIn(ctx, t, p.target, [/** @type {string} */ (p.value)], 'fill_form');
+          else if (p.kind === 'options') await selectIn(ctx, t, p.target, [/** @type {string} */ (p.value)], 'fill_form');
           else {
             const now = await ctx.driver.callOn(t, p.target, FIELD_KIND_FN, [p.target.role]);
             if (now?.checked !== p.value) {

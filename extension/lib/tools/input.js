@@ -7,7 +7,9 @@ import { Actionability, who } from '../actionability.js';
 import { InputGuard } from '../input-guard.js';
 import { charEvents, keyEvents } from '../keys.js';
 import { LIMITS } from '../limits.js';
+import { pageFunction } from '../page-code.js';
 import { SCROLL_FN, SELECT_FN } from '../page-scripts.js';
+import { prepareFill } from '../../page/input.js';
 import { checkUpload } from '../policy.js';
 import { ToolError } from '../tab-state.js';
 import { quoteValue } from '../quote.js';
@@ -57,43 +59,8 @@ export async function focus(ctx, t, target, kind) {
   });
 }
 
-/**
- * Before type, on the focused field (the ref, or what focusing it focused inside its shadow
- * root): replace selects what it holds, as Playwright's fill does, so the typed text replaces it;
- * append puts the caret at its end. Date, time, colour and range inputs take a whole value: it is
- * set (input and change fire) and {done: true} says nothing is left to type. {error} when the
- * focused element takes no text.
- */
-export const FILL_FN = `function (append, text) {
-    let el = this.ownerDocument.activeElement;
-    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === this.ownerDocument.body) el = this;
-    const whole = ['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week'];
-    if (el instanceof HTMLInputElement && whole.includes(el.type)) {
-      if (append) return { error: 'a ' + el.type + ' input, which takes a whole value (append does not apply)' };
-      const v = text.trim();
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, v);
-      if (el.value !== v) return { error: 'a ' + el.type + ' input that does not take this value' };
-      el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-      el.dispatchEvent(new Event('change', { bubbles: true }));
-      return { done: true };
-    }
-    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-      if (!append) el.select();
-      else { try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* email, number: no caret to move */ } }
-      return { done: false };
-    }
-    if (el.isContentEditable) {
-      const r = el.ownerDocument.createRange();
-      r.selectNodeContents(el);
-      if (append) r.collapse(false);
-      const sel = el.ownerDocument.getSelection();
-      sel.removeAllRanges();
-      sel.addRange(r);
-      return { done: false };
-    }
-    return { error: 'not a text field' };
-}`;
+/** Page code (extension/page/input.js), as the text CDP runs. */
+export const FILL_FN = pageFunction(prepareFill);
 
 
 /** The key events of press's `keys`, or bad_arguments. @param {any} args */
@@ -194,6 +161,8 @@ function pointerTool(name) {
       : { readOnly: false, destructive: false, idempotent: true, openWorld: true },
     args: { ref: ref() },
     required: ['ref'], mutating: true, factpack: true,
+    // A disabled element is not clicked; moving over it is harmless.
+    refusesDisabled: name === 'click',
     async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, (target) => pointerAt(ctx, t, target, name, name === 'click'), { ref: true });
     },
@@ -213,7 +182,7 @@ export const type = defineTool({
     ref: ref(), text: arg('string'), append: arg('boolean', 'add to the end instead of replacing'),
     clear: arg('boolean', 'replace the value (the default)'), submit: arg('boolean', 'press Enter after'),
   },
-  required: ['ref', 'text'], mutating: true, factpack: true,
+  required: ['ref', 'text'], mutating: true, factpack: true, refusesDisabled: true,
   precheck(args) {
     const text = str(args, 'text', true, true);
     if (text.length > LIMITS.typeMaxChars) throw new ToolError('bad_arguments', `type: text longer than ${LIMITS.typeMaxChars} characters`);
@@ -258,7 +227,7 @@ export const select = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Choose options of a select.',
   args: { ref: ref(), values: strings() },
-  required: ['ref', 'values'], mutating: true, factpack: true,
+  required: ['ref', 'values'], mutating: true, factpack: true, refusesDisabled: true,
   async handler(t, args, ctx) {
     // athena-bridge checked the types against the declaration (bridge/src/tools.cpp); a caller
     // that did not gets a refusal here rather than a page script fed a non-list.
@@ -310,7 +279,9 @@ export const upload = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Set files on a file input.',
   args: { ref: ref(), files: strings() },
-  required: ['ref', 'files'], mutating: true, factpack: true,
+  required: ['ref', 'files'], mutating: true, factpack: true, refusesDisabled: true,
+  // Paths on the user's computer: the native host resolves them before the call reaches us.
+  localFiles: 'files',
   precheck(args, ctx) {
     const files = /** @type {string[]} */ (args.files);
     if (files.length === 0 || files.length > LIMITS.uploadMaxFiles || files.some((f) => !f.startsWith('/')))

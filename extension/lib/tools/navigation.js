@@ -16,6 +16,8 @@ export const navigate = defineTool({
   tab: 'create',
   // Leaving the page is always possible: an open dialog (an alert loop, a beforeunload prompt) is answered on the way.
   dialog: 'leaves',
+  // It replaces the document, and leaves a crashed page as reload does.
+  navigates: true, revivesCrashed: true,
   precheck(args, ctx) {
     const url = str(args, 'url', true);
     if (url.length > LIMITS.urlMaxChars) throw new ToolError('bad_arguments', `navigate: url longer than ${LIMITS.urlMaxChars} characters`);
@@ -54,7 +56,7 @@ function historyTool(name) {
     title: name === 'back' ? 'Go back' : 'Go forward',
     hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     mutating: true, factpack: true,
-    dialog: 'leaves',
+    dialog: 'leaves', navigates: true,
     async handler(t, args, ctx) {
       return ctx.flow.run(t, name, args, async () => {
         const h = await ctx.send(t, 'Page.getNavigationHistory');
@@ -83,6 +85,8 @@ export const reload = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   description: 'Reload the page.',
   mutating: true, factpack: true,
+  // It replaces the document in the same renderer, and is the way back from a crashed one.
+  navigates: true, revivesCrashed: true,
   async handler(t, args, ctx) {
     return ctx.flow.run(t, 'reload', args, async () => { t.recovered(); await ctx.reload(t); });
   },
@@ -94,6 +98,8 @@ export const snapshot = defineTool({
   hints: { readOnly: true, openWorld: true },
   description: 'Full FactPack of the page now, every region shown (recovers a lost context).',
   factpack: true,
+  // The page whole, every region shown: what recovers a context the agent lost.
+  baseline: true, collapsesUnchanged: false,
   async handler(t, args, ctx) {
     return ctx.flow.run(t, 'snapshot', args, null);
   },

@@ -7,12 +7,13 @@ import { READ_FN, READ_LANDMARK_FN, READ_REGION_JS } from '../page-scripts.js';
 import { blankRects, blockedPageError, framesAllowed, hideWithheld, pageGate, withheldBoxes } from '../page-gate.js';
 import { checkUrl } from '../policy.js';
 import { escapeBlock, quoteValue } from '../quote.js';
-import { isRef } from '../ref.js';
+import { isFrameWord, isRef, parseFrameRun } from '../ref.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
 import { arg, defineTool, msg, ref, str } from './define.js';
+import { snapshot } from './navigation.js';
 
-/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-state.js').TabState} TabState */
+/** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
 export const find = defineTool({
   name: 'find',
@@ -24,17 +25,20 @@ export const find = defineTool({
     frame: arg('string', 'e.g. f2, or a run f2..f9'), after: arg('string', 'ref: continue after it'),
     within: arg('string', 'ref: the lines under it (its "(N more …)")'), limit: arg('integer'),
   },
+  // Element lines as FactPacks show them, but a list of its own (not a FactPack of the page).
+  answers: 'own-text',
   // It reads the engine, not the page: an open dialog is no obstacle.
   dialog: 'ignores',
   async handler(t, args, ctx) {
-    if (!t.hasBaseline) return ctx.flow.run(t, 'snapshot', args, null);
+    // Nothing to find in yet: the page whole, as snapshot shows it.
+    if (!t.hasBaseline) return ctx.flow.run(t, snapshot.name, args, null);
     // Without a limit the core's default applies (core/include/athena/limits.h kDefaultFindLimit).
     const limit = args.limit;
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.findMaxLimit)) throw new ToolError('bad_arguments', `find: limit is 1..${LIMITS.findMaxLimit}`);
     /** @type {{limit?: number, role?: string, name?: string, region?: string, frame?: string, after?: string, within?: string}} */
     const q = limit === undefined ? {} : { limit };
     for (const k of /** @type {const} */ (['role', 'name', 'region', 'frame', 'after', 'within'])) if (args[k] !== undefined) q[k] = str(args, k, true);
-    if (q.frame !== undefined && !/^f\d+(\.\.f\d+)?$/.test(q.frame)) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), or a run of them (like f2..f9), got ${JSON.stringify(q.frame)}`);
+    if (q.frame !== undefined && parseFrameRun(q.frame) === null) throw new ToolError('bad_arguments', `find: frame is a frame id as the FactPack shows it (like f1), or a run of them (like f2..f9), got ${JSON.stringify(q.frame)}`);
     if (q.after !== undefined && !isRef(q.after)) throw new ToolError('bad_arguments', `find: after is a ref from a find answer or a gap line (like e20), got ${JSON.stringify(q.after)}`);
     if (q.within !== undefined && !isRef(q.within)) throw new ToolError('bad_arguments', `find: within is the ref of a line ending "(N more …)" (like e20), got ${JSON.stringify(q.within)}`);
     const engine = await ctx.loadEngine();
@@ -58,6 +62,7 @@ export const read = defineTool({
   hints: { readOnly: true, openWorld: true },
   description: 'Text of an element (a heading: its section) or region; in parts (from).',
   args: { ref: ref(), region: arg('string', 'region name or label'), frame: arg('string'), from: arg('integer', 'where to go on: the next= of the last part') },
+  answers: 'own-text',
   // In the tab's queue (the dispatcher's): a capture never races an action.
   async handler(t, args, ctx) {
     return readText(ctx, t, args);
@@ -70,6 +75,7 @@ export const screenshot = defineTool({
   hints: { readOnly: true, openWorld: true },
   description: 'PNG of the page or an element.',
   args: { ref: ref() },
+  answers: 'image',
   precheck(args, ctx) {
     if (!ctx.policy.allowScreenshots) throw new ToolError('screenshots_disabled', 'the user does not allow screenshots (extension options)');
   },
@@ -78,14 +84,14 @@ export const screenshot = defineTool({
   },
 });
 
-/** read: text of a ref or a region. @param {ToolContext} ctx @param {TabState} t @param {any} args */
+/** read: text of a ref or a region. @param {ToolContext} ctx @param {TabSession} t @param {any} args */
 async function readText(ctx, t, args) {
   await ctx.attach(t);
   // A tab on a site the policy does not allow shows nothing, however it got there; checked again
   // once read, in case the page went there meanwhile.
   await pageGate(ctx, t);
   if (args.ref !== undefined && (args.region !== undefined || args.frame !== undefined)) throw new ToolError('bad_arguments', 'read: give either ref or region (with frame for a region inside an iframe), not both');
-  if (args.frame !== undefined && !/^f\d+$/.test(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
+  if (args.frame !== undefined && !isFrameWord(str(args, 'frame', true))) throw new ToolError('bad_arguments', `read: frame is a frame id as the FactPack shows it (like f1), got ${JSON.stringify(args.frame)}`);
   const from = args.from ?? 0;
   if (!Number.isInteger(from) || from < 0) throw new ToolError('bad_arguments', `read: from is a character offset (0 or more, the next= of the last part), got ${JSON.stringify(from)}`);
   // An answer keeps to the token budget every FactPack and find answer keeps to: a longer text
@@ -128,7 +134,7 @@ async function readText(ctx, t, args) {
  * hideWithheld: a frame that jumps or toggles every animation frame is never painted), and their
  * boxes, measured before and after, are painted grey too before the image leaves the extension
  * (blankRects). A ref that is such a frame is refused.
- * @param {ToolContext} ctx @param {TabState} t @param {any} args
+ * @param {ToolContext} ctx @param {TabSession} t @param {any} args
  */
 async function shoot(ctx, t, args) {
   await ctx.attach(t);
@@ -177,7 +183,7 @@ async function shoot(ctx, t, args) {
 /**
  * A ref resolved against a fresh capture, outside an action: no version is committed and no
  * action is begun.
- * @param {ToolContext} ctx @param {TabState} t @param {string} ref
+ * @param {ToolContext} ctx @param {TabSession} t @param {string} ref
  */
 async function resolveNow(ctx, t, ref) {
   if (!t.hasBaseline) throw new ToolError('unknown_ref', `${ref}: this tab has no snapshot yet; call snapshot first`);
@@ -191,7 +197,7 @@ async function resolveNow(ctx, t, ref) {
  * ("related navigation"), in the main frame or the frame given (f1, as in `<region frame="f1">`).
  * Resolved through an element the engine holds in that region (so the very landmark shown, also
  * inside an out-of-process iframe or a shadow root), else by selector in the main document.
- * @param {ToolContext} ctx @param {TabState} t @param {string} region @param {string} frame
+ * @param {ToolContext} ctx @param {TabSession} t @param {string} region @param {string} frame
  * @param {number} max characters at most @param {number} from where the part starts
  * @returns {Promise<{text: string, length: number, from?: number}>}
  */

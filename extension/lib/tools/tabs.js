@@ -5,6 +5,7 @@ import { quoteValue } from '../quote.js';
 import { ToolError } from '../tab-state.js';
 import { tabName } from '../tabs.js';
 import { arg, defineTool, oneOf, str } from './define.js';
+import { navigate, snapshot } from './navigation.js';
 
 export const tabs = defineTool({
   name: 'tabs',
@@ -44,12 +45,12 @@ export const tabs = defineTool({
       case 'new': {
         // The tab was opened by tabOf; the URL it goes to was checked there.
         const url = args.url ?? 'about:blank';
-        return ctx.flow.run(tab(t), 'navigate', args, async () => { await ctx.send(tab(t), 'Page.navigate', { url }); });
+        return ctx.flow.run(tab(t), navigate.name, args, async () => { await ctx.send(tab(t), 'Page.navigate', { url }); });
       }
       case 'select': {
-        if (/^shared-\d+$/.test(args.tab)) return ctx.flow.run(tab(t), 'snapshot', {}, null);
+        if (/^shared-\d+$/.test(args.tab)) return ctx.flow.run(tab(t), snapshot.name, {}, null);
         await ctx.activate(tab(t));
-        return ctx.flow.run(tab(t), 'snapshot', { tab: args.tab }, null);
+        return ctx.flow.run(tab(t), snapshot.name, { tab: args.tab }, null);
       }
       case 'close': {
         const name = tabName(tab(t).key);

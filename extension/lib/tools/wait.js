@@ -1,11 +1,10 @@
 // wait_for: wait, inside the action flow, until text appears or goes, a ref reaches a state, or
 // time passes; then answer with what changed, as any action does.
-import { CALL_ID } from '../action-flow.js';
 import { LIMITS } from '../limits.js';
-import { STATE_FN } from '../page-scripts.js';
+import { HAS_TEXT_JS, LIVE_STATE_FN } from '../page-scripts.js';
 import { checkUrl } from '../policy.js';
 import { ToolError } from '../tab-state.js';
-import { arg, defineTool, oneOf, ref, sleep } from './define.js';
+import { arg, CALL_ID, defineTool, oneOf, ref, sleep } from './define.js';
 
 const STATES = ['visible', 'hidden', 'enabled', 'disabled', 'checked', 'unchecked', 'attached', 'detached'];
 
@@ -16,6 +15,8 @@ export const waitFor = defineTool({
   description: 'Wait until text appears or goes, a ref reaches a state, or time passes.',
   args: { text: arg('string'), gone: arg('string', 'text to disappear'), ref: ref(), state: oneOf(STATES), ms: arg('integer') },
   mutating: true, factpack: true,
+  // How long it may wait is the agent's to say, within a bound the bridge's call deadline holds.
+  deadline: { arg: 'ms', maxMs: LIMITS.waitForMaxMs },
   precheck(args) {
     const ms = args.ms === undefined ? LIMITS.waitForDefaultMs : args.ms;
     if (!(typeof ms === 'number' && ms >= 0 && ms <= LIMITS.waitForMaxMs)) throw new ToolError('bad_arguments', `wait_for: ms is 0..${LIMITS.waitForMaxMs}`);
@@ -34,7 +35,7 @@ export const waitFor = defineTool({
       for (;;) {
         let met = false;
         if (text !== undefined) {
-          const r = await ctx.send(t, 'Runtime.evaluate', { expression: `({ has: (document.body ? document.body.innerText : '').includes(${JSON.stringify(text)}), url: document.URL })`, returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
+          const r = await ctx.send(t, 'Runtime.evaluate', { expression: HAS_TEXT_JS(text), returnByValue: true }).catch((e) => { if (e instanceof ToolError) throw e; return null; });
           // A page the policy does not allow answers nothing, not even by when the wait ends:
           // the capture after the wait refuses it (agent.js captureTab).
           if (typeof r?.result?.value?.url === 'string' && !checkUrl(ctx.policy, r.result.value.url).ok) return;
@@ -59,7 +60,7 @@ export const waitFor = defineTool({
 async function refState(ctx, t, target, state) {
   let v;
   try {
-    v = await ctx.driver.callOn(t, target, STATE_FN);
+    v = await ctx.driver.callOn(t, target, LIVE_STATE_FN);
   } catch (e) {
     if (e instanceof ToolError && e.code !== 'page_error') throw e;
     v = { attached: false, visible: false, disabled: false, checked: false };

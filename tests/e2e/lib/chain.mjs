@@ -11,7 +11,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,13 +29,16 @@ export const CHAIN_LIMITS = Object.freeze({
   toolCallMs: 60_000,     // one MCP tool call, end to end
 });
 
-/** The athena-bridge binary: ATHENA_BRIDGE, else the first built one. */
+/**
+ * The athena-bridge binary: ATHENA_BRIDGE, else the most recently built of the release and dev
+ * builds (a release build left from an earlier checkout must not answer for today's sources).
+ */
 export function bridgeBinary() {
-  const candidates = [process.env.ATHENA_BRIDGE, 'build/release/bridge/athena-bridge', 'build/dev/bridge/athena-bridge']
-    .filter(Boolean).map((p) => path.resolve(root, p));
-  const found = candidates.find((p) => existsSync(p));
-  if (!found) throw new Error(`athena-bridge is not built (looked in ${candidates.join(', ')}): run ./athena build`);
-  return found;
+  if (process.env.ATHENA_BRIDGE) return path.resolve(root, process.env.ATHENA_BRIDGE);
+  const candidates = ['build/release/bridge/athena-bridge', 'build/dev/bridge/athena-bridge'].map((p) => path.resolve(root, p));
+  const built = candidates.filter((p) => existsSync(p)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (built.length === 0) throw new Error(`athena-bridge is not built (looked in ${candidates.join(', ')}): run ./athena build`);
+  return built[0];
 }
 
 /** Fails with a clear message when the wasm core has not been staged into the extension. */
@@ -107,10 +110,18 @@ export async function startChain(opts = {}) {
   const leaveDialogs = (/** @type {import('playwright-core').Page} */ p) => p.on('dialog', () => {});
   context.pages().forEach(leaveDialogs);
   context.on('page', leaveDialogs);
-  let worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
-  if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs });
-
   const clients = [];
+  // A chain that fails to come up closes what it started (Chromium, bridges): left running, they
+  // keep the test process alive and the suite hangs instead of failing.
+  const abandon = async (/** @type {unknown} */ e) => {
+    for (const c of clients) await c.close().catch(() => {});
+    await context.close().catch(() => {});
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    throw e;
+  };
+  let worker = context.serviceWorkers().find((w) => w.url().includes(EXTENSION_ID));
+  if (!worker) worker = await context.waitForEvent('serviceworker', { timeout: CHAIN_LIMITS.connectMs }).catch(abandon);
+
   /** The clients of the 2026-07-28 SDK, whose callTool takes its options second. */
   const modern = new WeakSet();
   /**
@@ -138,14 +149,14 @@ export async function startChain(opts = {}) {
   const callTool = (c, params) => (modern.has(c) ? c.callTool(params, { timeout: CHAIN_LIMITS.toolCallMs })
     : c.callTool(params, undefined, { timeout: CHAIN_LIMITS.toolCallMs }));
 
-  const client = await connectClient(undefined, opts.mcpFlags ?? []);
+  const client = await connectClient(undefined, opts.mcpFlags ?? []).catch(abandon);
   log('waiting for the extension to connect to the bridge');
   let last = '';
   await until('the extension connecting to the bridge', async () => {
     const r = await callTool(client, { name: 'tabs', arguments: { action: 'list' } });
     last = resultText(r);
     return !r.isError;
-  }, { ms: CHAIN_LIMITS.connectMs, last: () => last });
+  }, { ms: CHAIN_LIMITS.connectMs, last: () => last }).catch(abandon);
 
   /**
    * Calls a tool; returns {text, fp, isError, raw}: `text` is what the model gets, `fp` that text

@@ -1,9 +1,9 @@
 // athena-bridge's logic without processes: framing, chunking, host routing, the MCP state machine.
-#include <catch2/catch.hpp>
+#include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <unistd.h>
 
 #include "framing.h"
 #include "host.h"
@@ -73,7 +73,8 @@ TEST_CASE("host routing: calls before the extension's hello are refused with not
   CHECK(hello[2].message["extension"] == true);
 }
 
-TEST_CASE("host routing: one client's flood of calls stops at its share, and another client's call goes through", "[bridge][host][fair]") {
+TEST_CASE("host routing: one client's flood of calls stops at its share, and another client's call goes through",
+          "[bridge][host][fair]") {
   HostRouter r;
   r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
   r.client_connected(1);
@@ -91,14 +92,16 @@ TEST_CASE("host routing: one client's flood of calls stops at its share, and ano
   CHECK(over[0].client == 1);
   CHECK(over[0].message["error"]["code"] == "busy");
   CHECK(over[0].message["error"]["message"] == "this agent already has " + std::to_string(limits::kMaxCallsPerClient) +
-                                                  " calls in flight, its share; wait for some to finish");
+                                                   " calls in flight, its share; wait for some to finish");
   auto other = r.from_client(2, {{"type", "call"}, {"id", 1}, {"tool", "snapshot"}});
   REQUIRE(other.size() == 1);
   CHECK(other[0].client == 0);
   CHECK(r.calls_of(2) == 1);
 }
 
-TEST_CASE("host routing: a client let go to make room keeps its session, and gets it back when it reconnects with its id", "[bridge][host][fair]") {
+TEST_CASE(
+    "host routing: a client let go to make room keeps its session, and gets it back when it reconnects with its id",
+    "[bridge][host][fair]") {
   HostRouter r;
   r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
   r.client_connected(1);
@@ -154,7 +157,10 @@ TEST_CASE("host routing: hello first, sessions per client, ids rewritten and res
 // POSIX only: making a symlink needs a privilege on Windows (there resolve_upload_files is
 // platform::real_path, checked by platform_test.cpp).
 #if !defined(_WIN32)
-TEST_CASE("host routing: upload paths reach the extension resolved, a missing file goes on as given (its absence is not told)", "[bridge][host]") {
+TEST_CASE(
+    "host routing: upload paths reach the extension resolved, a missing file goes on as given (its absence is not "
+    "told)",
+    "[bridge][host]") {
   char tmpl[] = "/tmp/athena-upload-XXXXXX";
   REQUIRE(::mkdtemp(tmpl) != nullptr);
   const std::string dir = tmpl;
@@ -169,7 +175,9 @@ TEST_CASE("host routing: upload paths reach the extension resolved, a missing fi
   r.from_extension({{"type", "hello"}, {"protocol", limits::kProtocol}});
   r.client_connected(1);
   r.from_client(1, {{"type", "hello"}, {"client", "a"}});
-  auto sent = r.from_client(1, {{"type", "call"}, {"id", 1}, {"tool", "upload"},
+  auto sent = r.from_client(1, {{"type", "call"},
+                                {"id", 1},
+                                {"tool", "upload"},
                                 {"args", {{"ref", "e2"}, {"files", {dir + "/./allowed.txt", link, 7}}}}});
   REQUIRE(sent.size() == 1);
   CHECK(sent[0].client == 0);
@@ -177,7 +185,8 @@ TEST_CASE("host routing: upload paths reach the extension resolved, a missing fi
   CHECK(sent[0].message["args"]["files"] == nlohmann::json({real, secret, 7}));
   // Whether a file exists is never told here: a missing one reaches the extension as given, which
   // refuses it with the same words as an existing one when uploads are off (extension/lib/policy.js).
-  auto missing = r.from_client(1, {{"type", "call"}, {"id", 2}, {"tool", "upload"}, {"args", {{"files", {dir + "/nope", dir + "/x/../nope"}}}}});
+  auto missing = r.from_client(
+      1, {{"type", "call"}, {"id", 2}, {"tool", "upload"}, {"args", {{"files", {dir + "/nope", dir + "/x/../nope"}}}}});
   REQUIRE(missing.size() == 1);
   CHECK(missing[0].client == 0);
   CHECK(missing[0].message["args"]["files"] == nlohmann::json({dir + "/nope", dir + "/x/../nope"}));
@@ -213,7 +222,8 @@ struct FakeIo {
 TEST_CASE("MCP: initialize negotiates, errors are JSON-RPC errors", "[bridge][mcp]") {
   FakeIo f;
   McpServer s(f.io());
-  s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","clientInfo":{"name":"x","version":"1"}}})");
+  s.on_line(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","clientInfo":{"name":"x","version":"1"}}})");
   CHECK(f.to_client.back()["result"]["protocolVersion"] == "2025-03-26");
   s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"1999-01-01"}})");
   CHECK(f.to_client.back()["result"]["protocolVersion"] == legacy_protocol_versions().front());
@@ -225,7 +235,8 @@ TEST_CASE("MCP: initialize negotiates, errors are JSON-RPC errors", "[bridge][mc
   CHECK(f.to_client.back()["error"]["code"] == -32601);
   s.on_line(R"({"jsonrpc":"1.0","id":4,"method":"ping"})");
   CHECK(f.to_client.back()["error"]["code"] == -32600);
-  s.on_line(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"click","arguments":{"ref":"e1","extra":1}}})");
+  s.on_line(
+      R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"click","arguments":{"ref":"e1","extra":1}}})");
   CHECK(f.to_client.back()["error"]["message"] == "click: unknown argument 'extra' (known: ref, tab, version)");
   const std::size_t before = f.to_client.size();
   s.on_line(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
@@ -274,7 +285,8 @@ TEST_CASE("MCP: not connected gives an actionable tool error", "[bridge][mcp]") 
   FakeIo f;
   f.connected = false;
   McpServer s(f.io());
-  s.on_line(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"navigate","arguments":{"url":"http://x/"}}})");
+  s.on_line(
+      R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"navigate","arguments":{"url":"http://x/"}}})");
   const auto& r = f.to_client.back()["result"];
   CHECK(r["isError"] == true);
   const std::string t = r["content"][0]["text"];
@@ -282,12 +294,16 @@ TEST_CASE("MCP: not connected gives an actionable tool error", "[bridge][mcp]") 
   CHECK(t.find("athena-bridge doctor") != std::string::npos);
 }
 
-TEST_CASE("MCP: a call whose write finds the host gone before its hang-up is read waits, and the server reconnects for it", "[bridge][mcp][reconnect]") {
+TEST_CASE(
+    "MCP: a call whose write finds the host gone before its hang-up is read waits, and the server reconnects for it",
+    "[bridge][mcp][reconnect]") {
   FakeIo f;
   McpServer s(f.io());
   s.on_host({{"type", "status"}, {"extension", true}});
   const auto t0 = Clock::now();
-  s.on_line(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"navigate","arguments":{"url":"http://x/"}}})", t0);
+  s.on_line(
+      R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"navigate","arguments":{"url":"http://x/"}}})",
+      t0);
   REQUIRE(s.in_flight() == 1);
   f.connected = false;  // Chrome stopped the worker: the host exits; its hang-up is not read yet
   const std::size_t answered = f.to_client.size();
@@ -299,7 +315,7 @@ TEST_CASE("MCP: a call whose write finds the host gone before its hang-up is rea
   const int connects = f.connects;
   s.tick(t0 + std::chrono::milliseconds(limits::kReconnectEveryMs));
   CHECK(f.connects == connects + 1);  // it reconnects for the waiting call
-  CHECK(s.in_flight() == 0);  // the call sent to the host that went is answered: it is lost with it
+  CHECK(s.in_flight() == 0);          // the call sent to the host that went is answered: it is lost with it
   REQUIRE(f.to_client.size() == answered + 1);
   CHECK(f.to_client.back()["id"] == 3);
   CHECK(f.to_client.back()["result"]["isError"] == true);
@@ -310,7 +326,8 @@ TEST_CASE("MCP: a call whose write finds the host gone before its hang-up is rea
   CHECK(f.to_host.back()["tool"] == "snapshot");
 }
 
-TEST_CASE("MCP: an extension that went away (Chrome stopped its worker) is waited for, within a bound", "[bridge][mcp][reconnect]") {
+TEST_CASE("MCP: an extension that went away (Chrome stopped its worker) is waited for, within a bound",
+          "[bridge][mcp][reconnect]") {
   FakeIo f;
   McpServer s(f.io());
   s.on_host({{"type", "status"}, {"extension", true}});
@@ -362,13 +379,16 @@ TEST_CASE("tool list: every tool has a schema: outputSchema only in structured m
   // Arguments the extension takes are accepted: tab ids are strings ("c0p1", "shared-12").
   CHECK(check_arguments(*find_tool("tabs"), {{"action", "select"}, {"tab", "c0p2"}}) == "");
   CHECK(check_arguments(*find_tool("click"), {{"ref", "e3"}, {"tab", "c0p1"}}) == "");
-  CHECK(check_arguments(*find_tool("tabs"), {{"action", "close"}, {"tab", 3}}) == "tabs: argument 'tab' must be string");
+  CHECK(check_arguments(*find_tool("tabs"), {{"action", "close"}, {"tab", 3}}) ==
+        "tabs: argument 'tab' must be string");
   CHECK(check_arguments(*find_tool("wait_for"), {{"ref", "e3"}, {"state", "hidden"}}) == "");
   CHECK(check_arguments(*find_tool("wait_for"), {{"gone", "Loading"}}) == "");
-  CHECK(check_arguments(*find_tool("find"), {{"region", "Primary"}, {"after", "e20"}, {"limit", 20}, {"frame", "f2"}}) == "");
+  CHECK(check_arguments(*find_tool("find"),
+                        {{"region", "Primary"}, {"after", "e20"}, {"limit", 20}, {"frame", "f2"}}) == "");
   CHECK(check_arguments(*find_tool("read"), {{"region", "main"}, {"frame", "f1"}}) == "");
   CHECK(check_arguments(*find_tool("type"), {{"ref", "a"}, {"text", "b"}, {"submit", true}}) == "");
-  CHECK(check_arguments(*find_tool("select"), {{"ref", "a"}, {"values", {1}}}) == "select: every item of 'values' must be string");
+  CHECK(check_arguments(*find_tool("select"), {{"ref", "a"}, {"values", {1}}}) ==
+        "select: every item of 'values' must be string");
 }
 
 TEST_CASE("MCP: by default a FactPack reaches the client as text only", "[bridge][mcp]") {
@@ -379,8 +399,12 @@ TEST_CASE("MCP: by default a FactPack reaches the client as text only", "[bridge
   for (const auto& t : f.to_client.back()["result"]["tools"]) CHECK_FALSE(t.contains("outputSchema"));
   s.on_line(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"click","arguments":{"ref":"e3"}}})");
   const std::string hid = f.to_host.back()["id"];
-  s.on_host({{"type", "result"}, {"id", hid}, {"ok", true}, {"text", "<no_change v=\"6\"/>\n"},
-             {"factpack", {{"type", "no_change"}, {"version", 6}}}, {"version", 6}});
+  s.on_host({{"type", "result"},
+             {"id", hid},
+             {"ok", true},
+             {"text", "<no_change v=\"6\"/>\n"},
+             {"factpack", {{"type", "no_change"}, {"version", 6}}},
+             {"version", 6}});
   const auto& r = f.to_client.back()["result"];
   CHECK(r["content"] == nlohmann::json::array({{{"type", "text"}, {"text", "<no_change v=\"6\"/>\n"}}}));
   CHECK_FALSE(r.contains("structuredContent"));
@@ -408,7 +432,9 @@ TEST_CASE("MCP: structured mode honours the outputSchema on every FactPack resul
     CHECK(call({{"text", "<delta v=\"5\">"}, {"factpack", fp}, {"version", 5}}) == fp);
   }
   SECTION("a dialog that interrupted the action gets the reply's version") {
-    const auto sc = call({{"text", "<dialog …>"}, {"factpack", {{"type", "dialog"}, {"dialog", {{"type", "confirm"}}}}}, {"version", 7}});
+    const auto sc = call({{"text", "<dialog …>"},
+                          {"factpack", {{"type", "dialog"}, {"dialog", {{"type", "confirm"}}}}},
+                          {"version", 7}});
     CHECK(sc["type"] == "dialog");
     CHECK(sc["version"] == 7);
   }
@@ -425,7 +451,11 @@ TEST_CASE("MCP: a screenshot result reaches the agent as an MCP image", "[bridge
   s.on_host({{"type", "status"}, {"extension", true}});
   s.on_line(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"screenshot","arguments":{}}})");
   const std::string hid = f.to_host.back()["id"];
-  s.on_host({{"type", "result"}, {"id", hid}, {"ok", true}, {"text", "screenshot of c0p1"}, {"image", {{"mime", "image/png"}, {"data", "iVBORw0KGgo="}}}});
+  s.on_host({{"type", "result"},
+             {"id", hid},
+             {"ok", true},
+             {"text", "screenshot of c0p1"},
+             {"image", {{"mime", "image/png"}, {"data", "iVBORw0KGgo="}}}});
   const auto& content = f.to_client.back()["result"]["content"];
   REQUIRE(content.size() == 2);
   CHECK(content[1] == nlohmann::json({{"type", "image"}, {"data", "iVBORw0KGgo="}, {"mimeType", "image/png"}}));
@@ -437,7 +467,9 @@ TEST_CASE("MCP: a long call reports progress to a client that asked, and only th
   McpServer s(f.io());
   s.on_host({{"type", "status"}, {"extension", true}});
   const auto t0 = Clock::now();
-  s.on_line(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wait_for","arguments":{"text":"Done","ms":5000},"_meta":{"progressToken":"p1"}}})", t0);
+  s.on_line(
+      R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"wait_for","arguments":{"text":"Done","ms":5000},"_meta":{"progressToken":"p1"}}})",
+      t0);
   s.on_line(R"({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"snapshot","arguments":{}}})", t0);
   const std::size_t n = f.to_client.size();
   s.tick(t0 + std::chrono::milliseconds(limits::kProgressEveryMs - 1));

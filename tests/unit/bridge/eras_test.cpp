@@ -52,18 +52,20 @@ const json kServerInfo = {{"name", "athena-delta"}, {"version", athena::kVersion
 
 }  // namespace
 
-TEST_CASE("eras: 2026-07-28 server/discover says every version we speak, our capabilities and who we are", "[bridge][mcp][eras]") {
+TEST_CASE("eras: 2026-07-28 server/discover says every version we speak, our capabilities and who we are",
+          "[bridge][mcp][eras]") {
   Server t;
   const json& r = t.send(modern("discover-1", "server/discover"))["result"];
   CHECK(r["resultType"] == "complete");
-  CHECK(r["supportedVersions"] == json({"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"}));
+  CHECK(r["supportedVersions"] ==
+        json({"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"}));
   CHECK(r["capabilities"] == json({{"tools", {{"listChanged", false}}}}));  // no logging: nothing sends log messages
   CHECK(r["_meta"]["io.modelcontextprotocol/serverInfo"] == kServerInfo);
   CHECK(r["ttlMs"] == limits::kListTtlMs);
   CHECK(r["cacheScope"] == "public");
   CHECK(r["instructions"].is_string());
   CHECK(t.s.client_name() == "modern-agent");  // what the native host shows for this agent
-  CHECK_FALSE(t.s.initialized());               // no handshake in this era
+  CHECK_FALSE(t.s.initialized());              // no handshake in this era
 }
 
 TEST_CASE("eras: every 2026-07-28 result says its resultType and who answered", "[bridge][mcp][eras]") {
@@ -111,7 +113,8 @@ TEST_CASE("eras: a version we do not speak is -32022 with the versions we do", "
     CHECK(e["data"]["supported"] == json(supported_protocol_versions()));
     CHECK(e["data"]["requested"] == "1900-01-01");
     CHECK(e["message"] ==
-          "Unsupported protocol version \"1900-01-01\": athena-delta serves 2026-07-28 per request, and 2025-11-25, 2025-06-18, "
+          "Unsupported protocol version \"1900-01-01\": athena-delta serves 2026-07-28 per request, and 2025-11-25, "
+          "2025-06-18, "
           "2025-03-26, 2024-11-05, 2024-10-07 after initialize");
   }
   SECTION("a legacy revision in the per-request envelope (legacy revisions are spoken after initialize)") {
@@ -135,7 +138,8 @@ TEST_CASE("eras: a malformed 2026-07-28 envelope is -32602 naming what is wrong"
     const json& e = t.send(req)["error"];
     CHECK(e["code"] == -32602);
     CHECK(e["message"] ==
-          "a 2026-07-28 request must carry _meta[\"io.modelcontextprotocol/clientCapabilities\"], an object ({} for a client "
+          "a 2026-07-28 request must carry _meta[\"io.modelcontextprotocol/clientCapabilities\"], an object ({} for a "
+          "client "
           "that declares none)");
   }
   SECTION("a version that is not a string") {
@@ -143,7 +147,8 @@ TEST_CASE("eras: a malformed 2026-07-28 envelope is -32602 naming what is wrong"
     const json& e = t.send(req)["error"];
     CHECK(e["code"] == -32602);
     CHECK(e["message"] ==
-          "_meta[\"io.modelcontextprotocol/protocolVersion\"] must be a string, the protocol version of this request (e.g. \"2026-07-28\")");
+          "_meta[\"io.modelcontextprotocol/protocolVersion\"] must be a string, the protocol version of this request "
+          "(e.g. \"2026-07-28\")");
   }
   SECTION("a _meta that is not an object") {
     req["params"]["_meta"] = "2026-07-28";
@@ -171,19 +176,23 @@ TEST_CASE("eras: what each era has and the other has not", "[bridge][mcp][eras]"
     const json& e = t.send(legacy("p", "server/discover"))["error"];
     CHECK(e["code"] == -32602);
     CHECK(e["message"] ==
-          "server/discover is a 2026-07-28 request: it needs params._meta with io.modelcontextprotocol/protocolVersion and "
+          "server/discover is a 2026-07-28 request: it needs params._meta with io.modelcontextprotocol/protocolVersion "
+          "and "
           "io.modelcontextprotocol/clientCapabilities");
-    CHECK(t.send(legacy(2, "initialize", {{"protocolVersion", "2025-06-18"}}))["result"]["protocolVersion"] == "2025-06-18");
+    CHECK(t.send(legacy(2, "initialize", {{"protocolVersion", "2025-06-18"}}))["result"]["protocolVersion"] ==
+          "2025-06-18");
   }
   SECTION("legacy: logging/setLevel is gone with the logging capability") {
     CHECK(t.send(legacy(3, "logging/setLevel", {{"level", "info"}}))["error"]["code"] == -32601);
   }
   SECTION("legacy: initialize asking for 2026-07-28 gets our newest legacy revision (2026-07-28 has no initialize)") {
-    CHECK(t.send(legacy(4, "initialize", {{"protocolVersion", "2026-07-28"}}))["result"]["protocolVersion"] == "2025-11-25");
+    CHECK(t.send(legacy(4, "initialize", {{"protocolVersion", "2026-07-28"}}))["result"]["protocolVersion"] ==
+          "2025-11-25");
   }
 }
 
-TEST_CASE("eras: subscriptions/listen is acknowledged with nothing to listen to, and held until cancelled", "[bridge][mcp][eras]") {
+TEST_CASE("eras: subscriptions/listen is acknowledged with nothing to listen to, and held until cancelled",
+          "[bridge][mcp][eras]") {
   Server t;
   const json& ack = t.send(modern(11, "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}));
   CHECK(ack["method"] == "notifications/subscriptions/acknowledged");
@@ -193,8 +202,8 @@ TEST_CASE("eras: subscriptions/listen is acknowledged with nothing to listen to,
   t.s.on_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":11}})");
   CHECK(t.out.size() == n);  // a cancelled request is never answered
   for (std::size_t i = 0; i < limits::kMaxSubscriptions; ++i)
-    CHECK(t.send(modern(100 + static_cast<int>(i), "subscriptions/listen", {{"notifications", json::object()}}))["method"] ==
-          "notifications/subscriptions/acknowledged");
+    CHECK(t.send(modern(100 + static_cast<int>(i), "subscriptions/listen",
+                        {{"notifications", json::object()}}))["method"] == "notifications/subscriptions/acknowledged");
   const json& e = t.send(modern(999, "subscriptions/listen", {{"notifications", json::object()}}));
   CHECK(e["error"]["code"] == -32600);
 }
@@ -218,7 +227,8 @@ TEST_CASE("eras: progress keeps increasing, from our heartbeat and from the exte
   CHECK(t.out.back()["params"]["progress"].get<double>() > first);
 }
 
-TEST_CASE("eras: a call waiting for the extension reports progress, and a cancelled one is dropped", "[bridge][mcp][eras]") {
+TEST_CASE("eras: a call waiting for the extension reports progress, and a cancelled one is dropped",
+          "[bridge][mcp][eras]") {
   Server t;
   t.s.on_host({{"type", "status"}, {"extension", true}});
   t.s.on_host_lost("the native host went away");

@@ -1,8 +1,9 @@
 // The bridge's platform layer (bridge/src/platform/platform.h), the same cases on every OS it is
 // built for: natively on Linux, under qemu-user for arm64, under wine64 for Windows (the cross
 // suite). What differs by OS is only what the header says differs (the endpoint's name, paths).
-#include <catch2/catch.hpp>
+#include "platform/platform.h"
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -10,7 +11,6 @@
 #include <string>
 
 #include "limits.h"
-#include "platform/platform.h"
 
 using namespace athena::bridge;
 using Event = platform::EventLoop::Event;
@@ -45,8 +45,10 @@ struct OwnEndpoint {
 #if defined(_WIN32)
     _putenv_s("ATHENA_RUNTIME_DIR", v.c_str());  // (the test's own setup; the bridge only reads it)
 #else
-    if (v.empty()) unsetenv("ATHENA_RUNTIME_DIR");
-    else setenv("ATHENA_RUNTIME_DIR", v.c_str(), 1);
+    if (v.empty())
+      unsetenv("ATHENA_RUNTIME_DIR");
+    else
+      setenv("ATHENA_RUNTIME_DIR", v.c_str(), 1);
 #endif
   }
 };
@@ -83,7 +85,8 @@ std::string read_bytes(platform::EventLoop& loop, int id, std::size_t n, platfor
 
 }  // namespace
 
-TEST_CASE("platform: the endpoint carries bytes both ways between this user's processes, and says when a side goes", "[bridge][platform]") {
+TEST_CASE("platform: the endpoint carries bytes both ways between this user's processes, and says when a side goes",
+          "[bridge][platform]") {
   OwnEndpoint own;
   platform::EventLoop host, agent;
   std::string err;
@@ -114,7 +117,10 @@ TEST_CASE("platform: the endpoint carries bytes both ways between this user's pr
   CHECK_FALSE(agent.send(c, "after close"));
 }
 
-TEST_CASE("platform: a second listener on the same endpoint is refused, naming it, and once the host is gone connecting says so", "[bridge][platform]") {
+TEST_CASE(
+    "platform: a second listener on the same endpoint is refused, naming it, and once the host is gone connecting says "
+    "so",
+    "[bridge][platform]") {
   OwnEndpoint own;
   auto first = std::make_unique<platform::EventLoop>();
   platform::EventLoop second, agent;
@@ -130,7 +136,8 @@ TEST_CASE("platform: a second listener on the same endpoint is refused, naming i
   CHECK(err.rfind("no native host is listening on " + platform::endpoint_name(), 0) == 0);
 }
 
-TEST_CASE("platform: a folder place holds the manifest file: written, read back, removed once", "[bridge][platform][install]") {
+TEST_CASE("platform: a folder place holds the manifest file: written, read back, removed once",
+          "[bridge][platform][install]") {
   TempDir dir;
   const std::string place = dir.str() + platform::path_separator() + "NativeMessagingHosts";
   CHECK(platform::read_registration(place, "com.test.host").text.empty());

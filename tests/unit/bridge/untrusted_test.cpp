@@ -1,9 +1,9 @@
 // Hostile JSON on every reader of the bridge: bounded before parsing, typed on access. The same
 // attacks through the built binary are in bridge/test/hostile.test.mjs.
-#include <catch2/catch.hpp>
-
-#include <cstdio>
 #include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
 
 #include "host.h"
 #include "install.h"
@@ -16,7 +16,9 @@ using namespace athena::bridge;
 
 namespace {
 
-std::string deep(std::size_t depth) { return std::string(depth, '[') + "1" + std::string(depth, ']'); }
+std::string deep(std::size_t depth) {
+  return std::string(depth, '[') + "1" + std::string(depth, ']');
+}
 
 struct Lines {
   std::vector<json> out;
@@ -35,13 +37,13 @@ struct Lines {
 TEST_CASE("scan_json: depth and batch size without parsing, strings skipped", "[bridge][untrusted]") {
   CHECK(scan_json("1").depth == 0);
   CHECK(scan_json(R"({"a":[1,{"b":2}]})").depth == 3);
-  CHECK(scan_json(R"({"a":"[[[[{{{{"})").depth == 1);            // brackets in a string do not count
-  CHECK(scan_json(R"({"a":"\"[[[[\\"})").depth == 1);            // nor after escaped quotes and backslashes
+  CHECK(scan_json(R"({"a":"[[[[{{{{"})").depth == 1);  // brackets in a string do not count
+  CHECK(scan_json(R"({"a":"\"[[[[\\"})").depth == 1);  // nor after escaped quotes and backslashes
   CHECK(scan_json(deep(100000)).depth == 100000);
   CHECK(scan_json("[]").top_items == 0);
   CHECK(scan_json("[1]").top_items == 1);
   CHECK(scan_json(R"([{"a":[1,2,3]},"x,y",3])").top_items == 3);  // commas inside items and strings do not count
-  CHECK(scan_json(R"({"a":1,"b":2})").top_items == 0);           // only a top-level array is a batch
+  CHECK(scan_json(R"({"a":1,"b":2})").top_items == 0);            // only a top-level array is a batch
 }
 
 TEST_CASE("parse_untrusted: at the depth limit parses, one deeper is refused with the numbers", "[bridge][untrusted]") {
@@ -84,12 +86,15 @@ TEST_CASE("MCP: wrongly typed JSON-RPC is an error, never an abort", "[bridge][m
   const json& bad_id2 = l.send(R"({"jsonrpc":2,"id":[1,2],"method":"ping"})");
   CHECK(bad_id2["id"].is_null());
   // initialize with wrong types still initializes, with our newest version and a default name.
-  const json& init = l.send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5,"clientInfo":{"name":{"x":1}}}})");
+  const json& init = l.send(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5,"clientInfo":{"name":{"x":1}}}})");
   CHECK(init["result"]["protocolVersion"] == legacy_protocol_versions().front());
   CHECK(l.server.client_name() == "mcp-client");
   CHECK(l.send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":7}})")["error"]["code"] == -32602);
-  CHECK(l.send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"snapshot","_meta":{"progressToken":[1]}}})")["error"]["message"] ==
-        "_meta.progressToken must be a string or an integer");
+  CHECK(
+      l.send(
+          R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"snapshot","_meta":{"progressToken":[1]}}})")
+          ["error"]["message"] == "_meta.progressToken must be a string or an integer");
   // A cancellation whose requestId is an object is ignored (no answer, no abort).
   l.out.clear();
   l.server.on_line(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"a":1}}})");
@@ -102,7 +107,8 @@ TEST_CASE("MCP: deep values and big batches are refused before they are parsed",
   CHECK(deep_id["id"].is_null());
   CHECK(deep_id["error"]["message"] == "refused: nested 80001 levels deep; at most 64");
   std::string batch = "[";
-  for (std::size_t i = 0; i <= limits::kMaxBatchItems; ++i) batch += std::string(i ? "," : "") + R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+  for (std::size_t i = 0; i <= limits::kMaxBatchItems; ++i)
+    batch += std::string(i ? "," : "") + R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
   batch += "]";
   CHECK(l.send(batch)["error"]["message"] == "refused: a batch of 33 messages; at most 32");
   CHECK(l.send(R"({"jsonrpc":"2.0","id":9,"method":"ping"})")["result"] == json::object());
@@ -181,7 +187,11 @@ TEST_CASE("install: options are checked before anything is written", "[bridge][i
   o.binary = "athena-bridge";
   CHECK(check_install_options(o) == "--binary 'athena-bridge' must be an absolute path");
   const std::string plain = "/tmp/athena-install-test-not-executable";
-  { std::FILE* f = std::fopen(plain.c_str(), "w"); REQUIRE(f); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(plain.c_str(), "w");
+    REQUIRE(f);
+    std::fclose(f);
+  }
   ::chmod(plain.c_str(), 0644);
   o.binary = plain;
   CHECK(check_install_options(o) == "--binary '" + plain + "' is not an executable file");
@@ -192,11 +202,13 @@ TEST_CASE("install: options are checked before anything is written", "[bridge][i
 }
 #endif
 
-TEST_CASE("tool arguments: an integer argument given as a float beyond 64 bits is refused, not cast", "[bridge][tools][untrusted]") {
+TEST_CASE("tool arguments: an integer argument given as a float beyond 64 bits is refused, not cast",
+          "[bridge][tools][untrusted]") {
   // Found by fuzz/jsonrpc.cpp: casting 9.2e19 to long long was undefined behaviour.
   const json* wait = find_tool("wait_for");
   REQUIRE(wait);
-  CHECK(check_arguments(*wait, json::parse(R"({"ms": 92233720360854775807})")) == "wait_for: argument 'ms' must be integer");
+  CHECK(check_arguments(*wait, json::parse(R"({"ms": 92233720360854775807})")) ==
+        "wait_for: argument 'ms' must be integer");
   CHECK(check_arguments(*wait, json::parse(R"({"ms": 1e300})")) == "wait_for: argument 'ms' must be integer");
   CHECK(check_arguments(*wait, json::parse(R"({"ms": 5000.0})")) == "");
   CHECK(check_arguments(*wait, json::parse(R"({"ms": 1.5})")) == "wait_for: argument 'ms' must be integer");

@@ -31,8 +31,8 @@ struct Page {
 };
 
 struct Case {
-  const char* rule;                      // what the specification says, in a few words
-  std::function<int(Page&)> build;       // builds the page, returns the element to name
+  const char* rule;                 // what the specification says, in a few words
+  std::function<int(Page&)> build;  // builds the page, returns the element to name
   std::string role, name;
 };
 
@@ -120,7 +120,9 @@ TEST_CASE("accname step 2B: aria-labelledby", "[compiler][accname]") {
        },
        "button", "Label of r"},
       {"references to nothing give no name: the next step (aria-label) names it",
-       [](Page& p) { return p.add(p.body, "button", {{"aria-labelledby", "nosuch"}, {"aria-label", "Fallback"}}, "x"); },
+       [](Page& p) {
+         return p.add(p.body, "button", {{"aria-labelledby", "nosuch"}, {"aria-label", "Fallback"}}, "x");
+       },
        "button", "Fallback"},
   });
 }
@@ -153,7 +155,8 @@ TEST_CASE("accname step 2C: an embedded control gives its value inside another n
        "checkbox", "Colour Blue theme"},
       {"an ARIA spinbutton referenced by aria-labelledby: aria-valuetext, else aria-valuenow",
        [](Page& p) {
-         p.add(p.body, "span", {{"id", "s"}, {"role", "spinbutton"}, {"aria-valuenow", "4"}, {"aria-valuetext", "four"}});
+         p.add(p.body, "span",
+               {{"id", "s"}, {"role", "spinbutton"}, {"aria-valuenow", "4"}, {"aria-valuetext", "four"}});
          return p.add(p.body, "button", {{"aria-labelledby", "s"}}, "x");
        },
        "button", "four"},
@@ -163,9 +166,15 @@ TEST_CASE("accname step 2C: an embedded control gives its value inside another n
 TEST_CASE("accname step 2D: aria-label", "[compiler][accname]") {
   run({
       {"aria-label wins over content",
-       [](Page& p) { return p.add(p.body, "button", {{"aria-label", "Close"}}, "×"); }, "button", "Close"},
+       [](Page& p) {
+         return p.add(p.body, "button", {{"aria-label", "Close"}}, "×");
+       },
+       "button", "Close"},
       {"a blank aria-label is skipped",
-       [](Page& p) { return p.add(p.body, "button", {{"aria-label", "  "}}, "Content"); }, "button", "Content"},
+       [](Page& p) {
+         return p.add(p.body, "button", {{"aria-label", "  "}}, "Content");
+       },
+       "button", "Content"},
   });
 }
 
@@ -178,13 +187,25 @@ TEST_CASE("accname step 2E: the host language label (HTML-AAM)", "[compiler][acc
        },
        "button", "Send form"},
       {"input type=image: alt",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "image"}, {"alt", "Continue"}}); }, "button", "Continue"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "image"}, {"alt", "Continue"}});
+       },
+       "button", "Continue"},
       {"input type=image: title when there is no alt",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "image"}, {"title", "Upload it"}}); }, "button", "Upload it"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "image"}, {"title", "Upload it"}});
+       },
+       "button", "Upload it"},
       {"input type=image: \"Submit\" when nothing else names it",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "image"}}); }, "button", "Submit"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "image"}});
+       },
+       "button", "Submit"},
       {"input type=submit without value: \"Submit\"",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "submit"}}); }, "button", "Submit"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "submit"}});
+       },
+       "button", "Submit"},
   });
 }
 
@@ -239,7 +260,10 @@ TEST_CASE("accname step 2F: name from content", "[compiler][accname]") {
 TEST_CASE("accname step 2I: the tooltip attribute", "[compiler][accname]") {
   run({
       {"title names a control nothing else names",
-       [](Page& p) { return p.add(p.body, "button", {{"title", "Settings"}}); }, "button", "Settings"},
+       [](Page& p) {
+         return p.add(p.body, "button", {{"title", "Settings"}});
+       },
+       "button", "Settings"},
       {"an <img alt=\"\"> is presentational even with a title: a button holding only it is nameless",
        [](Page& p) {
          const int b = p.add(p.body, "button");
@@ -253,23 +277,40 @@ TEST_CASE("accname step 2I: the tooltip attribute", "[compiler][accname]") {
 TEST_CASE("ARIA 1.2 §9.3: presentational role conflict resolution", "[compiler][roles][accname]") {
   run({
       {"role=none on a focusable element is ignored",
-       [](Page& p) { return p.add(p.body, "a", {{"href", "#"}, {"role", "none"}}, "Still a link"); }, "link", "Still a link"},
+       [](Page& p) {
+         return p.add(p.body, "a", {{"href", "#"}, {"role", "none"}}, "Still a link");
+       },
+       "link", "Still a link"},
       {"role=none with a global ARIA property (aria-label) is ignored",
-       [](Page& p) { return p.add(p.body, "h1", {{"role", "none"}, {"aria-label", "Heading kept"}}, "Heading"); },
+       [](Page& p) {
+         return p.add(p.body, "h1", {{"role", "none"}, {"aria-label", "Heading kept"}}, "Heading");
+       },
        "heading", "Heading kept"},
       {"role=presentation on a button is ignored (focusable)",
-       [](Page& p) { return p.add(p.body, "button", {{"role", "presentation"}}, "Still a button"); }, "button", "Still a button"},
+       [](Page& p) {
+         return p.add(p.body, "button", {{"role", "presentation"}}, "Still a button");
+       },
+       "button", "Still a button"},
   });
 }
 
 TEST_CASE("HTML-AAM input roles and nameless widgets as Chrome maps them", "[compiler][roles][accname]") {
   run({
       {"input type=month: Chrome's DateTime",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "month"}, {"aria-label", "Month"}}); }, "DateTime", "Month"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "month"}, {"aria-label", "Month"}});
+       },
+       "DateTime", "Month"},
       {"input type=week: Chrome's DateTime",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "week"}, {"aria-label", "Week"}}); }, "DateTime", "Week"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "week"}, {"aria-label", "Week"}});
+       },
+       "DateTime", "Week"},
       {"input type=date: Chrome's Date",
-       [](Page& p) { return p.add(p.body, "input", {{"type", "date"}, {"aria-label", "Day"}}); }, "Date", "Day"},
+       [](Page& p) {
+         return p.add(p.body, "input", {{"type", "date"}, {"aria-label", "Day"}});
+       },
+       "Date", "Day"},
       {"an element with a widget role and no name, no box, is still that widget",
        [](Page& p) {
          return p.b.el(0, p.body, "div", {{"role", "button"}, {"aria-pressed", "true"}}, {0, 0, 1280, 0});

@@ -1,9 +1,8 @@
 #include "agreement.h"
 
 #include <map>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "athena/limits.h"
 #include "compiler/roles.h"
@@ -27,7 +26,8 @@ Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json, 
         Ax a;
         a.ignored = n.value("ignored", false);
         if (n.contains("role") && n["role"].is_object()) a.role = n["role"].value("value", std::string());
-        if (n.contains("name") && n["name"].is_object() && n["name"].contains("value") && n["name"]["value"].is_string())
+        if (n.contains("name") && n["name"].is_object() && n["name"].contains("value") &&
+            n["name"]["value"].is_string())
           a.name = n["name"]["value"].get<std::string>();
         a.name = compiler::collapse_ws(a.name);
         compiler::cut_utf8(a.name, limits::kMaxNameChars);
@@ -56,9 +56,10 @@ Agreement compare_with_chrome(const Snapshot& snap, const std::string& ax_json, 
   }
   std::map<std::pair<std::string, long long>, bool> ours;
   for (const ReadableNode& r : snap.nodes) ours[{r.frame_id, r.backend_node_id}] = true;
-  static const char* const kInteractive[] = {"button", "link", "textbox", "searchbox", "spinbutton", "checkbox", "radio",
-                                             "slider", "combobox", "listbox", "menuitem", "menuitemcheckbox",
-                                             "menuitemradio", "tab", "switch", "treeitem", "DisclosureTriangle"};
+  static const char* const kInteractive[] = {
+      "button",        "link",   "textbox",  "searchbox", "spinbutton",        "checkbox",
+      "radio",         "slider", "combobox", "listbox",   "menuitem",          "menuitemcheckbox",
+      "menuitemradio", "tab",    "switch",   "treeitem",  "DisclosureTriangle"};
   for (const auto& [key, a] : chrome) {
     if (a.ignored || ours.count(key)) continue;
     if (headings && a.role == "heading") {

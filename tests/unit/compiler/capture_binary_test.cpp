@@ -1,11 +1,12 @@
 // The binary form of a capture (docs/capture-format.md "Binary form"): the same Snapshot as the
 // JSON form on every recorded page, the same error for the same defect, and a clear error (never
 // a crash, never a huge allocation) for a truncated, inconsistent or hostile buffer.
+#include "capture_binary.h"
+
 #include <cstring>
 #include <sstream>
 
 #include "athena/limits.h"
-#include "capture_binary.h"
 #include "corpus.h"
 #include "helpers.h"
 
@@ -20,8 +21,8 @@ namespace {
 std::string full_dump(const Snapshot& s) {
   std::ostringstream o;
   o.precision(17);
-  o << snapshot_text(s) << s.viewport.x << ',' << s.viewport.y << ',' << s.viewport.width << ',' << s.viewport.height << ' '
-    << s.has_unknown_frames << '\n';
+  o << snapshot_text(s) << s.viewport.x << ',' << s.viewport.y << ',' << s.viewport.width << ',' << s.viewport.height
+    << ' ' << s.has_unknown_frames << '\n';
   for (const ReadableNode& n : s.nodes)
     o << n.bbox.x << ',' << n.bbox.y << ',' << n.bbox.width << ',' << n.bbox.height << ' ' << n.z_index << n.visible
       << n.in_viewport << ' ' << static_cast<int>(n.region) << ' ' << n.overlay << ' ' << n.level << ' '
@@ -29,8 +30,8 @@ std::string full_dump(const Snapshot& s) {
       << n.state.invalid << n.state.selected << n.state.readonly << static_cast<int>(n.state.checked)
       << static_cast<int>(n.state.expanded) << static_cast<int>(n.state.pressed) << n.state.value_redacted << '\n';
   for (const Overlay& ov : s.overlays)
-    o << ov.backend_node_id << ' ' << static_cast<int>(ov.type) << ' ' << ov.rule << ' ' << ov.confidence << ' ' << ov.z_index
-      << ' ' << ov.parent << '\n';
+    o << ov.backend_node_id << ' ' << static_cast<int>(ov.type) << ' ' << ov.rule << ' ' << ov.confidence << ' '
+      << ov.z_index << ' ' << ov.parent << '\n';
   return o.str();
 }
 
@@ -94,7 +95,8 @@ TEST_CASE("a defect of the content gives the same error in both forms", "[compil
   j["snapshot"]["documents"][0]["layout"]["nodeIndex"][0] = 4;
   same(j);
   j = page();
-  j["snapshot"]["documents"][0]["layout"]["styles"][0] = json::array({0, 0, 0, 0, 77});  // a string index past the table, in a style the compiler reads
+  j["snapshot"]["documents"][0]["layout"]["styles"][0] =
+      json::array({0, 0, 0, 0, 77});  // a string index past the table, in a style the compiler reads
   same(j);
   j = page();
   j["snapshot"]["documents"][0]["nodes"]["contentDocumentIndex"] = {{"index", {1}}, {"value", {7}}};
@@ -112,11 +114,13 @@ TEST_CASE("a defect of the content gives the same error in both forms", "[compil
   j["frameTree"]["frame"]["loaderId"] = "";
   same(j);
   j = page();
-  j["frameTree"]["childFrames"] = {{{"frame", {{"id", "K"}, {"loaderId", "L"}}}}, {{"frame", {{"id", ""}, {"loaderId", "L"}}}}};
+  j["frameTree"]["childFrames"] = {{{"frame", {{"id", "K"}, {"loaderId", "L"}}}},
+                                   {{"frame", {{"id", ""}, {"loaderId", "L"}}}}};
   same(j);
   j = page();
   json kids = json::array();
-  for (std::size_t i = 0; i < limits::kMaxFrames + 1; ++i) kids.push_back({{"frame", {{"id", "K" + std::to_string(i)}, {"loaderId", "L"}}}});
+  for (std::size_t i = 0; i < limits::kMaxFrames + 1; ++i)
+    kids.push_back({{"frame", {{"id", "K" + std::to_string(i)}, {"loaderId", "L"}}}});
   j["frameTree"]["childFrames"] = kids;
   same(j);
 }
@@ -146,8 +150,9 @@ TEST_CASE("the form's own defects name the byte and the field", "[compiler][bina
   s = good + std::string(8, '\0');
   const auto total = static_cast<std::uint32_t>(s.size());
   std::memcpy(&s[8], &total, 4);
-  CHECK(compile_capture(s).error().message ==
-        "capture (binary form): 8 bytes left over after the capture (not this core's binary form?); re-capture the page");
+  CHECK(
+      compile_capture(s).error().message ==
+      "capture (binary form): 8 bytes left over after the capture (not this core's binary form?); re-capture the page");
 
   // Invalid UTF-8 in the string table (an overlong '/').
   json j = page();
@@ -157,10 +162,12 @@ TEST_CASE("the form's own defects name the byte and the field", "[compiler][bina
   REQUIRE(zz != std::string::npos);
   s[zz] = static_cast<char>(0xC0);
   s[zz + 1] = static_cast<char>(0xAF);
-  CHECK(compile_capture(s).error().message == "capture (binary form): snapshot.strings is not valid UTF-8; re-capture the page");
+  CHECK(compile_capture(s).error().message ==
+        "capture (binary form): snapshot.strings is not valid UTF-8; re-capture the page");
 }
 
-TEST_CASE("every truncation and random corruption of a buffer is an error or a page, never a crash", "[compiler][binary][errors]") {
+TEST_CASE("every truncation and random corruption of a buffer is an error or a page, never a crash",
+          "[compiler][binary][errors]") {
   const std::string good = to_binary_capture(rich_capture());
   REQUIRE(compile_capture(good).ok());
   for (std::size_t n = 0; n < good.size(); ++n) {

@@ -21,7 +21,8 @@ int CaptureBuilder::add_document(const std::string& frame_id, const std::string&
   return static_cast<int>(docs_.size()) - 1;
 }
 
-void CaptureBuilder::add_frame(const std::string& id, const std::string& loader, const std::string& parent_id, const std::string& url) {
+void CaptureBuilder::add_frame(const std::string& id, const std::string& loader, const std::string& parent_id,
+                               const std::string& url) {
   frames_.push_back({id, loader, parent_id, url});
 }
 
@@ -49,7 +50,9 @@ int CaptureBuilder::raw(int doc, int parent, int type, const std::string& name) 
 void CaptureBuilder::style(int doc, int node, const std::string& name, const std::string& value) {
   docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].style[name] = value;
 }
-void CaptureBuilder::no_box(int doc, int node) { docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].box = false; }
+void CaptureBuilder::no_box(int doc, int node) {
+  docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].box = false;
+}
 void CaptureBuilder::flag(int doc, int node, const std::string& rare) {
   docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].flags.push_back(rare);
 }
@@ -64,8 +67,9 @@ void CaptureBuilder::scroll(int doc, double x, double y) {
   docs_[static_cast<std::size_t>(doc)].sy = y;
 }
 
-CaptureBuilder& CaptureBuilder::add_oopif(const std::string& frame_id, const std::string& loader, const std::string& parent_id,
-                                          long long owner_backend, const std::string& url) {
+CaptureBuilder& CaptureBuilder::add_oopif(const std::string& frame_id, const std::string& loader,
+                                          const std::string& parent_id, long long owner_backend,
+                                          const std::string& url) {
   auto b = std::make_unique<CaptureBuilder>(frame_id, loader, url);
   b->frames_[0].parent = parent_id;
   b->next_backend_ = 100000 * static_cast<long long>(oopifs_.size() + 1);
@@ -101,11 +105,11 @@ J CaptureBuilder::snapshot_json() const {
   J docs = J::array();
   for (const D& d : docs_) {
     J parent = J::array(), type = J::array(), name = J::array(), value = J::array(), backend = J::array(),
-         attrs = J::array();
+      attrs = J::array();
     std::map<std::string, J> rare_bool, rare_str;
     J cdi = {{"index", J::array()}, {"value", J::array()}};
     J lay_index = J::array(), lay_bounds = J::array(), lay_styles = J::array(), lay_text = J::array(),
-         lay_client = J::array();
+      lay_client = J::array();
     for (std::size_t i = 0; i < d.nodes.size(); ++i) {
       const N& n = d.nodes[i];
       parent.push_back(n.parent < 0 && i > 0 ? 0 : n.parent);
@@ -131,8 +135,11 @@ J CaptureBuilder::snapshot_json() const {
       if (n.box) {
         lay_index.push_back(i);
         lay_bounds.push_back(n.rect);
-        std::map<std::string, std::string> st = {{"display", n.type == 3 ? "inline" : "block"}, {"visibility", "visible"},
-                                                 {"opacity", "1"}, {"z-index", "auto"}, {"position", "static"}};
+        std::map<std::string, std::string> st = {{"display", n.type == 3 ? "inline" : "block"},
+                                                 {"visibility", "visible"},
+                                                 {"opacity", "1"},
+                                                 {"z-index", "auto"},
+                                                 {"position", "static"}};
         for (const auto& [k, v] : n.style) st[k] = v;
         J sv = J::array();
         for (const std::string& k : styles) sv.push_back(st.count(k) ? s(st[k]) : -1);
@@ -141,24 +148,36 @@ J CaptureBuilder::snapshot_json() const {
         lay_client.push_back(n.name == "iframe" ? J::array({2, 2, 100, 100}) : J::array());
       }
     }
-    J nodes = {{"parentIndex", parent}, {"nodeType", type}, {"nodeName", name}, {"nodeValue", value},
-                  {"backendNodeId", backend}, {"attributes", attrs}, {"contentDocumentIndex", cdi}};
+    J nodes = {{"parentIndex", parent},    {"nodeType", type},    {"nodeName", name},           {"nodeValue", value},
+               {"backendNodeId", backend}, {"attributes", attrs}, {"contentDocumentIndex", cdi}};
     for (auto& [k, v] : rare_bool) nodes[k] = v;
     for (auto& [k, v] : rare_str) nodes[k] = v;
-    docs.push_back({{"documentURL", s(d.url)}, {"title", -1}, {"frameId", s(d.frame_id)}, {"scrollOffsetX", d.sx},
-                    {"scrollOffsetY", d.sy}, {"nodes", nodes},
-                    {"layout", {{"nodeIndex", lay_index}, {"bounds", lay_bounds}, {"styles", lay_styles}, {"text", lay_text},
-                                {"clientRects", lay_client}}}});
+    docs.push_back({{"documentURL", s(d.url)},
+                    {"title", -1},
+                    {"frameId", s(d.frame_id)},
+                    {"scrollOffsetX", d.sx},
+                    {"scrollOffsetY", d.sy},
+                    {"nodes", nodes},
+                    {"layout",
+                     {{"nodeIndex", lay_index},
+                      {"bounds", lay_bounds},
+                      {"styles", lay_styles},
+                      {"text", lay_text},
+                      {"clientRects", lay_client}}}});
   }
   return {{"documents", docs}, {"strings", strings}};
 }
 
 J CaptureBuilder::json() const {
-  nlohmann::json j = {{"v", 1}, {"styles", styles}, {"frameTree", frame_tree_json()}, {"snapshot", snapshot_json()},
+  nlohmann::json j = {{"v", 1},
+                      {"styles", styles},
+                      {"frameTree", frame_tree_json()},
+                      {"snapshot", snapshot_json()},
                       {"viewport", viewport}};
   nlohmann::json oop = nlohmann::json::array();
   for (const Oopif& o : oopifs_) {
-    nlohmann::json e = {{"frameId", o.frame_id}, {"frameTree", o.b->frame_tree_json()}, {"snapshot", o.b->snapshot_json()}};
+    nlohmann::json e = {
+        {"frameId", o.frame_id}, {"frameTree", o.b->frame_tree_json()}, {"snapshot", o.b->snapshot_json()}};
     if (o.owner >= 0) e["ownerBackendNodeId"] = o.owner;
     oop.push_back(e);
   }

@@ -5,11 +5,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace athena::test {
 
@@ -18,16 +17,19 @@ using Attrs = std::vector<std::pair<std::string, std::string>>;
 class CaptureBuilder {
  public:
   /// A page whose main frame is `frame_id` with loader `loader_id`; document 0 is created.
-  explicit CaptureBuilder(std::string frame_id = "F0", std::string loader_id = "L0", std::string url = "https://example.test/");
+  explicit CaptureBuilder(std::string frame_id = "F0", std::string loader_id = "L0",
+                          std::string url = "https://example.test/");
 
   /// A new document (an iframe's) for frame `frame_id`; returns its index. Its #document is node 0.
   int add_document(const std::string& frame_id, const std::string& url = "about:blank");
   /// Adds a frame to the frame tree under `parent_id`.
-  void add_frame(const std::string& id, const std::string& loader, const std::string& parent_id, const std::string& url = "");
+  void add_frame(const std::string& id, const std::string& loader, const std::string& parent_id,
+                 const std::string& url = "");
 
   /// Element under `parent` (node index in `doc`; 0 = the #document). Gets a layout box `box`
   /// (x, y, w, h) with display:block unless styled otherwise. Returns its node index.
-  int el(int doc, int parent, const std::string& tag, const Attrs& attrs = {}, std::vector<double> box = {0, 0, 100, 20});
+  int el(int doc, int parent, const std::string& tag, const Attrs& attrs = {},
+         std::vector<double> box = {0, 0, 100, 20});
   /// Text node with a box.
   int text(int doc, int parent, const std::string& value, std::vector<double> box = {0, 0, 50, 16});
   /// A node of any type without a box (e.g. a #document-fragment shadow root: type 11).
@@ -36,7 +38,8 @@ class CaptureBuilder {
   void style(int doc, int node, const std::string& name, const std::string& value);
   void no_box(int doc, int node);
   void flag(int doc, int node, const std::string& rare_boolean);  // "isClickable", "inputChecked", "optionSelected"
-  void rare_string(int doc, int node, const std::string& key, const std::string& value);  // inputValue, shadowRootType, ...
+  void rare_string(int doc, int node, const std::string& key,
+                   const std::string& value);  // inputValue, shadowRootType, ...
   void content_document(int doc, int iframe_node, int child_doc);
   void scroll(int doc, double x, double y);
 
@@ -48,7 +51,9 @@ class CaptureBuilder {
   nlohmann::json json() const;
   std::string str() const { return json().dump(); }
   /// backendNodeId given to node `node` of `doc` (unique across this builder).
-  long long backend(int doc, int node) const { return docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].backend; }
+  long long backend(int doc, int node) const {
+    return docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].backend;
+  }
 
   std::vector<std::string> styles{"display", "visibility", "opacity", "z-index", "position", "overflow"};
   nlohmann::json viewport = {{"x", 0}, {"y", 0}, {"width", 1280}, {"height", 720}};

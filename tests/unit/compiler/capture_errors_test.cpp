@@ -38,17 +38,21 @@ TEST_CASE("wrong version and missing parts name the field", "[compiler][errors]"
   CHECK(compile_err(j.dump()).message == "snapshot: missing object (see docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"].erase("strings");
-  CHECK(compile_err(j.dump()).message == "snapshot.strings: missing array (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.strings: missing array (see docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"] = json::array();
   CHECK(compile_err(j.dump()).message ==
-        "snapshot.documents: empty (a snapshot has at least the main document) (see docs/capture-format.md; re-capture the page)");
+        "snapshot.documents: empty (a snapshot has at least the main document) (see docs/capture-format.md; re-capture "
+        "the page)");
   j = ok_page();
   j["frameTree"]["frame"].erase("loaderId");
-  CHECK(compile_err(j.dump()).message == "frameTree.frame.loaderId: missing string (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "frameTree.frame.loaderId: missing string (see docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["styles"] = "display";
-  CHECK(compile_err(j.dump()).message == "styles: expected an array, got string (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "styles: expected an array, got string (see docs/capture-format.md; re-capture the page)");
 }
 
 TEST_CASE("wrong types inside the snapshot", "[compiler][errors]") {
@@ -56,40 +60,59 @@ TEST_CASE("wrong types inside the snapshot", "[compiler][errors]") {
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][2] = "1";
   Error e = compile_err(j.dump());
   CHECK(e.code == ErrorCode::kMalformedCapture);
-  CHECK(e.message == "snapshot.documents[0].nodes.parentIndex[2]: expected an integer, got string (see docs/capture-format.md; re-capture the page)");
+  CHECK(e.message ==
+        "snapshot.documents[0].nodes.parentIndex[2]: expected an integer, got string (see docs/capture-format.md; "
+        "re-capture the page)");
   j = ok_page();
   j["snapshot"]["strings"][0] = 5;
-  CHECK(compile_err(j.dump()).message == "snapshot.strings[0]: expected a string, got number (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.strings[0]: expected a string, got number (see docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["layout"]["bounds"][1] = json::array({1, 2, 3});
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].layout.bounds[1]: expected [x, y, width, height] (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].layout.bounds[1]: expected [x, y, width, height] (see docs/capture-format.md; "
+        "re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["attributes"][1] = json::array({0});
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.attributes[1]: odd number of entries (name/value pairs expected) (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].nodes.attributes[1]: odd number of entries (name/value pairs expected) (see "
+        "docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["nodeType"].push_back(1);
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.nodeType: has 5 entries but parentIndex has 4 (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].nodes.nodeType: has 5 entries but parentIndex has 4 (see docs/capture-format.md; "
+        "re-capture the page)");
   j = ok_page();
   j["viewport"]["width"] = nullptr;
-  CHECK(compile_err(j.dump()).message == "viewport.width: expected a number, got null (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "viewport.width: expected a number, got null (see docs/capture-format.md; re-capture the page)");
 }
 
 TEST_CASE("out-of-range indices", "[compiler][errors]") {
   json j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["nodeName"][1] = 999;
-  CHECK(compile_err(j.dump()).message.rfind("snapshot.documents[0].nodes.nodeName[1]: string index 999 out of range (snapshot.strings has ", 0) == 0);
+  CHECK(compile_err(j.dump()).message.rfind(
+            "snapshot.documents[0].nodes.nodeName[1]: string index 999 out of range (snapshot.strings has ", 0) == 0);
   j = ok_page();
   j["snapshot"]["documents"][0]["layout"]["nodeIndex"][0] = 4;
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].layout.nodeIndex[0]: node index 4 out of range (4 nodes) (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].layout.nodeIndex[0]: node index 4 out of range (4 nodes) (see docs/capture-format.md; "
+        "re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["contentDocumentIndex"] = {{"index", {1}}, {"value", {7}}};
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.contentDocumentIndex.value[0]: document index 7 is not a later document of this snapshot (1 documents) (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].nodes.contentDocumentIndex.value[0]: document index 7 is not a later document of this "
+        "snapshot (1 documents) (see docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["isClickable"] = {{"index", {-1}}};
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.isClickable.index[0]: node index -1 out of range (4 nodes) (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].nodes.isClickable.index[0]: node index -1 out of range (4 nodes) (see "
+        "docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["inputValue"] = {{"index", {1, 2}}, {"value", {0}}};
-  CHECK(compile_err(j.dump()).message == "snapshot.documents[0].nodes.inputValue: index has 2 entries but value has 1 (see docs/capture-format.md; re-capture the page)");
+  CHECK(compile_err(j.dump()).message ==
+        "snapshot.documents[0].nodes.inputValue: index has 2 entries but value has 1 (see docs/capture-format.md; "
+        "re-capture the page)");
 }
 
 TEST_CASE("parentIndex cycles and self-references are refused", "[compiler][errors]") {
@@ -97,7 +120,9 @@ TEST_CASE("parentIndex cycles and self-references are refused", "[compiler][erro
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][1] = 2;  // 1 -> 2 -> 1
   Error e = compile_err(j.dump());
   CHECK(e.code == ErrorCode::kMalformedCapture);
-  CHECK(e.message == "snapshot.documents[0].nodes.parentIndex[1]: parent 2 is not an earlier node (a cycle, or not DOMSnapshot's pre-order) (see docs/capture-format.md; re-capture the page)");
+  CHECK(e.message ==
+        "snapshot.documents[0].nodes.parentIndex[1]: parent 2 is not an earlier node (a cycle, or not DOMSnapshot's "
+        "pre-order) (see docs/capture-format.md; re-capture the page)");
   j = ok_page();
   j["snapshot"]["documents"][0]["nodes"]["parentIndex"][2] = 2;
   CHECK(compile_err(j.dump()).code == ErrorCode::kMalformedCapture);
@@ -116,7 +141,9 @@ TEST_CASE("an iframe document cycle is refused", "[compiler][errors]") {
   b.content_document(0, f, d1);
   b.content_document(d1, f2, 0);  // back to the main document
   const Error e = compile_err(b.str());
-  CHECK(e.message == "snapshot.documents[1].nodes.contentDocumentIndex.value[0]: document index 0 is not a later document of this snapshot (2 documents) (see docs/capture-format.md; re-capture the page)");
+  CHECK(e.message ==
+        "snapshot.documents[1].nodes.contentDocumentIndex.value[0]: document index 0 is not a later document of this "
+        "snapshot (2 documents) (see docs/capture-format.md; re-capture the page)");
 }
 
 TEST_CASE("a 100 MB capture is refused by its size before it is parsed: kInputTooLarge", "[compiler][errors]") {
@@ -125,7 +152,8 @@ TEST_CASE("a 100 MB capture is refused by its size before it is parsed: kInputTo
   big.append(100u << 20, 'a');
   const Error e = compile_err(big);
   CHECK(e.code == ErrorCode::kInputTooLarge);
-  CHECK(e.message == "capture: 104857618 bytes exceed limits::kMaxInputBytes (67108864); capture a smaller page or frame");
+  CHECK(e.message ==
+        "capture: 104857618 bytes exceed limits::kMaxInputBytes (67108864); capture a smaller page or frame");
 }
 
 TEST_CASE("too many nodes or frames is kInputTooLarge", "[compiler][errors]") {
@@ -166,7 +194,8 @@ TEST_CASE("deep nesting does not crash: walked to kMaxDepth and reported", "[com
   CHECK(s.warnings.back() == "DOM deeper than 4096 levels (limits::kMaxDepth): deeper elements left out");
 }
 
-TEST_CASE("random byte corruption never crashes: each result is a snapshot or an error that says what", "[compiler][errors]") {
+TEST_CASE("random byte corruption never crashes: each result is a snapshot or an error that says what",
+          "[compiler][errors]") {
   const std::string good = ok_page().dump();
   std::uint32_t seed = 12345;
   int ok = 0, err = 0;
@@ -199,8 +228,21 @@ TEST_CASE("structural mutations (wrong types, wild indices) never crash", "[comp
       for (std::size_t i = 0; i < j.size(); ++i) walk(j[i], p / i);
   };
   walk(good, json::json_pointer());
-  const json hostile[] = {nullptr, -1, -2, 0, 1, 7, 99999, 4294967296LL, -9223372036854775807LL, 1.5, "x", json::array(),
-                          json::array({-1, -1}), json::object(), true};
+  const json hostile[] = {nullptr,
+                          -1,
+                          -2,
+                          0,
+                          1,
+                          7,
+                          99999,
+                          4294967296LL,
+                          -9223372036854775807LL,
+                          1.5,
+                          "x",
+                          json::array(),
+                          json::array({-1, -1}),
+                          json::object(),
+                          true};
   std::uint32_t seed = 7;
   auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
   int ok = 0, err = 0;

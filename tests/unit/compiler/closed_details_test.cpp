@@ -26,7 +26,8 @@ std::string page(bool open) {
 }
 }  // namespace
 
-TEST_CASE("a closed details shows only its first summary, even when its content kept its boxes", "[compiler][visibility]") {
+TEST_CASE("a closed details shows only its first summary, even when its content kept its boxes",
+          "[compiler][visibility]") {
   const Snapshot closed = compile_ok(page(false));
   REQUIRE(by_name(closed, "Methods") != nullptr);
   CHECK(by_name(closed, "Methods")->role == "button");

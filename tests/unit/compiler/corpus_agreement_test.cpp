@@ -4,28 +4,28 @@
 // the rate per case and overall; ATHENA_WRITE_AGREEMENT=<file> and ATHENA_WRITE_AGREEMENT_UNSEEN=<file>
 // also write the tables there, the raw material of bench/compile-agreement.md and
 // bench/compile-agreement-unseen.md. Fails below kMinAgreement on either set.
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-#include <vector>
-
-#include <nlohmann/json.hpp>
 #include <string>
-
-#include <catch2/catch.hpp>
+#include <vector>
 
 #include "agreement.h"
 #include "athena/compiler.h"
 #include "corpus.h"
 
 namespace {
-constexpr double kMinAgreement = 99.9;  // percent; measured in bench/compile-agreement.md and bench/compile-agreement-unseen.md
+constexpr double kMinAgreement =
+    99.9;  // percent; measured in bench/compile-agreement.md and bench/compile-agreement-unseen.md
 // The accname rule pages (tests/cases-accname): every element of every rule group; the cases
 // where Chrome departs from the specification are Chrome's (docs/design.md, "Accessible names").
-constexpr double kMinAccnameAgreement = 95.0;  // percent; measured in bench/accname-agreement.md (CSS alt text: not captured yet)
+constexpr double kMinAccnameAgreement =
+    95.0;  // percent; measured in bench/accname-agreement.md (CSS alt text: not captured yet)
 
 /// Compares every step of every case under `root`, prints the tables, writes them to the file
 /// named by `write_env` (when set) and returns the overall rate in percent.
@@ -62,10 +62,13 @@ double measure(const std::string& root, const char* title, const char* write_env
       for (const auto& d : a.missed) cc += held.count(d.backend_node_id) ? 1 : 0;
       ca += a.agreed;
       for (const auto& d : a.missed)
-        if (!strict || held.count(d.backend_node_id)) missed << "| " << c.name << "/" << s.name << " | " << d.backend_node_id << " | " << d.chrome_role << " \"" << d.chrome_name << "\" |\n";
+        if (!strict || held.count(d.backend_node_id))
+          missed << "| " << c.name << "/" << s.name << " | " << d.backend_node_id << " | " << d.chrome_role << " \""
+                 << d.chrome_name << "\" |\n";
       for (const auto& d : a.diffs)
-        exceptions << "| " << c.name << "/" << s.name << " | " << d.backend_node_id << " | " << d.ours_role << " \"" << d.ours_name
-                   << "\" | " << (d.chrome_role.empty() ? "(absent)" : d.chrome_role) << " \"" << d.chrome_name << "\" |\n";
+        exceptions << "| " << c.name << "/" << s.name << " | " << d.backend_node_id << " | " << d.ours_role << " \""
+                   << d.ours_name << "\" | " << (d.chrome_role.empty() ? "(absent)" : d.chrome_role) << " \""
+                   << d.chrome_name << "\" |\n";
     }
     if (!steps) continue;
     compared += cc;
@@ -81,26 +84,34 @@ double measure(const std::string& root, const char* title, const char* write_env
   char rate[32];
   std::snprintf(rate, sizeof rate, "%.2f %%", overall);
   table << "| **all** | | " << compared << " | " << agreed << " | **" << rate << "** |\n";
-  std::printf("\nRole/name agreement with Chrome's AX tree, %s\n%s\nDisagreements:\n%s\nChrome-interactive nodes we did not emit:\n%s\n", title,
-              table.str().c_str(), exceptions.str().c_str(), missed.str().c_str());
+  std::printf(
+      "\nRole/name agreement with Chrome's AX tree, %s\n%s\nDisagreements:\n%s\nChrome-interactive nodes we did not "
+      "emit:\n%s\n",
+      title, table.str().c_str(), exceptions.str().c_str(), missed.str().c_str());
   if (const char* w = std::getenv(write_env); w && *w) {
     std::ofstream f(w);
-    f << table.str() << "\n| step | backendNodeId | ours | Chrome |\n|---|---|---|---|\n" << exceptions.str()
-      << "\n| step | backendNodeId | Chrome role and name (not emitted) |\n|---|---|---|\n" << missed.str();
+    f << table.str() << "\n| step | backendNodeId | ours | Chrome |\n|---|---|---|---|\n"
+      << exceptions.str() << "\n| step | backendNodeId | Chrome role and name (not emitted) |\n|---|---|---|\n"
+      << missed.str();
   }
   return overall;
 }
 }  // namespace
 
-TEST_CASE("roles and names agree with Chrome's accessibility tree on the recorded corpus", "[compiler][corpus][agreement]") {
-  CHECK(measure(athena::corpus::cases_dir(), "recorded corpus (tests/cases)", "ATHENA_WRITE_AGREEMENT") >= kMinAgreement);
+TEST_CASE("roles and names agree with Chrome's accessibility tree on the recorded corpus",
+          "[compiler][corpus][agreement]") {
+  CHECK(measure(athena::corpus::cases_dir(), "recorded corpus (tests/cases)", "ATHENA_WRITE_AGREEMENT") >=
+        kMinAgreement);
 }
 
-TEST_CASE("roles and names agree with Chrome's accessibility tree on pages the compiler was not tuned on", "[compiler][corpus][agreement]") {
-  CHECK(measure(ATHENA_UNSEEN_CASES_DIR, "pages not tuned on (tests/cases-unseen)", "ATHENA_WRITE_AGREEMENT_UNSEEN") >= kMinAgreement);
+TEST_CASE("roles and names agree with Chrome's accessibility tree on pages the compiler was not tuned on",
+          "[compiler][corpus][agreement]") {
+  CHECK(measure(ATHENA_UNSEEN_CASES_DIR, "pages not tuned on (tests/cases-unseen)", "ATHENA_WRITE_AGREEMENT_UNSEEN") >=
+        kMinAgreement);
 }
 
-TEST_CASE("roles and names agree with Chrome's accessibility tree on the accname rule pages", "[compiler][corpus][agreement]") {
-  CHECK(measure(ATHENA_ACCNAME_CASES_DIR, "accname rule pages (tests/cases-accname)", "ATHENA_WRITE_AGREEMENT_ACCNAME", true) >=
-        kMinAccnameAgreement);
+TEST_CASE("roles and names agree with Chrome's accessibility tree on the accname rule pages",
+          "[compiler][corpus][agreement]") {
+  CHECK(measure(ATHENA_ACCNAME_CASES_DIR, "accname rule pages (tests/cases-accname)", "ATHENA_WRITE_AGREEMENT_ACCNAME",
+                true) >= kMinAccnameAgreement);
 }

@@ -1,6 +1,8 @@
 // Every recorded step of tests/cases compiles into a sane Snapshot, and each real library is
 // understood: TodoMVC's new-todo field, Bootstrap's modal and dropdown, Shoelace's dialog
 // through shadow DOM, out-of-process iframes with their own frame and loader.
+#include "corpus.h"
+
 #include <cmath>
 #include <set>
 
@@ -8,7 +10,6 @@
 #include "compiler/capture.h"
 #include "compiler/dom_view.h"
 #include "compiler/node_state.h"
-#include "corpus.h"
 #include "helpers.h"
 
 using namespace athena;
@@ -16,7 +17,9 @@ using namespace athena::test;
 
 namespace {
 
-bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, const char* part) {
+  return s.find(part) != std::string::npos;
+}
 
 const FrameInfo* frame_of(const Snapshot& s, const std::string& id) {
   for (const FrameInfo& f : s.frames)
@@ -83,7 +86,10 @@ TEST_CASE("TodoMVC: the New Todo textbox, and todos as they are added", "[compil
       ++seen;
     }
   }
-  if (!seen) FAIL("no TodoMVC case recorded" ": the corpus in tests/cases is incomplete (./athena record)");
+  if (!seen)
+    FAIL(
+        "no TodoMVC case recorded"
+        ": the corpus in tests/cases is incomplete (./athena record)");
 }
 
 TEST_CASE("Bootstrap: modal overlay after opening, gone after closing: dropdown menu", "[compiler][corpus]") {
@@ -109,7 +115,10 @@ TEST_CASE("Bootstrap: modal overlay after opening, gone after closing: dropdown 
       }
     }
   }
-  if (!seen) FAIL("no Bootstrap open-modal/open-dropdown step recorded" ": the corpus in tests/cases is incomplete (./athena record)");
+  if (!seen)
+    FAIL(
+        "no Bootstrap open-modal/open-dropdown step recorded"
+        ": the corpus in tests/cases is incomplete (./athena record)");
 }
 
 TEST_CASE("Shoelace: the dialog is found through shadow DOM: menus open as dropdowns", "[compiler][corpus]") {
@@ -124,7 +133,8 @@ TEST_CASE("Shoelace: the dialog is found through shadow DOM: menus open as dropd
         REQUIRE(modal_overlays(s) >= 1);
         CHECK(s.overlays.back().rule == 1);
         bool shadow = false;
-        for (const ReadableNode& n : s.nodes) shadow = shadow || (n.overlay >= 0 && contains(n.shadow_path, "sl-dialog"));
+        for (const ReadableNode& n : s.nodes)
+          shadow = shadow || (n.overlay >= 0 && contains(n.shadow_path, "sl-dialog"));
         CHECK(shadow);
       }
       if (contains(st.name, "close") && contains(st.name, "dialog")) CHECK(modal_overlays(s) == 0);
@@ -136,7 +146,10 @@ TEST_CASE("Shoelace: the dialog is found through shadow DOM: menus open as dropd
       }
     }
   }
-  if (!seen) FAIL("no Shoelace open-dialog/open-menu step recorded" ": the corpus in tests/cases is incomplete (./athena record)");
+  if (!seen)
+    FAIL(
+        "no Shoelace open-dialog/open-menu step recorded"
+        ": the corpus in tests/cases is incomplete (./athena record)");
 }
 
 TEST_CASE("iframes: same-origin and out-of-process nodes carry their own frame and loader", "[compiler][corpus]") {
@@ -164,7 +177,10 @@ TEST_CASE("iframes: same-origin and out-of-process nodes carry their own frame a
         }
     }
   }
-  if (!seen) FAIL("no out-of-process iframe recorded" ": the corpus in tests/cases is incomplete (./athena record)");
+  if (!seen)
+    FAIL(
+        "no out-of-process iframe recorded"
+        ": the corpus in tests/cases is incomplete (./athena record)");
 }
 
 TEST_CASE("no secret value of any recorded page reaches its snapshot", "[compiler][corpus][redaction]") {

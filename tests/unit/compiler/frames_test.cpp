@@ -62,7 +62,9 @@ TEST_CASE("a document whose frame is not in the frame tree is skipped and flagge
   CHECK(by_name(s, "Real") != nullptr);
   for (const auto& n : s.nodes) CHECK(n.loader_id != "unknown");
   REQUIRE(s.warnings.size() == 1);
-  CHECK(s.warnings[0] == "document https://ads.test/ (frame GHOST) is not in the frame tree: its elements were left out; take a new snapshot");
+  CHECK(s.warnings[0] ==
+        "document https://ads.test/ (frame GHOST) is not in the frame tree: its elements were left out; take a new "
+        "snapshot");
 }
 
 TEST_CASE("OOPIF nodes are placed at their <iframe> with their own frame and loader", "[compiler][frames][oopif]") {

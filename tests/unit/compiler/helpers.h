@@ -1,9 +1,8 @@
 // Shared helpers for the compiler tests.
 #pragma once
 
-#include <string>
-
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "athena/compiler.h"
 #include "capture_builder.h"
@@ -17,7 +16,9 @@ inline Snapshot compile_ok(const std::string& json) {
   return std::move(r).value();
 }
 
-inline Snapshot compile_ok(const CaptureBuilder& b) { return compile_ok(b.str()); }
+inline Snapshot compile_ok(const CaptureBuilder& b) {
+  return compile_ok(b.str());
+}
 
 /// The first node named `name` (nullptr if none).
 inline const ReadableNode* by_name(const Snapshot& s, const std::string& name) {
@@ -44,9 +45,9 @@ inline std::string snapshot_text(const Snapshot& s) {
   std::string t = s.url + "\n" + s.title + "\n";
   for (const auto& f : s.frames) t += f.frame_id + " " + f.loader_id + " " + f.parent_id + " " + f.url + "\n";
   for (const auto& n : s.nodes)
-    t += std::to_string(n.backend_node_id) + " " + n.frame_id + " " + n.loader_id + " " + n.role + " " + n.name + " | " +
-         n.description + " | " + n.state.value + " | " + n.href + " | " + n.input_type + " | " + n.region_label + " | " +
-         n.heading + " | " + n.shadow_path + "\n";
+    t += std::to_string(n.backend_node_id) + " " + n.frame_id + " " + n.loader_id + " " + n.role + " " + n.name +
+         " | " + n.description + " | " + n.state.value + " | " + n.href + " | " + n.input_type + " | " +
+         n.region_label + " | " + n.heading + " | " + n.shadow_path + "\n";
   for (const auto& o : s.overlays) t += o.frame_id + " " + o.loader_id + " " + o.name + "\n";
   for (const auto& w : s.warnings) t += w + "\n";
   return t;

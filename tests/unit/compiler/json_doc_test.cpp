@@ -1,15 +1,15 @@
 // The capture's JSON parser (compiler/json_doc.h) against nlohmann::json, which it replaced on
 // the capture path: the same values on every recorded capture, the same accept/reject verdict
 // on thousands of damaged documents, and the edge cases of RFC 8259 one by one.
+#include "compiler/json_doc.h"
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
-#include "compiler/json_doc.h"
 #include "corpus.h"
 
 using athena::ErrorCode;
@@ -37,20 +37,24 @@ std::string parse_err(std::string_view text) {
 // Structural equality with nlohmann's reading of the same text.
 bool same(const JsonValue& a, const json& b, std::string& where) {
   switch (b.type()) {
-    case json::value_t::null: return a.is_null() || (where = "null", false);
+    case json::value_t::null:
+      return a.is_null() || (where = "null", false);
     case json::value_t::boolean:
       return (a.is_boolean() && (a.type() == JsonValue::Type::kTrue) == b.get<bool>()) || (where = "boolean", false);
     case json::value_t::number_integer:
-      return (a.type() == JsonValue::Type::kInteger && a.as_int() == b.get<std::int64_t>()) || (where = b.dump(), false);
+      return (a.type() == JsonValue::Type::kInteger && a.as_int() == b.get<std::int64_t>()) ||
+             (where = b.dump(), false);
     case json::value_t::number_unsigned: {
       const auto u = b.get<std::uint64_t>();
       if (u <= static_cast<std::uint64_t>(INT64_MAX))
-        return (a.type() == JsonValue::Type::kInteger && static_cast<std::uint64_t>(a.as_int()) == u) || (where = b.dump(), false);
+        return (a.type() == JsonValue::Type::kInteger && static_cast<std::uint64_t>(a.as_int()) == u) ||
+               (where = b.dump(), false);
       return (a.is_number_unsigned() && a.as_uint() == u) || (where = b.dump(), false);
     }
     case json::value_t::number_float: {
       const double d = b.get<double>();
-      return (a.type() == JsonValue::Type::kFloat && (a.as_double() == d || (std::isnan(d) && std::isnan(a.as_double())))) ||
+      return (a.type() == JsonValue::Type::kFloat &&
+              (a.as_double() == d || (std::isnan(d) && std::isnan(a.as_double())))) ||
              (where = b.dump(), false);
     }
     case json::value_t::string:
@@ -68,7 +72,8 @@ bool same(const JsonValue& a, const json& b, std::string& where) {
         if (!same(*v, it.value(), where)) return false;
       }
       return true;
-    default: return where = "type", false;
+    default:
+      return where = "type", false;
   }
 }
 
@@ -133,9 +138,13 @@ TEST_CASE("json_doc: scalars, escapes and numbers", "[compiler][json]") {
 TEST_CASE("json_doc: a repeated key reads as its last value: lone surrogates become U+FFFD", "[compiler][json]") {
   const JsonDoc d = parse_ok(R"({"k":1,"k":2,"h":"a\ud800b","l":"\udc00","p":"\ud800\u0041"})");
   CHECK(d.root().find("k")->as_int() == 2);
-  CHECK(d.root().find("h")->str() == "a\xEF\xBF\xBD" "b");
+  CHECK(d.root().find("h")->str() ==
+        "a\xEF\xBF\xBD"
+        "b");
   CHECK(d.root().find("l")->str() == "\xEF\xBF\xBD");
-  CHECK(d.root().find("p")->str() == "\xEF\xBF\xBD" "A");
+  CHECK(d.root().find("p")->str() ==
+        "\xEF\xBF\xBD"
+        "A");
 }
 
 TEST_CASE("json_doc: invalid documents name the byte where they broke", "[compiler][json]") {
@@ -144,9 +153,30 @@ TEST_CASE("json_doc: invalid documents name the byte where they broke", "[compil
   CHECK(parse_err("{\"v\":1,") == "test: not valid JSON (error at byte 7 of 7; truncated?); fix it");
   CHECK(parse_err("[1,]") == "test: not valid JSON (error at byte 4 of 4); fix it");  // a bad byte, not a cut
   CHECK(parse_err("[1,2] x") == "test: not valid JSON (error at byte 7 of 7); fix it");
-  for (const char* bad : {"[01]", "[1.]", "[.5]", "[1e]", "[-]", "[+1]", "[tru]", "[nul]", "{1:2}", "{\"a\" 1}", "[1 2]",
-                          "\"a", "\"\\x\"", "\"\\u12g4\"", "\"tab\there\"", "[1]]", "{}x", "[\"\xC0\xAF\"]",
-                          "[\"\xED\xA0\x80\"]", "[\"\xF5\x80\x80\x80\"]", "[\"\xE2\x82\"]", "[\"\x80\"]", "NaN", "[Infinity]"})
+  for (const char* bad : {"[01]",
+                          "[1.]",
+                          "[.5]",
+                          "[1e]",
+                          "[-]",
+                          "[+1]",
+                          "[tru]",
+                          "[nul]",
+                          "{1:2}",
+                          "{\"a\" 1}",
+                          "[1 2]",
+                          "\"a",
+                          "\"\\x\"",
+                          "\"\\u12g4\"",
+                          "\"tab\there\"",
+                          "[1]]",
+                          "{}x",
+                          "[\"\xC0\xAF\"]",
+                          "[\"\xED\xA0\x80\"]",
+                          "[\"\xF5\x80\x80\x80\"]",
+                          "[\"\xE2\x82\"]",
+                          "[\"\x80\"]",
+                          "NaN",
+                          "[Infinity]"})
     parse_err(bad);
 }
 
@@ -176,9 +206,15 @@ TEST_CASE("json_doc: damaged documents get nlohmann's verdict", "[compiler][json
     for (int e = 0; e < edits; ++e) {
       const std::size_t at = rng() % (s.size() + 1);
       switch (rng() % 3) {
-        case 0: if (at < s.size()) s.erase(at, 1); break;
-        case 1: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
-        default: s = s.substr(0, at); break;
+        case 0:
+          if (at < s.size()) s.erase(at, 1);
+          break;
+        case 1:
+          s.insert(at, 1, alphabet[rng() % alphabet.size()]);
+          break;
+        default:
+          s = s.substr(0, at);
+          break;
       }
     }
     const json theirs = json::parse(s, nullptr, false);

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "rule_table.h"
 #include "helpers.h"
+#include "rule_table.h"
 
 using namespace athena;
 using namespace athena::test;

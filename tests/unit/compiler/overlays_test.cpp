@@ -1,15 +1,15 @@
 // Overlay rules 1-5 (see core/src/compiler/overlays.h), each at its edges.
-#include "helpers.h"
-
 #include <algorithm>
 
 #include "athena/engine.h"
+#include "helpers.h"
 
 using namespace athena;
 using namespace athena::test;
 
 namespace {
-Snapshot one(const Attrs& attrs, const std::string& z = "auto", bool backdrop = false, const std::string& position = "static") {
+Snapshot one(const Attrs& attrs, const std::string& z = "auto", bool backdrop = false,
+             const std::string& position = "static") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int o = b.el(0, body, "div", attrs, {10, 10, 300, 200});
@@ -50,7 +50,8 @@ TEST_CASE("rule 1: dialog + aria-modal=true is a modal", "[compiler][overlays]")
   CHECK(s.overlays.at(0).rule == 1);
 }
 
-TEST_CASE("rule 2: a dialog without aria-modal=true is an overlay only when it behaves as a modal", "[compiler][overlays]") {
+TEST_CASE("rule 2: a dialog without aria-modal=true is an overlay only when it behaves as a modal",
+          "[compiler][overlays]") {
   // A backdrop beside it
   Snapshot s = one({{"role", "dialog"}, {"aria-modal", "false"}}, "auto", true);
   REQUIRE(s.overlays.size() == 1);
@@ -97,11 +98,12 @@ TEST_CASE("rule 4: overlay class words need z-index >= 1000 or a backdrop siblin
   CHECK(one({{"class", "dropdown-menu show"}}, "1000").overlays.empty());
   CHECK(one({{"class", "modalish"}}, "5000").overlays.empty());  // \bmodal\b: no word boundary
   CHECK(one({{"class", "xdialog"}}, "5000").overlays.empty());
-  CHECK(one({{"class", "OVERLAY"}}, "5000").overlays.size() == 1);  // case-insensitive like /i
+  CHECK(one({{"class", "OVERLAY"}}, "5000").overlays.size() == 1);     // case-insensitive like /i
   CHECK(one({{"class", "modal-backdrop"}}, "5000").overlays.empty());  // the dimmer is not the overlay
 }
 
-TEST_CASE("rule 5: a floating role=menu/listbox opened by an aria-expanded control is a dropdown", "[compiler][overlays]") {
+TEST_CASE("rule 5: a floating role=menu/listbox opened by an aria-expanded control is a dropdown",
+          "[compiler][overlays]") {
   CHECK(popup({{"role", "menu"}}, "true").overlays.at(0).rule == 5);
   CHECK(popup({{"role", "listbox"}}, "TRUE", "auto", "fixed").overlays.at(0).type == OverlayType::kDropdown);
   CHECK(popup({{"role", "menu"}}, "true", "auto", "static").overlays.empty());  // in flow: a menu bar, not a popup
@@ -114,7 +116,8 @@ TEST_CASE("rule 5: a floating role=menu/listbox opened by an aria-expanded contr
   {
     CaptureBuilder b;
     const int body = b.el(0, 0, "body");
-    const int far = b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, body, "div"), "div"), "div"), "div"), "div"), "div"), "div");
+    const int far = b.el(
+        0, b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, b.el(0, body, "div"), "div"), "div"), "div"), "div"), "div"), "div");
     b.text(0, b.el(0, body, "button", {{"aria-expanded", "true"}, {"aria-controls", "x m1"}}), "Open");
     const int m = b.el(0, far, "ul", {{"role", "menu"}, {"id", "m1"}}, {10, 30, 200, 100});
     b.style(0, m, "position", "absolute");
@@ -132,22 +135,29 @@ TEST_CASE("rule 5: a floating role=menu/listbox opened by an aria-expanded contr
   }
 }
 
-TEST_CASE("rule 5: a dropdown's floating box with its search field is the overlay, the list and the field in it", "[compiler][overlays]") {
+TEST_CASE("rule 5: a dropdown's floating box with its search field is the overlay, the list and the field in it",
+          "[compiler][overlays]") {
   // Select2: the page keeps its combobox (expanded); the dropdown is appended to <body> in an
   // absolute box holding the search field and the results list.
   auto build = [](bool opener_inside) {
     CaptureBuilder b;
     const int body = b.el(0, 0, "body");
     const int page = b.el(0, body, "main");
-    b.text(0, b.el(0, page, "span", {{"role", "combobox"}, {"tabindex", "0"}, {"aria-expanded", "true"}, {"aria-label", "Assignee"}}), "Choose");
+    b.text(0,
+           b.el(0, page, "span",
+                {{"role", "combobox"}, {"tabindex", "0"}, {"aria-expanded", "true"}, {"aria-label", "Assignee"}}),
+           "Choose");
     const int box = b.el(0, body, "span", {{"class", "select2-container"}}, {10, 40, 200, 150});
     b.style(0, box, "position", "absolute");
     const int drop = b.el(0, box, "span", {}, {10, 40, 200, 150});
     b.style(0, drop, "position", "absolute");
-    b.el(0, b.el(0, drop, "span"), "input", {{"type", "search"}, {"role", "searchbox"}, {"aria-label", "Search"}, {"value", "Gra"}}, {10, 40, 200, 20});
+    b.el(0, b.el(0, drop, "span"), "input",
+         {{"type", "search"}, {"role", "searchbox"}, {"aria-label", "Search"}, {"value", "Gra"}}, {10, 40, 200, 20});
     // Another opened control in the box: it is no popup of the list's, so the list alone is.
-    if (opener_inside) b.el(0, drop, "button", {{"aria-expanded", "true"}, {"aria-label", "Filters"}}, {10, 60, 200, 20});
-    const int list = b.el(0, b.el(0, drop, "span"), "ul", {{"role", "listbox"}, {"aria-expanded", "true"}}, {10, 80, 200, 100});
+    if (opener_inside)
+      b.el(0, drop, "button", {{"aria-expanded", "true"}, {"aria-label", "Filters"}}, {10, 60, 200, 20});
+    const int list =
+        b.el(0, b.el(0, drop, "span"), "ul", {{"role", "listbox"}, {"aria-expanded", "true"}}, {10, 80, 200, 100});
     b.text(0, b.el(0, list, "li", {{"role", "option"}}, {10, 80, 200, 20}), "Grace Hopper");
     return compile_ok(b);
   };
@@ -212,8 +222,9 @@ std::string cookie_page(bool more) {
   const int main = b.el(0, body, "main");
   b.text(0, b.el(0, main, "h1"), "News", {0, 0, 200, 30});
   b.text(0, b.el(0, main, "button", {{"id", "more"}}), "Show more");
-  const int banner = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "Cookie consent"}, {"class", "cookie-banner"}},
-                          {0, 600, 1280, 120});
+  const int banner =
+      b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "Cookie consent"}, {"class", "cookie-banner"}},
+           {0, 600, 1280, 120});
   b.style(0, banner, "position", "fixed");
   b.style(0, banner, "z-index", "9999");
   b.text(0, b.el(0, banner, "p"), "We use cookies.");
@@ -258,7 +269,8 @@ TEST_CASE("a non-modal cookie banner that stays open does not freeze the page: a
   CHECK(gone == "");
 }
 
-TEST_CASE("an open modal that hides the rest of its page with aria-hidden does not take the page away", "[compiler][overlays]") {
+TEST_CASE("an open modal that hides the rest of its page with aria-hidden does not take the page away",
+          "[compiler][overlays]") {
   // SweetAlert2, MUI and React Aria set aria-hidden on every sibling of the modal's way up to
   // <body> while it is open. The page behind is still the page the agent holds refs of.
   auto page = [](bool open, bool modal) {
@@ -269,7 +281,8 @@ TEST_CASE("an open modal that hides the rest of its page with aria-hidden does n
     const int wrap = b.el(0, body, "div", {{"aria-hidden", open ? "true" : "false"}});
     b.text(0, b.el(0, wrap, "button"), "Beside");
     const int container = b.el(0, body, "div", {{"class", "swal2-container"}});
-    const int dialog = b.el(0, container, "div", {{"role", "dialog"}, {"aria-modal", modal ? "true" : "false"}, {"aria-label", "Sure?"}});
+    const int dialog = b.el(0, container, "div",
+                            {{"role", "dialog"}, {"aria-modal", modal ? "true" : "false"}, {"aria-label", "Sure?"}});
     if (!open) b.no_box(0, dialog);
     b.text(0, b.el(0, dialog, "button"), "OK");
     // What the page hides for itself stays hidden, inside the dialog too.
@@ -287,11 +300,13 @@ TEST_CASE("an open modal that hides the rest of its page with aria-hidden does n
   CHECK(by_name(open_not_modal, "OK") != nullptr);
 }
 
-TEST_CASE("a modal's backdrop, an empty box over the whole viewport that takes clicks, is no line", "[compiler][overlays]") {
+TEST_CASE("a modal's backdrop, an empty box over the whole viewport that takes clicks, is no line",
+          "[compiler][overlays]") {
   // Bootstrap appends it to <body> with a mousedown listener (a click outside closes the dialog).
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
-  const int modal = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "Added"}}, {100, 100, 400, 300});
+  const int modal =
+      b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "Added"}}, {100, 100, 400, 300});
   b.style(0, modal, "position", "fixed");
   b.text(0, b.el(0, modal, "button"), "Close");
   const int backdrop = b.el(0, body, "div", {{"class", "modal-backdrop show"}}, {0, 0, 1280, 720});

@@ -38,7 +38,8 @@ TEST_CASE("innermost landmark wins: labels come from aria-label", "[compiler][re
   CHECK(by_name(s, "Home")->heading.empty());
 }
 
-TEST_CASE("alerts, status and toasts are noticed, cut at kMaxTextChars, and a refused field carries its message", "[compiler][notice]") {
+TEST_CASE("alerts, status and toasts are noticed, cut at kMaxTextChars, and a refused field carries its message",
+          "[compiler][notice]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, body, "div", {{"role", "alert"}}), "Saved!");
@@ -47,7 +48,8 @@ TEST_CASE("alerts, status and toasts are noticed, cut at kMaxTextChars, and a re
   b.text(0, b.el(0, st, "span", {{"aria-live", "polite"}}), "3 results");  // nested live region: once
   b.text(0, b.el(0, body, "div", {{"class", "Toastify__toast"}}), "Copied");
   b.el(0, body, "div", {{"role", "status"}});  // empty: says nothing yet
-  b.el(0, body, "input", {{"aria-invalid", "true"}, {"aria-errormessage", "e1"}, {"aria-describedby", "e2"}, {"aria-label", "Email"}});
+  b.el(0, body, "input",
+       {{"aria-invalid", "true"}, {"aria-errormessage", "e1"}, {"aria-describedby", "e2"}, {"aria-label", "Email"}});
   b.text(0, b.el(0, body, "div", {{"id", "e1"}}), "Enter a valid email");
   b.text(0, b.el(0, body, "div", {{"id", "e2"}, {"role", "alert"}}), "Required");
   b.text(0, b.el(0, body, "div", {{"id", "e3"}}), "Not referenced by an invalid field");
@@ -72,7 +74,8 @@ TEST_CASE("alerts, status and toasts are noticed, cut at kMaxTextChars, and a re
   CHECK(statuses == 3);
 }
 
-TEST_CASE("visibility: hidden, transparent, zero-size unless focusable, clickable containers", "[compiler][visibility]") {
+TEST_CASE("visibility: hidden, transparent, zero-size unless focusable, clickable containers",
+          "[compiler][visibility]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int vh = b.el(0, body, "button", {{"aria-label", "VisHidden"}});

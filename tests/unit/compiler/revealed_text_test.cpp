@@ -14,7 +14,8 @@ using namespace athena::test;
 namespace {
 
 /// A paragraph under `parent`; `shown` false = not rendered (no boxes anywhere in it).
-int para(CaptureBuilder& b, int parent, const std::string& text, bool shown = true, double y = 100, const std::string& tag = "p") {
+int para(CaptureBuilder& b, int parent, const std::string& text, bool shown = true, double y = 100,
+         const std::string& tag = "p") {
   const int p = b.el(0, parent, tag, {}, {0, y, 600, 20});
   const int t = b.text(0, p, text, {0, y, 300, 16});
   if (!shown) {
@@ -37,8 +38,14 @@ std::string tabs_page(int tab, double panel_y = 100) {
   const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
   for (int i = 0; i < 10; ++i) b.text(0, b.el(0, main, "button"), "Action " + std::to_string(i));
   const int list = b.el(0, main, "div", {{"role", "tablist"}});
-  b.text(0, b.el(0, list, "button", {{"role", "tab"}, {"aria-controls", "specs"}, {"aria-selected", tab == 0 ? "true" : "false"}}), "Specs");
-  b.text(0, b.el(0, list, "button", {{"role", "tab"}, {"aria-controls", "reviews"}, {"aria-selected", tab == 1 ? "true" : "false"}}), "Reviews");
+  b.text(0,
+         b.el(0, list, "button",
+              {{"role", "tab"}, {"aria-controls", "specs"}, {"aria-selected", tab == 0 ? "true" : "false"}}),
+         "Specs");
+  b.text(0,
+         b.el(0, list, "button",
+              {{"role", "tab"}, {"aria-controls", "reviews"}, {"aria-selected", tab == 1 ? "true" : "false"}}),
+         "Reviews");
   const int specs = hidden_div(b, main, {{"role", "tabpanel"}, {"id", "specs"}, {"tabindex", "0"}}, tab == 0);
   para(b, specs, "Weight 2 kg.", tab == 0, panel_y);
   para(b, specs, "Colour black.", tab == 0, panel_y + 20);
@@ -92,7 +99,8 @@ std::vector<std::string> removed_texts(const FactPack& p) {
 
 TEST_CASE("text blocks: the page's paragraphs and the shown tab panel's, never a hidden panel's", "[compiler][text]") {
   const Snapshot s = compile_ok(tabs_page(0));
-  CHECK(texts(s) == std::vector<std::string>{"Weight 2 kg.", "Colour black.", "Plain page text is not revealed by anything."});
+  CHECK(texts(s) ==
+        std::vector<std::string>{"Weight 2 kg.", "Colour black.", "Plain page text is not revealed by anything."});
   const ReadableNode* w = by_name(s, "Weight 2 kg.");
   REQUIRE(w);
   CHECK(w->role == "text");
@@ -126,7 +134,8 @@ TEST_CASE("revealed text: an accordion (aria-expanded + aria-controls) reveals i
     CaptureBuilder b;
     const int body = b.el(0, 0, "body");
     const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
-    b.text(0, b.el(0, main, "button", {{"aria-expanded", open ? "true" : "false"}, {"aria-controls", "ret"}}), "Returns");
+    b.text(0, b.el(0, main, "button", {{"aria-expanded", open ? "true" : "false"}, {"aria-controls", "ret"}}),
+           "Returns");
     const int sec = hidden_div(b, main, {{"id", "ret"}, {"class", "collapse"}}, open);
     para(b, sec, "Returns are free within 30 days.", open);
     const int item = b.el(0, sec, "li", {}, {0, 140, 600, 20});
@@ -150,7 +159,8 @@ TEST_CASE("revealed text: an accordion (aria-expanded + aria-controls) reveals i
   CHECK(d.modified[0].after.state.expanded == Tri::kTrue);
 }
 
-TEST_CASE("revealed text: an open <details> shows its content, not its summary, and a closed one nothing", "[compiler][text]") {
+TEST_CASE("revealed text: an open <details> shows its content, not its summary, and a closed one nothing",
+          "[compiler][text]") {
   auto page = [](bool open) {
     CaptureBuilder b;
     const int body = b.el(0, 0, "body");
@@ -171,14 +181,16 @@ TEST_CASE("revealed text: an open <details> shows its content, not its summary, 
   CHECK(texts(compile_ok(b)) == std::vector<std::string>{"Ships today."});
 }
 
-TEST_CASE("revealed text: a dialog's body sentence comes with overlay_opened, its heading and buttons once", "[engine][text]") {
+TEST_CASE("revealed text: a dialog's body sentence comes with overlay_opened, its heading and buttons once",
+          "[engine][text]") {
   auto page = [](bool dialog) {
     CaptureBuilder b;
     const int body = b.el(0, 0, "body");
     const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
     b.text(0, b.el(0, main, "button"), "Delete folder");
     if (dialog) {
-      const int d = b.el(0, body, "div", {{"role", "alertdialog"}, {"aria-modal", "true"}, {"aria-label", "Delete?"}}, {100, 100, 300, 200});
+      const int d = b.el(0, body, "div", {{"role", "alertdialog"}, {"aria-modal", "true"}, {"aria-label", "Delete?"}},
+                         {100, 100, 300, 200});
       b.style(0, d, "z-index", "1000");
       b.style(0, d, "position", "fixed");
       b.text(0, b.el(0, d, "h2"), "Delete folder?");
@@ -215,7 +227,8 @@ TEST_CASE("revealed text: text that merely scrolled into view is not revealed", 
   CHECK(f.act(below, scrolled).type == PackType::kNoChange);
 }
 
-TEST_CASE("revealed text: one block is cut at kMaxRevealedTextChars on a character boundary", "[compiler][text][limits]") {
+TEST_CASE("revealed text: one block is cut at kMaxRevealedTextChars on a character boundary",
+          "[compiler][text][limits]") {
   auto page = [](const std::string& text) {
     CaptureBuilder b;
     const int body = b.el(0, 0, "body");
@@ -236,11 +249,13 @@ TEST_CASE("revealed text: one block is cut at kMaxRevealedTextChars on a charact
   CHECK(cut_flags(compile_ok(page(exact + "b"))) == std::vector<bool>{true});
   // A two-byte character straddling the bound is dropped whole, never split.
   const std::string straddle = std::string(limits::kMaxRevealedTextChars - 1, 'a') + "\xC3\xA9";
-  CHECK(texts(compile_ok(page(straddle))) == std::vector<std::string>{std::string(limits::kMaxRevealedTextChars - 1, 'a')});
+  CHECK(texts(compile_ok(page(straddle))) ==
+        std::vector<std::string>{std::string(limits::kMaxRevealedTextChars - 1, 'a')});
   CHECK(cut_flags(compile_ok(page(straddle))) == std::vector<bool>{true});
 }
 
-TEST_CASE("revealed text: a block longer than its bound says so on its line, once, trimmed or not", "[engine][text][limits]") {
+TEST_CASE("revealed text: a block longer than its bound says so on its line, once, trimmed or not",
+          "[engine][text][limits]") {
   // A paragraph that ends mid-word with nothing to say so reads as the whole paragraph: the line
   // is marked ` cut` (read shows the rest), as trimming marks the lines it shortens.
   auto page = [](const std::string& text) {
@@ -295,7 +310,8 @@ TEST_CASE("revealed text: labels are not text, nested paragraphs are one block",
   CHECK(texts(s) == std::vector<std::string>{"Note: Fragile."});
 }
 
-TEST_CASE("text blocks: a table row is one line, its cells in order, its controls under it", "[compiler][text][outline]") {
+TEST_CASE("text blocks: a table row is one line, its cells in order, its controls under it",
+          "[compiler][text][outline]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int table = b.el(0, body, "table");
@@ -341,8 +357,14 @@ TEST_CASE("outline: a nested list's entries sit under the line of the item they 
   const Snapshot s = compile_ok(b);
   std::vector<std::pair<std::string, int>> got;
   for (const ReadableNode& n : s.nodes) got.emplace_back(n.name, n.depth);
-  CHECK(got == std::vector<std::pair<std::string, int>>{{"Chapter 0", 0}, {"Entry 0", 1}, {"Sub 0", 2}, {"Chapter 1", 0},
-                                                        {"Entry 1", 1}, {"Sub 1", 2}, {"Fruit", 0}, {"Apple", 1}});
+  CHECK(got == std::vector<std::pair<std::string, int>>{{"Chapter 0", 0},
+                                                        {"Entry 0", 1},
+                                                        {"Sub 0", 2},
+                                                        {"Chapter 1", 0},
+                                                        {"Entry 1", 1},
+                                                        {"Sub 1", 2},
+                                                        {"Fruit", 0},
+                                                        {"Apple", 1}});
 }
 
 TEST_CASE("outline: a definition's description sits under its term, a list in it too", "[compiler][outline]") {
@@ -382,7 +404,8 @@ TEST_CASE("outline: a definition's description sits under its term, a list in it
                                                         {"The default Python prompt.", 1}});
 }
 
-TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line each, its controls keep theirs", "[compiler][text][outline]") {
+TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line each, its controls keep theirs",
+          "[compiler][text][outline]") {
   // The shape of AG Grid and its kind: role=row / gridcell divs that take focus and clicks for
   // keyboard navigation, a sortable column header, a presentational clickable icon.
   CaptureBuilder b;
@@ -412,11 +435,13 @@ TEST_CASE("text blocks: a data grid's focusable rows and cells are one row line 
   std::vector<std::string> got;
   for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
   // The header row has no line of its own: its column headers sit side by side, not one under another.
-  CHECK(got == std::vector<std::string>{"columnheader Name", "columnheader City", "row Ada Lovelace | London", " button Edit",
-                                        "row Alan Turing | London", " button Edit", "generic Grid end"});
+  CHECK(got == std::vector<std::string>{"columnheader Name", "columnheader City", "row Ada Lovelace | London",
+                                        " button Edit", "row Alan Turing | London", " button Edit",
+                                        "generic Grid end"});
 }
 
-TEST_CASE("text blocks: a virtualized grid's rows are read in aria-rowindex order, not the recycled DOM's", "[compiler][text][outline]") {
+TEST_CASE("text blocks: a virtualized grid's rows are read in aria-rowindex order, not the recycled DOM's",
+          "[compiler][text][outline]") {
   // After a sort, AG Grid keeps a row element that still shows a row in view and appends the
   // others: the DOM holds row 4 before rows 2 and 3, each placed on screen by a transform.
   CaptureBuilder b;
@@ -435,10 +460,12 @@ TEST_CASE("text blocks: a virtualized grid's rows are read in aria-rowindex orde
   std::vector<std::string> got;
   for (const ReadableNode& n : s.nodes)
     if (n.role == "row" || n.role == "text") got.push_back(n.role + " " + n.name);
-  CHECK(got == std::vector<std::string>{"row Name", "text Rows", "row Aaron Abbott", "row Ada Babbage", "row Ada Floyd", "row No index"});
+  CHECK(got == std::vector<std::string>{"row Name", "text Rows", "row Aaron Abbott", "row Ada Babbage", "row Ada Floyd",
+                                        "row No index"});
 }
 
-TEST_CASE("live regions: one holding rows, items or headings is a container whose lines are its own", "[compiler][text]") {
+TEST_CASE("live regions: one holding rows, items or headings is a container whose lines are its own",
+          "[compiler][text]") {
   // Swagger UI's responses table is aria-live="polite" role="region": as one status line its rows
   // were words cut at kMaxTextChars. A toast is still one status line, an alert one alert line
   // (its heading's words are that line's, not a line again).
@@ -460,8 +487,8 @@ TEST_CASE("live regions: one holding rows, items or headings is a container whos
   const Snapshot s = compile_ok(b);
   std::vector<std::string> got;
   for (const ReadableNode& n : s.nodes) got.push_back(n.role + " " + n.name);
-  CHECK(got == std::vector<std::string>{"row Code | Description", "row 200 | The order.", "row 404 | No such order.", "status Saved",
-                                        "alert Error The card was declined."});
+  CHECK(got == std::vector<std::string>{"row Code | Description", "row 200 | The order.", "row 404 | No such order.",
+                                        "status Saved", "alert Error The card was declined."});
 }
 
 TEST_CASE("text blocks: a line of inline pieces is one block, a line of block pieces is not", "[compiler][text]") {
@@ -486,7 +513,10 @@ TEST_CASE("text blocks: a line of inline pieces is one block, a line of block pi
   CHECK(texts(compile_ok(b)) == std::vector<std::string>{"1 item left", "Billing", "Shipping"});
 }
 
-TEST_CASE("headings: one that only wraps a control of the same words is that control's line, unless it links to its own place", "[compiler][text]") {
+TEST_CASE(
+    "headings: one that only wraps a control of the same words is that control's line, unless it links to its own "
+    "place",
+    "[compiler][text]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int main = b.el(0, body, "main", {}, {0, 0, 800, 600});
@@ -510,14 +540,17 @@ TEST_CASE("headings: one that only wraps a control of the same words is that con
   b.text(0, b.el(0, cs, "a", {{"href", "#c-sharp"}}), "#");
   // Bootstrap 3's accordion: a fragment link that toggles a panel is that control's line; so is
   // a hash route's.
-  b.text(0, b.el(0, b.el(0, main, "h4"), "a", {{"href", "#collapse1"}, {"data-toggle", "collapse"}, {"aria-expanded", "false"}}), "Group 1");
+  b.text(0,
+         b.el(0, b.el(0, main, "h4"), "a",
+              {{"href", "#collapse1"}, {"data-toggle", "collapse"}, {"aria-expanded", "false"}}),
+         "Group 1");
   b.text(0, b.el(0, b.el(0, main, "h2"), "a", {{"href", "#/orders"}}), "All orders");
   const Snapshot s = compile_ok(b);
   std::vector<std::string> lines;
   for (const ReadableNode& n : s.nodes) lines.push_back(n.role + " " + n.name);
   CHECK(lines == std::vector<std::string>{"button How do I return an item?", "heading Orders see all", "link see all",
-                                          "heading What Is Ownership?", "link Ownership, explained", "heading File system",
-                                          "heading C#", "link Group 1", "link All orders"});
+                                          "heading What Is Ownership?", "link Ownership, explained",
+                                          "heading File system", "heading C#", "link Group 1", "link All orders"});
   // The control keeps its heading's level, for the outline trimming keeps (render/trim.cpp); a
   // control beside a heading's words has none.
   CHECK(by_name(s, "How do I return an item?")->level == 3);
@@ -528,7 +561,8 @@ TEST_CASE("headings: one that only wraps a control of the same words is that con
 TEST_CASE("descriptions: a dialog's aria-describedby text stays a line, a field's is its desc", "[compiler][text]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
-  const int d = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "Delete files?"}, {"aria-describedby", "why"}}, {100, 100, 300, 200});
+  const int d = b.el(0, body, "div", {{"role", "dialog"}, {"aria-label", "Delete files?"}, {"aria-describedby", "why"}},
+                     {100, 100, 300, 200});
   b.text(0, b.el(0, d, "p", {{"id", "why"}}, {100, 120, 300, 20}), "This will delete 12 files.");
   b.el(0, d, "input", {{"aria-label", "Type DELETE"}, {"aria-describedby", "hint"}}, {100, 150, 200, 20});
   b.text(0, b.el(0, d, "p", {{"id", "hint"}}, {100, 170, 300, 20}), "Capital letters.");
@@ -544,9 +578,18 @@ TEST_CASE("a field the browser's own validation refused is invalid, with the bro
   const int body = b.el(0, 0, "body");
   const int form = b.el(0, body, "form", {}, {0, 0, 600, 200});
   // Marked by the page watcher (extension/lib/page-scripts.js) on the submit's `invalid` event.
-  b.el(0, form, "input", {{"type", "email"}, {"required", ""}, {"aria-label", "Email"}, {"data-athena-invalid", "Please fill out this field."}}, {0, 10, 200, 20});
+  b.el(0, form, "input",
+       {{"type", "email"},
+        {"required", ""},
+        {"aria-label", "Email"},
+        {"data-athena-invalid", "Please fill out this field."}},
+       {0, 10, 200, 20});
   // A page's own message, tied by aria-describedby, comes first.
-  b.el(0, form, "input", {{"aria-label", "Name"}, {"aria-describedby", "name-err"}, {"data-athena-invalid", "Please fill out this field."}}, {0, 40, 200, 20});
+  b.el(0, form, "input",
+       {{"aria-label", "Name"},
+        {"aria-describedby", "name-err"},
+        {"data-athena-invalid", "Please fill out this field."}},
+       {0, 40, 200, 20});
   b.text(0, b.el(0, form, "p", {{"id", "name-err"}}, {0, 60, 300, 20}), "Enter your full name");
   b.el(0, form, "input", {{"aria-label", "Phone"}}, {0, 90, 200, 20});
   const Snapshot s = compile_ok(b);
@@ -578,7 +621,8 @@ TEST_CASE("outline: a named fieldset or group is a line, what it holds under it"
   const int notify = b.el(0, body, "fieldset");
   b.text(0, b.el(0, notify, "legend"), "Notify me by");
   const int options = b.el(0, notify, "ul");
-  for (const char* o : {"Email", "SMS"}) b.el(0, b.el(0, options, "li"), "input", {{"type", "checkbox"}, {"aria-label", o}});
+  for (const char* o : {"Email", "SMS"})
+    b.el(0, b.el(0, options, "li"), "input", {{"type", "checkbox"}, {"aria-label", o}});
   // A fieldset with no legend, and a group the page did not declare (a select's optgroup), are no lines.
   b.el(0, b.el(0, body, "fieldset"), "input", {{"type", "radio"}, {"aria-label", "Alone"}});
   const int select = b.el(0, body, "select", {{"aria-label", "Size"}, {"size", "3"}});
@@ -587,9 +631,10 @@ TEST_CASE("outline: a named fieldset or group is a line, what it holds under it"
   const Snapshot s = compile_ok(b);
   std::vector<std::string> got;
   for (const ReadableNode& n : s.nodes) got.push_back(std::string(n.depth, ' ') + n.role + " " + n.name);
-  CHECK(got == std::vector<std::string>{"group Shipping method", " radio Standard", " radio Express", " text Express arrives in 2 days.",
-                                        "radiogroup Gift wrap", " radio Yes", " radio No", "group Notify me by", " checkbox Email",
-                                        " checkbox SMS", "radio Alone", "listbox Size", "option Medium"});
+  CHECK(got == std::vector<std::string>{"group Shipping method", " radio Standard", " radio Express",
+                                        " text Express arrives in 2 days.", "radiogroup Gift wrap", " radio Yes",
+                                        " radio No", "group Notify me by", " checkbox Email", " checkbox SMS",
+                                        "radio Alone", "listbox Size", "option Medium"});
 }
 
 TEST_CASE("text blocks: a control's label is its name on its line, not a text line again", "[compiler][text]") {
@@ -656,15 +701,17 @@ TEST_CASE("text blocks: a box that takes focus to scroll, or a click on its text
   // A tabbable box with no words stays a control (an icon without a role), named by its title.
   b.el(0, main, "div", {{"tabindex", "0"}, {"title", "Settings"}});
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"text Inside a scroll box.", "row q | quit now", "row w | write", "text print(1)",
-                                                "heading Card title", "text Card body.", "generic Plain clickable words",
-                                                "generic Open report", "generic ", "generic Settings"});
+  CHECK(lines_of(s) == std::vector<std::string>{"text Inside a scroll box.", "row q | quit now", "row w | write",
+                                                "text print(1)", "heading Card title", "text Card body.",
+                                                "generic Plain clickable words", "generic Open report", "generic ",
+                                                "generic Settings"});
   REQUIRE(by_name(s, "Plain clickable words") != nullptr);
   CHECK(by_name(s, "Plain clickable words")->category == Category::kInteractive);
   CHECK(s.nodes[8].description == "Hide the prompts");
 }
 
-TEST_CASE("text blocks: a listener between a grid row's cells (a column's resize handle) is no line", "[compiler][text]") {
+TEST_CASE("text blocks: a listener between a grid row's cells (a column's resize handle) is no line",
+          "[compiler][text]") {
   // Tabulator's shape: role=row divs whose gridcells alternate with empty spans that take the
   // mouse to resize a column, in the header row and in every data row.
   CaptureBuilder b;
@@ -686,19 +733,22 @@ TEST_CASE("text blocks: a listener between a grid row's cells (a column's resize
   CHECK(s.nodes.back().description == "Drag to reorder");
 }
 
-TEST_CASE("overlays: a dialog that announces itself (aria-live) is a dialog of lines, not one alert", "[compiler][text][overlays]") {
+TEST_CASE("overlays: a dialog that announces itself (aria-live) is a dialog of lines, not one alert",
+          "[compiler][text][overlays]") {
   // SweetAlert2's popup: role=dialog, aria-modal, aria-live=assertive, named by its title.
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   b.text(0, b.el(0, body, "button"), "Cancel selected order");
-  const int dialog = b.el(0, b.el(0, body, "div", {{"class", "swal2-container"}}), "div",
-                          {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-live", "assertive"}, {"aria-labelledby", "t"}});
+  const int dialog =
+      b.el(0, b.el(0, body, "div", {{"class", "swal2-container"}}), "div",
+           {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-live", "assertive"}, {"aria-labelledby", "t"}});
   b.text(0, b.el(0, dialog, "h2", {{"id", "t"}}), "Cancel order 1002?");
   b.text(0, b.el(0, dialog, "div"), "The customer gets a refund of 74.99 €.");
   b.text(0, b.el(0, dialog, "button"), "Yes, cancel it");
   const Snapshot s = compile_ok(b);
   // Its title is its region's label: the heading that holds it is no line of its own.
-  CHECK(lines_of(s) == std::vector<std::string>{"button Cancel selected order", "text The customer gets a refund of 74.99 €.",
+  CHECK(lines_of(s) == std::vector<std::string>{"button Cancel selected order",
+                                                "text The customer gets a refund of 74.99 €.",
                                                 "button Yes, cancel it"});
   CHECK(s.nodes[1].region_label == "Cancel order 1002?");
   CHECK(s.nodes[1].heading == "Cancel order 1002?");
@@ -733,8 +783,8 @@ TEST_CASE("text blocks: a column header whose one control says its words is that
   b.text(0, b.el(0, price, "button"), "Filter");
   two_cell_rows(b, b.el(0, table, "tbody"), {{"Ada", "1"}, {"Alan", "2"}});
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"button Name: Activate to invert sorting", "text Price", "button Filter", "row Ada | 1",
-                                                "row Alan | 2"});
+  CHECK(lines_of(s) == std::vector<std::string>{"button Name: Activate to invert sorting", "text Price",
+                                                "button Filter", "row Ada | 1", "row Alan | 2"});
   REQUIRE(by_name(s, "Name: Activate to invert sorting") != nullptr);
   CHECK(by_name(s, "Name: Activate to invert sorting")->state.sort == Sort::kAscending);
 }
@@ -752,13 +802,15 @@ TEST_CASE("outline: a tree's open folder is named by its own words, and the tree
   b.text(0, b.el(0, group, "div", {{"role", "treeitem"}, {"tabindex", "-1"}}), "main.cpp");
   const int engine = b.el(0, group, "div", {{"role", "treeitem"}, {"aria-expanded", "true"}, {"tabindex", "-1"}});
   b.text(0, engine, "engine");
-  b.text(0, b.el(0, b.el(0, engine, "div", {{"role", "group"}}), "div", {{"role", "treeitem"}, {"tabindex", "-1"}}), "delta.cpp");
+  b.text(0, b.el(0, b.el(0, engine, "div", {{"role", "group"}}), "div", {{"role", "treeitem"}, {"tabindex", "-1"}}),
+         "delta.cpp");
   // A named tree keeps its line: its name says what it lists.
-  const int named = b.el(0, b.el(0, 0, "body"), "div", {{"role", "tree"}, {"tabindex", "0"}, {"aria-label", "Bookmarks"}});
+  const int named =
+      b.el(0, b.el(0, 0, "body"), "div", {{"role", "tree"}, {"tabindex", "0"}, {"aria-label", "Bookmarks"}});
   b.text(0, b.el(0, named, "div", {{"role", "treeitem"}, {"tabindex", "-1"}}), "Home");
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"treeitem src", " treeitem main.cpp", " treeitem engine", "  treeitem delta.cpp",
-                                                "tree Bookmarks", "treeitem Home"});
+  CHECK(lines_of(s) == std::vector<std::string>{"treeitem src", " treeitem main.cpp", " treeitem engine",
+                                                "  treeitem delta.cpp", "tree Bookmarks", "treeitem Home"});
 }
 
 TEST_CASE("text blocks: a named region that takes focus to scroll is its label's line, and what it holds is read",
@@ -771,11 +823,12 @@ TEST_CASE("text blocks: a named region that takes focus to scroll is its label's
   b.text(0, b.el(0, table, "caption"), "Plans and prices");
   two_cell_rows(b, table, {{"Plan", "Price"}, {"Basic", "$5"}, {"Pro", "$15"}});
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"region Price table", "text Plans and prices", "row Plan | Price", "row Basic | $5",
-                                                "row Pro | $15"});
+  CHECK(lines_of(s) == std::vector<std::string>{"region Price table", "text Plans and prices", "row Plan | Price",
+                                                "row Basic | $5", "row Pro | $15"});
 }
 
-TEST_CASE("text blocks: a list item that holds a heading reads heading first, then its paragraphs", "[compiler][text]") {
+TEST_CASE("text blocks: a list item that holds a heading reads heading first, then its paragraphs",
+          "[compiler][text]") {
   // Cards as lists write them: <li><h3>Fast setup</h3><p>…</p></li>, clickable or not.
   CaptureBuilder b;
   const int list = b.el(0, b.el(0, 0, "body"), "ul");
@@ -791,11 +844,13 @@ TEST_CASE("text blocks: a list item that holds a heading reads heading first, th
   b.text(0, b.el(0, loose, "h3"), "Support");
   b.text(0, loose, "Around the clock.");
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"heading Fast setup", "text Be running in five minutes.", "heading Secure",
-                                                "text Encrypted at rest.", "text Around the clock.", "heading Support"});
+  CHECK(lines_of(s) == std::vector<std::string>{"heading Fast setup", "text Be running in five minutes.",
+                                                "heading Secure", "text Encrypted at rest.", "text Around the clock.",
+                                                "heading Support"});
 }
 
-TEST_CASE("a refused field carries the page's own message beside it, where no attribute ties them", "[compiler][text]") {
+TEST_CASE("a refused field carries the page's own message beside it, where no attribute ties them",
+          "[compiler][text]") {
   // Bootstrap's validation: <input required> then <div class="invalid-feedback">, shown once the
   // form has was-validated; a checkbox's feedback comes after its label.
   CaptureBuilder b;
@@ -806,13 +861,16 @@ TEST_CASE("a refused field carries the page's own message beside it, where no at
   b.text(0, b.el(0, first, "div", {{"class", "valid-feedback"}}), "Looks good!");
   b.text(0, b.el(0, first, "div", {{"class", "invalid-feedback"}}), "Please enter your first name.");
   const int check = b.el(0, form, "div");
-  b.el(0, check, "input", {{"type", "checkbox"}, {"id", "terms"}, {"required", ""}, {"data-athena-invalid", "Please check this box."}});
+  b.el(0, check, "input",
+       {{"type", "checkbox"}, {"id", "terms"}, {"required", ""}, {"data-athena-invalid", "Please check this box."}});
   b.text(0, b.el(0, check, "label", {{"for", "terms"}}), "Agree to terms");
   b.text(0, b.el(0, check, "div", {{"class", "invalid-feedback"}}), "You must agree before submitting.");
   // Bootstrap's input group: described by its "@" prefix, which says nothing of what went wrong.
   const int group = b.el(0, form, "div", {{"class", "input-group has-validation"}});
   b.text(0, b.el(0, group, "span", {{"id", "at"}}), "@");
-  b.el(0, group, "input", {{"aria-label", "Username"}, {"aria-describedby", "at"}, {"data-athena-invalid", "Please fill out this field."}});
+  b.el(
+      0, group, "input",
+      {{"aria-label", "Username"}, {"aria-describedby", "at"}, {"data-athena-invalid", "Please fill out this field."}});
   b.text(0, b.el(0, group, "div", {{"class", "invalid-feedback"}}), "Please choose a username.");
   // A field the page did not refuse keeps its message out of its line: it is no message yet.
   const int city = b.el(0, form, "div");
@@ -827,11 +885,13 @@ TEST_CASE("a refused field carries the page's own message beside it, where no at
   CHECK(terms->description == "You must agree before submitting.");
   REQUIRE(by_name(s, "Username") != nullptr);
   CHECK(by_name(s, "Username")->description == "Please choose a username.");
-  CHECK(lines_of(s) == std::vector<std::string>{"textbox First name", "text Looks good!", "checkbox Agree to terms", "textbox Username",
-                                                "textbox City", "text Cities are checked nightly."});
+  CHECK(lines_of(s) == std::vector<std::string>{"textbox First name", "text Looks good!", "checkbox Agree to terms",
+                                                "textbox Username", "textbox City",
+                                                "text Cities are checked nightly."});
 }
 
-TEST_CASE("what a page shows rather than writes: images by their alt text, gauges by how far they are", "[compiler][text]") {
+TEST_CASE("what a page shows rather than writes: images by their alt text, gauges by how far they are",
+          "[compiler][text]") {
   // A product page: its photo, a rating drawn in stars, a refund's progress bar, a disk meter.
   CaptureBuilder b;
   const int main = b.el(0, b.el(0, 0, "body"), "main");
@@ -840,8 +900,14 @@ TEST_CASE("what a page shows rather than writes: images by their alt text, gauge
   b.el(0, main, "img");                 // no alt at all: nothing to read either
   b.text(0, b.el(0, main, "span", {{"role", "img"}, {"aria-label", "Rated 4 out of 5"}}), "★★★★☆");
   b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Refund"}, {"aria-valuenow", "30"}});
-  b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Steps"}, {"aria-valuenow", "2"}, {"aria-valuemin", "1"}, {"aria-valuemax", "5"}});
-  b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Upload"}, {"aria-valuenow", "1"}, {"aria-valuetext", "1 of 3 files"}});
+  b.el(0, main, "div",
+       {{"role", "progressbar"},
+        {"aria-label", "Steps"},
+        {"aria-valuenow", "2"},
+        {"aria-valuemin", "1"},
+        {"aria-valuemax", "5"}});
+  b.el(0, main, "div",
+       {{"role", "progressbar"}, {"aria-label", "Upload"}, {"aria-valuenow", "1"}, {"aria-valuetext", "1 of 3 files"}});
   b.el(0, main, "div", {{"role", "progressbar"}, {"aria-label", "Loading"}});  // busy: no value, still a line
   const int label = b.el(0, main, "label");  // labels no control: its words are a line
   b.text(0, label, "Disk usage");
@@ -857,10 +923,10 @@ TEST_CASE("what a page shows rather than writes: images by their alt text, gauge
   // Inside a link, the image is the link's name, no line of its own.
   b.el(0, b.el(0, main, "a", {{"href", "/mug"}}), "img", {{"alt", "Mug"}});
   const Snapshot s = compile_ok(b);
-  CHECK(lines_of(s) == std::vector<std::string>{"image Blue ceramic mug, 350 ml", "image Rated 4 out of 5", "progressbar Refund",
-                                                "progressbar Steps", "progressbar Upload", "progressbar Loading", "text Disk usage 60%",
-                                                "text Delivered 70% with a tracking map", "image python logo",
-                                                "link Mug"});
+  CHECK(lines_of(s) == std::vector<std::string>{
+                           "image Blue ceramic mug, 350 ml", "image Rated 4 out of 5", "progressbar Refund",
+                           "progressbar Steps", "progressbar Upload", "progressbar Loading", "text Disk usage 60%",
+                           "text Delivered 70% with a tracking map", "image python logo", "link Mug"});
   CHECK(by_name(s, "Refund")->state.value == "30%");
   CHECK(by_name(s, "Steps")->state.value == "25%");
   CHECK(by_name(s, "Upload")->state.value == "1 of 3 files");
@@ -869,7 +935,8 @@ TEST_CASE("what a page shows rather than writes: images by their alt text, gauge
   CHECK(by_name(s, "Blue ceramic mug, 350 ml")->category == Category::kText);
 }
 
-TEST_CASE("a label of a control the agent cannot see is text, and Select2's combobox is named by the choice it shows", "[compiler][text]") {
+TEST_CASE("a label of a control the agent cannot see is text, and Select2's combobox is named by the choice it shows",
+          "[compiler][text]") {
   // Select2 hides the <select> (aria-hidden) and puts its own combobox after it, labelled by a
   // <span role=textbox> that holds the choice. The page's <label for> still names the hidden one.
   CaptureBuilder b;
@@ -877,8 +944,13 @@ TEST_CASE("a label of a control the agent cannot see is text, and Select2's comb
   b.text(0, b.el(0, form, "label", {{"for", "who"}}), "Assignee");
   const int sel = b.el(0, form, "select", {{"id", "who"}, {"aria-hidden", "true"}, {"tabindex", "-1"}});
   b.text(0, b.el(0, sel, "option"), "Grace Hopper");
-  const int box = b.el(0, form, "span", {{"role", "combobox"}, {"tabindex", "0"}, {"aria-labelledby", "shown"}, {"aria-expanded", "false"}});
-  b.text(0, b.el(0, box, "span", {{"id", "shown"}, {"role", "textbox"}, {"aria-readonly", "true"}, {"title", "Grace Hopper"}}), "Grace Hopper");
+  const int box =
+      b.el(0, form, "span",
+           {{"role", "combobox"}, {"tabindex", "0"}, {"aria-labelledby", "shown"}, {"aria-expanded", "false"}});
+  b.text(0,
+         b.el(0, box, "span",
+              {{"id", "shown"}, {"role", "textbox"}, {"aria-readonly", "true"}, {"title", "Grace Hopper"}}),
+         "Grace Hopper");
   // A read-only box the combobox is not named by is a line (it shows something else).
   b.text(0, b.el(0, form, "span", {{"role", "textbox"}, {"aria-readonly", "true"}, {"aria-label", "Ticket"}}), "T-42");
   // A label of a field it can see stays that field's name, no line of its own.
@@ -886,10 +958,13 @@ TEST_CASE("a label of a control the agent cannot see is text, and Select2's comb
   b.el(0, form, "input", {{"id", "note"}});
   const Snapshot s = compile_ok(b);
   // (The read-only box that shows the choice, which names the combobox, is no line of its own.)
-  CHECK(lines_of(s) == std::vector<std::string>{"text Assignee", "combobox Grace Hopper", "textbox Ticket", "textbox Note"});
+  CHECK(lines_of(s) ==
+        std::vector<std::string>{"text Assignee", "combobox Grace Hopper", "textbox Ticket", "textbox Note"});
 }
 
-TEST_CASE("a form field a widget keeps behind its own (1px, out of the tab order, nameless) is no line, nor its options", "[compiler][text]") {
+TEST_CASE(
+    "a form field a widget keeps behind its own (1px, out of the tab order, nameless) is no line, nor its options",
+    "[compiler][text]") {
   // Tom Select: the page's <select multiple> stays at 1px with tabindex=-1; its label moved to
   // Tom Select's own combobox.
   CaptureBuilder b;
@@ -907,7 +982,8 @@ TEST_CASE("a form field a widget keeps behind its own (1px, out of the tab order
   CHECK(lines_of(s) == std::vector<std::string>{"combobox Tags", "combobox Size", "checkbox Gift wrap"});
 }
 
-TEST_CASE("an editor is one line whose value is its text, what it holds is no line, and a link in it is", "[compiler][state]") {
+TEST_CASE("an editor is one line whose value is its text, what it holds is no line, and a link in it is",
+          "[compiler][state]") {
   // Quill: <div contenteditable aria-labelledby> around paragraphs; Chrome's snapshot calls every
   // element in an editable area clickable.
   CaptureBuilder b;

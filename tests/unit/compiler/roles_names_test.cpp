@@ -1,6 +1,6 @@
 // Roles and accessible names as Chrome computes them (accname 1.2, HTML-AAM), on hand-built captures.
-#include "helpers.h"
 #include "athena/limits.h"
+#include "helpers.h"
 
 using namespace athena;
 using namespace athena::test;
@@ -121,7 +121,8 @@ TEST_CASE("a title is a description only when it says what the name does not", "
   CHECK(by_name(s, "Delete")->description == "Delete this row");
 }
 
-TEST_CASE("name from content skips display:none and visibility:hidden, joins blocks with spaces", "[compiler][accname]") {
+TEST_CASE("name from content skips display:none and visibility:hidden, joins blocks with spaces",
+          "[compiler][accname]") {
   Page p;
   const int b = p.add("button");
   p.b.text(0, b, "  Save\n ");
@@ -177,7 +178,8 @@ TEST_CASE("names are whitespace-collapsed and cut at kMaxNameChars on a UTF-8 bo
   CHECK(s.nodes[0].name.substr(0, 3) == "a\xC3\xA9");
 }
 
-TEST_CASE("a link's address is cut at kMaxHrefChars: a data: URL of megabytes is not carried along", "[compiler][accname]") {
+TEST_CASE("a link's address is cut at kMaxHrefChars: a data: URL of megabytes is not carried along",
+          "[compiler][accname]") {
   Page p;
   const std::string data = "data:text/csv;base64," + std::string(1 << 20, 'Q');
   p.add("a", {{"href", data}}, "Download CSV");
@@ -254,11 +256,13 @@ TEST_CASE("a nameless control is told apart by the words around it, never by its
   // that line, which says them once.
   CHECK(descs == std::vector<std::string>{"/api/v2 - This server | in: Servers", "false | "});
   std::vector<std::string> lines;
-  for (const ReadableNode& n : s.nodes) lines.push_back(std::string(static_cast<std::size_t>(n.depth), ' ') + n.role + " " + n.name);
+  for (const ReadableNode& n : s.nodes)
+    lines.push_back(std::string(static_cast<std::size_t>(n.depth), ' ') + n.role + " " + n.name);
   CHECK(lines == std::vector<std::string>{"heading Servers", "textbox ", "text Also return the customer", " textbox "});
 }
 
-TEST_CASE("a nameless control inside a text line is under that line, whatever else shows beside it", "[compiler][accname]") {
+TEST_CASE("a nameless control inside a text line is under that line, whatever else shows beside it",
+          "[compiler][accname]") {
   // TodoMVC's item: <li><div><input type=checkbox><label>Buy milk</label><button>✖</button></div></li>,
   // the label tied to nothing, the button shown only while the mouse is over the item.
   for (const bool hovered : {false, true}) {
@@ -274,7 +278,9 @@ TEST_CASE("a nameless control inside a text line is under that line, whatever el
     const Snapshot s = compile_ok(b);
     INFO("hovered: " << hovered);
     std::vector<std::string> lines;
-    for (const ReadableNode& n : s.nodes) lines.push_back(std::string(static_cast<std::size_t>(n.depth), ' ') + n.role + " " + n.name + (n.description.empty() ? "" : " desc=" + n.description));
+    for (const ReadableNode& n : s.nodes)
+      lines.push_back(std::string(static_cast<std::size_t>(n.depth), ' ') + n.role + " " + n.name +
+                      (n.description.empty() ? "" : " desc=" + n.description));
     std::vector<std::string> want{"text Buy milk", " checkbox "};
     if (hovered) want.push_back("button \xE2\x9C\x96");
     CHECK(lines == want);

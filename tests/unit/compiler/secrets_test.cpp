@@ -1,11 +1,8 @@
 // The secret-field rule against its shared table (rules/secret-fields.json, also run by
 // extension/test/secrets.test.mjs against the extension's read and trace paths): a secret value
 // never reaches a FactPack (text or JSON), nor a find answer; a plain one does.
-#include <catch2/catch.hpp>
-
-#include "rule_table.h"
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +11,7 @@
 #include "athena/engine.h"
 #include "athena/render.h"
 #include "capture_builder.h"
+#include "rule_table.h"
 
 using namespace athena;
 
@@ -35,16 +33,21 @@ TEST_CASE("secret fields: one rule, one table, every output of the core", "[comp
     // target (other fields), the one thing that names the field.
     if (labelled) {
       const bool native = tag == "input" || tag == "textarea";
-      const int l = b.el(0, body, native ? "label" : "span", native ? test::Attrs{{"for", c["attrs"]["id"].get<std::string>()}} : test::Attrs{{"id", "lbl"}});
+      const int l =
+          b.el(0, body, native ? "label" : "span",
+               native ? test::Attrs{{"for", c["attrs"]["id"].get<std::string>()}} : test::Attrs{{"id", "lbl"}});
       b.text(0, l, c["label"].get<std::string>());
       if (!native) attrs.emplace_back("aria-labelledby", "lbl");
     } else if (!c["attrs"].contains("aria-label")) {
       attrs.emplace_back("aria-label", "Field " + std::to_string(k));
     }
-    for (auto it = c["attrs"].begin(); it != c["attrs"].end(); ++it) attrs.emplace_back(it.key(), it.value().get<std::string>());
+    for (auto it = c["attrs"].begin(); it != c["attrs"].end(); ++it)
+      attrs.emplace_back(it.key(), it.value().get<std::string>());
     const int input = b.el(0, body, tag, attrs);
-    if (tag == "input" || tag == "textarea") b.rare_string(0, input, tag == "textarea" ? "textValue" : "inputValue", value);
-    else b.text(0, input, value);  // an editor's value is its text
+    if (tag == "input" || tag == "textarea")
+      b.rare_string(0, input, tag == "textarea" ? "textValue" : "inputValue", value);
+    else
+      b.text(0, input, value);  // an editor's value is its text
     const bool secret = c["secret"];
 
     auto snap = compile_capture(b.str());

@@ -56,7 +56,8 @@ struct Flow {
 
 }  // namespace
 
-TEST_CASE("roles by context: a footer inside an article is the post's, its Like button under the post's title", "[compiler][regions][sections]") {
+TEST_CASE("roles by context: a footer inside an article is the post's, its Like button under the post's title",
+          "[compiler][regions][sections]") {
   const Snapshot s = compile_ok(feed(3));
   for (int n = 1; n <= 3; ++n) {
     INFO(n);
@@ -73,7 +74,8 @@ TEST_CASE("roles by context: a footer inside an article is the post's, its Like 
   CHECK(by_name(s, "Contact")->region == Region::kFooter);
 }
 
-TEST_CASE("roles by context: an added post's Like button is added under that post, not in a page footer", "[engine][sections]") {
+TEST_CASE("roles by context: an added post's Like button is added under that post, not in a page footer",
+          "[engine][sections]") {
   Flow f;
   const std::string before = feed(3).str(), after = feed(3, true).str();
   f.first(before);
@@ -92,7 +94,9 @@ TEST_CASE("roles by context: an added post's Like button is added under that pos
   CHECK(t[t.rfind('\n', like) + 1] == ' ');  // indented: under the post's title
 }
 
-TEST_CASE("roles by context: an aside inside sectioning content is a landmark only when named, and main does not scope it", "[compiler][regions][sections]") {
+TEST_CASE(
+    "roles by context: an aside inside sectioning content is a landmark only when named, and main does not scope it",
+    "[compiler][regions][sections]") {
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int section = b.el(0, body, "section");
@@ -103,7 +107,8 @@ TEST_CASE("roles by context: an aside inside sectioning content is a landmark on
   b.text(0, b.el(0, b.el(0, article, "header"), "button"), "Article header");
   b.text(0, b.el(0, b.el(0, b.el(0, body, "main"), "aside"), "button"), "In main");
   b.text(0, b.el(0, b.el(0, body, "aside"), "button"), "Top level");
-  b.text(0, b.el(0, b.el(0, b.el(0, body, "div", {{"role", "region"}, {"aria-label", "Q"}}), "footer"), "button"), "Footer in role=region");
+  b.text(0, b.el(0, b.el(0, b.el(0, body, "div", {{"role", "region"}, {"aria-label", "Q"}}), "footer"), "button"),
+         "Footer in role=region");
   const Snapshot s = compile_ok(b);
   CHECK(by_name(s, "Unnamed in section")->region == Region::kPage);
   CHECK(by_name(s, "Named in section")->region == Region::kAside);
@@ -133,7 +138,8 @@ TEST_CASE("outline: a list item's and a row's controls stay under the item's fir
   CHECK(by_name(s, "Edit Beta")->depth == 1);
 }
 
-TEST_CASE("outline: mdBook's sidebar nests a chapter's sections, written in the next list item, under the chapter", "[compiler][sections]") {
+TEST_CASE("outline: mdBook's sidebar nests a chapter's sections, written in the next list item, under the chapter",
+          "[compiler][sections]") {
   // <ol class="chapter"><li><a>1. Getting Started</a></li><li><ol class="section"><li><a>1.1.
   // Installation</a></li>…</ol></li><li><a>2. Guessing Game</a></li>…
   CaptureBuilder b;
@@ -159,7 +165,8 @@ TEST_CASE("outline: mdBook's sidebar nests a chapter's sections, written in the 
     INFO(top);
     CHECK(by_name(s, top)->depth == 0);
   }
-  for (const char* sec : {"Installation", "Hello, World!", "Hello, Cargo!", "Unrecoverable Errors", "Recoverable Errors"}) {
+  for (const char* sec :
+       {"Installation", "Hello, World!", "Hello, Cargo!", "Unrecoverable Errors", "Recoverable Errors"}) {
     INFO(sec);
     CHECK(by_name(s, sec)->depth == 1);
   }

@@ -105,8 +105,11 @@ TEST_CASE("sort: a column or row header's aria-sort, and no other role's", "[com
   CaptureBuilder b;
   const int body = b.el(0, 0, "body");
   const int row = b.el(0, b.el(0, body, "div", {{"role", "grid"}}), "div", {{"role", "row"}});
-  for (const auto& [name, sort] : std::vector<std::pair<const char*, const char*>>{
-           {"Name", "ascending"}, {"Email", " DESCENDING "}, {"City", "other"}, {"Joined", "none"}, {"Orders", "sideways"}}) {
+  for (const auto& [name, sort] : std::vector<std::pair<const char*, const char*>>{{"Name", "ascending"},
+                                                                                   {"Email", " DESCENDING "},
+                                                                                   {"City", "other"},
+                                                                                   {"Joined", "none"},
+                                                                                   {"Orders", "sideways"}}) {
     const int h = b.el(0, row, "div", {{"role", "columnheader"}, {"aria-sort", sort}});
     b.flag(0, h, "isClickable");
     b.text(0, h, name);

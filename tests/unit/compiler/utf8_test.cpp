@@ -1,11 +1,11 @@
 // compiler/utf8.h: the UTF-8 rule both capture readers apply (RFC 3629 §3 and §4), with the
 // offset of the byte that breaks a sequence (where the JSON parser says it broke).
-#include <catch2/catch.hpp>
+#include "compiler/utf8.h"
 
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "compiler/json_doc.h"
-#include "compiler/utf8.h"
 
 using athena::compiler::JsonDoc;
 using athena::compiler::utf8_sequence;
@@ -36,7 +36,8 @@ TEST_CASE("utf8: RFC 3629 §4, the boundaries of every length are valid", "[comp
 
 TEST_CASE("utf8: RFC 3629 §3, what is not UTF-8 names its first bad byte", "[compiler][utf8]") {
   // Bad lead bytes: a continuation byte, the overlong leads C0/C1, and F5..FF.
-  for (const char* lead : {"\x80", "\xBF", "\xC0\xAF", "\xC1\xBF", "\xF5\x80\x80\x80", "\xFF"}) CHECK(seq(lead).second == 0);
+  for (const char* lead : {"\x80", "\xBF", "\xC0\xAF", "\xC1\xBF", "\xF5\x80\x80\x80", "\xFF"})
+    CHECK(seq(lead).second == 0);
   CHECK(seq("\xE0\x9F\xBF") == std::make_pair(std::size_t{0}, std::size_t{1}));      // overlong 3-byte form
   CHECK(seq("\xED\xA0\x80") == std::make_pair(std::size_t{0}, std::size_t{1}));      // U+D800, a surrogate
   CHECK(seq("\xF0\x8F\xBF\xBF") == std::make_pair(std::size_t{0}, std::size_t{1}));  // overlong 4-byte form

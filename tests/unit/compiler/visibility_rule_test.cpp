@@ -4,12 +4,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "rule_table.h"
 #include "compiler/capture.h"
 #include "compiler/dom_view.h"
 #include "compiler/roles.h"
 #include "compiler/visibility.h"
 #include "helpers.h"
+#include "rule_table.h"
 
 using namespace athena;
 using namespace athena::test;

@@ -11,7 +11,12 @@ using namespace athena::testing;
 TEST_CASE("adversarial identity", "[engine][adversarial]") {
   Harness h;
   SECTION("the same backend_node_id in two frames") {
-    auto s0 = PageBuilder().frame("A", "LA").frame("B", "LB").el(5, "button", "X", Region::kMain, "A").el(5, "button", "Y", Region::kMain, "B").build();
+    auto s0 = PageBuilder()
+                  .frame("A", "LA")
+                  .frame("B", "LB")
+                  .el(5, "button", "X", Region::kMain, "A")
+                  .el(5, "button", "Y", Region::kMain, "B")
+                  .build();
     FactPack full = h.snap(s0);
     const std::string x = ref_of(full, "button", "X"), y = ref_of(full, "button", "Y");
     auto s1 = PageBuilder().frame("A", "LA").frame("B", "LB").el(5, "button", "Y", Region::kMain, "B").build();
@@ -20,14 +25,20 @@ TEST_CASE("adversarial identity", "[engine][adversarial]") {
     CHECK(d.added.empty());
     CHECK(h.resolve(y)->frame_id == "B");
     // And the other way: node 5 of frame A reappears with Y's content: not Y's ref.
-    auto s2 = PageBuilder().frame("A", "LA").frame("B", "LB").el(5, "button", "Y", Region::kMain, "A").el(5, "button", "Y", Region::kMain, "B").build();
+    auto s2 = PageBuilder()
+                  .frame("A", "LA")
+                  .frame("B", "LB")
+                  .el(5, "button", "Y", Region::kMain, "A")
+                  .el(5, "button", "Y", Region::kMain, "B")
+                  .build();
     FactPack d2 = h.act(d.version, s2, &s1);
     REQUIRE(d2.added.size() == 1);
     CHECK(d2.added[0].ref != y);
     CHECK(d2.added[0].ref != x);
   }
   SECTION("a frame navigating between capture and action") {
-    auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Pay", Region::kMain, "SUB").build();
+    auto s0 =
+        PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Pay", Region::kMain, "SUB").build();
     FactPack full = h.snap(s0);
     const std::string pay = ref_of(full, "button", "Pay");
     h.begin(s0, full.version);
@@ -38,7 +49,8 @@ TEST_CASE("adversarial identity", "[engine][adversarial]") {
     auto stale = h.engine.finish_action_from(h.key, s0, {});
     REQUIRE_FALSE(stale);
     CHECK(stale.error().code == ErrorCode::kWrongCallOrder);
-    auto s1 = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(2, "button", "Pay", Region::kMain, "SUB").build();
+    auto s1 =
+        PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(2, "button", "Pay", Region::kMain, "SUB").build();
     FactPack d = h.finish(s1);
     CHECK(invalidated_refs(d) == std::vector<std::string>{pay});
     REQUIRE(d.added.size() == 1);
@@ -49,7 +61,8 @@ TEST_CASE("adversarial identity", "[engine][adversarial]") {
       PageBuilder b;
       b.el(1, "heading", "Inbox");
       if (inserted) b.el(base + 99, "link", "Item new").el(base + 98, "button", "Delete");
-      for (int i = 0; i < 10; ++i) b.el(base + 2 * i, "link", "Item " + std::to_string(i)).el(base + 2 * i + 1, "button", "Delete");
+      for (int i = 0; i < 10; ++i)
+        b.el(base + 2 * i, "link", "Item " + std::to_string(i)).el(base + 2 * i + 1, "button", "Delete");
       return b.build();
     };
     auto s0 = list(false, 100);
@@ -77,7 +90,9 @@ TEST_CASE("adversarial identity", "[engine][adversarial]") {
     CHECK(check_fidelity(agent, h.engine, h.key, s1) == "");
   }
   SECTION("duplicate labels: ambiguity is remove + add, never a wrong rebind") {
-    auto two = [](std::int64_t a, std::int64_t b) { return PageBuilder().el(1, "heading", "Cart").el(a, "button", "Remove").el(b, "button", "Remove").build(); };
+    auto two = [](std::int64_t a, std::int64_t b) {
+      return PageBuilder().el(1, "heading", "Cart").el(a, "button", "Remove").el(b, "button", "Remove").build();
+    };
     auto s0 = two(10, 11);
     FactPack full = h.snap(s0);
     auto s1 = two(20, 21);  // both re-rendered, nothing tells them apart

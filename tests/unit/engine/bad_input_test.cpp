@@ -8,7 +8,8 @@ using namespace athena::testing;
 
 TEST_CASE("bad input: an error or a full snapshot, never a wrong delta", "[engine][bad-input]") {
   Harness h;
-  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "button", "Pay", Region::kMain, "SUB").build();
+  auto s0 =
+      PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "button", "Pay", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
   const std::string save = ref_of(full, "button", "Save");
 
@@ -19,9 +20,10 @@ TEST_CASE("bad input: an error or a full snapshot, never a wrong delta", "[engin
     CHECK(h.engine.begin_action(h.key, "", 1).error().code == ErrorCode::kMalformedJson);
     CHECK(h.engine.on_event(h.key, "[1,2").error().code == ErrorCode::kMalformedEvent);
     CHECK(h.engine.on_event(h.key, R"({"params":{}})").error().code == ErrorCode::kMalformedEvent);
-    CHECK(h.engine.on_event(h.key, R"({"method":"Page.frameNavigated","params":{}})").error().code == ErrorCode::kMalformedEvent);
+    CHECK(h.engine.on_event(h.key, R"({"method":"Page.frameNavigated","params":{}})").error().code ==
+          ErrorCode::kMalformedEvent);
     CHECK(h.engine.on_event(h.key, R"({"method":"Network.requestWillBeSent","params":{}})"));  // ignored
-    CHECK(h.resolve(save));  // nothing was corrupted
+    CHECK(h.resolve(save));                                                                    // nothing was corrupted
     CHECK(h.engine.stats(h.key)->delivered_version == full.version);
   }
   SECTION("a capture that contradicts itself") {
@@ -45,7 +47,8 @@ TEST_CASE("bad input: an error or a full snapshot, never a wrong delta", "[engin
   SECTION("events out of order: a document that already navigated away comes back -> full snapshot") {
     REQUIRE(h.engine.on_event(h.key, nav_event("SUB", "S2", "MAIN")));
     REQUIRE(h.engine.on_event(h.key, nav_event("SUB", "S1", "MAIN")));  // S1 was retired
-    auto s1 = PageBuilder().frame("SUB", "S3").el(1, "button", "Save").el(3, "button", "Pay", Region::kMain, "SUB").build();
+    auto s1 =
+        PageBuilder().frame("SUB", "S3").el(1, "button", "Save").el(3, "button", "Pay", Region::kMain, "SUB").build();
     h.begin(s1, std::nullopt);
     FactPack p = h.finish(s1);
     CHECK(p.type == PackType::kFull);
@@ -70,7 +73,12 @@ TEST_CASE("bad input: an error or a full snapshot, never a wrong delta", "[engin
     CHECK(ref_of(p, "button", "Save") != save);
   }
   SECTION("another URL, same document (history.pushState) is a delta, not a navigation") {
-    auto spa = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "button", "Pay", Region::kMain, "SUB").el(4, "link", "Back").build();
+    auto spa = PageBuilder()
+                   .frame("SUB", "S1")
+                   .el(1, "button", "Save")
+                   .el(2, "button", "Pay", Region::kMain, "SUB")
+                   .el(4, "link", "Back")
+                   .build();
     spa.url = "https://a.test/route2";
     FactPack p = h.act(full.version, spa, &s0);
     CHECK(p.type == PackType::kDelta);
@@ -87,11 +95,32 @@ TEST_CASE("bad input: an error or a full snapshot, never a wrong delta", "[engin
 
 TEST_CASE("bad input: random garbage events and captures never crash or corrupt", "[engine][bad-input]") {
   Harness h;
-  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "button", "Pay", Region::kMain, "SUB").build();
+  auto s0 =
+      PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "button", "Pay", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
-  const char* pieces[] = {"{", "}", "[", "]", "\"method\"", ":", ",", "\"Page.frameNavigated\"", "\"Page.frameDetached\"",
-                          "\"params\"", "\"frame\"", "\"id\"", "\"SUB\"", "\"MAIN\"", "\"loaderId\"", "\"X\"", "null", "1", "\"frameId\"",
-                          "\"parentId\"", "\"reason\"", "\"swap\"", "true"};
+  const char* pieces[] = {"{",
+                          "}",
+                          "[",
+                          "]",
+                          "\"method\"",
+                          ":",
+                          ",",
+                          "\"Page.frameNavigated\"",
+                          "\"Page.frameDetached\"",
+                          "\"params\"",
+                          "\"frame\"",
+                          "\"id\"",
+                          "\"SUB\"",
+                          "\"MAIN\"",
+                          "\"loaderId\"",
+                          "\"X\"",
+                          "null",
+                          "1",
+                          "\"frameId\"",
+                          "\"parentId\"",
+                          "\"reason\"",
+                          "\"swap\"",
+                          "true"};
   std::uint64_t x = 12345;
   auto next = [&] {
     x ^= x << 13;
@@ -103,8 +132,8 @@ TEST_CASE("bad input: random garbage events and captures never crash or corrupt"
     std::string ev;
     const int n = 1 + static_cast<int>(next() % 24);
     for (int k = 0; k < n; ++k) ev += pieces[next() % (sizeof pieces / sizeof *pieces)];
-    (void)h.engine.on_event(h.key, ev);        // any answer but a crash
-    (void)h.engine.snapshot(h.key, ev);        // garbage captures are errors
+    (void)h.engine.on_event(h.key, ev);  // any answer but a crash
+    (void)h.engine.snapshot(h.key, ev);  // garbage captures are errors
   }
   // Whatever the events did, the next capture is either refused or answered safely.
   auto pre = h.engine.begin_action_from(h.key, s0, full.version);

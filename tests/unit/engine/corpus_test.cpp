@@ -1,13 +1,13 @@
 // The engine on every recorded real flow (tests/cases, docs/capture-format.md): each step's
 // capture is the page after its action; the previous step's capture is the page before it.
 // Every FactPack must apply cleanly to the agent's view and keep the fidelity property.
-#include <catch2/catch.hpp>
+#include "corpus.h"
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "agent_view.h"
 #include "athena/compiler.h"
-#include "corpus.h"
 #include "fidelity.h"
 
 using namespace athena;
@@ -57,9 +57,9 @@ TEST_CASE("recorded flows: every FactPack is faithful", "[engine][corpus]") {
         REQUIRE(state);
         REQUIRE(agent.apply(*pack) == "");
         REQUIRE(check_fidelity(agent, engine, key, *state) == "");
-        summary += " " + std::string(pack_type_name(pack->type)) + (pack->reason.empty() ? "" : "(" + pack->reason + ")") + "[+" +
-                   std::to_string(pack->added.size()) + " ~" + std::to_string(pack->modified.size()) + " -" +
-                   std::to_string(pack->invalidated.size()) + "]";
+        summary += " " + std::string(pack_type_name(pack->type)) +
+                   (pack->reason.empty() ? "" : "(" + pack->reason + ")") + "[+" + std::to_string(pack->added.size()) +
+                   " ~" + std::to_string(pack->modified.size()) + " -" + std::to_string(pack->invalidated.size()) + "]";
         ++steps;
       }
     }

@@ -13,7 +13,9 @@ using namespace athena::testing;
 namespace {
 Snapshot site(const std::string& loader, std::int64_t base, const std::string& article) {
   PageBuilder b(loader);
-  b.el(base + 1, "link", "Home", Region::kNav).el(base + 2, "link", "Shop", Region::kNav).el(base + 3, "link", "Cart", Region::kNav);
+  b.el(base + 1, "link", "Home", Region::kNav)
+      .el(base + 2, "link", "Shop", Region::kNav)
+      .el(base + 3, "link", "Cart", Region::kNav);
   b.el(base + 4, "heading", article).el(base + 5, "button", "Buy " + article);
   b.el(base + 6, "link", "Imprint", Region::kFooter);
   return b.build();
@@ -33,7 +35,9 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
   REQUIRE(agent.apply(first) == "");
   for (const RegionBlock& b : first.regions) CHECK_FALSE(b.unchanged);
 
-  SECTION("a region whose ordered semantic keys equal the previous baseline's is unchanged, across a navigation, and its refs stay valid") {
+  SECTION(
+      "a region whose ordered semantic keys equal the previous baseline's is unchanged, across a navigation, and its "
+      "refs stay valid") {
     auto s1 = site("L2", 100, "Laptop");  // new document, every node new
     FactPack nav = h.act(first.version, s1, &s0);
     REQUIRE(nav.reason == "navigation");
@@ -47,7 +51,8 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     CHECK(t->backend_node_id == 102);
     CHECK(t->loader_id == "L2");
     // Every other ref of the replaced document is invalid, and said so.
-    CHECK(invalidated_refs(nav) == std::vector<std::string>{ref_of(first, "heading", "Phone"), ref_of(first, "button", "Buy Phone")});
+    CHECK(invalidated_refs(nav) ==
+          std::vector<std::string>{ref_of(first, "heading", "Phone"), ref_of(first, "button", "Buy Phone")});
     for (const Invalidation& i : nav.invalidated) CHECK(i.cause == "navigated");
     CHECK(h.resolve(ref_of(first, "button", "Buy Phone")).error().code == ErrorCode::kDocumentReplaced);
     REQUIRE(agent.apply(nav) == "");
@@ -80,7 +85,8 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     INFO(t);
     CHECK(estimate_tokens(t) <= o.token_budget);
     CHECK(t.find("unchanged=\"true\"") == std::string::npos);
-    CHECK(t.find("\n... 160 more in 80 form regions: \"Quantity 1\" \xE2\x80\xA6 \"Save 80\" (find region=form frame=f0)\n") != std::string::npos);
+    CHECK(t.find("\n... 160 more in 80 form regions: \"Quantity 1\" \xE2\x80\xA6 \"Save 80\" (find region=form "
+                 "frame=f0)\n") != std::string::npos);
     FindQuery q;
     q.region = "form";
     q.frame = "f0";
@@ -110,7 +116,9 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     CHECK(block(nav, Region::kNav)->unchanged);
     CHECK_FALSE(block(nav, Region::kMain)->unchanged);
   }
-  SECTION("a requested snapshot of an unchanged page shows every region (an agent recovering after its client compacted its context)") {
+  SECTION(
+      "a requested snapshot of an unchanged page shows every region (an agent recovering after its client compacted "
+      "its context)") {
     FactPack again = h.snap(s0);
     REQUIRE(again.reason == "requested");
     for (const RegionBlock& b : again.regions) CHECK_FALSE(b.unchanged);
@@ -123,10 +131,13 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     CHECK(text.find(ref_of(first, "link", "Shop") + " link \"Shop\"") != std::string::npos);
     REQUIRE(agent.apply(again) == "");
   }
-  SECTION("the agent's own snapshot after the page navigated (the user went elsewhere) shows every region, the same ones included") {
+  SECTION(
+      "the agent's own snapshot after the page navigated (the user went elsewhere) shows every region, the same ones "
+      "included") {
     auto s1 = site("L2", 100, "Laptop");  // a new document with the same nav and footer
     ActionInfo info;
     info.kind = "snapshot";
+    info.collapse_unchanged = false;  // what the snapshot tool's declaration asks
     auto r = h.engine.snapshot_from(h.key, s1, info);
     REQUIRE(r);
     CHECK(r->reason == "navigation");
@@ -137,7 +148,9 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
     REQUIRE(agent.apply(*r) == "");
     CHECK(check_fidelity(agent, h.engine, h.key, s1) == "");
   }
-  SECTION("an action on an older version than the one delivered: the stale_version full shows every region (the agent does not hold them)") {
+  SECTION(
+      "an action on an older version than the one delivered: the stale_version full shows every region (the agent does "
+      "not hold them)") {
     auto s1 = site("L1", 0, "Phone");
     s1.nodes[4].name = "Buy Phone now";
     const FactPack d = h.act(first.version, s1, &s0);
@@ -161,7 +174,8 @@ TEST_CASE("cross-baseline region dedup", "[engine][dedup]") {
   }
 }
 
-TEST_CASE("back on a page the tab left: the regions the agent held there are unchanged, seen_in names when", "[engine][dedup]") {
+TEST_CASE("back on a page the tab left: the regions the agent held there are unchanged, seen_in names when",
+          "[engine][dedup]") {
   Harness h;
   AgentView agent;
   const auto list = site("L1", 0, "Phone");
@@ -185,8 +199,8 @@ TEST_CASE("back on a page the tab left: the regions the agent held there are unc
     CHECK(block(back, Region::kNav)->unchanged);
     CHECK(block(back, Region::kNav)->seen_in == 0);
     const std::string text = render_text(back);
-    CHECK(text.find("<region name=\"main\" unchanged=\"true\" count=\"2\" seen_in=\"" + std::to_string(first.version) + "\"/>") !=
-          std::string::npos);
+    CHECK(text.find("<region name=\"main\" unchanged=\"true\" count=\"2\" seen_in=\"" + std::to_string(first.version) +
+                    "\"/>") != std::string::npos);
     auto t = h.resolve(ref_of(first, "button", "Buy Phone"));
     REQUIRE(t);
     CHECK(t->backend_node_id == 205);
@@ -210,7 +224,8 @@ TEST_CASE("back on a page the tab left: the regions the agent held there are unc
     Snapshot last = detail;
     std::uint64_t v = away.version;
     for (std::size_t k = 0; k < pages; ++k) {
-      const auto other = site("M" + std::to_string(k), 1000 * static_cast<std::int64_t>(k + 1), "Item " + std::to_string(k));
+      const auto other =
+          site("M" + std::to_string(k), 1000 * static_cast<std::int64_t>(k + 1), "Item " + std::to_string(k));
       const FactPack p = h.act(v, other, &last);
       REQUIRE(agent.apply(p) == "");
       v = p.version;
@@ -233,6 +248,7 @@ TEST_CASE("back on a page the tab left: the regions the agent held there are unc
     const auto again = site("L3", 200, "Phone");
     ActionInfo info;
     info.kind = "snapshot";
+    info.collapse_unchanged = false;  // what the snapshot tool's declaration asks
     auto r = h.engine.snapshot_from(h.key, again, info);
     REQUIRE(r);
     for (const RegionBlock& b : r->regions) CHECK_FALSE(b.unchanged);
@@ -241,10 +257,12 @@ TEST_CASE("back on a page the tab left: the regions the agent held there are unc
   }
 }
 
-TEST_CASE("a page of more than limits::kMaxRecalledEntries elements is not kept when the tab leaves it", "[engine][dedup]") {
+TEST_CASE("a page of more than limits::kMaxRecalledEntries elements is not kept when the tab leaves it",
+          "[engine][dedup]") {
   auto page = [](const std::string& loader, std::int64_t base, std::size_t links) {
     PageBuilder b(loader);
-    for (std::size_t i = 0; i < links; ++i) b.el(base + static_cast<std::int64_t>(i) + 1, "link", "Entry " + std::to_string(i));
+    for (std::size_t i = 0; i < links; ++i)
+      b.el(base + static_cast<std::int64_t>(i) + 1, "link", "Entry " + std::to_string(i));
     return b.build();
   };
   // (Half the bound: the refs of the page in between die too, and the registry remembers

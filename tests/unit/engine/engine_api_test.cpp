@@ -28,7 +28,12 @@ TEST_CASE("Engine: pages, find, stats", "[engine][api]") {
   }
   SECTION("find: what the agent holds, by role / name substring (case-insensitive) / region, with a limit") {
     CHECK(h.engine.find(h.key, {})->empty());  // nothing delivered yet
-    h.snap(PageBuilder().el(1, "link", "Home", Region::kNav).el(2, "button", "Save draft").el(3, "button", "SAVE").el(4, "button", "Cancel").build());
+    h.snap(PageBuilder()
+               .el(1, "link", "Home", Region::kNav)
+               .el(2, "button", "Save draft")
+               .el(3, "button", "SAVE")
+               .el(4, "button", "Cancel")
+               .build());
     FindQuery q;
     q.name = "save";
     CHECK(h.engine.find(h.key, q)->size() == 2);

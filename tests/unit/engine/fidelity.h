@@ -51,12 +51,13 @@ inline std::string check_fidelity(const AgentView& view, const Engine& engine, P
     if (held.overlay >= lo) {
       if (!t) return "(b) live ref " + ref + " does not resolve: " + t.error().message;
       if (canonical_element(t->element) != canonical_element(held))
-        return "(b) ref " + ref + " resolves to " + canonical_element(t->element) + " but the agent holds " + canonical_element(held);
+        return "(b) ref " + ref + " resolves to " + canonical_element(t->element) + " but the agent holds " +
+               canonical_element(held);
       if (!targets.emplace(t->frame_id, t->loader_id, t->backend_node_id).second)
         return "(b) two refs resolve to the same node (" + ref + ")";
     } else if (t && (t->role != held.role || t->name != held.name)) {
-      return "(b) frozen ref " + ref + " resolves to " + t->role + " \"" + t->name + "\" but the agent holds " + held.role +
-             " \"" + held.name + "\"";
+      return "(b) frozen ref " + ref + " resolves to " + t->role + " \"" + t->name + "\" but the agent holds " +
+             held.role + " \"" + held.name + "\"";
     }
   }
   return "";

@@ -4,17 +4,16 @@
 // the same sessions and their digests can be compared (tests/wasm/fidelity.test.mjs).
 #pragma once
 
-#include <cstdlib>
-
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "agent_view.h"
-#include "athena/render.h"
 #include "athena/engine.h"
+#include "athena/render.h"
 #include "fidelity.h"
 #include "snapshot_gen.h"
 
@@ -22,7 +21,8 @@ namespace athena::testing {
 
 struct RunStats {
   std::map<std::string, std::size_t> packs;
-  std::size_t steps = 0, aborts = 0, unchanged_regions = 0, recalled_regions = 0, replaced_regions = 0;  // recalled: unchanged since a page the tab left (seen_in)
+  std::size_t steps = 0, aborts = 0, unchanged_regions = 0, recalled_regions = 0,
+              replaced_regions = 0;  // recalled: unchanged since a page the tab left (seen_in)
   /// FNV-1a over every pack's type, version and reason and the agent's whole view after it
   /// (refs and canonical elements): equal digests natively and in wasm mean the same sessions.
   std::uint32_t digest = 2166136261u;
@@ -36,8 +36,8 @@ struct RunStats {
 // collects the text of every FactPack delivered (within `token_budget`, 0: the default) and, last,
 // of a requested snapshot of the page as it ends, untrimmed (what an agent reading only text would
 // hold: tests/wasm/fidelity.test.mjs).
-inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats, std::vector<std::string>* texts = nullptr,
-                                std::size_t token_budget = 0) {
+inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats& stats,
+                                std::vector<std::string>* texts = nullptr, std::size_t token_budget = 0) {
   RenderOptions text_options;
   if (token_budget) text_options.token_budget = token_budget;
   SnapshotGen gen(seed);
@@ -47,7 +47,9 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
   engine.open_page(key);
   AgentView view;
   std::string log;
-  auto fail = [&](const std::string& what) { return "seed " + std::to_string(seed) + ": " + what + "\n  steps:" + log; };
+  auto fail = [&](const std::string& what) {
+    return "seed " + std::to_string(seed) + ": " + what + "\n  steps:" + log;
+  };
   bool behind = false;  // the page changed since the agent's last FactPack
   auto mutate = [&](std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) log += std::string(" ") + mutation_name(gen.step());
@@ -61,7 +63,8 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
       stats.replaced_regions += b.replaced;  // a delta that sent a region whole
     }
     log += std::string(" =>") + pack_type_name(pack.type) + "@v" + std::to_string(pack.version);
-    if (std::getenv("ATHENA_FIDELITY_PACKS")) log += "\n" + render_text(pack) + "\n";  // replaying one seed: what the agent read
+    if (std::getenv("ATHENA_FIDELITY_PACKS"))
+      log += "\n" + render_text(pack) + "\n";  // replaying one seed: what the agent read
     if (texts) texts->push_back(render_text(pack, text_options));
     behind = false;
     std::string err = view.apply(pack);
@@ -78,10 +81,12 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     if (rng.below(2) == 0) return "";
     for (const FrameInfo& f : now.frames) {
       bool same = false;
-      for (const FrameInfo& o : last_sent.frames) same = same || (o.frame_id == f.frame_id && o.loader_id == f.loader_id);
+      for (const FrameInfo& o : last_sent.frames)
+        same = same || (o.frame_id == f.frame_id && o.loader_id == f.loader_id);
       if (same) continue;
-      const std::string ev = R"({"method":"Page.frameNavigated","params":{"frame":{"id":")" + f.frame_id + R"(","loaderId":")" +
-                             f.loader_id + "\"" + (f.parent_id.empty() ? "" : R"(,"parentId":")" + f.parent_id + "\"") + "}}}";
+      const std::string ev = R"({"method":"Page.frameNavigated","params":{"frame":{"id":")" + f.frame_id +
+                             R"(","loaderId":")" + f.loader_id + "\"" +
+                             (f.parent_id.empty() ? "" : R"(,"parentId":")" + f.parent_id + "\"") + "}}}";
       if (!engine.on_event(key, ev)) return "event refused: " + ev;
       log += " [nav " + f.frame_id + "]";
     }
@@ -89,7 +94,8 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
       bool still = false;
       for (const FrameInfo& f : now.frames) still = still || f.frame_id == o.frame_id;
       if (still) continue;
-      if (!engine.on_event(key, R"({"method":"Page.frameDetached","params":{"frameId":")" + o.frame_id + R"(","reason":"remove"}})"))
+      if (!engine.on_event(
+              key, R"({"method":"Page.frameDetached","params":{"frameId":")" + o.frame_id + R"(","reason":"remove"}})"))
         return "detach refused";
       log += " [detach " + o.frame_id + "]";
     }
@@ -126,8 +132,10 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
         if (std::string e = send_events(state); !e.empty()) return fail(e);
         if (rng.below(2) == 0) {
           log += " [read]";
-          if (!view.elements().empty()) (void)engine.resolve_fresh_from(key, state, view.elements().begin()->first);
-          else (void)engine.resolve_fresh_from(key, state, "e1");
+          if (!view.elements().empty())
+            (void)engine.resolve_fresh_from(key, state, view.elements().begin()->first);
+          else
+            (void)engine.resolve_fresh_from(key, state, "e1");
         } else {
           log += " [failed action]";
           auto pre = engine.begin_action_from(key, state, std::nullopt);
@@ -143,10 +151,14 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     mutate(rng.below(100) < 30 ? 1 + rng.below(2) : 0);  // drift before the action
     std::optional<std::uint64_t> agent;
     const std::size_t v = rng.below(10);
-    if (v < 7) agent = view.version();
-    else if (v == 7 && view.version() > 1) agent = view.version() - 1;
-    else if (v == 8) agent = std::nullopt;
-    else agent = view.version() + 100;
+    if (v < 7)
+      agent = view.version();
+    else if (v == 7 && view.version() > 1)
+      agent = view.version() - 1;
+    else if (v == 8)
+      agent = std::nullopt;
+    else
+      agent = view.version() + 100;
     log += " agent=" + (agent ? "v" + std::to_string(*agent) : std::string("none")) + "]";
     state = gen.build();
     if (std::string e = send_events(state); !e.empty()) return fail(e);
@@ -157,7 +169,8 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
       // An agent holding the version it was last delivered is never "too old":
       // versions committed by aborted actions must not push it out of the history.
       if (agent && *agent == view.version() && pre->pack->reason == "stale_version")
-        return fail("stale_version for an agent holding the current (last delivered) version v" + std::to_string(*agent));
+        return fail("stale_version for an agent holding the current (last delivered) version v" +
+                    std::to_string(*agent));
       if (std::string e = deliver(*pre->pack, state); !e.empty()) return fail("stale_no_history: " + e);
       continue;
     }
@@ -168,7 +181,8 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
       // Nothing advanced: every ref the agent holds resolves to what it holds, or errors.
       for (const auto& [ref, held] : view.elements()) {
         auto t = engine.resolve(key, ref);
-        if (t && (t->role != held.role || t->name != held.name)) return fail("after abort, " + ref + " resolves to another element");
+        if (t && (t->role != held.role || t->name != held.name))
+          return fail("after abort, " + ref + " resolves to another element");
       }
       continue;
     }

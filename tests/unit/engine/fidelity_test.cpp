@@ -1,7 +1,6 @@
 // Fidelity property on random mutation sequences (seeded; ATHENA_FIDELITY_RUNS runs more,
 // ATHENA_FIDELITY_SEED replays one).
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <string>
 
@@ -45,17 +44,18 @@ TEST_CASE("fidelity: applying every FactPack to the agent's view equals a fresh 
     if (only) break;
   }
   CHECK(failures == 0);
-  std::string summary = "fidelity: " + std::to_string(runs) + " sequences, " + std::to_string(stats.steps) + " steps, " +
-                        std::to_string(stats.aborts) + " aborts, " + std::to_string(stats.unchanged_regions) + " unchanged regions (" +
-                        std::to_string(stats.recalled_regions) + " of a page the tab came back to), " + std::to_string(stats.replaced_regions) +
-                        " regions replaced in deltas;";
+  std::string summary = "fidelity: " + std::to_string(runs) + " sequences, " + std::to_string(stats.steps) +
+                        " steps, " + std::to_string(stats.aborts) + " aborts, " +
+                        std::to_string(stats.unchanged_regions) + " unchanged regions (" +
+                        std::to_string(stats.recalled_regions) + " of a page the tab came back to), " +
+                        std::to_string(stats.replaced_regions) + " regions replaced in deltas;";
   for (const auto& [type, n] : stats.packs) summary += " " + type + "=" + std::to_string(n);
   WARN(summary);
   // The generator must actually exercise every kind of FactPack.
   if (runs >= 800 && !only)
-    for (const char* type : {"full:first", "full:navigation", "full:stale_version", "full:requested", "delta", "no_change",
-                           "overlay_opened", "overlay_closed"})
-    CHECK(stats.packs[type] > 0);
+    for (const char* type : {"full:first", "full:navigation", "full:stale_version", "full:requested", "delta",
+                             "no_change", "overlay_opened", "overlay_closed"})
+      CHECK(stats.packs[type] > 0);
   // And regions recalled on a page the tab came back to (seen_in).
   if (runs >= 800 && !only) CHECK(stats.recalled_regions > 0);
   // And deltas that replaced a region whole (a route change, a filter).

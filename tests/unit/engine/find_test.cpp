@@ -2,7 +2,6 @@
 // counts are right, regions are found by name or label, and a query naming what the page does not
 // have is an error that says what it has.
 #include <catch2/catch.hpp>
-
 #include <set>
 
 #include "athena/render.h"
@@ -133,7 +132,9 @@ TEST_CASE("find: unknown region, role, frame or cursor are errors saying what ex
   a.after = "e99999";
   e = page.error(a);
   CHECK(e.code == ErrorCode::kInvalidArgument);
-  CHECK(e.message == "find: after=\"e99999\" is not a ref of this page's latest FactPack; use a ref from it, or the next of the previous find");
+  CHECK(e.message ==
+        "find: after=\"e99999\" is not a ref of this page's latest FactPack; use a ref from it, or the next of the "
+        "previous find");
   FindQuery l;
   l.limit = 0;
   CHECK(page.error(l).code == ErrorCode::kInvalidArgument);
@@ -151,9 +152,10 @@ TEST_CASE("find: the answer renders in the element grammar with a working next c
   const FindResult r = page.find(q);
   REQUIRE(r.total == 34);  // Row 1, Row 10..19, Row 100..122
   const std::string first = r.elements[0].ref, second = r.elements[1].ref;
-  CHECK(render_find(r, q) == "<find v=\"" + std::to_string(r.version) + "\" total=\"34\" shown=\"2\" next=\"" + second + "\">\n" +
-                                 first + " link \"Row 1\"\n" + second + " link \"Row 10\"\n" +
-                                 "... 32 more: find role=link name=\"row 1\" region=main after=" + second + "\n</find>\n");
+  CHECK(render_find(r, q) == "<find v=\"" + std::to_string(r.version) + "\" total=\"34\" shown=\"2\" next=\"" + second +
+                                 "\">\n" + first + " link \"Row 1\"\n" + second + " link \"Row 10\"\n" +
+                                 "... 32 more: find role=link name=\"row 1\" region=main after=" + second +
+                                 "\n</find>\n");
   q.after = second;
   q.limit = 100;
   const FindResult rest = page.find(q);
@@ -188,7 +190,8 @@ TEST_CASE("find: the call a gap line names lists exactly the elements it left ou
   CHECK(gap.find("\"" + r.elements.back().name + "\" (find") != std::string::npos);
 }
 
-TEST_CASE("find: within=REF lists exactly the lines under it, paged, and what a collapsed line's count says", "[engine][find][outline]") {
+TEST_CASE("find: within=REF lists exactly the lines under it, paged, and what a collapsed line's count says",
+          "[engine][find][outline]") {
   // A manual's index: 6 chapters, each with 40 entries one level down (a few with sub-entries).
   PageBuilder b;
   int id = 1000;
@@ -226,7 +229,8 @@ TEST_CASE("find: within=REF lists exactly the lines under it, paged, and what a 
   CHECK(page1->elements.front().name == "Entry 2.0");
   CHECK(page1->elements[4].name == "Sub 2.3.0");
   // The answer's last line names the call for the rest, within= kept.
-  CHECK(render_find(*page1, q).find("... 11 more: find within=" + ref2 + " after=" + page1->next + "\n") != std::string::npos);
+  CHECK(render_find(*page1, q).find("... 11 more: find within=" + ref2 + " after=" + page1->next + "\n") !=
+        std::string::npos);
   q.after = page1->next;
   auto page2 = engine.find_paged(key, q);
   REQUIRE(page2);
@@ -241,7 +245,8 @@ TEST_CASE("find: within=REF lists exactly the lines under it, paged, and what a 
   CHECK(bad.error().message.find("within=\"e99999\" is not a ref") != std::string::npos);
 }
 
-TEST_CASE("find: a page of lines stays within the token budget, and the cursor still walks every match once", "[engine][find][budget]") {
+TEST_CASE("find: a page of lines stays within the token budget, and the cursor still walks every match once",
+          "[engine][find][budget]") {
   Config config;
   config.token_budget = 100;  // 300 bytes of lines: about ten "link \"Row N\"" lines
   Engine engine(config);
@@ -271,7 +276,8 @@ TEST_CASE("find: a page of lines stays within the token budget, and the cursor s
   for (int i = 0; i < 123; ++i) CHECK(seen[static_cast<std::size_t>(i)] == "Row " + std::to_string(i));
 }
 
-TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly what it counts", "[engine][find][trim]") {
+TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly what it counts",
+          "[engine][find][trim]") {
   Engine engine;
   const PageKey key{0, 1};
   PageBuilder b;
@@ -308,7 +314,8 @@ TEST_CASE("find: frame=fA..fB lists the frames a folded gap line names, exactly 
   }
 }
 
-TEST_CASE("find: a line of an element in an iframe ends with its frame, a main-frame line says none", "[engine][find]") {
+TEST_CASE("find: a line of an element in an iframe ends with its frame, a main-frame line says none",
+          "[engine][find]") {
   Engine engine;
   const PageKey key{0, 1};
   PageBuilder b;
@@ -328,7 +335,8 @@ TEST_CASE("find: a line of an element in an iframe ends with its frame, a main-f
   CHECK(text.find(r->elements[1].ref + " button \"Framed button\" frame=f1\n") != std::string::npos);
 }
 
-TEST_CASE("find: region=KIND frame=f0 lists the regions a kind's folded line names, exactly what it counts", "[engine][find][trim]") {
+TEST_CASE("find: region=KIND frame=f0 lists the regions a kind's folded line names, exactly what it counts",
+          "[engine][find][trim]") {
   Engine engine;
   const PageKey key{0, 1};
   PageBuilder b;

@@ -18,7 +18,8 @@ class PageBuilder {
     s_.frames.push_back(FrameInfo{main_id, main_loader, "", s_.url, false});
   }
   PageBuilder& frame(const std::string& id, const std::string& loader, const std::string& parent = "") {
-    s_.frames.push_back(FrameInfo{id, loader, parent.empty() ? s_.frames[0].frame_id : parent, "https://f.test/", false});
+    s_.frames.push_back(
+        FrameInfo{id, loader, parent.empty() ? s_.frames[0].frame_id : parent, "https://f.test/", false});
     return *this;
   }
   /// An element; frame "" = main frame. Its loader is its frame's.

@@ -1,4 +1,5 @@
-// The design's integration flows (docs/design.md, "Tests named after the design"), each named after what it checks, on synthetic snapshots.
+// The design's integration flows (docs/design.md, "Tests named after the design"), each named after what it checks, on
+// synthetic snapshots.
 #include <catch2/catch.hpp>
 
 #include "agent_view.h"
@@ -11,7 +12,10 @@ using namespace athena::testing;
 namespace {
 PageBuilder shop(const std::string& loader = "L1") {
   PageBuilder b(loader);
-  b.el(1, "link", "Home", Region::kNav).el(2, "link", "Cart", Region::kNav).el(3, "button", "Add to cart").el(4, "textbox", "Qty");
+  b.el(1, "link", "Home", Region::kNav)
+      .el(2, "link", "Cart", Region::kNav)
+      .el(3, "button", "Add to cart")
+      .el(4, "textbox", "Qty");
   return b;
 }
 }  // namespace
@@ -27,8 +31,11 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
   SECTION("1. Modal flow: Open modal → interact → close → verify base state") {
     auto s0 = shop().build();
     apply(h.snap(s0), s0);
-    auto s1 = shop().overlay(90, OverlayType::kModal, "Added").el(91, "button", "Checkout", Region::kDialog, "", 0)
-                  .el(92, "checkbox", "Gift", Region::kDialog, "", 0).build();
+    auto s1 = shop()
+                  .overlay(90, OverlayType::kModal, "Added")
+                  .el(91, "button", "Checkout", Region::kDialog, "", 0)
+                  .el(92, "checkbox", "Gift", Region::kDialog, "", 0)
+                  .build();
     h.begin(s0, agent.version());
     FactPack open = h.finish(s1);
     CHECK(open.type == PackType::kOverlayOpened);
@@ -118,8 +125,12 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
     apply(c, closed);
   }
   SECTION("7. Iframe loader_id: Nodes in iframes have correct loader_id in refs") {
-    auto s0 = shop().frame("SUB", "S1").el(10, "button", "Pay", Region::kMain, "SUB").frame("SUB2", "T1", "SUB")
-                  .el(10, "button", "Deep", Region::kMain, "SUB2").build();
+    auto s0 = shop()
+                  .frame("SUB", "S1")
+                  .el(10, "button", "Pay", Region::kMain, "SUB")
+                  .frame("SUB2", "T1", "SUB")
+                  .el(10, "button", "Deep", Region::kMain, "SUB2")
+                  .build();
     FactPack full = h.snap(s0);
     auto pay = h.resolve(ref_of(full, "button", "Pay"));
     auto deep = h.resolve(ref_of(full, "button", "Deep"));
@@ -130,10 +141,16 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
     CHECK(pay->backend_node_id == deep->backend_node_id);  // same id, two frames, two refs
     CHECK(pay->ref != deep->ref);
   }
-  SECTION("8. Pre-validation in overlay mode: changes reported before the action (before_action) are not counted again after it") {
+  SECTION(
+      "8. Pre-validation in overlay mode: changes reported before the action (before_action) are not counted again "
+      "after it") {
     auto s0 = shop().overlay(90).el(91, "button", "OK", Region::kDialog, "", 0).build();
     apply(h.snap(s0), s0);
-    auto drift = shop().overlay(90).el(91, "button", "OK", Region::kDialog, "", 0).el(92, "alert", "Required", Region::kDialog, "", 0).build();
+    auto drift = shop()
+                     .overlay(90)
+                     .el(91, "button", "OK", Region::kDialog, "", 0)
+                     .el(92, "alert", "Required", Region::kDialog, "", 0)
+                     .build();
     PreCheck pre = h.begin(drift, agent.version());
     REQUIRE(pre.freshness == Freshness::kStaleWithHistory);
     CHECK(pre.pack->added.size() == 1);
@@ -143,7 +160,11 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
     apply(p, drift);
   }
   SECTION("9. Overlay close after frame navigation: invalidations use the loader_id from open time") {
-    auto s0 = shop().frame("SUB", "S1").overlay(70, OverlayType::kDialog, "D", "SUB").el(71, "button", "Go", Region::kDialog, "SUB", 0).build();
+    auto s0 = shop()
+                  .frame("SUB", "S1")
+                  .overlay(70, OverlayType::kDialog, "D", "SUB")
+                  .el(71, "button", "Go", Region::kDialog, "SUB", 0)
+                  .build();
     FactPack full = h.snap(s0);
     apply(full, s0);
     REQUIRE(h.engine.on_event(h.key, nav_event("SUB", "S2", "MAIN")));
@@ -175,7 +196,9 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
     CHECK(f.error().code == ErrorCode::kWrongCallOrder);
     CHECK(h.begin(s0, pre.pack->version).freshness == Freshness::kCurrent);  // re-synced
   }
-  SECTION("12. Action failure preserves baseline: a failed or aborted action does NOT advance the baseline, old refs valid") {
+  SECTION(
+      "12. Action failure preserves baseline: a failed or aborted action does NOT advance the baseline, old refs "
+      "valid") {
     auto s0 = shop().build();
     FactPack full = h.snap(s0);
     apply(full, s0);
@@ -187,7 +210,8 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
     PreCheck again = h.begin(drift, agent.version());
     CHECK(again.freshness == Freshness::kStaleWithHistory);
   }
-  SECTION("13. Unknown frame forces full snapshot: a snapshot with frames the engine does not know gets a full answer") {
+  SECTION(
+      "13. Unknown frame forces full snapshot: a snapshot with frames the engine does not know gets a full answer") {
     auto s0 = shop().build();
     apply(h.snap(s0), s0);
     auto s1 = shop().el(6, "button", "More").build();
@@ -208,11 +232,19 @@ TEST_CASE("integration flows (docs/design.md)", "[engine][integration]") {
     CHECK(ref_of(q, "button", "More").empty());
   }
   SECTION("14. Overlay replacement across frames: another frame or loader_id is another overlay") {
-    auto s0 = shop().frame("SUB", "S1").overlay(70, OverlayType::kDialog, "D", "SUB").el(71, "button", "Go", Region::kDialog, "SUB", 0).build();
+    auto s0 = shop()
+                  .frame("SUB", "S1")
+                  .overlay(70, OverlayType::kDialog, "D", "SUB")
+                  .el(71, "button", "Go", Region::kDialog, "SUB", 0)
+                  .build();
     FactPack full = h.snap(s0);
     apply(full, s0);
     // Same backend id 70 for the root, but in the main frame now: a different overlay.
-    auto s1 = shop().frame("SUB", "S1").overlay(70, OverlayType::kDialog, "D").el(71, "button", "Go", Region::kDialog, "", 0).build();
+    auto s1 = shop()
+                  .frame("SUB", "S1")
+                  .overlay(70, OverlayType::kDialog, "D")
+                  .el(71, "button", "Go", Region::kDialog, "", 0)
+                  .build();
     h.begin(s0, agent.version());
     FactPack r = h.finish(s1);
     REQUIRE(r.type == PackType::kOverlayOpened);

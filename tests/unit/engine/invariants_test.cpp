@@ -1,9 +1,8 @@
 // The safety invariants (docs/design.md, "Safety invariants"), one SECTION each, in its words.
 #include <catch2/catch.hpp>
 
-#include "athena/render.h"
-
 #include "agent_view.h"
+#include "athena/render.h"
 #include "fidelity.h"
 #include "helpers.h"
 
@@ -44,8 +43,13 @@ TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
     CHECK(d.version > full.version);
   }
   SECTION("3. while an overlay is open the base page's baseline is frozen") {
-    auto open = PageBuilder().el(1, "link", "Home", Region::kNav).el(2, "button", "Save").el(3, "checkbox", "Agree")
-                    .overlay(50).el(51, "button", "OK", Region::kDialog, "", 0).build();
+    auto open = PageBuilder()
+                    .el(1, "link", "Home", Region::kNav)
+                    .el(2, "button", "Save")
+                    .el(3, "checkbox", "Agree")
+                    .overlay(50)
+                    .el(51, "button", "OK", Region::kDialog, "", 0)
+                    .build();
     FactPack full = h.snap(open);
     auto base_changed = open;
     base_changed.nodes[1].name = "Saved";
@@ -58,7 +62,12 @@ TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
     CHECK(r.error().code == ErrorCode::kIdentityChanged);
   }
   SECTION("4. refs are scoped by frame and loader, so navigations and frames never collide") {
-    auto s = PageBuilder().frame("A", "LA").frame("B", "LB").el(5, "button", "X", Region::kMain, "A").el(5, "button", "X", Region::kMain, "B").build();
+    auto s = PageBuilder()
+                 .frame("A", "LA")
+                 .frame("B", "LB")
+                 .el(5, "button", "X", Region::kMain, "A")
+                 .el(5, "button", "X", Region::kMain, "B")
+                 .build();
     FactPack full = h.snap(s);
     auto els = listed(full);
     REQUIRE(els.size() == 2);
@@ -121,14 +130,20 @@ TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
     CHECK(r.error().message.find("removed in v" + std::to_string(d.version)) != std::string::npos);
   }
   SECTION("10. every element says its frame's per-page index, stable per frame_id") {
-    auto s = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
+    auto s =
+        PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
     FactPack full = h.snap(s);
     for (const RegionBlock& b : full.regions)
       for (const Element& e : b.elements) CHECK(e.frame == (e.name == "Inner" ? 1 : 0));
-    auto s2 = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(3, "button", "Inner 2", Region::kMain, "SUB").build();
+    auto s2 = PageBuilder()
+                  .frame("SUB", "S2")
+                  .el(1, "button", "Top")
+                  .el(3, "button", "Inner 2", Region::kMain, "SUB")
+                  .build();
     FactPack d = h.act(full.version, s2, &s);
     CHECK(d.added.at(0).frame == 1);  // same frame, same index, new document
-    CHECK(render_text(d).find("<added region=\"main\" frame=\"f1\">\n" + d.added.at(0).ref + " button \"Inner 2\"\n") != std::string::npos);
+    CHECK(render_text(d).find("<added region=\"main\" frame=\"f1\">\n" + d.added.at(0).ref + " button \"Inner 2\"\n") !=
+          std::string::npos);
   }
   SECTION("11. a removed ref is reported with the loader it was captured under, not the current one") {
     auto s = PageBuilder().frame("SUB", "S1").el(2, "button", "Inner", Region::kMain, "SUB").build();
@@ -142,8 +157,14 @@ TEST_CASE("safety invariants (docs/design.md)", "[engine][invariants]") {
   }
   SECTION("12. an overlay's refs are recorded when it opens and invalidated when it closes") {
     FactPack full = h.snap(page());
-    auto open = PageBuilder().el(1, "link", "Home", Region::kNav).el(2, "button", "Save").el(3, "checkbox", "Agree")
-                    .overlay(50).el(51, "button", "OK", Region::kDialog, "", 0).el(52, "button", "No", Region::kDialog, "", 0).build();
+    auto open = PageBuilder()
+                    .el(1, "link", "Home", Region::kNav)
+                    .el(2, "button", "Save")
+                    .el(3, "checkbox", "Agree")
+                    .overlay(50)
+                    .el(51, "button", "OK", Region::kDialog, "", 0)
+                    .el(52, "button", "No", Region::kDialog, "", 0)
+                    .build();
     const Snapshot before = page();
     FactPack o = h.act(full.version, open, &before);
     auto rerendered = open;  // the dialog re-renders its buttons while open (new node ids)

@@ -21,7 +21,8 @@ std::string capture(const std::string& loader, bool dialog, bool extra) {
   const int main = b.el(0, body, "main", {}, {0, 50, 800, 400});
   b.text(0, b.el(0, main, "button"), "Add to cart");
   if (dialog) {
-    const int d = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "Added"}}, {100, 100, 300, 200});
+    const int d = b.el(0, body, "div", {{"role", "dialog"}, {"aria-modal", "true"}, {"aria-label", "Added"}},
+                       {100, 100, 300, 200});
     b.style(0, d, "z-index", "1000");
     b.style(0, d, "position", "fixed");
     b.text(0, b.el(0, d, "button"), "OK");
@@ -66,7 +67,8 @@ TEST_CASE("JSON entry points: captures and events through compile_capture", "[en
 
   REQUIRE(engine.on_event(key, nav_event("F0", "L1")));
   CHECK(engine.resolve(key, add).error().code == ErrorCode::kDocumentReplaced);
-  CHECK(engine.begin_action(key, c2, agent.version()).error().code == ErrorCode::kWrongCallOrder);  // older than the event
+  CHECK(engine.begin_action(key, c2, agent.version()).error().code ==
+        ErrorCode::kWrongCallOrder);  // older than the event
   const std::string c3 = capture("L1", false, true);
   auto pre = engine.begin_action(key, c3, agent.version());
   REQUIRE(pre);
@@ -74,6 +76,7 @@ TEST_CASE("JSON entry points: captures and events through compile_capture", "[en
   step(*pre->pack, c3);
   CHECK(pre->pack->reason == "navigation");
   bool nav_unchanged = false;
-  for (const RegionBlock& b : pre->pack->regions) nav_unchanged = nav_unchanged || (b.region == Region::kNav && b.unchanged);
+  for (const RegionBlock& b : pre->pack->regions)
+    nav_unchanged = nav_unchanged || (b.region == Region::kNav && b.unchanged);
   CHECK(nav_unchanged);
 }

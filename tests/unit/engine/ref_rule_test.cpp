@@ -2,17 +2,14 @@
 // against: every case there through parse_ref and format_ref (tests/node/ref-rule.test.mjs runs
 // the same cases through extension/lib/ref.js).
 #include <catch2/catch.hpp>
-
-#include "rule_table.h"
-
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/view.h"
+#include "rule_table.h"
 
 using namespace athena;
 

@@ -2,16 +2,13 @@
 // through the core's region_matches (tests/wasm/region-match.test.mjs runs the same cases through
 // the wasm module's find, which extension/lib/tools/read.js asks).
 #include <catch2/catch.hpp>
-
-#include "rule_table.h"
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "engine/find_query.h"
+#include "rule_table.h"
 
 using namespace athena;
 

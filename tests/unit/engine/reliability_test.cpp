@@ -40,7 +40,7 @@ TEST_CASE("reliability rule at its edges", "[engine][reliability]") {
   SECTION("the denominator is max(before, after): 2 renamed and 10 added to 10 is 60%") {
     CHECK(run(page(10), page(10, 2, 10)).reason == "unreliable_delta");
     CHECK(run(page(12), page(12, 1, 7)).reason == "unreliable_delta");  // 8 / max(12, 19) = 42%
-    CHECK(run(page(13), page(13, 1, 7)).type == PackType::kDelta);         // 8 / max(13, 20) = 40%
+    CHECK(run(page(13), page(13, 1, 7)).type == PackType::kDelta);      // 8 / max(13, 20) = 40%
   }
   SECTION("pure growth is always a delta: 10 added to 10, nothing the agent holds changed") {
     FactPack p = run(page(10), page(10, 0, 10));
@@ -58,9 +58,9 @@ TEST_CASE("reliability rule at its edges", "[engine][reliability]") {
     CHECK(p.modified.size() == 7);
   }
   SECTION("at kMinNodesForRatio the rule applies") {
-    CHECK(run(page(8), page(8, 3)).type == PackType::kDelta);            // 37.5%
-    CHECK(run(page(8), page(8, 4)).reason == "unreliable_delta");         // 50%
-    CHECK(run(page(7), page(7, 3, 1)).reason == "unreliable_delta");      // 4 / max(7, 8) = 50%
+    CHECK(run(page(8), page(8, 3)).type == PackType::kDelta);         // 37.5%
+    CHECK(run(page(8), page(8, 4)).reason == "unreliable_delta");     // 50%
+    CHECK(run(page(7), page(7, 3, 1)).reason == "unreliable_delta");  // 4 / max(7, 8) = 50%
   }
   SECTION("configurable: Config::max_change_ratio") {
     Config loose;
@@ -133,7 +133,8 @@ TEST_CASE("a sort that moves rows: each row out of its old order says where it w
     // One run, in the order the page shows: each after the one before it, the first after the header.
     std::string run;
     for (int i = 9; i >= 1; --i) run += (run.empty() ? "" : " ") + ref("Person " + std::to_string(i));
-    CHECK(render_text(p).find("<modified>\n" + run + ": moved after " + ref("Name") + "\n</modified>\n") != std::string::npos);
+    CHECK(render_text(p).find("<modified>\n" + run + ": moved after " + ref("Name") + "\n</modified>\n") !=
+          std::string::npos);
   }
   SECTION("one row to the top: one line") {
     const FactPack p = h.act(full.version, table({7, 0, 1, 2, 3, 4, 5, 6, 8, 9}), &before);
@@ -157,7 +158,8 @@ TEST_CASE("a sort that moves rows: each row out of its old order says where it w
     REQUIRE(p.modified.size() == 1);
     CHECK(p.modified[0].ref == ref_of(f, "button", "Person 2"));
     CHECK(p.modified[0].moved_after.empty());
-    CHECK(render_text(p).find("<modified>\n" + ref_of(f, "button", "Person 2") + ": moved first\n</modified>\n") != std::string::npos);
+    CHECK(render_text(p).find("<modified>\n" + ref_of(f, "button", "Person 2") + ": moved first\n</modified>\n") !=
+          std::string::npos);
   }
   SECTION("rows that only shift, because one before them left, did not move") {
     const FactPack p = h.act(full.version, table({0, 1, 3, 4, 5, 6, 7, 8, 9}), &before);

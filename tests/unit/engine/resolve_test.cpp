@@ -9,9 +9,15 @@ using namespace athena::testing;
 
 TEST_CASE("resolve: every way a ref can be wrong has its own error and next step", "[engine][resolve]") {
   Harness h;
-  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
+  auto s0 = PageBuilder()
+                .frame("SUB", "S1")
+                .el(1, "button", "Save")
+                .el(2, "link", "Help")
+                .el(3, "button", "Pay", Region::kMain, "SUB")
+                .build();
   FactPack full = h.snap(s0);
-  const std::string save = ref_of(full, "button", "Save"), help = ref_of(full, "link", "Help"), pay = ref_of(full, "button", "Pay");
+  const std::string save = ref_of(full, "button", "Save"), help = ref_of(full, "link", "Help"),
+                    pay = ref_of(full, "button", "Pay");
   REQUIRE(save == "e1");
   REQUIRE(pay == "e3");
 
@@ -34,7 +40,9 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
     REQUIRE(h.engine.open_page(incognito));
     auto r = h.engine.resolve(incognito, "e1");
     CHECK(r.error().code == ErrorCode::kContextMismatch);
-    CHECK(r.error().message == "ref e1 belongs to tab c0p1, in browser context 0, not this page's context 1; use refs from this page's FactPacks");
+    CHECK(r.error().message ==
+          "ref e1 belongs to tab c0p1, in browser context 0, not this page's context 1; use refs from this page's "
+          "FactPacks");
   }
   SECTION("page mismatch: a ref of another tab") {
     const PageKey other{0, 2};
@@ -50,13 +58,19 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
           "ref e999 was never issued on this page (or is no longer remembered); take a snapshot and use its refs");
   }
   SECTION("unknown ref: issued internally but never shown to the agent") {
-    auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB")
-                  .el(4, "button", "Hidden so far").build();
+    auto s1 = PageBuilder()
+                  .frame("SUB", "S1")
+                  .el(1, "button", "Save")
+                  .el(2, "link", "Help")
+                  .el(3, "button", "Pay", Region::kMain, "SUB")
+                  .el(4, "button", "Hidden so far")
+                  .build();
     h.begin(s1, std::nullopt);  // the capture issued e4, nothing delivered it
     CHECK(h.resolve("e4").error().code == ErrorCode::kUnknownRef);
   }
   SECTION("removed in vN") {
-    auto s1 = PageBuilder().frame("SUB", "S1").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
+    auto s1 =
+        PageBuilder().frame("SUB", "S1").el(2, "link", "Help").el(3, "button", "Pay", Region::kMain, "SUB").build();
     FactPack d = h.act(full.version, s1, &s0);
     auto r = h.resolve(save);
     CHECK(r.error().code == ErrorCode::kRefRemoved);
@@ -69,18 +83,20 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
     REQUIRE(nav.reason == "navigation");
     auto r = h.resolve(help);
     CHECK(r.error().code == ErrorCode::kDocumentReplaced);
-    CHECK(r.error().message == "ref e2 (link \"Help\") is gone: its frame navigated in v" + std::to_string(nav.version) +
+    CHECK(r.error().message == "ref e2 (link \"Help\") is gone: its frame navigated in v" +
+                                   std::to_string(nav.version) +
                                    " and every ref of the old document is dead; take a snapshot");
   }
   SECTION("identity changed: was button \"Save\", now button \"Delete\"") {
     auto s1 = s0;
     s1.nodes[0].name = "Delete";  // same DOM node, now something else
-    h.begin(s1, full.version);  // the agent thinks it clicks "Save"
+    h.begin(s1, full.version);    // the agent thinks it clicks "Save"
     auto r = h.resolve(save);
     REQUIRE_FALSE(r);
     CHECK(r.error().code == ErrorCode::kIdentityChanged);
-    CHECK(r.error().message == "ref e1 was button \"Save\", now is button \"Delete\"; it was not acted on: read the latest "
-                               "FactPack (or take a snapshot) and pick the ref again");
+    CHECK(r.error().message ==
+          "ref e1 was button \"Save\", now is button \"Delete\"; it was not acted on: read the latest "
+          "FactPack (or take a snapshot) and pick the ref again");
     // Once the change is delivered the agent knows the ref as "Delete": it resolves again.
     REQUIRE(h.engine.abort_action(h.key));
     FactPack shown = h.snap(s1);
@@ -100,8 +116,7 @@ TEST_CASE("resolve: every way a ref can be wrong has its own error and next step
   }
 }
 
-TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, changes no version",
-          "[engine][resolve]") {
+TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, changes no version", "[engine][resolve]") {
   Harness h;
   auto s0 = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").build();
   FactPack full = h.snap(s0);
@@ -109,7 +124,11 @@ TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, cha
 
   SECTION("three reads on a changing page, then an action with the current version is not stale") {
     for (int i = 0; i < 3; ++i) {
-      auto s = PageBuilder().el(1, "button", "Save").el(2, "link", "Help").el(10 + i, "button", "New " + std::to_string(i)).build();
+      auto s = PageBuilder()
+                   .el(1, "button", "Save")
+                   .el(2, "link", "Help")
+                   .el(10 + i, "button", "New " + std::to_string(i))
+                   .build();
       auto t = h.engine.resolve_fresh_from(h.key, s, save);
       REQUIRE(t);
       CHECK(t->backend_node_id == 1);

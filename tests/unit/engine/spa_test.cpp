@@ -153,7 +153,8 @@ TEST_CASE("back and forward within one document keep the refs of what is the sam
   REQUIRE(replaced(back, Region::kMain));
   CHECK_FALSE(lists_region(back, Region::kNav));
   // Every line of the list is back under the ref the agent had for it.
-  for (int i = 0; i < 12; ++i) CHECK(ref_of(back, "link", "Item " + std::to_string(i)) == ref_of(full, "link", "Item " + std::to_string(i)));
+  for (int i = 0; i < 12; ++i)
+    CHECK(ref_of(back, "link", "Item " + std::to_string(i)) == ref_of(full, "link", "Item " + std::to_string(i)));
   CHECK(ref_of(back, "heading", "Items") == ref_of(full, "heading", "Items"));
   REQUIRE(agent.apply(back).empty());
   CHECK(h.resolve(ref_of(full, "link", "Item 7")));
@@ -226,8 +227,10 @@ TEST_CASE("changes spread over many small regions are no delta to trust", "[engi
   auto page = [](const std::string& prefix) {
     PageBuilder b;
     for (int r = 0; r < 10; ++r) {
-      b.el(100 + 2 * r, "button", prefix + std::to_string(r) + "a", Region::kForm).last().region_label = "Form " + std::to_string(r);
-      b.el(101 + 2 * r, "button", prefix + std::to_string(r) + "b", Region::kForm).last().region_label = "Form " + std::to_string(r);
+      b.el(100 + 2 * r, "button", prefix + std::to_string(r) + "a", Region::kForm).last().region_label =
+          "Form " + std::to_string(r);
+      b.el(101 + 2 * r, "button", prefix + std::to_string(r) + "b", Region::kForm).last().region_label =
+          "Form " + std::to_string(r);
     }
     return b.build();
   };
@@ -293,14 +296,16 @@ TEST_CASE("a frame navigated right after a before_action counts the refs that pa
   }
   CHECK(in_frame == 5);
   const std::string text = render_text(p);
-  CHECK(text.find("<invalid cause=\"navigated\" frame=\"f" + std::to_string(sub) + "\" count=\"5\"/>") != std::string::npos);
+  CHECK(text.find("<invalid cause=\"navigated\" frame=\"f" + std::to_string(sub) + "\" count=\"5\"/>") !=
+        std::string::npos);
   CHECK(text.find("<removed>") == std::string::npos);
   REQUIRE(agent.apply(p).empty());
   Harness fresh;
   CHECK(agent.canonical() == canonical_full(fresh.snap(navigated)));
 }
 
-TEST_CASE("a run of lines replaced inside a region the rest of which stays is a delta of that run", "[engine][spa][reliability]") {
+TEST_CASE("a run of lines replaced inside a region the rest of which stays is a delta of that run",
+          "[engine][spa][reliability]") {
   // tests/sites/api-doc.html's shape: a heading and the search button, then an index of 30 links
   // the search replaces by its 3 results, all in one region. 33 of 33 lines changed: the rule alone
   // says full, and the region cannot be replaced without repeating the heading and the button.

@@ -16,7 +16,9 @@ Snapshot base_page(bool with_dialog = false, bool nested = false) {
   PageBuilder b;
   b.el(1, "link", "Home", Region::kNav).el(2, "button", "Open dialog").el(3, "checkbox", "Remember");
   if (with_dialog) {
-    b.overlay(50, OverlayType::kModal, "Confirm").el(51, "button", "OK", Region::kDialog, "", 0).el(52, "button", "Cancel", Region::kDialog, "", 0);
+    b.overlay(50, OverlayType::kModal, "Confirm")
+        .el(51, "button", "OK", Region::kDialog, "", 0)
+        .el(52, "button", "Cancel", Region::kDialog, "", 0);
     if (nested) b.overlay(60, OverlayType::kDropdown, "Menu").el(61, "menuitem", "One", Region::kDialog, "", 1);
   }
   return b.build();
@@ -74,16 +76,19 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     CHECK(text.find("\n<region name=\"dialog\" overlay=\"dropdown\" depth=\"2\">\n") != std::string::npos);
     CHECK(text.find("<region name=\"main\">\n") != std::string::npos);
     // The tag says how many are open, and the innermost's type (one could have no line at all).
-    CHECK(text.rfind("<full v=\"" + std::to_string(again.version) + "\" reason=\"requested\" url=\"https://a.test/\" title=\"A\" overlay=\"dropdown\" depth=\"2\">\n", 0) == 0);
+    CHECK(text.rfind(
+              "<full v=\"" + std::to_string(again.version) +
+                  "\" reason=\"requested\" url=\"https://a.test/\" title=\"A\" overlay=\"dropdown\" depth=\"2\">\n",
+              0) == 0);
     // A full with nothing open marks none.
     CHECK(render_text(full).find(" overlay=") == std::string::npos);
   }
   SECTION("Computes correct deltas") {
     FactPack full = h.snap(PageBuilder().many(10).build());
     auto after = PageBuilder().many(10).build();
-    after.nodes.erase(after.nodes.begin() + 3);                 // B3 removed
-    after.nodes[0].state.disabled = true;                       // B0 modified (state)
-    after.nodes[1].name = "Renamed";                            // B1 modified (label), same node
+    after.nodes.erase(after.nodes.begin() + 3);  // B3 removed
+    after.nodes[0].state.disabled = true;        // B0 modified (state)
+    after.nodes[1].name = "Renamed";             // B1 modified (label), same node
     after.nodes.push_back(PageBuilder().el(77, "link", "New").build().nodes[0]);
     h.begin(PageBuilder().many(10).build(), full.version);
     FactPack d = h.finish(after);
@@ -102,7 +107,12 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
   }
   SECTION("Advances baseline at right time") {
     FactPack full = h.snap(base_page());
-    auto drifted = PageBuilder().el(1, "link", "Home", Region::kNav).el(2, "button", "Open dialog").el(3, "checkbox", "Remember").el(4, "button", "Late").build();
+    auto drifted = PageBuilder()
+                       .el(1, "link", "Home", Region::kNav)
+                       .el(2, "button", "Open dialog")
+                       .el(3, "checkbox", "Remember")
+                       .el(4, "button", "Late")
+                       .build();
     PreCheck pre = h.begin(drifted, full.version);
     REQUIRE(pre.freshness == Freshness::kStaleWithHistory);
     // Not delivered yet: the action fails, the baseline stays where the agent is.
@@ -154,7 +164,9 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     for (const Invalidation& i : replaced.invalidated) CHECK(i.cause == "overlay_closed");
     const std::string text = render_text(replaced);
     INFO(text);
-    CHECK(text.rfind("<overlay_opened v=\"" + std::to_string(replaced.version) + "\" overlay=\"modal\" name=\"Done\" closed=\"1\">\n", 0) == 0);
+    CHECK(text.rfind("<overlay_opened v=\"" + std::to_string(replaced.version) +
+                         "\" overlay=\"modal\" name=\"Done\" closed=\"1\">\n",
+                     0) == 0);
     CHECK(text.find("<invalid") == std::string::npos);
     // Opened over what was open: no closed="…".
     CHECK(render_text(open).find(" closed=") == std::string::npos);
@@ -164,7 +176,7 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
     // base change made meanwhile comes when the overlay closes, once.
     FactPack full = h.snap(base_page(true));
     auto drift = base_page(true);
-    drift.nodes[4].name = "Dismiss";     // overlay content changed (Cancel -> Dismiss, same node)
+    drift.nodes[4].name = "Dismiss";            // overlay content changed (Cancel -> Dismiss, same node)
     drift.nodes[2].state.checked = Tri::kTrue;  // base changed behind the dialog
     PreCheck pre = h.begin(drift, full.version);
     REQUIRE(pre.freshness == Freshness::kStaleWithHistory);
@@ -193,8 +205,12 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
   }
   SECTION("an overlay opened in a frame gets refs of that frame's current document") {
     FactPack full = h.snap(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").build());
-    auto open = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").overlay(70, OverlayType::kDialog, "Frame dialog", "SUB")
-                    .el(71, "button", "Go", Region::kDialog, "SUB", 0).build();
+    auto open = PageBuilder()
+                    .frame("SUB", "S1")
+                    .el(1, "button", "Top")
+                    .overlay(70, OverlayType::kDialog, "Frame dialog", "SUB")
+                    .el(71, "button", "Go", Region::kDialog, "SUB", 0)
+                    .build();
     h.begin(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").build(), full.version);
     FactPack o = h.finish(open);
     REQUIRE(o.type == PackType::kOverlayOpened);
@@ -208,8 +224,13 @@ TEST_CASE("page state: first snapshot, overlays over the base, deltas, when the 
   SECTION("an overlay closed by its frame's navigation invalidates the refs the agent got at open time") {
     // The frame navigates while its overlay is open; the close lists the refs the agent got
     // when it opened, not new ones.
-    auto open = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").overlay(70, OverlayType::kDialog, "Frame dialog", "SUB")
-                    .el(71, "button", "Go", Region::kDialog, "SUB", 0).el(72, "button", "Stop", Region::kDialog, "SUB", 0).build();
+    auto open = PageBuilder()
+                    .frame("SUB", "S1")
+                    .el(1, "button", "Top")
+                    .overlay(70, OverlayType::kDialog, "Frame dialog", "SUB")
+                    .el(71, "button", "Go", Region::kDialog, "SUB", 0)
+                    .el(72, "button", "Stop", Region::kDialog, "SUB", 0)
+                    .build();
     FactPack full = h.snap(open);
     REQUIRE(h.engine.on_event(h.key, nav_event("SUB", "S2", "MAIN")));
     auto gone = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").build();
@@ -229,9 +250,12 @@ TEST_CASE("delta between two views: invalidations name the refs the agent holds"
   Harness h;
   SECTION("a navigated frame's removed refs are the ones from its old document") {
     // The frame navigated; the invalidation names the ref the agent holds, not a new one.
-    FactPack full = h.snap(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "link", "Doc", Region::kMain, "SUB").build());
-    auto after = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(3, "link", "Doc", Region::kMain, "SUB").build();
-    h.begin(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "link", "Doc", Region::kMain, "SUB").build(), full.version);
+    FactPack full = h.snap(
+        PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "link", "Doc", Region::kMain, "SUB").build());
+    auto after =
+        PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(3, "link", "Doc", Region::kMain, "SUB").build();
+    h.begin(PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "link", "Doc", Region::kMain, "SUB").build(),
+            full.version);
     FactPack d = h.finish(after);
     REQUIRE(d.invalidated.size() == 1);
     CHECK(d.invalidated[0].ref == ref_of(full, "link", "Doc"));
@@ -249,7 +273,8 @@ TEST_CASE("delta between two views: invalidations name the refs the agent holds"
   }
 }
 
-TEST_CASE("a re-render that swaps in identical nodes is no_change, and the version does not bump", "[engine][rerender]") {
+TEST_CASE("a re-render that swaps in identical nodes is no_change, and the version does not bump",
+          "[engine][rerender]") {
   Harness h;
   FactPack full = h.snap(PageBuilder().many(20).build());
   auto rerendered = PageBuilder().many(20, 5000).build();  // same content, all new backend ids

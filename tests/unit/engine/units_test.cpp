@@ -17,10 +17,15 @@ using namespace athena;
 using namespace athena::testing;
 using engine::FrameTracker;
 
-TEST_CASE("FrameTracker: a frame's navigation or detach invalidates its refs, ref text, dead refs kept, init", "[engine][frames]") {
+TEST_CASE("FrameTracker: a frame's navigation or detach invalidates its refs, ref text, dead refs kept, init",
+          "[engine][frames]") {
   SECTION("Invalidates refs on frame navigation") {
     Harness h;
-    auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "In frame", Region::kMain, "SUB").build();
+    auto s1 = PageBuilder()
+                  .frame("SUB", "S1")
+                  .el(1, "button", "Top")
+                  .el(2, "button", "In frame", Region::kMain, "SUB")
+                  .build();
     FactPack full = h.snap(s1);
     const std::string in_frame = ref_of(full, "button", "In frame");
     REQUIRE(h.resolve(in_frame));
@@ -29,7 +34,11 @@ TEST_CASE("FrameTracker: a frame's navigation or detach invalidates its refs, re
     REQUIRE_FALSE(r);
     CHECK(r.error().code == ErrorCode::kDocumentReplaced);
     CHECK(h.resolve(ref_of(full, "button", "Top")));  // the main frame's refs are untouched
-    auto s2 = PageBuilder().frame("SUB", "S2").el(1, "button", "Top").el(7, "button", "In frame", Region::kMain, "SUB").build();
+    auto s2 = PageBuilder()
+                  .frame("SUB", "S2")
+                  .el(1, "button", "Top")
+                  .el(7, "button", "In frame", Region::kMain, "SUB")
+                  .build();
     h.begin(s2, full.version);  // the page changed before the action: reported first
     FactPack d = h.finish(s2);
     REQUIRE(d.before_action.size() == 1);
@@ -41,7 +50,8 @@ TEST_CASE("FrameTracker: a frame's navigation or detach invalidates its refs, re
   }
   SECTION("Handles frame detach") {
     Harness h;
-    auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Ad", Region::kMain, "SUB").build();
+    auto s1 =
+        PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Ad", Region::kMain, "SUB").build();
     FactPack full = h.snap(s1);
     const std::string ad = ref_of(full, "button", "Ad");
     REQUIRE(h.engine.on_event(h.key, detach_event("SUB")));
@@ -179,7 +189,8 @@ TEST_CASE("SnapshotVersionManager, and the version check before an action", "[en
 
 TEST_CASE("refs are e{n}, unique among every page of one Engine, and each element says its frame", "[engine][format]") {
   Harness h;
-  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
+  auto s0 =
+      PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(2, "button", "Inner", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
   SECTION("full snapshot: each element's frame is its region's") {
     for (const RegionBlock& b : full.regions)
@@ -187,7 +198,11 @@ TEST_CASE("refs are e{n}, unique among every page of one Engine, and each elemen
     CHECK(full.regions.size() == 2);
   }
   SECTION("delta: added and modified elements keep their frame, and resolve to a node of it") {
-    auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Top").el(3, "button", "Inner 2", Region::kMain, "SUB").build();
+    auto s1 = PageBuilder()
+                  .frame("SUB", "S1")
+                  .el(1, "button", "Top")
+                  .el(3, "button", "Inner 2", Region::kMain, "SUB")
+                  .build();
     s1.nodes[0].state.focused = true;
     FactPack d = h.act(full.version, s1, &s0);
     REQUIRE(d.added.size() == 1);
@@ -212,7 +227,8 @@ TEST_CASE("refs are e{n}, unique among every page of one Engine, and each elemen
     auto wrong = h.resolve(theirs);
     REQUIRE_FALSE(wrong);
     CHECK(wrong.error().code == ErrorCode::kPageMismatch);
-    CHECK(wrong.error().message == "ref e3 belongs to tab c0p2, not c0p1; act on the tab it came from, or use refs from this page's FactPacks");
+    CHECK(wrong.error().message ==
+          "ref e3 belongs to tab c0p2, not c0p1; act on the tab it came from, or use refs from this page's FactPacks");
     auto across = h.engine.resolve(private_tab, ours);
     REQUIRE_FALSE(across);
     CHECK(across.error().code == ErrorCode::kContextMismatch);
@@ -236,7 +252,9 @@ TEST_CASE("refs are e{n}, unique among every page of one Engine, and each elemen
 
 TEST_CASE("matcher: identity, then unique key, then unique key after the same neighbour", "[engine][matcher]") {
   using engine::MatchNode;
-  auto n = [](int scope, std::int64_t id, std::uint64_t ident, engine::RefId ref = 0) { return MatchNode{scope, id, ident, ref}; };
+  auto n = [](int scope, std::int64_t id, std::uint64_t ident, engine::RefId ref = 0) {
+    return MatchNode{scope, id, ident, ref};
+  };
   SECTION("scoped identity first, even when the key changed (a modification)") {
     auto r = engine::match_nodes({n(0, 5, 1, 11)}, {n(0, 5, 2)});
     CHECK(r.refs == std::vector<engine::RefId>{11});
@@ -248,7 +266,8 @@ TEST_CASE("matcher: identity, then unique key, then unique key after the same ne
     CHECK(r.unmatched == std::vector<std::size_t>{0});
   }
   SECTION("unique key on both sides rebinds; two candidates never do") {
-    auto r = engine::match_nodes({n(0, 1, 7, 11), n(0, 2, 8, 12), n(0, 3, 8, 13)}, {n(0, 9, 7), n(0, 10, 8), n(0, 11, 8)});
+    auto r =
+        engine::match_nodes({n(0, 1, 7, 11), n(0, 2, 8, 12), n(0, 3, 8, 13)}, {n(0, 9, 7), n(0, 10, 8), n(0, 11, 8)});
     CHECK(r.refs == std::vector<engine::RefId>{11, 0, 0});
     // 8 is ambiguous, and both 8s follow the same matched neighbour (the 7): still ambiguous.
     CHECK(r.by_key == 1);

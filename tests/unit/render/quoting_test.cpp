@@ -3,15 +3,13 @@
 // the same quoted values, the same escaped text, and the same set of code points turned into
 // spaces, checked here over every Unicode code point as the extension checks it.
 #include <catch2/catch.hpp>
-
-#include "rule_table.h"
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
 #include "render/lines.h"
+#include "rule_table.h"
 
 namespace {
 

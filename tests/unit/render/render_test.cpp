@@ -1,10 +1,11 @@
 // The renderers on hand-built FactPacks: exact text where the format matters, bounds at their
 // edges (limits.h), dedup lines, escaping, redaction, determinism. Real packs: golden_test.cpp.
+#include "athena/render.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "athena/limits.h"
-#include "athena/render.h"
 #include "elements.h"
 
 using namespace athena;
@@ -25,7 +26,8 @@ FactPack full_with(std::size_t n, Region region = Region::kNav) {
   RegionBlock b;
   b.region = region;
   b.frame_ref = "f0";
-  for (std::size_t i = 0; i < n; ++i) b.elements.push_back(el(static_cast<int>(i + 1), "link", "Item " + std::to_string(i)));
+  for (std::size_t i = 0; i < n; ++i)
+    b.elements.push_back(el(static_cast<int>(i + 1), "link", "Item " + std::to_string(i)));
   p.regions.push_back(b);
   return p;
 }
@@ -41,7 +43,8 @@ TEST_CASE("no_change is one short line", "[render]") {
   CHECK(render_text(p) == "<no_change v=\"6\">\n<warning>page still changing after 2000 ms</warning>\n</no_change>\n");
 }
 
-TEST_CASE("a delta: removed first, then added by region, modified old -> new, and no count of what it lists", "[render]") {
+TEST_CASE("a delta: removed first, then added by region, modified old -> new, and no count of what it lists",
+          "[render]") {
   FactPack p;
   p.type = PackType::kDelta;
   p.version = 5;
@@ -140,7 +143,8 @@ TEST_CASE("delta caps per category, with the count of what was left out", "[rend
   FactPack p;
   p.type = PackType::kDelta;
   const std::size_t extra = 7;
-  for (std::size_t i = 0; i < limits::kDeltaCapPerCategory + extra; ++i) p.added.push_back(el(static_cast<int>(i), "button", "B"));
+  for (std::size_t i = 0; i < limits::kDeltaCapPerCategory + extra; ++i)
+    p.added.push_back(el(static_cast<int>(i), "button", "B"));
   for (std::size_t i = 0; i < limits::kNonInteractiveCap + 2; ++i) {
     Element h = el(static_cast<int>(1000 + i), "heading", "H");
     h.category = Category::kHeading;
@@ -179,7 +183,8 @@ TEST_CASE("cross-baseline dedup: an unchanged region is one line with its count"
   CHECK(t.find("<summary") == std::string::npos);  // nothing trimmed: the region line carries its count
   SECTION("an unchanged region of an iframe names its frame") {
     p.regions[0].frame_ref = "f2";
-    CHECK(render_text(p).find("<region name=\"nav\" frame=\"f2\" unchanged=\"true\" count=\"73\"/>") != std::string::npos);
+    CHECK(render_text(p).find("<region name=\"nav\" frame=\"f2\" unchanged=\"true\" count=\"73\"/>") !=
+          std::string::npos);
   }
   SECTION("dedup off renders it (trimmed when over the budget)") {
     RenderOptions o;
@@ -209,25 +214,30 @@ TEST_CASE("a navigation invalidates a document's refs in one line, and a full sa
   p.type = PackType::kDelta;  // a frame navigated or went in a delta: one line per cause
   p.regions.clear();
   const std::string t = render_text(p);
-  CHECK(t.find("<invalid cause=\"detached\" count=\"1\"/>\n<invalid cause=\"navigated\" count=\"400\"/>\n") != std::string::npos);
+  CHECK(t.find("<invalid cause=\"detached\" count=\"1\"/>\n<invalid cause=\"navigated\" count=\"400\"/>\n") !=
+        std::string::npos);
 }
 
-TEST_CASE("frames whose documents went: a line each, and past kMaxInvalidFrameLines one per run of frame numbers", "[render][limits]") {
+TEST_CASE("frames whose documents went: a line each, and past kMaxInvalidFrameLines one per run of frame numbers",
+          "[render][limits]") {
   FactPack p;
   p.type = PackType::kDelta;
   p.version = 7;
   auto go = [&](int frame, int refs) {
-    for (int r = 0; r < refs; ++r) p.invalidated.push_back({"e" + std::to_string(frame * 10 + r), "navigated", "button", "x", frame});
+    for (int r = 0; r < refs; ++r)
+      p.invalidated.push_back({"e" + std::to_string(frame * 10 + r), "navigated", "button", "x", frame});
   };
   go(2, 1);
   go(3, 2);
-  CHECK(render_text(p) == "<delta v=\"7\">\n<invalid cause=\"navigated\" frame=\"f2\" count=\"1\"/>\n"
-                          "<invalid cause=\"navigated\" frame=\"f3\" count=\"2\"/>\n</delta>\n");
+  CHECK(render_text(p) ==
+        "<delta v=\"7\">\n<invalid cause=\"navigated\" frame=\"f2\" count=\"1\"/>\n"
+        "<invalid cause=\"navigated\" frame=\"f3\" count=\"2\"/>\n</delta>\n");
   // A click that reloads every widget frame of a dashboard: frames 2 to 101, and 150 apart.
   for (int f = 4; f <= 101; ++f) go(f, 3);
   go(150, 1);
   const std::string t = render_text(p);
-  CHECK(t == "<delta v=\"7\">\n<invalid cause=\"navigated\" frame=\"f2..f101\" count=\"" + std::to_string(1 + 2 + 98 * 3) +
+  CHECK(t == "<delta v=\"7\">\n<invalid cause=\"navigated\" frame=\"f2..f101\" count=\"" +
+                 std::to_string(1 + 2 + 98 * 3) +
                  "\"/>\n<invalid cause=\"navigated\" frame=\"f150\" count=\"1\"/>\n</delta>\n");
 }
 
@@ -242,8 +252,9 @@ TEST_CASE("a closed overlay takes its refs along: its tag says it, no line count
   // One action closed two nested overlays: the tag says how many.
   p.overlay = {OverlayType::kDropdown, "Sort by", 2, 2};
   p.added.push_back(el(40, "status", "Sorted"));
-  CHECK(render_text(p) == "<overlay_closed v=\"9\" overlay=\"dropdown\" depth=\"2\" closed=\"2\">\n"
-                          "<added region=\"main\">\ne40 status \"Sorted\"\n</added>\n</overlay_closed>\n");
+  CHECK(render_text(p) ==
+        "<overlay_closed v=\"9\" overlay=\"dropdown\" depth=\"2\" closed=\"2\">\n"
+        "<added region=\"main\">\ne40 status \"Sorted\"\n</added>\n</overlay_closed>\n");
   // The JSON lists each ref it took.
   CHECK(nlohmann::json::parse(render_json(p))["invalidated"].size() == 6);
 }
@@ -268,7 +279,8 @@ TEST_CASE("overlay packs name the overlay once: nested ones their depth", "[rend
   CHECK(render_text(p).rfind("<overlay_opened v=\"4\" overlay=\"modal\" name=\"More actions\" depth=\"2\">\n", 0) == 0);
 }
 
-TEST_CASE("a page that changed between the delivered pack and the action: that change comes first, nested", "[render]") {
+TEST_CASE("a page that changed between the delivered pack and the action: that change comes first, nested",
+          "[render]") {
   FactPack before;
   before.type = PackType::kDelta;
   before.version = 7;
@@ -295,7 +307,8 @@ TEST_CASE("removed text refs: consecutive ones are one range line, controls keep
   p.type = PackType::kDelta;
   p.version = 7;
   p.invalidated.push_back({"e41", "removed", "generic", ""});
-  for (int i : {48, 49, 50, 51, 53, 54, 60}) p.invalidated.push_back({"e" + std::to_string(i), "removed", "row", "Ada | 3"});
+  for (int i : {48, 49, 50, 51, 53, 54, 60})
+    p.invalidated.push_back({"e" + std::to_string(i), "removed", "row", "Ada | 3"});
   CHECK(render_text(p) ==
         "<delta v=\"7\">\n<removed>\n"
         "e41 generic \"\"\n"
@@ -310,14 +323,18 @@ TEST_CASE("removed controls: more than their cap are ranges of refs, fewer keep 
   p.type = PackType::kDelta;
   p.version = 9;
   const std::size_t n = limits::kDeltaCapPerCategory + 1;
-  for (std::size_t i = 0; i < n; ++i) p.invalidated.push_back({"e" + std::to_string(100 + i), "removed", "link", "Method " + std::to_string(i)});
+  for (std::size_t i = 0; i < n; ++i)
+    p.invalidated.push_back({"e" + std::to_string(100 + i), "removed", "link", "Method " + std::to_string(i)});
   p.invalidated.push_back({"e" + std::to_string(100 + n), "removed", "text", "Examples"});
   p.invalidated.push_back({"e300", "removed", "button", "Collapse"});
-  CHECK(render_text(p) == "<delta v=\"9\">\n<removed>\ne100.." + std::to_string(100 + n) + "\ne300\n</removed>\n</delta>\n");
+  CHECK(render_text(p) ==
+        "<delta v=\"9\">\n<removed>\ne100.." + std::to_string(100 + n) + "\ne300\n</removed>\n</delta>\n");
   // Up to the cap, each control that went says what it was.
   p.invalidated.erase(p.invalidated.begin() + 2, p.invalidated.begin() + static_cast<std::ptrdiff_t>(n));
-  CHECK(render_text(p) == std::string("<delta v=\"9\">\n<removed>\ne100 link \"Method 0\"\ne101 link \"Method 1\"\ne300 button \"Collapse\"\n") +
-                              "e" + std::to_string(100 + n) + "\n</removed>\n</delta>\n");
+  CHECK(render_text(p) ==
+        std::string(
+            "<delta v=\"9\">\n<removed>\ne100 link \"Method 0\"\ne101 link \"Method 1\"\ne300 button \"Collapse\"\n") +
+            "e" + std::to_string(100 + n) + "\n</removed>\n</delta>\n");
 }
 
 TEST_CASE("removed text refs: range lines count against the text bound like lines", "[render][limits]") {
@@ -325,7 +342,8 @@ TEST_CASE("removed text refs: range lines count against the text bound like line
   p.type = PackType::kDelta;
   // Every other ref: no two consecutive, so each is its own line.
   const std::size_t n = limits::kMaxTextLinesPerPack + 5;
-  for (std::size_t i = 0; i < n; ++i) p.invalidated.push_back({"e" + std::to_string(2 * i + 1), "removed", "text", "x"});
+  for (std::size_t i = 0; i < n; ++i)
+    p.invalidated.push_back({"e" + std::to_string(2 * i + 1), "removed", "text", "x"});
   const std::string t = render_text(p);
   CHECK(count(t, "\ne") == limits::kMaxTextLinesPerPack);
   CHECK(t.find("... 5 more refs of text (snapshot shows the page now)\n") != std::string::npos);
@@ -347,8 +365,8 @@ TEST_CASE("added: each run says which line it follows, and runs in different pla
         "</delta>\n");
 }
 
-
-TEST_CASE("added: the caps bound the whole list, and a run left with no line is counted after the last", "[render][limits]") {
+TEST_CASE("added: the caps bound the whole list, and a run left with no line is counted after the last",
+          "[render][limits]") {
   // A click that put a button in each of 2,000 rows: 2,000 runs of one line each.
   FactPack p;
   p.type = PackType::kDelta;
@@ -364,7 +382,8 @@ TEST_CASE("added: the caps bound the whole list, and a run left with no line is 
   CHECK(count(t, " button \"Remove row ") == limits::kDeltaCapPerCategory);
   const std::string last = "e" + std::to_string(3000 + limits::kDeltaCapPerCategory - 1);
   CHECK(t.find("<added region=\"main\">\n... " + std::to_string(n - limits::kDeltaCapPerCategory) +
-               " more added interactive (find region=main after=" + last + ")\n</added>\n</delta>\n") != std::string::npos);
+               " more added interactive (find region=main after=" + last + ")\n</added>\n</delta>\n") !=
+        std::string::npos);
   CHECK(count(t, "<added") == limits::kDeltaCapPerCategory + 1);
 
   SECTION("runs left out in several places: a snapshot shows them") {
@@ -384,11 +403,14 @@ TEST_CASE("the budget bounds a delta too: each list shows fewer lines until the 
   p.version = 9;
   const std::size_t texts = limits::kMaxTextLinesPerPack, buttons = limits::kDeltaCapPerCategory;
   for (std::size_t i = 0; i < texts; ++i) {
-    Element c = el(static_cast<int>(3000 + i), "text", std::to_string(i) + std::string(limits::kMaxRevealedTextChars - 4, 'y'));
+    Element c =
+        el(static_cast<int>(3000 + i), "text", std::to_string(i) + std::string(limits::kMaxRevealedTextChars - 4, 'y'));
     c.category = Category::kText;
     p.added.push_back(c);
   }
-  for (std::size_t i = 0; i < buttons; ++i) p.added.push_back(el(static_cast<int>(5000 + i), "button", std::to_string(i) + std::string(limits::kMaxNameChars - 4, 'z')));
+  for (std::size_t i = 0; i < buttons; ++i)
+    p.added.push_back(
+        el(static_cast<int>(5000 + i), "button", std::to_string(i) + std::string(limits::kMaxNameChars - 4, 'z')));
   for (std::size_t i = 0; i < buttons; ++i) {
     Modified m;
     m.ref = "e" + std::to_string(100 + i);
@@ -404,13 +426,16 @@ TEST_CASE("the budget bounds a delta too: each list shows fewer lines until the 
   const std::string t = render_text(p);
   CHECK(estimate_tokens(t) <= limits::kDefaultBaselineTokenBudget);
   // What each list shows and what its count line says add up to all of it.
-  const std::size_t shown_text = count(t, " text \""), shown_buttons = count(t, " button \""), shown_modified = count(t, " checkbox \"");
+  const std::size_t shown_text = count(t, " text \""), shown_buttons = count(t, " button \""),
+                    shown_modified = count(t, " checkbox \"");
   CHECK(shown_text > 0);
   CHECK(shown_text < texts);
   CHECK(t.find("... " + std::to_string(texts - shown_text) + " more added text (find region=main after=e" +
                std::to_string(3000 + shown_text - 1) + ")\n") != std::string::npos);
-  CHECK(t.find("... " + std::to_string(buttons - shown_buttons) + " more added interactive (find region=main") != std::string::npos);
-  CHECK(t.find("... " + std::to_string(buttons - shown_modified) + " more modified interactive (snapshot shows the page now)\n") != std::string::npos);
+  CHECK(t.find("... " + std::to_string(buttons - shown_buttons) + " more added interactive (find region=main") !=
+        std::string::npos);
+  CHECK(t.find("... " + std::to_string(buttons - shown_modified) +
+               " more modified interactive (snapshot shows the page now)\n") != std::string::npos);
 
   SECTION("a smaller budget shows fewer lines, down to the counts alone") {
     RenderOptions tight;
@@ -422,7 +447,8 @@ TEST_CASE("the budget bounds a delta too: each list shows fewer lines until the 
   }
 }
 
-TEST_CASE("lines that only moved: refs alone, a run after the one before it one line, in the list's order", "[render]") {
+TEST_CASE("lines that only moved: refs alone, a run after the one before it one line, in the list's order",
+          "[render]") {
   auto move = [](int ref, const std::string& after, const std::string& name) {
     Modified m;
     m.ref = "e" + std::to_string(ref);
@@ -454,7 +480,8 @@ TEST_CASE("lines that only moved: refs alone, a run after the one before it one 
     big.type = PackType::kDelta;
     big.version = 5;
     const int n = static_cast<int>(limits::kMaxMovedRefsPerPack) + 30;
-    for (int i = 0; i < n; ++i) big.modified.push_back(move(1000 + i, i ? "e" + std::to_string(999 + i) : "", "R" + std::to_string(i)));
+    for (int i = 0; i < n; ++i)
+      big.modified.push_back(move(1000 + i, i ? "e" + std::to_string(999 + i) : "", "R" + std::to_string(i)));
     big.modified.push_back(move(5, "e2", "Apart"));  // a run of its own, after the bound
     std::string run;
     for (std::size_t i = 0; i < limits::kMaxMovedRefsPerPack; ++i) run += (i ? " e" : "e") + std::to_string(1000 + i);

@@ -14,7 +14,8 @@ using test::el;
 
 using test::count;
 
-RegionBlock block(Region region, std::size_t n, int first_ref, const std::string& prefix = "Item ", const std::string& role = "link") {
+RegionBlock block(Region region, std::size_t n, int first_ref, const std::string& prefix = "Item ",
+                  const std::string& role = "link") {
   RegionBlock b;
   b.region = region;
   b.frame_ref = "f0";
@@ -100,7 +101,8 @@ TEST_CASE("trimming: the budget is a bound, whatever the keep rules", "[render][
   }
 }
 
-TEST_CASE("trimming: a region at the threshold keeps its head and tail rule, one over loses it first", "[render][limits][trim]") {
+TEST_CASE("trimming: a region at the threshold keeps its head and tail rule, one over loses it first",
+          "[render][limits][trim]") {
   // Two regions, each too long for a budget that fits one: the one over the threshold is trimmed
   // (head, gap, tail), the one at it stays whole.
   const std::size_t n = limits::kRegionTrimThreshold + 1;
@@ -126,7 +128,8 @@ TEST_CASE("trimming: a region at the threshold keeps its head and tail rule, one
   }
 }
 
-TEST_CASE("trimming: focused, in-viewport elements and headings stay while they fit, splitting the gap", "[render][limits][trim]") {
+TEST_CASE("trimming: focused, in-viewport elements and headings stay while they fit, splitting the gap",
+          "[render][limits][trim]") {
   FactPack p = full({block(Region::kMain, 100, 1)});
   std::vector<Element>& e = p.regions[0].elements;
   e[50].state.focused = true;
@@ -152,7 +155,8 @@ TEST_CASE("trimming: focused, in-viewport elements and headings stay while they 
   }
 }
 
-TEST_CASE("trimming: a trimmed region keeps as many of its headings as fit, the higher levels first", "[render][limits][trim]") {
+TEST_CASE("trimming: a trimmed region keeps as many of its headings as fit, the higher levels first",
+          "[render][limits][trim]") {
   // 200 headings, every tenth of level 2, the others of level 3, too many for the budget: every
   // level-2 heading stays, and the level-3 ones fill what is left, in page order.
   FactPack p = full({block(Region::kMain, 200, 1, "H", "heading")});
@@ -165,7 +169,8 @@ TEST_CASE("trimming: a trimmed region keeps as many of its headings as fit, the 
   o.token_budget = 600;
   const std::string t = render_text(p, o);
   CHECK(estimate_tokens(t) <= o.token_budget);
-  for (int i = 0; i < 200; i += 10) CHECK(t.find(" heading \"H" + std::to_string(i) + "\" level=2\n") != std::string::npos);
+  for (int i = 0; i < 200; i += 10)
+    CHECK(t.find(" heading \"H" + std::to_string(i) + "\" level=2\n") != std::string::npos);
   const std::size_t deeper = count(t, " level=3\n");
   CHECK(deeper > 0);
   CHECK(deeper < 180);
@@ -180,7 +185,8 @@ TEST_CASE("trimming: a trimmed region keeps as many of its headings as fit, the 
   }
 }
 
-TEST_CASE("trimming: outline first, the deepest levels collapse under the line that holds them", "[render][limits][trim]") {
+TEST_CASE("trimming: outline first, the deepest levels collapse under the line that holds them",
+          "[render][limits][trim]") {
   // A manual's index: 40 chapters (top level), each with 30 entries (depth 1), a few of those
   // with 5 sub-entries (depth 2). Over the budget the entries collapse and every chapter stays.
   RegionBlock b;
@@ -196,7 +202,8 @@ TEST_CASE("trimming: outline first, the deepest levels collapse under the line t
       b.elements.push_back(el(ref++, "link", "Entry " + std::to_string(c) + "." + std::to_string(k)));
       b.elements.back().depth = 1;
       for (int j = 0; k % 10 == 0 && j < 5; ++j) {
-        b.elements.push_back(el(ref++, "link", "Sub " + std::to_string(c) + "." + std::to_string(k) + "." + std::to_string(j)));
+        b.elements.push_back(
+            el(ref++, "link", "Sub " + std::to_string(c) + "." + std::to_string(k) + "." + std::to_string(j)));
         b.elements.back().depth = 2;
       }
     }
@@ -246,7 +253,8 @@ RegionBlock reference(int sections, int per) {
     heading("Section " + std::to_string(s), 2);
     for (int k = 0; k < per; ++k) {
       if (k % 10 == 9) heading("Method " + std::to_string(s) + "." + std::to_string(k), 3);
-      b.elements.push_back(test::el(ref++, "text", "Paragraph " + std::to_string(s) + "." + std::to_string(k) + std::string(300, 'x')));
+      b.elements.push_back(
+          test::el(ref++, "text", "Paragraph " + std::to_string(s) + "." + std::to_string(k) + std::string(300, 'x')));
       b.elements.push_back(test::el(ref++, "link", "<string>"));
       b.elements.push_back(test::el(ref++, "link", "<URL>"));
     }
@@ -256,19 +264,22 @@ RegionBlock reference(int sections, int per) {
 
 }  // namespace
 
-TEST_CASE("trimming: a reference page keeps its outline within the budget, its repeats inside the gaps", "[render][limits][trim]") {
+TEST_CASE("trimming: a reference page keeps its outline within the budget, its repeats inside the gaps",
+          "[render][limits][trim]") {
   // Before: every repeated pair of type links was a "repeated from above" line of its own between
   // two hidden runs, so even the hard cut left 400 gap lines: 77,000 characters, no line shown.
   const FactPack p = full({reference(40, 30)});
   const std::string t = render_text(p);
   CHECK(estimate_tokens(t) <= limits::kDefaultBaselineTokenBudget);
   // The outline: every section's heading, each followed by one gap line for what it holds.
-  for (int s = 0; s < 40; ++s) CHECK(t.find(" heading \"Section " + std::to_string(s) + "\" level=2\n") != std::string::npos);
+  for (int s = 0; s < 40; ++s)
+    CHECK(t.find(" heading \"Section " + std::to_string(s) + "\" level=2\n") != std::string::npos);
   CHECK(count(t, "\n... ") <= count(t, " heading ") + 1);
   // A gap between hidden lines is one line, whatever repeats inside it; right under a heading it
   // needs no sample of what it holds.
   CHECK(t.find(")\n... ") == std::string::npos);
-  CHECK(t.find("\ne2821 heading \"Section 30\" level=2\n... 93 more here (find region=main after=e2821)\n") != std::string::npos);
+  CHECK(t.find("\ne2821 heading \"Section 30\" level=2\n... 93 more here (find region=main after=e2821)\n") !=
+        std::string::npos);
   SECTION("with room for more, the next level of the outline shows too") {
     RenderOptions o;
     o.token_budget = 4000;
@@ -281,7 +292,8 @@ TEST_CASE("trimming: a reference page keeps its outline within the budget, its r
   }
 }
 
-TEST_CASE("trimming: headings nested deeper than their sections' text are never collapsed with it", "[render][limits][trim]") {
+TEST_CASE("trimming: headings nested deeper than their sections' text are never collapsed with it",
+          "[render][limits][trim]") {
   // rustdoc's shape: each method is a <details> whose <summary> (a button, depth 1) holds the
   // method's h4 (depth 2), its docs one level down (depth 1) with an "Examples" h5. Collapsing the
   // deepest level first hid every method's name and left the outline its "Examples".
@@ -304,7 +316,8 @@ TEST_CASE("trimming: headings nested deeper than their sections' text are never 
   CHECK(t.find("heading \"pub fn method_59()\" level=4\n") != std::string::npos);
 }
 
-TEST_CASE("trimming: a description that repeats earlier links collapses whole under its term", "[render][limits][trim]") {
+TEST_CASE("trimming: a description that repeats earlier links collapses whole under its term",
+          "[render][limits][trim]") {
   // Sphinx's Built-in Functions: each signature (a term, depth 0) has its docs one level down, and
   // the docs of eval() and exec() both link to globals() and locals(). The repeat split exec()'s
   // docs: the lines before it collapsed into the signature's line, the links after it stayed, one
@@ -328,7 +341,8 @@ TEST_CASE("trimming: a description that repeats earlier links collapses whole un
   CHECK(count(t, "(object, globals=None, locals=None)\" (5 more)\n") > 50);
 }
 
-TEST_CASE("trimming: an accordion's questions are its outline, kept like the headings they stand for", "[render][limits][trim]") {
+TEST_CASE("trimming: an accordion's questions are its outline, kept like the headings they stand for",
+          "[render][limits][trim]") {
   // A help centre with its answers open: 8 sections (h2), each with 5 questions written
   // <h3><button>, which are the buttons' lines with the h3's level, each followed by its answer.
   // Over the budget the page kept its first sections whole and only the h2s of the rest (9 of the
@@ -339,7 +353,8 @@ TEST_CASE("trimming: an accordion's questions are its outline, kept like the hea
     for (int q = 0; q < 5; ++q) {
       r.line("button", "Question " + std::to_string(s) + "." + std::to_string(q), 0, 3);
       for (int a = 0; a < 3; ++a)
-        r.line("text", "Answer " + std::to_string(s) + "." + std::to_string(q) + "." + std::to_string(a) + std::string(70, 'x'));
+        r.line("text", "Answer " + std::to_string(s) + "." + std::to_string(q) + "." + std::to_string(a) +
+                           std::string(70, 'x'));
     }
   }
   const std::string t = r.within(1200);
@@ -369,7 +384,9 @@ TEST_CASE("trimming: a repeat of lines that trimming left out is a plain gap", "
   const std::string repeat = render_text(p, one);
   CHECK(estimate_tokens(repeat) <= one.token_budget);
   CHECK(repeat.find("\n e61 link \"Entry 59\"\n") != std::string::npos);
-  CHECK(repeat.find("\ne100 link \"Table of contents\"\n ... 60 more repeated from above (find region=header after=e100)\n") != std::string::npos);
+  CHECK(repeat.find(
+            "\ne100 link \"Table of contents\"\n ... 60 more repeated from above (find region=header after=e100)\n") !=
+        std::string::npos);
   RenderOptions o;
   o.token_budget = 200;
   const std::string t = render_text(p, o);
@@ -391,7 +408,8 @@ TEST_CASE("trimming: a gap line quotes the first kGapNameChars of the names it s
   const std::size_t at = t.find("\n... ");
   REQUIRE(at != std::string::npos);
   const std::string gap = t.substr(at + 1, t.find('\n', at + 1) - at - 1);
-  CHECK(gap.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
+  CHECK(gap.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language "
+                 "Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
   CHECK(gap.find(long_name) == std::string::npos);
   SECTION("a nameless line is no sample: the gap quotes the names around it") {
     // Sphinx's "Hide the prompts and output" toggle is a generic "" after each example.
@@ -401,7 +419,8 @@ TEST_CASE("trimming: a gap line quotes the first kGapNameChars of the names it s
     const std::size_t a = u.find("\n... ");
     REQUIRE(a != std::string::npos);
     const std::string g = u.substr(a + 1, u.find('\n', a + 1) - a - 1);
-    CHECK(g.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
+    CHECK(g.find(" more here: \"While the Language Reference describes\xE2\x80\xA6\" \xE2\x80\xA6 \"While the Language "
+                 "Reference describes\xE2\x80\xA6\" (find region=main after=e") != std::string::npos);
     CHECK(g.find("\"\"") == std::string::npos);
   }
 }
@@ -434,7 +453,8 @@ TEST_CASE("trimming: iframes' regions are cut before the page's own, however sma
   CHECK(estimate_tokens(t) <= o.token_budget);
 }
 
-TEST_CASE("trimming: iframes too many for their tags fold into one line, and the budget still bounds the pack", "[render][limits][trim]") {
+TEST_CASE("trimming: iframes too many for their tags fold into one line, and the budget still bounds the pack",
+          "[render][limits][trim]") {
   // tests/sites/ext/many-frames.html keeps 100 frames: their region tags alone were 4,021 tokens
   // against a budget of 600, with every line of the pack, the page's own included, left out.
   std::vector<RegionBlock> regions = framed_page(100, 2);
@@ -448,8 +468,9 @@ TEST_CASE("trimming: iframes too many for their tags fold into one line, and the
   REQUIRE(at != std::string::npos);
   const int first = std::stoi(t.substr(at + 17));
   CHECK(first > 1);
-  const std::string line = "\n... " + std::to_string(2 * (101 - first)) + " more in frames f" + std::to_string(first) + "..f100: \"Frame " +
-                           std::to_string(first) + " 0\" \xE2\x80\xA6 \"Frame 100 1\" (find frame=f" + std::to_string(first) + "..f100)\n";
+  const std::string line = "\n... " + std::to_string(2 * (101 - first)) + " more in frames f" + std::to_string(first) +
+                           "..f100: \"Frame " + std::to_string(first) +
+                           " 0\" \xE2\x80\xA6 \"Frame 100 1\" (find frame=f" + std::to_string(first) + "..f100)\n";
   CHECK(t.find(line) != std::string::npos);
   CHECK(count(t, " button \"Frame ") == static_cast<std::size_t>(2 * (first - 1)));
   CHECK(count(t, "<region ") == static_cast<std::size_t>(first));
@@ -473,7 +494,8 @@ TEST_CASE("trimming: iframes too many for their tags fold into one line, and the
   }
 }
 
-TEST_CASE("trimming: the page's own regions of one kind, too many for their tags, fold into one line", "[render][limits][trim]") {
+TEST_CASE("trimming: the page's own regions of one kind, too many for their tags, fold into one line",
+          "[render][limits][trim]") {
   // A hundred rows, each a form named for its row: hidden, each region still cost its tags and a
   // gap line, about 30 tokens, and the pack passed its budget.
   std::vector<RegionBlock> regions{block(Region::kMain, 3, 1, "Top ", "button")};
@@ -487,7 +509,10 @@ TEST_CASE("trimming: the page's own regions of one kind, too many for their tags
   const std::string t = render_text(full(regions), o);
   CHECK(estimate_tokens(t) <= o.token_budget);
   CHECK(count(t, " button \"Top ") == 3);
-  CHECK(t.find("\n... 200 more in 100 form regions: \"Row 1 0\" \xE2\x80\xA6 \"Row 100 1\" (find region=form frame=f0)\n") != std::string::npos);
+  CHECK(
+      t.find(
+          "\n... 200 more in 100 form regions: \"Row 1 0\" \xE2\x80\xA6 \"Row 100 1\" (find region=form frame=f0)\n") !=
+      std::string::npos);
   CHECK(count(t, "<region ") == 1);
   SECTION("not when another region is labelled with the kind's word: its find would list that one too") {
     RegionBlock nav = block(Region::kNav, 1, 5000, "Nav ", "link");
@@ -503,7 +528,9 @@ TEST_CASE("trimming: the page's own regions of one kind, too many for their tags
   }
 }
 
-TEST_CASE("trimming: regions unchanged since the last baseline, too many for the budget, render and fold like any other", "[render][limits][trim]") {
+TEST_CASE(
+    "trimming: regions unchanged since the last baseline, too many for the budget, render and fold like any other",
+    "[render][limits][trim]") {
   // After a navigation to a page of the same hundred rows, each row's form was one line
   // `<region … unchanged="true" count="2"/>`, about 15 tokens that no trimming took.
   std::vector<RegionBlock> regions{block(Region::kMain, 3, 1, "Top ", "button")};
@@ -521,7 +548,10 @@ TEST_CASE("trimming: regions unchanged since the last baseline, too many for the
   CHECK(estimate_tokens(t) <= o.token_budget);
   CHECK(count(t, " button \"Top ") == 3);
   CHECK(count(t, "unchanged=\"true\"") == 0);
-  CHECK(t.find("\n... 200 more in 100 form regions: \"Row 1 0\" \xE2\x80\xA6 \"Row 100 1\" (find region=form frame=f0)\n") != std::string::npos);
+  CHECK(
+      t.find(
+          "\n... 200 more in 100 form regions: \"Row 1 0\" \xE2\x80\xA6 \"Row 100 1\" (find region=form frame=f0)\n") !=
+      std::string::npos);
   SECTION("while they fit, each stays one line and keeps what the agent holds") {
     o.token_budget = 4000;
     const std::string u = render_text(p, o);
@@ -530,7 +560,8 @@ TEST_CASE("trimming: regions unchanged since the last baseline, too many for the
   }
 }
 
-TEST_CASE("trimming: the gap's find hint names the region by label when its name is ambiguous, and the frame", "[render][trim]") {
+TEST_CASE("trimming: the gap's find hint names the region by label when its name is ambiguous, and the frame",
+          "[render][trim]") {
   RegionBlock a = block(Region::kNav, 50, 1, "A");
   a.label = "Primary";
   RegionBlock b = block(Region::kNav, 3, 100, "B");
@@ -544,7 +575,8 @@ TEST_CASE("trimming: the gap's find hint names the region by label when its name
   CHECK(t.find("(find region=main frame=f2 after=e2") != std::string::npos);
 }
 
-TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMaxTextLinesPerPack", "[render][limits][text]") {
+TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMaxTextLinesPerPack",
+          "[render][limits][text]") {
   SECTION("a baseline shows every text line that fits, however many") {
     const std::size_t n = 2 * limits::kMaxTextLinesPerPack;
     const std::string t = render_text(full({block(Region::kMain, n, 1, "Para ", "text")}));
@@ -556,7 +588,8 @@ TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMax
     FactPack p;
     p.type = PackType::kDelta;
     p.version = 2;
-    for (std::size_t i = 0; i <= limits::kMaxTextLinesPerPack; ++i) p.added.push_back(el(static_cast<int>(i + 1), "text", "P" + std::to_string(i)));
+    for (std::size_t i = 0; i <= limits::kMaxTextLinesPerPack; ++i)
+      p.added.push_back(el(static_cast<int>(i + 1), "text", "P" + std::to_string(i)));
     const std::string t = render_text(p);
     CHECK(count(t, " text \"P") == limits::kMaxTextLinesPerPack);
     CHECK(t.find("... 1 more added text (find region=main after=e40)\n") != std::string::npos);
@@ -576,8 +609,9 @@ TEST_CASE("text lines: a baseline's are bounded by its budget, a delta's by kMax
     CHECK(t.find("<removed>\ne100\ne102\n") != std::string::npos);
     CHECK(count(t, "Old ") == 0);
     CHECK(count(t, " text \"New ") == limits::kMaxTextLinesPerPack - n);
-    CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) + " more added text (find region=main after=e" +
-                 std::to_string(limits::kMaxTextLinesPerPack - n) + ")\n") != std::string::npos);
+    CHECK(t.find("... " + std::to_string(2 * n - limits::kMaxTextLinesPerPack) +
+                 " more added text (find region=main after=e" + std::to_string(limits::kMaxTextLinesPerPack - n) +
+                 ")\n") != std::string::npos);
   }
 }
 
@@ -617,7 +651,8 @@ TEST_CASE("within the budget a long repeated block is shown once, a short one st
   CHECK(c.find("e308 button \"Save for later\"") != std::string::npos);
 }
 
-TEST_CASE("trimming: a docs sidebar over the budget keeps every chapter, its sections collapse under their chapter", "[render][limits][trim]") {
+TEST_CASE("trimming: a docs sidebar over the budget keeps every chapter, its sections collapse under their chapter",
+          "[render][limits][trim]") {
   // The Rust Programming Language's mdBook sidebar: 3 front links and 22 chapters at the top level,
   // 86 sections one level down (111 links, ~1,200 tokens alone), beside a chapter's text. Under
   // the default budget its outline (~250 tokens) stays whole; no head-and-tail gap hides a chapter.
@@ -632,21 +667,24 @@ TEST_CASE("trimming: a docs sidebar over the budget keeps every chapter, its sec
   for (int c = 0; c < 22; ++c) {
     nav.elements.push_back(el(ref++, "link", "Chapter " + std::to_string(c + 1) + " of the book", Region::kNav));
     for (int k = 0; k < sections[c]; ++k) {
-      nav.elements.push_back(el(ref++, "link", "Section " + std::to_string(c + 1) + "." + std::to_string(k + 1) + " of the book",
+      nav.elements.push_back(el(ref++, "link",
+                                "Section " + std::to_string(c + 1) + "." + std::to_string(k + 1) + " of the book",
                                 Region::kNav));
       nav.elements.back().depth = 1;
     }
   }
   REQUIRE(nav.elements.size() == 111);
   RegionBlock main = block(Region::kMain, 0, ref);
-  for (int k = 0; k < 12; ++k) main.elements.push_back(el(ref++, "text", "Paragraph " + std::to_string(k) + " " + std::string(200, 'x')));
+  for (int k = 0; k < 12; ++k)
+    main.elements.push_back(el(ref++, "text", "Paragraph " + std::to_string(k) + " " + std::string(200, 'x')));
   const FactPack p = full({nav, main});
   const RenderOptions o;  // the default budget
   const std::string t = render_text(p, o);
   INFO(t);
   CHECK(estimate_tokens(t) <= o.token_budget);
   CHECK(t.find(" more here") == std::string::npos);
-  for (int c = 1; c <= 22; ++c) CHECK(t.find("link \"Chapter " + std::to_string(c) + " of the book\"") != std::string::npos);
+  for (int c = 1; c <= 22; ++c)
+    CHECK(t.find("link \"Chapter " + std::to_string(c) + " of the book\"") != std::string::npos);
   // A collapsed chapter says how many sections it holds (find within= lists them); the others show them.
   CHECK(t.find("link \"Chapter 22 of the book\" (7 more links)\n") != std::string::npos);
   CHECK(count(t, " more links)\n") >= 1);
