@@ -108,6 +108,8 @@ export interface ActionInfo {
   forceFull?: boolean;
   /** snapshot(): collapse regions the agent holds unchanged (default true; false shows every region). */
   collapseUnchanged?: boolean;
+  /** snapshot(): a step within the document (back, forward); in the document the agent holds, a delta. */
+  inDocument?: boolean;
 }
 
 export type PackType = 'full' | 'delta' | 'no_change' | 'overlay_opened' | 'overlay_closed';

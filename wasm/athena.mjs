@@ -414,13 +414,13 @@ function safeShow(v) {
   }
 }
 
-// {kind?, warnings?, forceFull?, collapseUnchanged?} -> JSON for the core ('' = defaults).
+// {kind?, warnings?, forceFull?, collapseUnchanged?, inDocument?} -> JSON for the core ('' = defaults).
 /** @param {any} info checked here @param {string} method @returns {string} */
 function actionInfo(info, method) {
   if (info === undefined || info === null) return '';
   if (typeof info !== 'object' || Array.isArray(info))
-    throw new AthenaError('invalid_argument', `${method}: info must be an object {kind?, warnings?, forceFull?}, got ${describe(info)}`);
-  /** @type {{kind?: string, warnings?: string[], forceFull?: boolean, collapseUnchanged?: boolean}} */
+    throw new AthenaError('invalid_argument', `${method}: info must be an object {kind?, warnings?, forceFull?, collapseUnchanged?, inDocument?}, got ${describe(info)}`);
+  /** @type {{kind?: string, warnings?: string[], forceFull?: boolean, collapseUnchanged?: boolean, inDocument?: boolean}} */
   const out = {};
   if (info.kind !== undefined) {
     if (typeof info.kind !== 'string') throw new AthenaError('invalid_argument', `${method}: info.kind must be a string ("click", "type", ...)`);
@@ -438,6 +438,10 @@ function actionInfo(info, method) {
   if (info.collapseUnchanged !== undefined) {
     if (typeof info.collapseUnchanged !== 'boolean') throw new AthenaError('invalid_argument', `${method}: info.collapseUnchanged must be true or false`);
     out.collapseUnchanged = info.collapseUnchanged;
+  }
+  if (info.inDocument !== undefined) {
+    if (typeof info.inDocument !== 'boolean') throw new AthenaError('invalid_argument', `${method}: info.inDocument must be true or false`);
+    out.inDocument = info.inDocument;
   }
   return JSON.stringify(out);
 }

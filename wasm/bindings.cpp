@@ -64,19 +64,24 @@ Reply status_reply(const Status& s) {
   return s ? ok_reply() : error_reply(s.error());
 }
 
-// {"kind": "click", "warnings": ["..."], "forceFull": false, "collapseUnchanged": true}; every field optional.
+// {"kind": "click", "warnings": ["..."], "forceFull": false, "collapseUnchanged": true, "inDocument": false}; every
+// field optional.
 Result<ActionInfo> parse_info(const std::string& info_json) {
   ActionInfo info;
   if (info_json.empty()) return info;
   if (info_json.size() > limits::kMaxInputBytes)
     return make_error(ErrorCode::kInputTooLarge,
-                      "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull only");
+                      "action info is over limits::kMaxInputBytes; send kind, warnings, forceFull, collapseUnchanged, "
+                      "inDocument only");
   json j = json::parse(info_json, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded())
-    return make_error(ErrorCode::kMalformedJson,
-                      "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?}");
+    return make_error(
+        ErrorCode::kMalformedJson,
+        "action info is not JSON: send a JSON object {kind?, warnings?, forceFull?, collapseUnchanged?, inDocument?}");
   if (!j.is_object())
-    return make_error(ErrorCode::kInvalidArgument, "action info must be a JSON object {kind?, warnings?, forceFull?}");
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "action info must be a JSON object {kind?, warnings?, forceFull?, collapseUnchanged?, inDocument?}");
   if (auto it = j.find("kind"); it != j.end()) {
     if (!it->is_string())
       return make_error(ErrorCode::kInvalidArgument, "action info: kind must be a string (\"click\", \"type\", ...)");
@@ -97,8 +102,14 @@ Result<ActionInfo> parse_info(const std::string& info_json) {
     info.force_full = it->get<bool>();
   }
   if (auto it = j.find("collapseUnchanged"); it != j.end()) {
-    if (!it->is_boolean()) return make_error(ErrorCode::kInvalidArgument, "action info: collapseUnchanged must be true or false");
+    if (!it->is_boolean())
+      return make_error(ErrorCode::kInvalidArgument, "action info: collapseUnchanged must be true or false");
     info.collapse_unchanged = it->get<bool>();
+  }
+  if (auto it = j.find("inDocument"); it != j.end()) {
+    if (!it->is_boolean())
+      return make_error(ErrorCode::kInvalidArgument, "action info: inDocument must be true or false");
+    info.in_document = it->get<bool>();
   }
   return info;
 }

@@ -109,8 +109,13 @@ export class ActionFlow {
     return r;
   }
 
-  /** A full snapshot taken because the engine holds nothing for this tab. @param {TabSession} t @param {string} kind @param {string[]} warnings */
-  async baseline(t, kind, warnings) {
+  /**
+   * A full snapshot taken because the engine holds nothing for this tab, or a navigation's
+   * baseline; `inDocument`: the step may stay in the document the agent holds (a history entry
+   * of a single-page app), and then the engine answers the delta from what the agent holds.
+   * @param {TabSession} t @param {string} kind @param {string[]} warnings @param {boolean} [inDocument]
+   */
+  async baseline(t, kind, warnings, inDocument = false) {
     const decl = declOf(kind);
     const engine = await this.io.engine();
     const cap = await this.#capture(t);
@@ -119,7 +124,7 @@ export class ActionFlow {
     t.markCapture(decl.navigates ? t.settledMark : null);
     const pack = this.#timed(t, 'engine', () => {
       engine.openPage(t.key);
-      return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings], collapseUnchanged: decl.collapsesUnchanged });
+      return engine.snapshot(t.key, cap.capture, { kind, warnings: [...warnings, ...cap.warnings], collapseUnchanged: decl.collapsesUnchanged, ...(inDocument ? { inDocument } : {}) });
     });
     t.baselineTaken();
     return pack;
@@ -129,7 +134,8 @@ export class ActionFlow {
    * The action flow (docs/design.md): pre-validate, resolve, act, stabilize, FactPack.
    * @param {TabSession} t @param {string} kind @param {any} args
    * @param {((target: any) => Promise<void>) | null} act null: no action (snapshot)
-   * @param {{ref?: boolean}} [o]
+   * @param {{ref?: boolean, inDocument?: boolean}} [o] inDocument: a navigation that may stay in the
+   *   document (back, forward: a single-page app's history), answered as a delta when it does
    * @returns {Promise<Reply>}
    */
   async run(t, kind, args, act, o = {}) {
@@ -143,7 +149,7 @@ export class ActionFlow {
     }
   }
 
-  /** @param {TabSession} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean}} o */
+  /** @param {TabSession} t @param {string} kind @param {any} args @param {any} act @param {{ref?: boolean, inDocument?: boolean}} o */
   async runNow(t, kind, args, act, o) {
     const decl = declOf(kind);
     if (t.dead) throw new ToolError(t.dead.code, t.dead.message);
@@ -184,7 +190,7 @@ export class ActionFlow {
         }
         const warnings = decl.navigates ? await this.#timed(t, 'stabilize', () => this.io.stabilize(t, { navigation: true })) : [];
         if (t.dialog) return this.dialogReply(t);
-        const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)]);
+        const pack = await this.baseline(t, kind, [...notes, ...warnings, ...await this.io.openedNotes(t)], Boolean(o.inDocument) && t.hasBaseline);
         return pack ? reply(pack) : this.dialogReply(t);
       } catch (e) {
         if (!decl.navigates) throw e;

@@ -195,7 +195,40 @@ std::string AgentView::apply_one(const FactPack& pack) {
       break;
     case PackType::kDelta:
     case PackType::kOverlayClosed:
-      if (!pack.regions.empty()) return "delta with regions";
+      // A replaced region: every line the agent held there goes, the listed lines take its place
+      // (where its first held line was).
+      for (const RegionBlock& b : pack.regions) {
+        if (!b.replaced) return "delta with a region that is not replaced";
+        const std::string key = b.frame_ref + '|' + region_name(b.region) + '|' + b.label;
+        auto of_block = [&](const std::string& ref) {
+          const Element& e = elements_.at(ref);
+          return "f" + std::to_string(e.frame) + '|' + region_name(e.region) + '|' + e.region_label == key;
+        };
+        std::size_t at = order_.size();
+        for (std::size_t i = 0; i < order_.size(); ++i)
+          if (of_block(order_[i])) {
+            at = i;
+            break;
+          }
+        std::vector<std::string> kept;
+        std::size_t before_at = 0;
+        for (std::size_t i = 0; i < order_.size(); ++i) {
+          if (!of_block(order_[i])) {
+            kept.push_back(order_[i]);
+            if (i < at) ++before_at;
+          } else {
+            elements_.erase(order_[i]);
+          }
+        }
+        order_ = std::move(kept);
+        std::vector<std::string> refs;
+        for (const Element& e : b.elements) {
+          std::string err = insert(elements_, e);
+          if (!err.empty()) return "replaced region: " + err;
+          refs.push_back(e.ref);
+        }
+        order_.insert(order_.begin() + static_cast<std::ptrdiff_t>(before_at), refs.begin(), refs.end());
+      }
       // Added lines with the same block and `after` sit together, in the order listed (as the
       // text renders them: one <added> list each).
       {
@@ -226,7 +259,7 @@ std::string AgentView::apply_one(const FactPack& pack) {
           if (!err.empty()) return "moved: " + err;
         }
       }
-      if (pack.type == PackType::kDelta && pack.added.empty() && pack.modified.empty() && pack.invalidated.empty())
+      if (pack.type == PackType::kDelta && pack.added.empty() && pack.modified.empty() && pack.invalidated.empty() && pack.regions.empty())
         return "empty delta (should be no_change)";
       break;
     case PackType::kOverlayOpened:

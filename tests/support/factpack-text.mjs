@@ -14,7 +14,7 @@
 // Grammar handled: <full|delta|no_change|overlay_opened|overlay_closed v="…" …>, nested
 // <before_action>, <warning>, <removed>, <invalid cause="…" count="N"/>, <invalid cause="…"> blocks,
 // <region …> (also unchanged="true" count="N"/>; overlay="…" depth="N" in a full taken while overlays
-// are open), overlay tags' closed="N", <added region= label= after=>, <modified> lines
+// are open), <replaced region= label= frame=> in a delta (a region whole, in place of what the agent held there; `/>` when it is now empty), overlay tags' closed="N", <added region= label= after=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
 // (depth), ending `(N more links)` when lines under them are collapsed (a gap with find within=REF),
@@ -34,8 +34,9 @@ import { parseRef, REF_TEXT } from '../../extension/lib/ref.js';
  * @typedef {{count: number, what: string, samples: string[], find: Record<string, string> | null, line: string, depth?: number}} Gap
  *   `... 40 more here: "A" … "B" (find region=main after=e20)`, `... 45 more links (find after=e2)`
  *   (the line it sits under), `... 13 more repeated from above: "A" … "B" (find …)`: find holds the hinted find arguments
- * @typedef {{name: string, label?: string, frame?: string, overlay?: {type: string, depth: number}, unchanged: boolean, count?: number, seenIn?: number, elements: TextElement[], gaps: Gap[]}} Region
- *   seenIn: with unchanged, the version at which the agent held the region (a page the tab came back to)
+ * @typedef {{name: string, label?: string, frame?: string, overlay?: {type: string, depth: number}, unchanged: boolean, replaced?: boolean, count?: number, seenIn?: number, elements: TextElement[], gaps: Gap[]}} Region
+ *   seenIn: with unchanged, the version at which the agent held the region (a page the tab came back to);
+ *   replaced: in a delta, the region's whole content now (every line the agent held there and not listed is gone)
  * @typedef {{ref: string, role?: string, name?: string}} RefLine
  * @typedef {{cause: string, count?: number, frame?: string, refs: RefLine[], gaps: Gap[]}} Invalid
  * @typedef {{region?: string, label?: string, frame?: string, after?: string, elements: TextElement[]}} Added  after: the ref of the line they follow in the page
@@ -378,7 +379,7 @@ function parseBlock(lines, i) {
         const e = parseElementLine(body);
         if (!e) throw new FactPackParseError(`not an element line in <${block.kind}>: ${line}`);
         if (depth) e.depth = depth;
-        if (block.kind === 'region') { e.region = block.target.name; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
+        if (block.kind === 'region' || block.kind === 'replaced') { e.region = block.target.name; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
         if (block.kind === 'added') { e.region = block.target.region ?? 'page'; if (block.target.label !== undefined) e.label = block.target.label; if (block.target.frame) e.frame = block.target.frame; }
         block.target.elements.push(e);
         fp.elements.push(e);
@@ -426,6 +427,17 @@ function parseBlock(lines, i) {
       if (a.overlay !== undefined) r.overlay = { type: a.overlay, depth: Number(a.depth ?? 1) };
       fp.regions.push(r);
       if (!m[2]) block = { kind: 'region', target: r };
+      continue;
+    }
+    if ((m = /^<replaced((?: [\w-]+="(?:[^"\\]|\\.)*")*)(\/?)>$/.exec(line))) {
+      // A delta's region sent whole, in place of what the agent held there.
+      const a = parseAttrs(m[1].trim());
+      /** @type {Region} */
+      const r = { name: a.region ?? 'page', unchanged: false, replaced: true, elements: [], gaps: [] };
+      if (a.label !== undefined) r.label = a.label;
+      if (a.frame !== undefined) r.frame = a.frame;
+      fp.regions.push(r);
+      if (!m[2]) block = { kind: 'replaced', target: r };
       continue;
     }
     if ((m = /^<added((?: [\w-]+="(?:[^"\\]|\\.)*")*)>$/.exec(line))) {
@@ -667,13 +679,30 @@ export class AgentView {
         this.elements.delete(r.ref);
       }
     }
+    // The page under an open overlay is frozen for the agent (docs/design.md): what a delta adds
+    // while one is open is the top one's.
+    const top = fp.type === 'overlay_opened' ? null : this.overlays.at(-1);
     for (const r of fp.regions) {
+      if (fp.type !== 'full' && fp.type !== 'overlay_opened') {
+        // A region a delta replaced: what the agent held there goes, the listed lines take its
+        // place (where its first line was), in the order listed.
+        if (!r.replaced) problems.push(`a <region> in an ${fp.type}: only <replaced> regions come in one`);
+        const key = regionKey(r);
+        const all = [...this.elements];
+        const first = all.findIndex(([, e]) => elementRegionKey(e) === key);
+        const kept = all.filter(([, e]) => elementRegionKey(e) !== key);
+        const at = first < 0 ? kept.length : all.slice(0, first).filter(([, e]) => elementRegionKey(e) !== key).length;
+        for (const e of r.elements) if (kept.some(([ref]) => ref === e.ref)) problems.push(`${e.ref} listed in a replaced region and held in another`);
+        kept.splice(at, 0, ...r.elements.map((e) => /** @type {[string, TextElement]} */ ([e.ref, e])));
+        this.elements = new Map(kept);
+        if (top) for (const e of r.elements) { top.refs.add(e.ref); top.regions.add(key); }
+        continue;
+      }
       for (const e of r.elements) {
         if (fp.type !== 'full' && this.elements.has(e.ref)) problems.push(`${e.ref} listed again in an ${fp.type}`);
         this.elements.set(e.ref, e);
       }
     }
-    const top = fp.type === 'overlay_opened' ? null : this.overlays.at(-1);
     for (const a of fp.added) {
       for (const e of a.elements) {
         if (this.elements.has(e.ref)) problems.push(`${e.ref} added twice`);

@@ -102,6 +102,10 @@ struct ActionInfo {
   /// set from the tool's declaration (extension/lib/tools/define.js collapsesUnchanged): the core
   /// never reads a tool's name.
   bool collapse_unchanged = true;
+  /// snapshot(): the baseline follows a step the page may take within its document (a history
+  /// entry of a single-page app: back, forward). When the document is the one the agent holds,
+  /// the answer is the delta from what it holds (a full only where a delta cannot be trusted).
+  bool in_document = false;
 };
 
 /// Sizes of one page's bounded state (benchmarks, memory checks; see limits.h for the bounds).
@@ -157,9 +161,10 @@ class Engine {
   /// Page.frameDetached, Page.frameAttached, Target.detachedFromTarget, ...). Unknown methods are ignored.
   Status on_event(PageKey key, std::string_view event_json);
 
-  /// Baseline request (navigate result, snapshot tool): always a full FactPack, trimmed and
+  /// Baseline request (navigate result, snapshot tool): a full FactPack, trimmed and
   /// deduplicated against the previous baseline of this page (and, back on a document the tab
-  /// left, against what the agent held there).
+  /// left, against what the agent held there); with ActionInfo::in_document and the same
+  /// document as the agent holds, the delta from it instead.
   Result<FactPack> snapshot(PageKey key, std::string_view capture_json, const ActionInfo& info = {});
 
   Result<PreCheck> begin_action(PageKey key, std::string_view capture_json, std::optional<std::uint64_t> agent_version);

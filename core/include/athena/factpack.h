@@ -85,6 +85,10 @@ struct RegionBlock {
   /// 0 = the page itself) and its type. An overlay_opened of one says it in its tag (0 here).
   int overlay_depth = 0;
   OverlayType overlay_type = OverlayType::kUnknown;
+  /// In a delta: the region's whole content now, in place of what the agent held there (a route
+  /// change, a filter, a list re-rendered: most of the region changed). Every ref the agent held
+  /// in this region and not listed here is gone; no `removed` line says it again.
+  bool replaced = false;
 };
 
 struct OverlayInfo {
@@ -107,7 +111,7 @@ struct FactPack {
 
   std::vector<Invalidation> invalidated;  // always first in the text
 
-  // full, overlay_opened: content grouped by region.
+  // full, overlay_opened: content grouped by region; delta: the regions it replaced whole.
   std::vector<RegionBlock> regions;
 
   // delta, and overlay_closed (changes of the base page while the overlay was open).

@@ -49,9 +49,13 @@ inline constexpr std::size_t kMaxRecalledEntries =
 // Delta reliability: ONE rule (docs/design.md, "The reliability rule"). A delta is unreliable, and a full snapshot is
 // sent, when changed / max(before, after) > kDefaultMaxChangeRatio, with changed = added + removed + modified and both
 // counts taken in the context being diffed (base page or top overlay). Pure growth (only additions) is always a delta:
-// every ref the agent holds is unchanged. Contexts smaller than kMinNodesForRatio never fall back on this rule.
-// Revealed text lines (Category::kText) are left out of both counts: a tab switch swapping a few paragraphs on a small
-// page is exactly what a delta is for, and text has no refs an agent acts on by mistake.
+// every ref the agent holds is unchanged. Contexts smaller than kMinNodesForRatio never fall back on this rule. A
+// context the rule does not trust is judged again region by region (core/src/engine/delta.cpp): a region the agent held
+// whose own ratio passes the same bound is replaced whole in the delta, and the full is sent only when the regions left
+// are not trusted by the rule either, or none is left (unless the changes are one run of lines replaced by another at
+// its place, nothing else changed: that is a plain delta). Revealed text lines (Category::kText) are left out of both
+// counts: a tab switch swapping a few paragraphs on a small page is exactly what a delta is for, and text has no refs
+// an agent acts on by mistake.
 inline constexpr double kDefaultMaxChangeRatio = 0.40;
 inline constexpr std::size_t kMinNodesForRatio = 8;
 

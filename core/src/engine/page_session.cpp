@@ -105,6 +105,33 @@ View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) 
   return v;
 }
 
+// A new node the matcher found no old one for, that is the only one of its ident in its document,
+// takes back the ref the agent was shown it by and the page removed since, when exactly one was
+// (docs/design.md, "Two identities"): a single-page app that re-renders a list on `back`, or an item
+// on `forward`, shows the agent the refs it knew. The ref is dead, so no live node holds it: it
+// names the same thing again, never another one.
+void PageSession::recall(const Snapshot& s, const std::vector<engine::MatchNode>& news, engine::MatchResult& m) {
+  std::unordered_map<std::uint64_t, int> count;  // (ident, scope) -> nodes of the new capture
+  auto key = [](const engine::MatchNode& n) { return n.ident ^ (static_cast<std::uint64_t>(n.scope) * 0x9E3779B97F4A7C15ULL); };
+  bool any = false;
+  for (std::size_t j = 0; j < news.size(); ++j) {
+    ++count[key(news[j])];
+    any = any || m.refs[j] == 0;
+  }
+  if (!any) return;
+  std::map<std::pair<std::string, std::string>, std::unordered_map<std::uint64_t, RefId>> index;  // per document
+  for (std::size_t j = 0; j < news.size(); ++j) {
+    if (m.refs[j] != 0 || count[key(news[j])] != 1) continue;
+    const ReadableNode& n = s.nodes[j];
+    auto doc = index.find({n.frame_id, n.loader_id});
+    if (doc == index.end()) doc = index.emplace(std::make_pair(n.frame_id, n.loader_id), registry_.recall_index(n.frame_id, n.loader_id)).first;
+    auto it = doc->second.find(news[j].ident);
+    if (it == doc->second.end() || it->second == 0) continue;
+    m.refs[j] = it->second;
+    it->second = 0;  // one node per ref
+  }
+}
+
 // Validates everything before touching any state, so a bad capture leaves the page as it was.
 Result<View> PageSession::ingest(Snapshot s) {
   if (s.frames.empty() || !s.frames[0].parent_id.empty() || s.frames[0].frame_id.empty())
@@ -213,6 +240,7 @@ Result<View> PageSession::ingest(Snapshot s) {
       news.push_back({scope, n.backend_node_id, engine::ident_hash(n), 0});
     });
     engine::MatchResult m = engine::match_nodes(olds, news);
+    recall(s, news, m);
     FrameIndexCache frame_index;
     Binding b;  // reused: its strings keep their capacity from node to node
     for (std::size_t j = 0; j < s.nodes.size(); ++j) {
@@ -313,6 +341,16 @@ Result<FactPack> PageSession::snapshot(Snapshot snapshot, const ActionInfo& info
   pending_.reset();  // a baseline replaces whatever an unfinished action was going to report
   View& to = view.value();
   std::string reason = full_reason_for(to);
+  // A history step or a fragment within the document the agent holds (a single-page app's back
+  // and forward) is no new page: what changed is a delta, and a full only where one cannot be
+  // trusted. The agent's own `snapshot` never asks for this: it shows the page whole.
+  if (reason.empty() && info.in_document && !info.force_full) {
+    Outcome out = transition(*delivered_, to, "");
+    commit(to, &out);
+    out.pack.warnings = info.warnings;
+    deliver(out);
+    return std::move(out.pack);
+  }
   if (reason.empty()) reason = "requested";
   // A baseline that asks for every region (ActionInfo::collapse_unchanged false: the agent's own
   // snapshot) collapses nothing, whatever happened since; a navigation's dedups against what the

@@ -18,6 +18,7 @@
 
 #include "athena/engine.h"
 #include "engine/frame_tracker.h"
+#include "engine/matcher.h"
 #include "engine/ref_registry.h"
 #include "engine/version_manager.h"
 #include "engine/view.h"
@@ -64,6 +65,8 @@ class PageSession {
 
   Result<View> ingest(Snapshot snapshot);
   View build_view(const Snapshot& snapshot, const std::vector<engine::RefId>& refs);
+  /// Gives the new nodes the matcher left unmatched the removed refs they were shown by (ingest).
+  void recall(const Snapshot& snapshot, const std::vector<engine::MatchNode>& news, engine::MatchResult& m);
   void commit(View& view, Outcome* outcome);
   /// The overlay transition (transition.cpp).
   Outcome transition(const View& from, View& to, std::string reason);
@@ -74,6 +77,9 @@ class PageSession {
   /// The diff of context c (-1: the base page) into out.pack, and the one reliability rule:
   /// false when the changes are too many to be a trustworthy delta (delta.cpp).
   bool diff_context(const View& from, const View& to, int c, Outcome& out) const;
+  /// Context c's changes, as diffed into out.pack, are one run of lines replaced by another at
+  /// the same place and nothing else: a delta to trust whatever the ratio (delta.cpp).
+  bool replaced_run(const View& from, const View& to, int c, const Outcome& out) const;
   /// Records e's ref as invalid in out, with the cause the registry recorded, else `fallback`.
   void invalidate(Outcome& out, const engine::ViewEntry& e, const char* fallback) const;
   /// Marks every ref of the outcome's target as shown; its target becomes what the agent holds

@@ -66,6 +66,19 @@ void RefRegistry::show(RefId ref, std::uint64_t ident, const std::string& role, 
   it->second.shown_name = name;
 }
 
+std::unordered_map<std::uint64_t, RefId> RefRegistry::recall_index(const std::string& frame_id, const std::string& loader_id) const {
+  // ident -> the one ref; 0 when several removed refs were shown as it (the "Delete" of each row
+  // of a list): which one a new node is would be a guess, so none is recalled.
+  std::unordered_map<std::uint64_t, RefId> out;
+  for (const auto& [ref, r] : records_) {
+    if (r.live || !r.shown || r.cause != "removed") continue;
+    if (r.binding.frame_id != frame_id || r.binding.loader_id != loader_id) continue;
+    auto [it, fresh] = out.emplace(r.shown_ident, ref);
+    if (!fresh) it->second = 0;
+  }
+  return out;
+}
+
 void RefRegistry::drop_unshown(RefId ref) {
   auto it = records_.find(ref);
   if (it != records_.end() && !it->second.shown && it->second.live) records_.erase(it);

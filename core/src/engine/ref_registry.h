@@ -51,6 +51,11 @@ class RefRegistry {
   void stamp(std::uint64_t version);
   /// The agent was shown this ref as (ident, role, name).
   void show(RefId ref, std::uint64_t ident, const std::string& role, const std::string& name);
+  /// The refs the agent was shown in this document (frame, loader) that the page removed since
+  /// (cause "removed"), by the ident they were shown as: the same thing back in a single-page app
+  /// (back to a list, forward to an item) is bound again to the ref the agent knew it by. An ident
+  /// several removed refs were shown as maps to 0 (ambiguous: none is recalled).
+  std::unordered_map<std::uint64_t, RefId> recall_index(const std::string& frame_id, const std::string& loader_id) const;
   /// Forgets a ref that was never shown (dedup replaced it by the one the agent holds).
   void drop_unshown(RefId ref);
 

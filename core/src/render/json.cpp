@@ -84,6 +84,7 @@ json pack_json(const FactPack& p) {
               {"count", b.elements.size()}};
     if (!b.label.empty()) r["label"] = b.label;
     if (b.seen_in) r["seen_in"] = b.seen_in;
+    if (b.replaced) r["replaced"] = true;
     json els = json::array();
     for (const Element& e : b.elements) els.push_back(element_json(e));
     r["elements"] = std::move(els);

@@ -242,6 +242,26 @@ void regions(std::string& out, const FactPack& p, const std::vector<render::Show
       t.in_unchanged += b.elements.size();
       continue;
     }
+    if (b.replaced) {
+      // A delta's region in place of what the agent held there: what it does not list is gone.
+      // Said like an <added> block's place (no `region` for the page's own lines).
+      out += "<replaced";
+      if (b.region != Region::kPage) {
+        out += " region=\"";
+        out += region_name(b.region);
+        out.push_back('"');
+      }
+      if (!b.label.empty()) attr(out, "label", b.label);
+      if (!b.frame_ref.empty() && b.frame_ref != "f0") attr(out, "frame", b.frame_ref);
+      if (b.elements.empty()) {
+        out += "/>\n";
+        continue;
+      }
+      out += ">\n";
+      t.shown += render::region_lines(out, p, k, shown[k]);
+      out += "</replaced>\n";
+      continue;
+    }
     render::region_open(out, b);
     out += ">\n";
     t.shown += render::region_lines(out, p, k, shown[k]);
@@ -331,11 +351,13 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
   std::map<std::string, std::vector<const Invalidation*>> by_cause;
   for (const Invalidation& inv : p.invalidated) by_cause[inv.cause].push_back(&inv);
   for (const auto& [cause, list] : by_cause) {
+    // A full says nothing of the refs that went, whatever took them: it replaces what the agent
+    // holds (refs inside regions rendered unchanged="true" are rebound and stay valid), so a
+    // `<removed>` list would only repeat what it shows by leaving them out. The JSON keeps them.
+    if (p.type == PackType::kFull) continue;
     // A replaced document or a detached frame takes all its refs along, and a closed overlay
-    // the refs inside it: one line says it. A full says nothing of them at all: it replaces
-    // what the agent holds (refs inside regions rendered unchanged="true" are rebound and stay valid).
+    // the refs inside it: one line says it.
     if (cause == "navigated" || cause == "detached" || cause == "overlay_closed") {
-      if (p.type == PackType::kFull) continue;
       if (said_by_tag(p, cause)) continue;
       // A frame's document goes with all its refs: a line per frame names it (refs do not).
       std::map<int, std::size_t> by_frame;

@@ -43,13 +43,16 @@ export const navigate = defineTool({
  * dialog loop or its own script holds is left through about:blank first (ActionFlow.hop), as
  * navigate does, and the entry's URL is then loaded as a new page: going through history would
  * take it back to the renderer the page holds (a page of the same site keeps its entry's), and
- * about:blank took the place of the entries after this one.
+ * about:blank took the place of the entries after this one. An entry of the same document (a
+ * single-page app's route, pushState) is no new page: its answer is the delta from what the agent
+ * holds, whose refs stay bound (`inDocument`; the engine still sends a full for a new document).
  * @param {'back' | 'forward'} name
  */
 function historyTool(name) {
   return defineTool({
     name,
-    description: name === 'back' ? 'Go back in history.' : 'Go forward in history.',
+    // A step within a single-page app answers a delta (kept under the bridge's 80-character bound).
+    description: `Go ${name} in history; a step within a single-page app answers a delta.`,
     title: name === 'back' ? 'Go back' : 'Go forward',
     hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     mutating: true, factpack: true,
@@ -67,7 +70,7 @@ function historyTool(name) {
           return;
         }
         await ctx.send(t, 'Page.navigateToHistoryEntry', { entryId: h.entries[i].id });
-      });
+      }, { inDocument: true });
     },
   });
 }

@@ -21,8 +21,8 @@ namespace athena::testing {
 
 struct RunStats {
   std::map<std::string, std::size_t> packs;
-  std::size_t steps = 0, aborts = 0, unchanged_regions = 0,
-              recalled_regions = 0;  // recalled: unchanged since a page the tab left (seen_in)
+  std::size_t steps = 0, aborts = 0, unchanged_regions = 0, recalled_regions = 0,
+              replaced_regions = 0;  // recalled: unchanged since a page the tab left (seen_in)
   /// FNV-1a over every pack's type, version and reason and the agent's whole view after it
   /// (refs and canonical elements): equal digests natively and in wasm mean the same sessions.
   std::uint32_t digest = 2166136261u;
@@ -60,6 +60,7 @@ inline std::string run_sequence(std::uint64_t seed, std::size_t steps, RunStats&
     for (const RegionBlock& b : pack.regions) {
       stats.unchanged_regions += b.unchanged;
       stats.recalled_regions += b.seen_in > 0;
+      stats.replaced_regions += b.replaced;  // a delta that sent a region whole
     }
     log += std::string(" =>") + pack_type_name(pack.type) + "@v" + std::to_string(pack.version);
     if (std::getenv("ATHENA_FIDELITY_PACKS"))

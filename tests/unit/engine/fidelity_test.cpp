@@ -47,7 +47,8 @@ TEST_CASE("fidelity: applying every FactPack to the agent's view equals a fresh 
   std::string summary = "fidelity: " + std::to_string(runs) + " sequences, " + std::to_string(stats.steps) +
                         " steps, " + std::to_string(stats.aborts) + " aborts, " +
                         std::to_string(stats.unchanged_regions) + " unchanged regions (" +
-                        std::to_string(stats.recalled_regions) + " of a page the tab came back to);";
+                        std::to_string(stats.recalled_regions) + " of a page the tab came back to), " +
+                        std::to_string(stats.replaced_regions) + " regions replaced in deltas;";
   for (const auto& [type, n] : stats.packs) summary += " " + type + "=" + std::to_string(n);
   WARN(summary);
   // The generator must actually exercise every kind of FactPack.
@@ -57,4 +58,6 @@ TEST_CASE("fidelity: applying every FactPack to the agent's view equals a fresh 
       CHECK(stats.packs[type] > 0);
   // And regions recalled on a page the tab came back to (seen_in).
   if (runs >= 800 && !only) CHECK(stats.recalled_regions > 0);
+  // And deltas that replaced a region whole (a route change, a filter).
+  if (runs >= 800 && !only) CHECK(stats.replaced_regions > 0);
 }
