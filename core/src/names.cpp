@@ -35,8 +35,6 @@ const char* error_code_name(ErrorCode code) {
       return "document_replaced";
     case ErrorCode::kIdentityChanged:
       return "identity_changed";
-    case ErrorCode::kStaleVersion:
-      return "stale_version";
     case ErrorCode::kInvalidArgument:
       return "invalid_argument";
     case ErrorCode::kNoSuchRegion:
