@@ -50,6 +50,17 @@ void CaptureBuilder::style(int doc, int node, const std::string& name, const std
   docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].style[name] = value;
 }
 void CaptureBuilder::no_box(int doc, int node) { docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].box = false; }
+int CaptureBuilder::pseudo(int doc, int parent, const std::string& type, const std::string& content,
+                           const std::vector<std::string>& pieces) {
+  const int p = el(doc, parent, "::" + type);
+  N& n = docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(p)];
+  n.rare["pseudoType"] = type;
+  n.style["display"] = "inline";
+  if (!content.empty()) n.style["content"] = content;
+  n.pieces = pieces;
+  return p;
+}
+
 void CaptureBuilder::flag(int doc, int node, const std::string& rare) {
   docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].flags.push_back(rare);
 }
@@ -139,6 +150,13 @@ J CaptureBuilder::snapshot_json() const {
         lay_styles.push_back(sv);
         lay_text.push_back(n.type == 3 ? s(n.value) : -1);
         lay_client.push_back(n.name == "iframe" ? J::array({2, 2, 100, 100}) : J::array());
+        for (const std::string& piece : n.pieces) {
+          lay_index.push_back(i);
+          lay_bounds.push_back(n.rect);
+          lay_styles.push_back(sv);
+          lay_text.push_back(piece.empty() ? -1 : s(piece));
+          lay_client.push_back(J::array());
+        }
       }
     }
     J nodes = {{"parentIndex", parent}, {"nodeType", type}, {"nodeName", name}, {"nodeValue", value},
