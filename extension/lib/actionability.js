@@ -18,8 +18,11 @@ import { ToolError } from './tab-state.js';
 /** @typedef {import('./tab-session.js').TabSession} TabSession */
 /** @typedef {import('./tab-driver.js').TabDriver} TabDriver */
 /**
- * What the agent was shown of a node, when it holds a ref for it (the engine's view).
- * @typedef {(backendNodeId: number, frameId: string, name: string) => {ref: string, role: string, name: string} | null} RefOf
+ * The core's role and name of a node (engine.describeNode): with the ref the agent holds for it,
+ * else ref '' (a line it was not shown); null when the compiler made no line of it. The one
+ * naming of a node: nothing here computes a role or a name in the page
+ * (extension/test/one-naming.test.mjs keeps it so).
+ * @typedef {(backendNodeId: number, frameId: string) => {ref: string, role: string, name: string} | null} RefOf
  */
 /**
  * What a check needs besides the driver: which checks apply, and how to name a ref'd node.
@@ -130,23 +133,6 @@ export const COVER_FN = `function () {
       if (e === document.body || e === document.documentElement) break;
     }
     return first;
-}`;
-
-/**
- * The role and name of an element, from what the page declares (a fallback for an element the
- * agent holds no ref for: the engine's own role and name are used whenever it does).
- */
-export const DESCRIBE_FN = `function () {
-    const tag = this.localName || 'element';
-    const implicit = { a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', iframe: 'iframe', dialog: 'dialog', summary: 'button', img: 'img', label: 'label' };
-    let role = (this.getAttribute('role') || '').trim().split(/\\s+/)[0] || implicit[tag] || '';
-    if (!role && tag === 'input') role = ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button' })[this.type] || 'textbox';
-    let name = this.getAttribute('aria-label') || '';
-    const by = this.getAttribute('aria-labelledby');
-    if (!name && by) name = by.split(/\\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' ');
-    if (!name && tag === 'iframe') name = this.getAttribute('title') || '';
-    if (!name && tag !== 'iframe') name = this.innerText || this.textContent || this.getAttribute('title') || this.value || '';
-    return { role, tag, name: String(name).replace(/\\s+/g, ' ').trim().slice(0, 80) };
 }`;
 
 /**
@@ -441,15 +427,13 @@ export class Actionability {
         const el = r.result?.objectId;
         if (!el) return { text: 'something', blocked: false };
         try {
-          const [{ node: d }, desc] = await Promise.all([
-            this.send(t, 'DOM.describeNode', { objectId: el }, hit.sid),
-            this.send(t, 'Runtime.callFunctionOn', { objectId: el, functionDeclaration: DESCRIBE_FN, returnByValue: true }, hit.sid),
-          ]);
-          const page = desc.result?.value ?? {};
-          const known = o.refOf?.(d.backendNodeId, hit.frameId, String(page.name ?? '')) ?? null;
-          if (known) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (${known.ref})`, blocked: false };
-          const role = word(page.role) || word(page.tag) || 'element';
-          return { text: `${role} ${quoteValue(page.name ?? '')} (no ref: not in your FactPack)`, blocked: false };
+          const { node: d } = await this.send(t, 'DOM.describeNode', { objectId: el }, hit.sid);
+          const known = o.refOf?.(d.backendNodeId, hit.frameId) ?? null;
+          if (known?.ref) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (${known.ref})`, blocked: false };
+          if (known) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (no ref: not in your FactPack)`, blocked: false };
+          // No line of the compiler's: only what the node is, never a role or name made up here.
+          const tag = word(String(d.localName ?? '')) || 'element';
+          return { text: `a <${tag}> that is no line of your FactPack`, blocked: false };
         } finally {
           this.send(t, 'Runtime.releaseObject', { objectId: el }, hit.sid).catch(() => {});
         }
