@@ -15,7 +15,7 @@ int CaptureBuilder::add_document(const std::string& frame_id, const std::string&
   D d;
   d.frame_id = frame_id;
   d.url = url;
-  N root{-1, 9, "#document", "", next_backend_++, {}, true, {0, 0, 1280, 720}, {}, {}, {}, -1};
+  N root{-1, 9, "#document", "", next_backend_++, {}, true, {0, 0, 1280, 720}, {}, {}, {}, -1, {}};
   d.nodes.push_back(root);
   docs_.push_back(std::move(d));
   return static_cast<int>(docs_.size()) - 1;
@@ -26,21 +26,21 @@ void CaptureBuilder::add_frame(const std::string& id, const std::string& loader,
 }
 
 int CaptureBuilder::el(int doc, int parent, const std::string& tag, const Attrs& attrs, std::vector<double> box) {
-  N n{parent, 1, tag, "", next_backend_++, attrs, true, std::move(box), {}, {}, {}, -1};
+  N n{parent, 1, tag, "", next_backend_++, attrs, true, std::move(box), {}, {}, {}, -1, {}};
   auto& nodes = docs_[static_cast<std::size_t>(doc)].nodes;
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
 }
 
 int CaptureBuilder::text(int doc, int parent, const std::string& value, std::vector<double> box) {
-  N n{parent, 3, "#text", value, next_backend_++, {}, true, std::move(box), {}, {}, {}, -1};
+  N n{parent, 3, "#text", value, next_backend_++, {}, true, std::move(box), {}, {}, {}, -1, {}};
   auto& nodes = docs_[static_cast<std::size_t>(doc)].nodes;
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
 }
 
 int CaptureBuilder::raw(int doc, int parent, int type, const std::string& name) {
-  N n{parent, type, name, "", next_backend_++, {}, false, {}, {}, {}, {}, -1};
+  N n{parent, type, name, "", next_backend_++, {}, false, {}, {}, {}, {}, -1, {}};
   auto& nodes = docs_[static_cast<std::size_t>(doc)].nodes;
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
