@@ -91,10 +91,15 @@ struct Walk {
       if (gen->after_alt) out.push_back(' ');
       append_collapsed(out, gen->after);
     }
-    // aria-owns: an owned element is a child of its owner, after the owner's own children (::after too), and no
-    // longer one of its parent in the DOM (Chrome's tree moves it, and names from it there).
-    for (const int c : dom.owned(i))
-      if (out.size() < kEnoughText) add(c);
+    // aria-owns: an owned element is a child of its owner, after the owner's own children (::after
+    // too), and no longer one of its parent in the DOM (Chrome's tree moves it, and names from it
+    // there, as a word of its own: an inline <span> owned by "Size" names "Size in cm").
+    for (const int c : dom.owned(i)) {
+      if (out.size() >= kEnoughText) break;
+      out.push_back(' ');
+      add(c);
+      out.push_back(' ');
+    }
     return out;
   }
 

@@ -362,6 +362,14 @@ TEST_CASE("accname step 2F with aria-owns: owned elements are the owner's childr
          return b;
        },
        "button", "Size in cm"},
+      {"an owned inline element is still a word of its own (Chrome: \"Size in cm\", not \"Sizein cm\")",
+       [](Page& p) {
+         const int b = p.add(p.body, "div", {{"role", "button"}, {"tabindex", "0"}, {"aria-owns", "u"}}, "Size");
+         const int para = p.add(p.body, "p");
+         p.span(para, "in cm", {{"id", "u"}});
+         return b;
+       },
+       "button", "Size in cm"},
       {"an owned element leaves its DOM parent's name",
        [](Page& p) {
          const int a = p.add(p.body, "a", {{"href", "#"}}, "Read");
