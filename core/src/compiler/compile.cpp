@@ -125,8 +125,6 @@ bool reading_box(const Dom& dom, const Visibility& vis, int i, std::string_view 
          (reads_below || is_text_block(dom, i)) && unnamed(dom, vis, i, role);
 }
 
-bool has_words(std::string_view t);
-
 // A read-only text box inside a control that the control is named by (Select2 shows its choice in
 // `<span role=textbox aria-readonly=true>` inside its combobox, labelled by it): it is how the
 // control shows its value, which the control's line already says.
@@ -267,7 +265,6 @@ int sole_control(const Dom& dom, int i, const std::vector<char>& control) {
   return found;
 }
 
-/// Says something: a letter or a digit, not only separators and symbols ("|", "»", "·", "—", "→").
 /// A link that only scrolls to a place in this page: a fragment address (not `#` alone, not a
 /// hash route `#/…` or `#!…`) and no sign that the page does more on a click (aria-expanded or
 /// -controls, a popup, a toggle). Inside a heading it is the heading's permalink (Node.js's `#`,
@@ -278,89 +275,6 @@ bool only_scrolls(const Dom& dom, int i, std::string_view role) {
   for (const std::string_view a : {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
     if (dom.has_attr(i, a)) return false;
   return true;
-}
-
-bool has_words(std::string_view t) {
-  for (std::size_t i = 0; i < t.size();) {
-    const auto c = static_cast<unsigned char>(t[i]);
-    if (c < 0x80) {
-      if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
-      ++i;
-      continue;
-    }
-    // Decode one UTF-8 sequence; Latin-1 symbols, general punctuation, arrows and shapes say nothing.
-    std::uint32_t cp = 0;
-    std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    cp = len == 1 ? c : c & (0xFF >> (len + 1));
-    for (std::size_t k = 1; k < len && i + k < t.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
-    i += len;
-    const bool symbol = (cp >= 0xA0 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x2BFF) ||
-                        (cp >= 0xFE00 && cp <= 0xFE0F);
-    if (!symbol) return true;
-  }
-  return false;
-}
-
-/// The cells of a row: its td/th or cell-role descendants (not inside a nested row or table),
-/// or, in a row that has none, its element children.
-std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string>& role) {
-  std::vector<int> out, stack;
-  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) stack.push_back(c);
-  std::reverse(stack.begin(), stack.end());
-  while (!stack.empty() && out.size() < limits::kMaxRowCells) {
-    const int c = stack.back();
-    stack.pop_back();
-    if (!dom.is_element(c)) continue;
-    const std::string_view t = dom.tag(c), r = role[static_cast<std::size_t>(c)];
-    if (t == "td" || t == "th" || r == "cell" || r == "gridcell" || r == "columnheader" || r == "rowheader") {
-      out.push_back(c);
-      continue;
-    }
-    if (t == "tr" || t == "table" || r == "row" || r == "grid" || r == "table") continue;
-    std::vector<int> kids;
-    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0; k = dom.nodes[static_cast<std::size_t>(k)].next) kids.push_back(k);
-    stack.insert(stack.end(), kids.rbegin(), kids.rend());
-  }
-  if (out.empty())
-    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells; c = dom.nodes[static_cast<std::size_t>(c)].next)
-      if (dom.is_element(c)) out.push_back(c);
-  return out;
-}
-
-/// A row's cells in order, each without the words of its controls (they have their own lines).
-std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque) {
-  std::string out;
-  bool any = false;
-  for (const int c : cells_of(dom, row, role)) {
-    if (vis.aria_hidden(c) || vis.css_hidden(c)) continue;
-    // A cell that is a control itself (a sortable header) is its own line: an empty cell here.
-    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
-    if (any) out += " | ";
-    out += cell;
-    any = any || !cell.empty();
-    if (out.size() > limits::kMaxRevealedTextChars) break;
-  }
-  // Cells that hold only controls (their own lines) end a row with nothing: no trailing " |".
-  while (out.size() >= 3 && out.compare(out.size() - 3, 3, " | ") == 0) out.resize(out.size() - 3);
-  while (!out.empty() && out.back() == '|') {
-    out.pop_back();
-    while (!out.empty() && out.back() == ' ') out.pop_back();
-  }
-  return any ? out : std::string();
-}
-
-std::string page_title(const Dom& dom) {
-  for (const int i : dom.order) {
-    const Node& n = dom.nodes[static_cast<std::size_t>(i)];
-    if (n.doc != 0) break;
-    if (n.tag != "title" || n.parent < 0 || dom.tag(n.parent) != "head") continue;
-    std::string t;
-    for (int c = n.first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
-      if (dom.is_text(c)) append_collapsed(t, dom.node_value(c));
-    trim_in_place(t);
-    return t;
-  }
-  return collapse_ws(dom.raw.docs.empty() ? std::string_view{} : dom.raw.docs[0].title);
 }
 
 /// `s` cut to at most `n` bytes on a character boundary; `*was_cut` says whether words were left out.
