@@ -7,7 +7,7 @@
 // its collapsed entries a count). That budget is what limits.h kDefaultBaselineTokenBudget must
 // cover; the figures go to bench/outline-budget.md.
 //   node bench/outline-budget.mjs [--out bench/outline-budget.md]
-import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -281,6 +281,8 @@ export declare class Engine {
   findText(key: PageKey, query?: FindTextQuery): FindTextResult;
   /** Sizes of the page's bounded state. */
   stats(key: PageKey): PageStats;
+  /** The core's role and name of a node (its ref when the agent holds one, else ''); null: no line of it. */
+  describeNode(key: PageKey, backendNodeId: number, frameId: string): { ref: string; role: string; name: string } | null;
   /** The tab that issued a ref (malformed_ref, unknown_ref). */
   owner(ref: string): PageKey;
   /** The number the next new ref gets. */

@@ -254,6 +254,20 @@ export class Engine {
   }
 
   /**
+   * The core's role and name of a node of the page, as the agent knows it: with its ref when it
+   * holds one, else as the latest capture compiled it (ref ''); null when the compiler made no
+   * line of it. What the extension says about a node (what covers a target) comes from here, so
+   * a role or name is computed in one place. @param {PageKey} key @param {number} backendNodeId
+   * @param {string} frameId the frame of its document ('' when not known: any frame) @returns {{ref: string, role: string, name: string} | null}
+   */
+  describeNode(key, backendNodeId, frameId) {
+    const [c, p] = this.#key(key, 'describeNode');
+    if (!Number.isSafeInteger(backendNodeId)) throw new AthenaError('invalid_argument', `describeNode: backendNodeId must be an integer, got ${describe(backendNodeId)}`);
+    frameId = this.#text(frameId, 'describeNode', 'frameId', 'invalid_argument');
+    return JSON.parse(unwrap(this.#call((h) => h.describeNode(c, p, backendNodeId, frameId))).json);
+  }
+
+  /**
    * The tab that issued a ref (refs are e{n}, unique among this engine's tabs), or an AthenaError
    * (malformed_ref, unknown_ref). @param {string} ref @returns {PageKey}
    */

@@ -22,6 +22,7 @@ export interface RawEngine {
   snapshot(c: number, p: number, ptr: number, len: number, infoJson: string): RawReply;
   beginAction(c: number, p: number, ptr: number, len: number, agentVersion: number): RawReply;
   resolve(c: number, p: number, ref: string): RawReply;
+  describeNode(c: number, p: number, backendNodeId: number, frameId: string): RawReply;
   resolveNow(c: number, p: number, ptr: number, len: number, ref: string): RawReply;
   finishAction(c: number, p: number, ptr: number, len: number, infoJson: string): RawReply;
   abortAction(c: number, p: number): RawReply;

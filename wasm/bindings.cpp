@@ -286,6 +286,21 @@ class EngineBinding {
     });
   }
 
+  /// The core's role and name of a node (Engine::describe_node): the one naming the extension uses.
+  Reply describe_node(double context, double page, double backend_node_id, const std::string& frame_id) {
+    return guard("describeNode", [&] {
+      auto key = page_key(context, page);
+      if (!key) return error_reply(key.error());
+      if (!(std::isfinite(backend_node_id) && std::floor(backend_node_id) == backend_node_id))
+        return error_reply(ErrorCode::kInvalidArgument, "describeNode: backendNodeId must be an integer");
+      auto d = engine_.describe_node(*key, static_cast<std::int64_t>(backend_node_id), frame_id);
+      if (!d) return error_reply(d.error());
+      if (!d->found) return ok_reply("null");
+      const json j = {{"ref", d->ref}, {"role", d->role}, {"name", d->name}};
+      return ok_reply(j.dump(-1, ' ', false, json::error_handler_t::replace));
+    });
+  }
+
   Reply find(double context, double page, const std::string& role, const std::string& name, const std::string& region,
              double limit) {
     return guard("find", [&] {
@@ -436,6 +451,7 @@ EMSCRIPTEN_BINDINGS(athena_core) {
       .function("finishAction", &EngineBinding::finish_action)
       .function("abortAction", &EngineBinding::abort_action)
       .function("find", &EngineBinding::find)
+      .function("describeNode", &EngineBinding::describe_node)
       .function("findText", &EngineBinding::find_text)
       .function("stats", &EngineBinding::stats);
 }

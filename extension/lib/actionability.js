@@ -14,15 +14,18 @@ import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
 import { pageFunction } from './page-code.js';
 import { whyHidden } from './visibility.js';
-import { actionableState, coverOf, describeElement, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
+import { actionableState, coverOf, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
 import { whyHiddenInPage } from '../page/visible.js';
 import { ToolError } from './tab-state.js';
 
 /** @typedef {import('./tab-session.js').TabSession} TabSession */
 /** @typedef {import('./tab-driver.js').TabDriver} TabDriver */
 /**
- * What the agent was shown of a node, when it holds a ref for it (the engine's view).
- * @typedef {(backendNodeId: number, frameId: string, name: string) => {ref: string, role: string, name: string} | null} RefOf
+ * The core's role and name of a node (engine.describeNode): with the ref the agent holds for it,
+ * else ref '' (a line it was not shown); null when the compiler made no line of it. The one
+ * naming of a node: nothing here computes a role or a name in the page
+ * (extension/test/one-naming.test.mjs keeps it so).
+ * @typedef {(backendNodeId: number, frameId: string) => {ref: string, role: string, name: string} | null} RefOf
  */
 /**
  * What a check needs besides the driver: which checks apply, and how to name a ref'd node.
@@ -39,7 +42,6 @@ const now = () => (globalThis.performance ? globalThis.performance.now() : Date.
 export const ACTIONABLE_STATE_FN = pageFunction(actionableState, { whyHidden, whyHiddenInPage });
 export const RECEIVES_FN = pageFunction(receivesPress);
 export const COVER_FN = pageFunction(coverOf);
-export const DESCRIBE_FN = pageFunction(describeElement);
 export const LABELS_FN = pageFunction(labelBoxes);
 export const SCROLL_TO_FN = pageFunction(scrollToPlace);
 
@@ -311,15 +313,13 @@ export class Actionability {
         const el = r.result?.objectId;
         if (!el) return { text: 'something', blocked: false };
         try {
-          const [{ node: d }, desc] = await Promise.all([
-            this.send(t, 'DOM.describeNode', { objectId: el }, hit.sid),
-            this.send(t, 'Runtime.callFunctionOn', { objectId: el, functionDeclaration: DESCRIBE_FN, returnByValue: true }, hit.sid),
-          ]);
-          const page = desc.result?.value ?? {};
-          const known = o.refOf?.(d.backendNodeId, hit.frameId, String(page.name ?? '')) ?? null;
-          if (known) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (${known.ref})`, blocked: false };
-          const role = word(page.role) || word(page.tag) || 'element';
-          return { text: `${role} ${quoteValue(page.name ?? '')} (no ref: not in your FactPack)`, blocked: false };
+          const { node: d } = await this.send(t, 'DOM.describeNode', { objectId: el }, hit.sid);
+          const known = o.refOf?.(d.backendNodeId, hit.frameId) ?? null;
+          if (known?.ref) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (${known.ref})`, blocked: false };
+          if (known) return { text: `${word(known.role) || 'element'} ${quoteValue(known.name)} (no ref: not in your FactPack)`, blocked: false };
+          // No line of the compiler's: only what the node is, never a role or name made up here.
+          const tag = word(String(d.localName ?? '')) || 'element';
+          return { text: `a <${tag}> that is no line of your FactPack`, blocked: false };
         } finally {
           this.send(t, 'Runtime.releaseObject', { objectId: el }, hit.sid).catch(() => {});
         }

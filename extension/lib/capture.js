@@ -3,7 +3,7 @@
 // exactly what the core is fed in the user's browser. No Node or chrome APIs here.
 //
 // Cost model (docs/design.md, "Capture"): through chrome.debugger the price grows with the number of JSON
-// nodes, so ask for as little as possible: one DOMSnapshot with the 6 computed styles the compiler reads per process
+// nodes, so ask for as little as possible: one DOMSnapshot with the 7 computed styles the compiler reads per process
 // (no DOM rects: Chrome computes them for every node, which was 70 % of the snapshot's time on
 // a 2,000-element page; the only ones the compiler reads, frame owners' borders, come from one
 // DOM.getBoxModel per frame owner), the frame tree, layout metrics, and one DOM.getFrameOwner per
@@ -12,7 +12,8 @@
 import { LIMITS } from './limits.js';
 
 /** Computed styles the compiler reads, in the order it reads them (capture.cpp). */
-export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow']);
+// `content` is read on ::before/::after only (its CSS alternative text and counters in names).
+export const CAPTURE_STYLES = Object.freeze(['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow', 'content']);
 
 /** Capture format version this module writes. */
 export const CAPTURE_VERSION = 1;

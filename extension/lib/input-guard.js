@@ -5,7 +5,6 @@
 // hold withheld frames are not drawn, so the browser cannot route the press into them however the
 // page toggles their pointer-events (a toggle that the hit test before the press cannot see). A refusal names what holds the focus or would take the pointer.
 // CDP is injected through the TabDriver (extension/test/input-guard.test.mjs runs it with a fake).
-import { DESCRIBE_FN } from './actionability.js';
 import { LIMITS } from './limits.js';
 import { pageFunction } from './page-code.js';
 import { focusChain, hideFrame, unhideFrame } from '../page/input-guard.js';
@@ -24,10 +23,16 @@ export const UNHIDE_FN = pageFunction(unhideFrame);
 /** The host of a URL, for messages. @param {string} url */
 const hostOf = (url) => { try { return new URL(url).host || ''; } catch { return ''; } };
 
+/**
+ * The core's role and name of a node (engine.describeNode), null when it made no line of it.
+ * @typedef {(t: TabSession, backendNodeId: number) => {ref: string, role: string, name: string} | null} Describe
+ */
+
 export class InputGuard {
-  /** @param {TabDriver} driver */
-  constructor(driver) {
+  /** @param {TabDriver} driver @param {Describe} [describe] names a frame's owner as the core does */
+  constructor(driver, describe) {
     this.driver = driver;
+    this.describe = describe;
   }
 
   /** @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sid] */
@@ -57,7 +62,7 @@ export class InputGuard {
           const { node } = await this.send(t, 'DOM.describeNode', { objectId: els[i] }, sid);
           const frameId = typeof node?.frameId === 'string' ? node.frameId : '';
           if (!frameId) continue;  // not a frame owner
-          if (t.withheldFrames.has(frameId) || t.withheldOwners.has(node.backendNodeId)) return await this.#name(t, els[i], frameId, sid);
+          if (t.withheldFrames.has(frameId) || t.withheldOwners.has(node.backendNodeId)) return await this.#name(t, node.backendNodeId, frameId);
           // The last of the chain is an out-of-process frame's owner: what is focused is in its session.
           if (i === els.length - 1) next = t.frameSessions().find((o) => o.frameId === frameId)?.sessionId;
         }
@@ -116,18 +121,14 @@ export class InputGuard {
   }
 
   /**
-   * `iframe "Bank" from bank.test`: the owner of the withheld frame that holds the focus.
-   * @param {TabSession} t @param {string} objectId @param {string} frameId @param {string | undefined} sid
+   * `iframe "Bank" from bank.test`: the owner of the withheld frame that holds the focus, named
+   * as the core names it (no name computed here).
+   * @param {TabSession} t @param {number} backendNodeId @param {string} frameId
    */
-  async #name(t, objectId, frameId, sid) {
+  async #name(t, backendNodeId, frameId) {
     let what = 'an iframe';
-    try {
-      const d = await this.send(t, 'Runtime.callFunctionOn', { objectId, functionDeclaration: DESCRIBE_FN, returnByValue: true }, sid);
-      const v = d.result?.value;
-      if (v?.name) what = `iframe ${quoteValue(String(v.name))}`;
-    } catch (e) {
-      if (e instanceof ToolError) throw e;
-    }
+    const known = this.describe?.(t, backendNodeId) ?? null;
+    if (known?.name) what = `iframe ${quoteValue(String(known.name))}`;
     const host = await this.#oopifHost(t, frameId) || this.#host(t, frameId);
     return `${what}${host ? ` from ${host}` : ''}`;
   }

@@ -83,8 +83,6 @@ export const LIMITS = Object.freeze({
   actionScrollBlocks: Object.freeze(['center', 'start', 'end']),
   /** Out-of-process frames a hit test follows down. */
   actionFrameDepth: 8,
-  /** Elements whose refs are compared when naming what covers a point. */
-  actionCoverCandidates: 20,
   /**
    * Nodes of the target looked at to tell whether a control nested in it is its whole content
    * (a tab's own link) or one part among others (a row's Edit button); past it, a part.

@@ -106,24 +106,6 @@ export function coverOf() {
 }
 
 /**
- * The role and name of an element, from what the page declares (a fallback for an element the
- * agent holds no ref for: the engine's own role and name are used whenever it does).
- * @this {any}
- */
-export function describeElement() {
-    const tag = this.localName || 'element';
-    const implicit = /** @type {Record<string, string>} */ ({ a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', iframe: 'iframe', dialog: 'dialog', summary: 'button', img: 'img', label: 'label' });
-    let role = (this.getAttribute('role') || '').trim().split(/\s+/)[0] || implicit[tag] || '';
-    if (!role && tag === 'input') role = /** @type {Record<string, string>} */ ({ checkbox: 'checkbox', radio: 'radio', button: 'button', submit: 'button', reset: 'button' })[this.type] || 'textbox';
-    let name = this.getAttribute('aria-label') || '';
-    const by = this.getAttribute('aria-labelledby');
-    if (!name && by) name = by.split(/\s+/).map((/** @type {any} */ id) => document.getElementById(id)?.textContent || '').join(' ');
-    if (!name && tag === 'iframe') name = this.getAttribute('title') || '';
-    if (!name && tag !== 'iframe') name = this.innerText || this.textContent || this.getAttribute('title') || this.value || '';
-    return { role, tag, name: String(name).replace(/\s+/g, ' ').trim().slice(0, 80) };
-}
-
-/**
  * The boxes of the element's labels (at most `max`, each at least a pixel), and its own box, in
  * its frame's viewport: a press on a <label> is a press on its control, and a control a library
  * hides the screen-reader way is pressed by its label (jQuery UI's checkboxradio, most custom

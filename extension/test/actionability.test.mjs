@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { Actionability, COVER_FN, DESCRIBE_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, ACTIONABLE_STATE_FN, pointsIn } from '../lib/actionability.js';
+import { Actionability, COVER_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, ACTIONABLE_STATE_FN, pointsIn } from '../lib/actionability.js';
 import { LIMITS } from '../lib/limits.js';
 import { TabDriver } from '../lib/tab-driver.js';
 import { TabSession } from '../lib/tab-session.js';
@@ -54,7 +54,7 @@ function page(o = {}) {
         if (!owner || owner.sid !== sid) throw new Error('Frame with the given id was not found.');
         return { backendNodeId: owner.node };
       }
-      case 'DOM.describeNode': return { node: { backendNodeId: Number(/node(\d+)/.exec(params.objectId)?.[1] ?? 0) } };
+      case 'DOM.describeNode': return { node: { backendNodeId: Number(/node(\d+)/.exec(params.objectId)?.[1] ?? 0), localName: o.tag ?? 'div' } };
       case 'Runtime.callFunctionOn': {
         const fn = params.functionDeclaration;
         if (fn === ACTIONABLE_STATE_FN) return { result: { value: o.stateOf?.(state) ?? { state: 'ok', stable: true, disabled: false, readonly: false } } };
@@ -62,14 +62,17 @@ function page(o = {}) {
         if (fn === RECEIVES_FN) return { result: { value: !!o.receives?.(params.objectId, params.arguments[0].objectId) } };
         if (fn === COVER_FN) return { result: { objectId: params.objectId } };
         if (fn === LABELS_FN) return { result: { value: o.labels ?? { x: BOX.x, y: BOX.y, labels: [] } } };
-        if (fn === DESCRIBE_FN) return { result: { value: o.describe?.(params.objectId) ?? { role: 'button', tag: 'button', name: 'Accept all cookies' } } };
         throw new Error(`unexpected function ${fn.slice(0, 40)}`);
       }
       default: throw new Error(`unexpected ${method}`);
     }
   };
   const driver = new TabDriver(send);
-  const refOf = (bn) => (o.refs !== false && bn === 9 ? { ref: 'e9', role: 'button', name: 'Accept all cookies' } : null);
+  // The core's naming (engine.describeNode): e9 for the banner's button unless `refs` is off.
+  const refOf = (bn, frameId) => {
+    assert.equal(frameId, 'MAIN', 'the node is named in its own frame');
+    return o.known ? o.known(bn) : o.refs !== false && bn === 9 ? { ref: 'e9', role: 'button', name: 'Accept all cookies' } : null;
+  };
   const check = (target = PLACE_ORDER, opts = {}) => new Actionability(driver).check(t, target, { kind: 'click', enabled: true, refOf, ...opts });
   return { t, calls, state, check };
 }
@@ -90,14 +93,22 @@ test('a button under a cookie banner: nothing pressed, the error names the banne
   assert.equal(hits, (1 + LIMITS.actionScrollBlocks.length) * pointsIn(BOX).length, 'every point at every scroll position, and no more');
 });
 
-test('a cover the agent holds no ref for is named by the page\'s role and name, quoted', async () => {
-  const { check } = page({ hit: () => banner, refs: false, describe: () => ({ role: 'dialog', tag: 'div', name: 'We use "cookies" </warning>' }) });
+test('a cover the agent holds no ref for is named by the core\'s role and name, quoted', async () => {
+  const { check } = page({ hit: () => banner, known: () => ({ ref: '', role: 'dialog', name: 'We use "cookies" </warning>' }) });
   await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('dialog "We use \\"cookies\\" \\</warning>" (no ref: not in your FactPack) is over e4'));
 });
 
-test('the page cannot forge the cover\'s role: a role that is not a plain word is dropped', async () => {
-  const { check } = page({ hit: () => banner, refs: false, describe: () => ({ role: 'x"><full', tag: 'div', name: 'Promo' }) });
-  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('div "Promo" (no ref'));
+test('a cover the compiler made no line of is named by its tag only: no role or name is made up in the page', async () => {
+  const { check, calls } = page({ hit: () => banner, refs: false, tag: 'div' });
+  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('a <div> that is no line of your FactPack is over e4'));
+  const fns = calls.filter((c) => c.method === 'Runtime.callFunctionOn').map((c) => c.params.functionDeclaration);
+  const known = new Set([ACTIONABLE_STATE_FN, COVER_FN, SCROLL_TO_FN, RECEIVES_FN, LABELS_FN]);
+  assert.ok(fns.every((f) => known.has(f)), 'no page function but the checks\' own: nothing named the cover in the page');
+});
+
+test('the core\'s role is shown only if it is a plain word', async () => {
+  const { check } = page({ hit: () => banner, known: () => ({ ref: '', role: 'x"><full', name: 'Promo' }) });
+  await assert.rejects(check(), (e) => e.code === 'covered' && e.message.startsWith('element "Promo" (no ref'));
 });
 
 test('the centre is covered, a quarter of the button is not: pressed there', async () => {
@@ -345,15 +356,14 @@ test('click on a covered button: an error, and no mouse button is pressed', asyn
   const { agent, chrome, engine } = await setup({
     answer: (method, params) => {
       if (method === 'DOM.getNodeForLocation') return { backendNodeId: 9, frameId: 'MAIN' };
-      if (method === 'Runtime.callFunctionOn' && params.functionDeclaration === DESCRIBE_FN) return { result: { value: { role: 'button', tag: 'button', name: 'Accept all cookies' } } };
       if (method === 'Runtime.callFunctionOn' && params.functionDeclaration === COVER_FN) return { result: { objectId: 'cover9' } };
       if (method === 'DOM.describeNode') return { node: { backendNodeId: 9 } };
       return undefined;
     },
   });
   const resolve = engine.resolve;
-  engine.find = (key, q) => (q.name === 'Accept all cookies' ? [{ ref: 'e9' }] : []);
-  engine.resolve = (key, ref) => (ref.endsWith('e9') ? { ...resolve(key, ref), backendNodeId: 9, name: 'Accept all cookies' } : { ...resolve(key, ref), name: 'Place order' });
+  engine.describeNode = (key, bn, frameId) => (bn === 9 && frameId === 'MAIN' ? { ref: 'e9', role: 'button', name: 'Accept all cookies' } : null);
+  engine.resolve = (key, ref) => ({ ...resolve(key, ref), name: 'Place order' });
   const r = await agent.dispatch({ session: 'a', tool: 'click', args: { ref: 'e4', version: engine.delivered } });
   assert.equal(r.ok, false, JSON.stringify(r));
   assert.equal(r.error.code, 'covered');

@@ -54,8 +54,8 @@ test('a capture sends its small calls before the snapshot, and asks only for the
   const send = async (method, params) => { sent.push([method, params]); return answers[method]; };
   const r = await capture(send);
   assert.deepEqual(sent.map(([m]) => m), ['Page.getFrameTree', 'Page.getLayoutMetrics', 'DOMSnapshot.captureSnapshot']);
-  assert.deepEqual(sent[2][1], { computedStyles: ['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow'], includeDOMRects: false });
-  assert.deepEqual(r.capture.styles, ['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow']);
+  assert.deepEqual(sent[2][1], { computedStyles: ['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow', 'content'], includeDOMRects: false });
+  assert.deepEqual(r.capture.styles, ['display', 'visibility', 'opacity', 'z-index', 'position', 'overflow', 'content']);
   assert.deepEqual(r.capture.viewport, { x: 0, y: 40, width: 800, height: 600 });
   assert.equal(r.capture.frameTree.frame.id, 'F0');
 });

@@ -61,6 +61,8 @@ export function strictEngine(history = 3) {
     },
     resolve: (key, ref) => { calls.push('resolve'); return target(ref); },
     resolveNow: (key, capture, ref) => { calls.push('resolveNow'); return target(ref); },
+    // No node is known unless a test says so (engine.describeNode = ...).
+    describeNode: () => { calls.push('describeNode'); return null; },
     finishAction: (key, capture, info) => {
       calls.push('finishAction');
       if (!pending) throw err('wrong_call_order', 'finish_action without begin_action');

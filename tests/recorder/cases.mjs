@@ -270,6 +270,7 @@ const ACCNAME_GROUPS = {
   nameless: 'widgets with an empty name are still widgets',
   images: '<img alt=""> is presentational, even with a title (HTML-AAM img)',
   roles: 'role=none/presentation conflict resolution (ARIA 1.2 9.3); date and time input roles',
+  owns: 'aria-owns: owned elements are children of their owner in a name from content (accname 2F)',
 };
 export const ACCNAME_CASES = Object.entries(ACCNAME_GROUPS).map(([name, description]) => ({
   name, description, start: (s) => s.url(`/sites/accname/${name}.html`), steps: [load],

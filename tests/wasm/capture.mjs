@@ -31,7 +31,7 @@ export class CaptureBuilder {
     n.backendNodeId.push(this.backendOffset + (id ?? this.#nextId++));
     n.attributes.push(Object.entries(attrs).flatMap(([k, v]) => [this.#s(k), this.#s(v)]));
     const st = { display: type === 3 ? 'inline' : 'block', visibility: 'visible', opacity: '1', 'z-index': 'auto',
-      position: 'static', overflow: 'visible', ...style };
+      position: 'static', overflow: 'visible', content: 'normal', ...style };
     l.nodeIndex.push(i);
     l.bounds.push(box);
     l.styles.push(STYLES.map((k) => this.#s(st[k])));

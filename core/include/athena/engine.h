@@ -79,6 +79,12 @@ struct PreCheck {
   std::optional<FactPack> pack;
 };
 
+/// A node as the agent knows it (Engine::describe_node): ref empty when it holds none.
+struct NodeName {
+  bool found = false;
+  std::string ref, role, name;
+};
+
 /// A ref resolved against the latest capture: everything needed to act on the live node.
 struct Target {
   std::string ref;
@@ -171,6 +177,12 @@ class Engine {
   /// A ref of another page of this Engine is kPageMismatch (kContextMismatch in another context),
   /// naming that page.
   Result<Target> resolve(PageKey key, std::string_view ref) const;
+  /// The role and name the core gives a node of the page (backendNodeId in frame `frame_id`, or in
+  /// any frame when it is empty: the first found, the page's own documents first): with
+  /// its ref when the agent holds one (what it was shown), else as the latest capture compiled it
+  /// (ref empty); `found` false when the compiler emitted no line for it. The extension names what
+  /// is in the way of an action by it, so a role or name is computed in one place: the compiler.
+  Result<NodeName> describe_node(PageKey key, std::int64_t backend_node_id, std::string_view frame_id) const;
   /// The page that issued a ref (kMalformedRef, or kUnknownRef when no page remembers it): an open
   /// page that holds it, else a closed one (the last limits::kMaxPages) whose refs spanned it.
   Result<PageKey> owner(std::string_view ref) const;

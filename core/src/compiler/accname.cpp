@@ -62,19 +62,23 @@ struct Walk {
     std::string out;
     const Node& self = dom.nodes[static_cast<std::size_t>(i)];
     const GeneratedText* gen = self.generated < 0 ? nullptr : &dom.generated[static_cast<std::size_t>(self.generated)];
-    // Step 2F.ii: CSS generated content (::before, ::after) is part of the name from content.
-    if (gen && !gen->before.empty()) append_collapsed(out, gen->before);
-    for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0 && out.size() < kEnoughText;
-         c = dom.nodes[static_cast<std::size_t>(c)].next) {
+    // Step 2F.ii: CSS generated content (::before, ::after) is part of the name from content; its
+    // CSS alternative text, when it has one, stands in its place as a word of its own (Chrome:
+    // `content: "★" / "Favourite"` on <button>Pin</button> names "Favourite Pin").
+    if (gen && !gen->before.empty()) {
+      append_collapsed(out, gen->before);
+      if (gen->before_alt) out.push_back(' ');
+    }
+    const auto add = [&](int c) {
       if (dom.is_text(c)) {
         append_collapsed(out, text_of(c, include_hidden));
-        continue;
+        return;
       }
-      if (!dom.is_element(c)) continue;
+      if (!dom.is_element(c)) return;
       if (dom.tag(c) == "br" ||
           dom.tag(c) == "wbr") {  // a line break (or its opportunity) separates words like a space
         out.push_back(' ');
-        continue;
+        return;
       }
       const std::string part = compute(c, false, true, include_hidden, depth + 1);
       // Step 2F.iii: CSS block boxes separate words; so does an image, an atomic box whose
@@ -83,8 +87,22 @@ struct Walk {
       if (block) out.push_back(' ');
       append_collapsed(out, part);
       if (block) out.push_back(' ');
+    };
+    for (int c = self.first_child; c >= 0 && out.size() < kEnoughText; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (const int o = dom.owner_of(c); o < 0 || o == i) add(c);
+    if (gen && !gen->after.empty()) {
+      if (gen->after_alt) out.push_back(' ');
+      append_collapsed(out, gen->after);
     }
-    if (gen && !gen->after.empty()) append_collapsed(out, gen->after);
+    // aria-owns: an owned element is a child of its owner, after the owner's own children (::after
+    // too), and no longer one of its parent in the DOM (Chrome's tree moves it, and names from it
+    // there, as a word of its own: an inline <span> owned by "Size" names "Size in cm").
+    for (const int c : dom.owned(i)) {
+      if (out.size() >= kEnoughText) break;
+      out.push_back(' ');
+      add(c);
+      out.push_back(' ');
+    }
     return out;
   }
 

@@ -22,7 +22,17 @@ namespace athena::compiler {
 /// Computed styles the compiler reads, found by name in the capture's "styles" list.
 /// Only these: every style asked for costs Chrome a value per layout object, and chrome.debugger
 /// ~0.6 µs per value (bench/RESULTS.md, "Capture of a 2023-element page").
-enum StyleSlot : std::uint8_t { kDisplay = 0, kVisibility, kOpacity, kZIndex, kPosition, kOverflow, kStyleCount };
+/// `content` is read only on ::before/::after (its alternative text and counters: css_content.h).
+enum StyleSlot : std::uint8_t {
+  kDisplay = 0,
+  kVisibility,
+  kOpacity,
+  kZIndex,
+  kPosition,
+  kOverflow,
+  kContent,
+  kStyleCount
+};
 
 /// One LayoutTreeSnapshot entry: the node's box and the styles above ("" when not captured).
 struct RawLayout {
@@ -42,6 +52,7 @@ enum NodeFlag : std::uint16_t {
   kInUaShadow = 1 << 5,      // shadowRootType user-agent
   kHasInputValue = 1 << 6,
   kHasTextValue = 1 << 7,
+  kGeneratedAlt = 1 << 8,  // a pseudo element whose `generated` is its CSS alternative text
 };
 
 struct Attr {
@@ -65,8 +76,8 @@ struct RawDocument {
   std::vector<std::string_view> input_value, text_value;
   std::vector<std::string_view> pseudo;     // pseudoType ("before", "after", "marker", ...)
   std::vector<std::string_view> generated;  // a pseudo element's generated text (CSS content)
-  // Generated text made of several layout objects ("Step " counter(step) ": ") joined into one;
-  // `generated` views these. Pointers: the strings stay put when the documents are moved.
+  // Generated text made of several layout objects ("Step " counter(step) ": ") joined into one,
+  // or CSS alternative text; `generated` views these. Pointers: the strings stay put when the documents are moved.
   std::vector<std::unique_ptr<std::string>> joined;
   std::vector<int> content_doc;  // index into RawCapture::docs of the iframe's document, -1 if none
   std::vector<int> layout;       // index into layouts, -1 when the node has no layout box

@@ -25,6 +25,7 @@
 
 #include "athena/limits.h"
 #include "compiler/capture.h"
+#include "compiler/css_content.h"
 
 namespace athena::compiler::capture_rules {
 
@@ -72,8 +73,8 @@ inline std::string at(const std::string& path, std::size_t i) {
 
 /// Slots of the computed styles the compiler reads, by position in the capture's "styles" list.
 inline void style_positions(const std::vector<std::string_view>& names, std::array<int, kStyleCount>& pos) {
-  static const char* const kNames[kStyleCount] = {"display", "visibility", "opacity",
-                                                  "z-index", "position",   "overflow"};
+  static const char* const kNames[kStyleCount] = {"display",  "visibility", "opacity", "z-index",
+                                                  "position", "overflow",   "content"};
   pos.fill(-1);
   for (std::size_t i = 0; i < names.size(); ++i)
     for (int slot = 0; slot < kStyleCount; ++slot)
@@ -269,6 +270,23 @@ class SnapshotRules {
            rare_str("shadowRootType", nullptr, 0);
   }
 
+  /// A pseudo element's CSS alternative text (its strings, and attr() of the element it belongs
+  /// to; a counter gives nothing, as in Chrome) becomes its generated text for names.
+  static void alt_text(RawDocument& d, std::size_t ni, const CssContent& gen) {
+    d.flags[ni] = static_cast<std::uint16_t>(d.flags[ni] | kGeneratedAlt);
+    std::string alt;
+    const int owner = d.parent[ni];
+    for (const ContentItem& it : gen.alt) {
+      if (it.kind == ContentItem::kString) alt += it.text;
+      if (it.kind != ContentItem::kAttr || owner < 0) continue;
+      for (std::uint32_t a = d.attr_begin[static_cast<std::size_t>(owner)];
+           a < d.attr_begin[static_cast<std::size_t>(owner) + 1]; ++a)
+        if (d.attrs[a].name == it.text) alt += d.attrs[a].value;
+    }
+    d.joined.push_back(std::make_unique<std::string>(std::move(alt)));
+    d.generated[ni] = *d.joined.back();
+  }
+
   template <typename Doc>
   bool layout(Doc& doc, const std::string& dp, RawDocument& d, const std::array<int, kStyleCount>& style_pos) {
     const std::string lp = dp + ".layout";
@@ -277,6 +295,10 @@ class SnapshotRules {
     d.layouts.resize(m);
     const bool has_text = doc.has_text();
     typename Doc::List styles;
+    // The pseudo element whose layout objects are being read (they follow its box) and its `content`.
+    std::size_t gen_node = static_cast<std::size_t>(-1), gen_piece = 0;
+    bool gen_known = false;
+    CssContent gen;
     for (std::size_t k = 0; k < m; ++k) {
       long long node = 0;
       if (!doc.layout_node(c_, k, Lazy{lp, "nodeIndex", k}, node)) return false;
@@ -301,18 +323,33 @@ class SnapshotRules {
       }
       if (!doc.client(c_, k, Lazy{lp, "clientRects", k}, L.client_left, L.client_top)) return false;
       // A pseudo element's generated content (::after { content: "x" }) is the text of its own
-      // layout objects, one per string of `content`: Chrome names from all of them, in order.
-      // (A counter() is a layout object without text in the snapshot, and Chrome's name has no
-      // number for it either: "Step " counter(step) ": " names "Step : ".)
+      // layout objects after its box, one per item of `content`: Chrome names from them in order,
+      // but for a counter's (`"Step " counter(step) ": "` names "Step : "), and from the
+      // alternative text alone when there is one (`"★" / "Favourite"` names "Favourite").
       const auto ni = static_cast<std::size_t>(node);
-      if (!L.text.empty() && (d.flags[ni] & kPseudo)) {
-        if (d.generated[ni].empty()) {
+      if ((d.flags[ni] & kPseudo) && d.layout[ni] < 0) {
+        gen_node = ni;
+        gen_piece = 0;
+        gen_known = parse_css_content(L.style[kContent], gen);
+        if (gen_known && gen.has_alt)
+          alt_text(d, ni, gen);
+        else if (!L.text.empty())
+          d.generated[ni] = L.text;  // no box of its own: its text is the piece
+      } else if ((d.flags[ni] & kPseudo) && !L.text.empty()) {
+        const std::size_t piece = gen_node == ni ? gen_piece++ : gen.items.size();
+        const bool counter =
+            gen_known && gen_node == ni && piece < gen.items.size() && gen.items[piece].kind == ContentItem::kCounter;
+        if ((d.flags[ni] & kGeneratedAlt) || counter) {
+          // left out of names
+        } else if (d.generated[ni].empty()) {
           d.generated[ni] = L.text;
         } else {
           d.joined.push_back(std::make_unique<std::string>(d.generated[ni]));
           d.joined.back()->append(L.text);
           d.generated[ni] = *d.joined.back();
         }
+      } else if ((d.flags[ni] & kPseudo) && gen_node == ni) {
+        ++gen_piece;  // an item without text (an image, an empty string) still takes its place
       } else if (!L.text.empty() && d.generated[ni].empty()) {
         d.generated[ni] = L.text;
       }

@@ -205,6 +205,7 @@ void Dom::build_children(ChildLists& kids, std::vector<std::string>& warnings) {
       }
       GeneratedText& g = generated[static_cast<std::size_t>(owner.generated)];
       (before ? g.before : g.after) = d.generated[i];
+      (before ? g.before_alt : g.after_alt) = (d.flags[i] & kGeneratedAlt) != 0;
     }
     // An iframe's document comes before the iframe's own children, as the capture lists them.
     kids.add_document(base, d.size(), [&](auto&& add) {
@@ -459,10 +460,12 @@ std::uint64_t Dom::scope_key(int doc, int scope) const {
 
 void Dom::index_ids() {
   const std::hash<std::string_view> hash;
+  std::vector<int> owners;  // elements with aria-owns, in document order
   for (const int i : order) {
     if (!is_element(i)) continue;
     const Node& n = nodes[static_cast<std::size_t>(i)];
     bool has = false;
+    if (has_attr(i, "aria-owns")) owners.push_back(i);
     const std::string_view id = attr(i, "id", &has);
     if (has && !id.empty()) {
       const std::size_t h = hash(id);
@@ -476,6 +479,26 @@ void Dom::index_ids() {
       if (has && !f.empty()) label_for_[scope_key(n.doc, n.scope)][f].push_back(i);
     }
   }
+  for (const int o : owners)
+    for (const int r : idrefs(o, "aria-owns")) {
+      bool ancestor = false;  // owning an ancestor would make a cycle: Chrome ignores it
+      for (int p = o; p >= 0 && !ancestor; p = nodes[static_cast<std::size_t>(p)].parent) ancestor = p == r;
+      if (!ancestor) owner_of_.emplace(r, o);
+    }
+}
+
+int Dom::owner_of(int i) const {
+  if (owner_of_.empty()) return -1;
+  const auto it = owner_of_.find(i);
+  return it == owner_of_.end() ? -1 : it->second;
+}
+
+std::vector<int> Dom::owned(int i) const {
+  std::vector<int> out;
+  if (owner_of_.empty()) return out;
+  for (const int r : idrefs(i, "aria-owns"))
+    if (owner_of(r) == i && std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  return out;
 }
 
 int Dom::by_id(int from, std::string_view id) const {

@@ -43,6 +43,7 @@ struct Node {
 /// Generated text (CSS content) of an element's ::before and ::after.
 struct GeneratedText {
   std::string_view before, after;
+  bool before_alt = false, after_alt = false;  // CSS alternative text: Chrome makes it a word of its own
 };
 
 class ChildLists;
@@ -80,6 +81,11 @@ class Dom {
   /// The elements an ID-reference list attribute of `from` names (aria-controls, aria-labelledby,
   /// ...), in the list's order, each resolved by by_id(); ids that match nothing are skipped.
   std::vector<int> idrefs(int from, std::string_view attr) const;
+  /// The element whose aria-owns takes `i` in (-1: none). As in Chrome, the first owner in document
+  /// order wins, and an element never owns itself or one of its ancestors.
+  int owner_of(int i) const;
+  /// The elements `i` owns through aria-owns (those owner_of() gives back to it), in its list's order.
+  std::vector<int> owned(int i) const;
   /// <label for=id> elements pointing at `control`, in document order.
   const std::vector<int>* labels_for(int control) const;
   /// "sl-dialog/sl-button": tags of the shadow hosts holding `i`, outermost first.
@@ -109,6 +115,7 @@ class Dom {
   // where that one lives in another tree scope, the first within each scope (see by_id).
   std::unordered_map<ScopedId, int, ScopedIdHash> first_id_, first_id_in_scope_;
   std::unordered_map<std::uint64_t, std::unordered_map<std::string_view, std::vector<int>>> label_for_;
+  std::unordered_map<int, int> owner_of_;  // aria-owns: owned element -> its owner (few pages have any)
   std::uint64_t scope_key(int doc, int scope) const;
   void build_children(ChildLists& kids, std::vector<std::string>& warnings);
   void place_oopifs(ChildLists& kids, std::vector<std::string>& warnings);

@@ -1,5 +1,8 @@
 #include "compiler/revealed_text.h"
 
+#include <algorithm>
+
+#include "athena/limits.h"
 #include "compiler/accname.h"
 #include "compiler/node_state.h"
 #include "compiler/text.h"
@@ -123,6 +126,68 @@ std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::
     c = next_after(c);
   }
   return collapse_ws(out);
+}
+
+/// The cells of a row: its td/th or cell-role descendants (not inside a nested row or table),
+/// or, in a row that has none, its element children.
+std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string>& role) {
+  std::vector<int> out, stack;
+  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) stack.push_back(c);
+  std::reverse(stack.begin(), stack.end());
+  while (!stack.empty() && out.size() < limits::kMaxRowCells) {
+    const int c = stack.back();
+    stack.pop_back();
+    if (!dom.is_element(c)) continue;
+    const std::string_view t = dom.tag(c), r = role[static_cast<std::size_t>(c)];
+    if (t == "td" || t == "th" || r == "cell" || r == "gridcell" || r == "columnheader" || r == "rowheader") {
+      out.push_back(c);
+      continue;
+    }
+    if (t == "tr" || t == "table" || r == "row" || r == "grid" || r == "table") continue;
+    std::vector<int> kids;
+    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0; k = dom.nodes[static_cast<std::size_t>(k)].next) kids.push_back(k);
+    stack.insert(stack.end(), kids.rbegin(), kids.rend());
+  }
+  if (out.empty())
+    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (dom.is_element(c)) out.push_back(c);
+  return out;
+}
+
+/// A row's cells in order, each without the words of its controls (they have their own lines).
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque) {
+  std::string out;
+  bool any = false;
+  for (const int c : cells_of(dom, row, role)) {
+    if (vis.aria_hidden(c) || vis.css_hidden(c)) continue;
+    // A cell that is a control itself (a sortable header) is its own line: an empty cell here.
+    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
+    if (any) out += " | ";
+    out += cell;
+    any = any || !cell.empty();
+    if (out.size() > limits::kMaxRevealedTextChars) break;
+  }
+  // Cells that hold only controls (their own lines) end a row with nothing: no trailing " |".
+  while (out.size() >= 3 && out.compare(out.size() - 3, 3, " | ") == 0) out.resize(out.size() - 3);
+  while (!out.empty() && out.back() == '|') {
+    out.pop_back();
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+  }
+  return any ? out : std::string();
+}
+
+std::string page_title(const Dom& dom) {
+  for (const int i : dom.order) {
+    const Node& n = dom.nodes[static_cast<std::size_t>(i)];
+    if (n.doc != 0) break;
+    if (n.tag != "title" || n.parent < 0 || dom.tag(n.parent) != "head") continue;
+    std::string t;
+    for (int c = n.first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+      if (dom.is_text(c)) append_collapsed(t, dom.node_value(c));
+    trim_in_place(t);
+    return t;
+  }
+  return collapse_ws(dom.raw.docs.empty() ? std::string_view{} : dom.raw.docs[0].title);
 }
 
 }  // namespace athena::compiler

@@ -40,4 +40,15 @@ bool is_text_container(const Dom& dom, int i);
 std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::vector<std::string>& role,
                        const std::vector<char>& opaque, std::size_t max_bytes);
 
+/// The cells of a row: its td/th or cell-role descendants (not inside a nested row or table),
+/// or, in a row that has none, its element children (at most limits::kMaxRowCells).
+std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string>& role);
+
+/// A row's cells in order, " | " between them, each without the words of its controls (they have
+/// their own lines).
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque);
+
+/// The page's title: the main document's <head><title>, else the capture's document title.
+std::string page_title(const Dom& dom);
+
 }  // namespace athena::compiler

@@ -1,5 +1,6 @@
 #include "compiler/text.h"
 
+#include <cstdint>
 #include <cstdlib>
 
 namespace athena::compiler {
@@ -122,6 +123,27 @@ bool parse_int(std::string_view s, long long& out) {
   }
   out = neg ? -v : v;
   return true;
+}
+
+bool has_words(std::string_view t) {
+  for (std::size_t i = 0; i < t.size();) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    if (c < 0x80) {
+      if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
+      ++i;
+      continue;
+    }
+    // Decode one UTF-8 sequence; Latin-1 symbols, general punctuation, arrows and shapes say nothing.
+    std::uint32_t cp = 0;
+    std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    cp = len == 1 ? c : c & (0xFF >> (len + 1));
+    for (std::size_t k = 1; k < len && i + k < t.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
+    i += len;
+    const bool symbol = (cp >= 0xA0 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x2BFF) ||
+                        (cp >= 0xFE00 && cp <= 0xFE0F);
+    if (!symbol) return true;
+  }
+  return false;
 }
 
 }  // namespace athena::compiler

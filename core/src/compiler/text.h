@@ -46,6 +46,9 @@ bool has_token(std::string_view list, std::string_view token);
 /// True if `s` is only HTML whitespace (or empty).
 bool is_blank(std::string_view s);
 
+/// Says something: a letter or a digit, not only separators and symbols ("|", "»", "·", "—", "→").
+bool has_words(std::string_view t);
+
 /// Parses a decimal integer (leading sign allowed, trailing junk rejected); false if not one.
 bool parse_int(std::string_view s, long long& out);
 

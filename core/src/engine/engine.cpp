@@ -147,6 +147,12 @@ Status Engine::abort_action(PageKey key) {
   return (*p)->abort_action();
 }
 
+Result<NodeName> Engine::describe_node(PageKey key, std::int64_t backend_node_id, std::string_view frame_id) const {
+  auto p = page(key);
+  if (!p) return p.error();
+  return (*p)->describe_node(backend_node_id, frame_id);
+}
+
 Result<std::vector<Element>> Engine::find(PageKey key, const FindQuery& query) const {
   auto p = page(key);
   if (!p) return p.error();

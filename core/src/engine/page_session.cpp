@@ -509,6 +509,22 @@ Result<Target> PageSession::resolve(std::string_view ref_text) const {
   return t;
 }
 
+NodeName PageSession::describe_node(std::int64_t backend_node_id, std::string_view frame_id) const {
+  NodeName out;
+  // What the agent was shown, when it holds a ref for the node.
+  if (delivered_)
+    for (const ViewEntry& e : delivered_->entries) {
+      const engine::RefRecord* r = registry_.find(e.ref);
+      if (r && r->binding.backend_node_id == backend_node_id && (frame_id.empty() || r->binding.frame_id == frame_id))
+        return {true, e.element.ref, e.element.role, e.element.name};
+    }
+  // Else as the latest capture compiled it (a line the renderer trimmed, or one never delivered).
+  if (live_)
+    for (const ReadableNode& n : live_->snapshot.nodes)
+      if (n.backend_node_id == backend_node_id && (frame_id.empty() || n.frame_id == frame_id)) return {true, "", n.role, n.name};
+  return out;
+}
+
 std::vector<Element> PageSession::find(const FindQuery& q) const {
   std::vector<Element> out;
   if (!delivered_) return out;

@@ -44,6 +44,7 @@ class PageSession {
   Result<FactPack> finish_action(Snapshot snapshot, const ActionInfo& info);
   Status abort_action();
   std::vector<Element> find(const FindQuery& query) const;
+  NodeName describe_node(std::int64_t backend_node_id, std::string_view frame_id) const;
   Result<FindResult> find_paged(const FindQuery& query) const;
   PageStats stats() const;
 

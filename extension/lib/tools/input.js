@@ -18,20 +18,16 @@ import { arg, defineTool, msg, oneOf, ref, str, strings } from './define.js';
 /** @typedef {import('./define.js').ToolContext} ToolContext @typedef {import('../tab-session.js').TabSession} TabSession */
 
 /**
- * The ref the agent holds for a node, with the engine's role and name (what the agent was shown),
- * found among the elements whose name contains `name`: for naming what covers a target.
- * @param {ToolContext} ctx @param {TabSession} t @param {number} backendNodeId @param {string} frameId @param {string} name
+ * The core's role and name of a node (with the ref the agent holds for it, if any): how the
+ * action checks name what covers a target or holds the focus. Null without an engine or a line.
+ * @param {ToolContext} ctx @param {TabSession} t @param {number} backendNodeId @param {string} frameId
  */
-function refOf(ctx, t, backendNodeId, frameId, name) {
+function describeNode(ctx, t, backendNodeId, frameId) {
   const engine = ctx.engine;
   if (!engine) return null;
   try {
-    for (const e of engine.find(t.key, { name: name.slice(0, 40), limit: LIMITS.actionCoverCandidates })) {
-      const r = engine.resolve(t.key, e.ref);
-      if (r.backendNodeId === backendNodeId && r.frameId === frameId) return { ref: r.ref, role: r.role, name: r.name };
-    }
-  } catch { /* no ref: the page's own role and name are used */ }
-  return null;
+    return engine.describeNode(t.key, backendNodeId, frameId);
+  } catch { return null; /* the page is gone from the engine: the node is described by its tag */ }
 }
 
 /**
@@ -43,7 +39,7 @@ function refOf(ctx, t, backendNodeId, frameId, name) {
 export async function ready(ctx, t, target, o) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).
   if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
-  return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
+  return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
 }
 
 /**
@@ -79,10 +75,10 @@ function keysOf(args) {
 async function pointerAt(ctx, t, target, kind, press) {
   const o = { kind, enabled: press };
   const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o));
-  await new InputGuard(ctx.driver).withWithheldHidden(t, async () => {
+  await new InputGuard(ctx.driver, (t2, bn) => describeNode(ctx, t2, bn, '')).withWithheldHidden(t, async () => {
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
     if (!press) return;
-    if (ctx.driver.actionability !== false) await new Actionability(ctx.driver).confirm(t, target, p, { ...o, refOf: (bn, frameId, nm) => refOf(ctx, t, bn, frameId, nm) });
+    if (ctx.driver.actionability !== false) await new Actionability(ctx.driver).confirm(t, target, p, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
   });
@@ -108,7 +104,7 @@ export async function typeInto(ctx, t, target, text, o = {}) {
   await focus(ctx, t, target, 'type');
   // Before every key event, where it would go (the page may move the focus in any handler, the
   // field's focus handler first of all): extension/lib/input-guard.js.
-  const guard = new InputGuard(ctx.driver);
+  const guard = new InputGuard(ctx.driver, (t2, bn) => describeNode(ctx, t2, bn, ''));
   /** @param {string} done */
   const checked = (done) => guard.checkFocus(t, kind, done);
   await checked('');
@@ -211,7 +207,7 @@ export const press = defineTool({
       }
       // Before every key event, where it would go (the page may move the focus in any handler,
       // or have put it in a withheld frame before the call).
-      const guard = new InputGuard(ctx.driver);
+      const guard = new InputGuard(ctx.driver, (t2, bn) => describeNode(ctx, t2, bn, ''));
       for (let i = 0; i < events.length; i++) {
         await guard.checkFocus(t, 'press', i ? `${i} of ${events.length} key events were sent before the focus moved` : '');
         await ctx.send(t, 'Input.dispatchKeyEvent', events[i]);

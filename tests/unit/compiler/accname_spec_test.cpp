@@ -318,3 +318,121 @@ TEST_CASE("HTML-AAM input roles and nameless widgets as Chrome maps them", "[com
        "button", ""},
   });
 }
+
+TEST_CASE("accname step 2F.ii: CSS generated content, its alternative text and counters", "[compiler][accname]") {
+  run({
+      {"::before and ::after text is part of a name from content",
+       [](Page& p) {
+         const int a = p.add(p.body, "a", {{"href", "#"}});
+         p.b.pseudo(0, a, "before", "\"→ \"", {"→ "});
+         p.b.text(0, a, "Docs");
+         p.b.pseudo(0, a, "after", "\" (opens in a new tab)\"", {" (opens in a new tab)"});
+         return a;
+       },
+       "link", "→ Docs (opens in a new tab)"},
+      {"CSS alternative text replaces the generated text (content: \"★\" / \"Favourite\")",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "\"★\" / \"Favourite\"", {"★"});
+         return b;
+       },
+       "button", "Favourite"},
+      {"Chrome sets the alternative text apart from the element's own text as a word",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "\"★\" / \"Favourite\"", {"★"});
+         p.b.text(0, b, "Pin");
+         return b;
+       },
+       "button", "Favourite Pin"},
+      {"an empty alternative text hides the generated text from the name",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "\"✕\" / \"\"", {"✕"});
+         p.b.text(0, b, "Close");
+         return b;
+       },
+       "button", "Close"},
+      {"the alternative text may read an attribute of its element (attr())",
+       [](Page& p) {
+         const int b = p.add(p.body, "button", {{"data-tip", "Help"}});
+         p.b.pseudo(0, b, "before", "\"?\" / attr(data-tip)", {"?"});
+         return b;
+       },
+       "button", "Help"},
+      {"escapes in the computed value are read (\\2605 is ★, \\\" a quote)",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "\"x\" / \"Say \\\"hi\\\" \\2605 \"", {"x"});
+         return b;
+       },
+       "button", "Say \"hi\" ★"},
+      {"Chrome leaves a counter's value out: \"Step \" counter(step) \": \" names \"Step : \"",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "\"Step \" counter(step) \": \"", {"Step ", "2", ": "});
+         p.b.text(0, b, "Payment");
+         return b;
+       },
+       "button", "Step : Payment"},
+      {"counters() too, and an item without text keeps the count",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "url(\"dot.png\") counters(item, \".\") \" \"", {"", "1.2", " "});
+         p.b.text(0, b, "Intro");
+         return b;
+       },
+       "button", "Intro"},
+      {"a capture without the content style names from the generated text as it is",
+       [](Page& p) {
+         const int b = p.add(p.body, "button");
+         p.b.pseudo(0, b, "before", "", {"Step ", "1", ": "});
+         p.b.text(0, b, "Account");
+         return b;
+       },
+       "button", "Step 1: Account"},
+  });
+}
+
+TEST_CASE("accname step 2F with aria-owns: owned elements are the owner's children", "[compiler][accname]") {
+  run({
+      {"an owned element's text is part of its owner's name from content, after its own children",
+       [](Page& p) {
+         const int b = p.add(p.body, "div", {{"role", "button"}, {"tabindex", "0"}, {"aria-owns", "unit"}}, "Size");
+         p.add(p.body, "span", {{"id", "unit"}}, "in cm");
+         return b;
+       },
+       "button", "Size in cm"},
+      {"an owned inline element is still a word of its own (Chrome: \"Size in cm\", not \"Sizein cm\")",
+       [](Page& p) {
+         const int b = p.add(p.body, "div", {{"role", "button"}, {"tabindex", "0"}, {"aria-owns", "u"}}, "Size");
+         const int para = p.add(p.body, "p");
+         p.span(para, "in cm", {{"id", "u"}});
+         return b;
+       },
+       "button", "Size in cm"},
+      {"an owned element leaves its DOM parent's name",
+       [](Page& p) {
+         const int a = p.add(p.body, "a", {{"href", "#"}}, "Read");
+         p.add(a, "span", {{"id", "moved"}}, "elsewhere");
+         p.add(p.body, "div", {{"aria-owns", "moved"}});
+         return a;
+       },
+       "link", "Read"},
+      {"the first owner in document order wins",
+       [](Page& p) {
+         p.add(p.body, "div", {{"aria-owns", "x"}});
+         const int b = p.add(p.body, "div", {{"role", "button"}, {"tabindex", "0"}, {"aria-owns", "x"}}, "Second");
+         p.add(p.body, "span", {{"id", "x"}}, "owned");
+         return b;
+       },
+       "button", "Second"},
+      {"an element cannot own its ancestor",
+       [](Page& p) {
+         const int outer = p.add(p.body, "div", {{"role", "button"}, {"tabindex", "0"}, {"id", "outer"}}, "Outer");
+         p.add(outer, "span", {{"aria-owns", "outer"}}, "inner");
+         return outer;
+       },
+       "button", "Outer inner"},
+  });
+}

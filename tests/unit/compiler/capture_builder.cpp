@@ -15,7 +15,7 @@ int CaptureBuilder::add_document(const std::string& frame_id, const std::string&
   D d;
   d.frame_id = frame_id;
   d.url = url;
-  N root{-1, 9, "#document", "", next_backend_++, {}, true, {0, 0, 1280, 720}, {}, {}, {}, -1};
+  N root{-1, 9, "#document", "", next_backend_++, {}, true, {0, 0, 1280, 720}, {}, {}, {}, -1, {}};
   d.nodes.push_back(root);
   docs_.push_back(std::move(d));
   return static_cast<int>(docs_.size()) - 1;
@@ -27,21 +27,21 @@ void CaptureBuilder::add_frame(const std::string& id, const std::string& loader,
 }
 
 int CaptureBuilder::el(int doc, int parent, const std::string& tag, const Attrs& attrs, std::vector<double> box) {
-  N n{parent, 1, tag, "", next_backend_++, attrs, true, std::move(box), {}, {}, {}, -1};
+  N n{parent, 1, tag, "", next_backend_++, attrs, true, std::move(box), {}, {}, {}, -1, {}};
   auto& nodes = docs_[static_cast<std::size_t>(doc)].nodes;
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
 }
 
 int CaptureBuilder::text(int doc, int parent, const std::string& value, std::vector<double> box) {
-  N n{parent, 3, "#text", value, next_backend_++, {}, true, std::move(box), {}, {}, {}, -1};
+  N n{parent, 3, "#text", value, next_backend_++, {}, true, std::move(box), {}, {}, {}, -1, {}};
   auto& nodes = docs_[static_cast<std::size_t>(doc)].nodes;
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
 }
 
 int CaptureBuilder::raw(int doc, int parent, int type, const std::string& name) {
-  N n{parent, type, name, "", next_backend_++, {}, false, {}, {}, {}, {}, -1};
+  N n{parent, type, name, "", next_backend_++, {}, false, {}, {}, {}, {}, -1, {}};
   auto& nodes = docs_[static_cast<std::size_t>(doc)].nodes;
   nodes.push_back(std::move(n));
   return static_cast<int>(nodes.size()) - 1;
@@ -53,6 +53,17 @@ void CaptureBuilder::style(int doc, int node, const std::string& name, const std
 void CaptureBuilder::no_box(int doc, int node) {
   docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].box = false;
 }
+int CaptureBuilder::pseudo(int doc, int parent, const std::string& type, const std::string& content,
+                           const std::vector<std::string>& pieces) {
+  const int p = el(doc, parent, "::" + type);
+  N& n = docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(p)];
+  n.rare["pseudoType"] = type;
+  n.style["display"] = "inline";
+  if (!content.empty()) n.style["content"] = content;
+  n.pieces = pieces;
+  return p;
+}
+
 void CaptureBuilder::flag(int doc, int node, const std::string& rare) {
   docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].flags.push_back(rare);
 }
@@ -146,6 +157,13 @@ J CaptureBuilder::snapshot_json() const {
         lay_styles.push_back(sv);
         lay_text.push_back(n.type == 3 ? s(n.value) : -1);
         lay_client.push_back(n.name == "iframe" ? J::array({2, 2, 100, 100}) : J::array());
+        for (const std::string& piece : n.pieces) {
+          lay_index.push_back(i);
+          lay_bounds.push_back(n.rect);
+          lay_styles.push_back(sv);
+          lay_text.push_back(piece.empty() ? -1 : s(piece));
+          lay_client.push_back(J::array());
+        }
       }
     }
     J nodes = {{"parentIndex", parent},    {"nodeType", type},    {"nodeName", name},           {"nodeValue", value},

@@ -36,6 +36,10 @@ class CaptureBuilder {
   int raw(int doc, int parent, int type, const std::string& name);
 
   void style(int doc, int node, const std::string& name, const std::string& value);
+  /// A ::before or ::after of `parent` ("before"/"after") with computed `content` (empty: not
+  /// captured) and one layout object per item, each with its text ("" for an item without text),
+  /// as DOMSnapshot lists them after the pseudo element's own box.
+  int pseudo(int doc, int parent, const std::string& type, const std::string& content, const std::vector<std::string>& pieces);
   void no_box(int doc, int node);
   void flag(int doc, int node, const std::string& rare_boolean);  // "isClickable", "inputChecked", "optionSelected"
   void rare_string(int doc, int node, const std::string& key,
@@ -55,7 +59,7 @@ class CaptureBuilder {
     return docs_[static_cast<std::size_t>(doc)].nodes[static_cast<std::size_t>(node)].backend;
   }
 
-  std::vector<std::string> styles{"display", "visibility", "opacity", "z-index", "position", "overflow"};
+  std::vector<std::string> styles{"display", "visibility", "opacity", "z-index", "position", "overflow", "content"};
   nlohmann::json viewport = {{"x", 0}, {"y", 0}, {"width", 1280}, {"height", 720}};
 
  private:
@@ -70,6 +74,7 @@ class CaptureBuilder {
     std::vector<std::string> flags;
     std::map<std::string, std::string> rare;
     int content_doc = -1;
+    std::vector<std::string> pieces;  // a pseudo element's layout objects after its box
   };
   struct D {
     std::string frame_id, url;
