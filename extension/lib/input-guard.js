@@ -62,7 +62,7 @@ export class InputGuard {
           const { node } = await this.send(t, 'DOM.describeNode', { objectId: els[i] }, sid);
           const frameId = typeof node?.frameId === 'string' ? node.frameId : '';
           if (!frameId) continue;  // not a frame owner
-          if (t.withheldFrames.has(frameId) || t.withheldOwners.has(node.backendNodeId)) return await this.#name(t, node.backendNodeId, frameId);
+          if (t.withheldFrames.has(frameId) || t.withheldOwners.has(node.backendNodeId)) return await this.#name(t, node, frameId);
           // The last of the chain is an out-of-process frame's owner: what is focused is in its session.
           if (i === els.length - 1) next = t.frameSessions().find((o) => o.frameId === frameId)?.sessionId;
         }
@@ -123,15 +123,22 @@ export class InputGuard {
   /**
    * `iframe "Bank" from bank.test`: the owner of the withheld frame that holds the focus, named
    * as the core names it (no name computed here).
-   * @param {TabSession} t @param {number} backendNodeId @param {string} frameId
+   * @param {TabSession} t @param {{backendNodeId: number, attributes?: string[]}} owner the DOM.describeNode of the frame's owner @param {string} frameId
    */
-  async #name(t, backendNodeId, frameId) {
+  async #name(t, owner, frameId) {
     let what = 'an iframe';
-    const known = this.describe?.(t, backendNodeId) ?? null;
-    if (known?.name) what = `iframe ${quoteValue(String(known.name))}`;
+    // The core names the node when it made a line of it; a frame's owner is none (the frame's own
+    // lines stand for it), so it is named by its author's label, as HTML-AAM names an iframe
+    // (aria-label, else title): read from the node's attributes, nothing computed in the page.
+    const known = this.describe?.(t, owner.backendNodeId) ?? null;
+    const attrs = Array.isArray(owner.attributes) ? owner.attributes : [];
+    const attr = (/** @type {string} */ k) => { const i = attrs.findIndex((a, j) => j % 2 === 0 && a === k); return i >= 0 ? String(attrs[i + 1] ?? '').trim() : ''; };
+    const name = known?.name || attr('aria-label') || attr('title');
+    if (name) what = `iframe ${quoteValue(name.replace(/\s+/g, ' ').slice(0, LIMITS.frameOwnerLabelMaxChars))}`;
     const host = await this.#oopifHost(t, frameId) || this.#host(t, frameId);
     return `${what}${host ? ` from ${host}` : ''}`;
   }
+
 
   /**
    * The host of an out-of-process frame, from its own session (a withheld frame is left out of

@@ -20,6 +20,8 @@ export const LIMITS = Object.freeze({
   base64ChunkBytes: 0x8000,
   /** The browser's validation message kept on a field it refused (page/watcher.js; the core cuts a description at kMaxNameChars anyway). */
   invalidMessageMaxChars: 200,
+  /** A frame owner's label in a refusal (input-guard.js: the owner is no line, so its aria-label or title is quoted, cut here). */
+  frameOwnerLabelMaxChars: 80,
   /** Timers set this long after the action began are no longer the action's. */
   settleTrackWindowMs: 2_000,
   /** One callback scheduled more often than this in one action is a loop: no longer waited for. */

@@ -631,15 +631,18 @@ test('reading: a reference page: a long paragraph says it is cut, terms head the
   const found = await chain.call('find', { role: 'link', name: 'widgets::core::Widget' });
   assert.equal(found.isError, false, found.text);
   assert.deepEqual(found.fp.elements.map((e) => e.ref), [path.ref], found.text);
-  // The search empties the index of 30 links: more than their cap, so they go as refs alone.
+  // The search replaces the index (a named section, its own region): a delta that gives the region
+  // whole, its three results in place of the 30 links, and says nothing else (the 30 go with it).
   const links = nav.fp.elements.filter((e) => e.role === 'link' && /^Widget \d+$/.test(e.name)).map((e) => e.ref);
   assert.equal(links.length, 30, nav.text);
+  const view = new AgentView();
+  view.apply(nav.text);
   const search = await chain.call('click', { ref: refOf(nav.fp, 'button', 'Search for spin') });
   assert.equal(search.isError, false, search.text);
-  const block = /<removed>\n([\s\S]*?)<\/removed>/.exec(search.text);
-  assert.ok(block, search.text);
-  assert.ok(block[1].trim().split('\n').every((l) => /^e\d+(\.\.\d+)?$/.test(l)), search.text);
-  assert.deepEqual(search.fp.removed.map((r) => r.ref).sort(), [...links].sort(), search.text);
+  assert.equal(search.fp.type, 'delta', search.text);
+  assert.match(search.text, /^<delta v="\d+">\n<replaced region="region" label="Widget index">\n(e\d+ link "Spin[^"\n]*"\n){3}<\/replaced>\n<\/delta>$/, search.text);
+  view.apply(search.text);
+  assert.deepEqual(links.filter((r) => view.elements.has(r)), [], 'the index\'s links are gone from what the agent holds');
   // An explicit snapshot shows the page now: the results, and the paragraph still marked cut.
   const snap = await chain.call('snapshot');
   assert.deepEqual(snap.fp.elements.filter((e) => e.role === 'link' && /^Spin/.test(e.name)).map((e) => e.name), ['Spinner', 'SpinBox', 'Spindle'], snap.text);

@@ -36,7 +36,7 @@ const refOf = (name) => {
 
 test('every declared tool works through athena-bridge mcp with valid arguments', async () => {
   const folder = realpathSync(chain.tmp);
-  await chain.worker.evaluate((f) => chrome.storage.local.set({ policy: { uploadFolders: [f] } }), folder);
+  await chain.worker.evaluate((f) => chrome.storage.local.set({ policy: { uploadFolders: [f], evaluateSites: ['127.0.0.1'] } }), folder);
   mkdirSync(path.join(folder, 'up'), { recursive: true });
   writeFileSync(path.join(folder, 'up', 'a.txt'), 'a');
 
@@ -53,6 +53,10 @@ test('every declared tool works through athena-bridge mcp with valid arguments',
   await ok('resize', { width: 1000, height: 700 });
   await ok('resize', { device: 'desktop' });
   const net = await ok('network', {});
+  const logged = await ok('console', {});
+  assert.match(logged.text, /^<console tab="c\d+p\d+" since="[^"]*actions\.html" count="\d+">/);
+  const title = await ok('evaluate', { function: '() => document.title' });
+  assert.match(title.text, /^<evaluate tab="c\d+p\d+" origin="http:\/\/127\.0\.0\.1:\d+">\n"[^"\n]*"\n<\/evaluate>$/);
   assert.match(net.text, /^<network tab="c\d+p\d+" since="[^"]*actions\.html" count="\d+">\n#\d+ GET 200 document /);
   await ok('scroll', { direction: 'down', amount: 300 });
   await ok('scroll', { ref: refOf('Scroll box'), direction: 'down', amount: 60 });

@@ -77,8 +77,12 @@ test(`${LIMITS.framesCapturedMax} frames whose regions pass the budget fold into
   // A run that is not one, or that the page does not have, is an error that says so.
   const malformed = await chain.call('find', { frame: 'f1..' });
   assert.match(malformed.text, /^error bad_arguments: find: frame is a frame id as the FactPack shows it \(like f1\), or a run of them \(like f2\.\.f9\), got "f1\.\."$/, malformed.text);
+  // A run is written low to high (rules/words.json): one backwards is no run at all.
   const backwards = await chain.call('find', { frame: `f${last}..f${base}` });
-  assert.match(backwards.text, new RegExp(`^error invalid_argument: find: this page has no frame "f${last}\\.\\.f${base}"; frames: f0, f${base}, `), backwards.text);
+  assert.match(backwards.text, new RegExp(`^error bad_arguments: find: frame is a frame id as the FactPack shows it \\(like f1\\), or a run of them \\(like f2\\.\\.f9\\), got "f${last}\\.\\.f${base}"$`), backwards.text);
+  // A run the page does not have is an error that lists the frames it has.
+  const missing = await chain.call('find', { frame: `f${last + 1}..f${last + 5}` });
+  assert.match(missing.text, new RegExp(`^error invalid_argument: find: this page has no frame "f${last + 1}\\.\\.f${last + 5}"; frames: f0, f${base}, `), missing.text);
   const widget = listed.fp.find?.elements[0];
   // The first listed is the first folded frame's: a find of that frame alone lists it.
   const inFirst = await chain.call('find', { frame: `f${first}`, name: 'Widget button' });
