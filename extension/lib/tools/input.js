@@ -37,11 +37,12 @@ function refOf(ctx, t, backendNodeId, frameId, name) {
  * ToolError that says what is in the way. `ctx.driver.actionability` is turned off only by
  * bench/actionability.mjs, to measure what the checks cost.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {import('../actionability.js').CheckOptions} o
+ * @param {Actionability} [look] the one that will also confirm the point (it keeps the viewport it saw)
  */
-export async function ready(ctx, t, target, o) {
+export async function ready(ctx, t, target, o, look = new Actionability(ctx.driver)) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).
   if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
-  return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
+  return look.check(t, target, { ...o, refOf: (bn, frameId, name) => refOf(ctx, t, bn, frameId, name) });
 }
 
 /**
@@ -111,11 +112,12 @@ function keysOf(args) {
  */
 async function pointerAt(ctx, t, target, kind, press) {
   const o = { kind, enabled: press };
-  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o));
+  const look = new Actionability(ctx.driver);
+  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o, look));
   await new InputGuard(ctx.driver).withWithheldHidden(t, async () => {
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
     if (!press) return;
-    if (ctx.driver.actionability !== false) await new Actionability(ctx.driver).confirm(t, target, p, { ...o, refOf: (bn, frameId, nm) => refOf(ctx, t, bn, frameId, nm) });
+    if (ctx.driver.actionability !== false) await look.confirm(t, target, p, { ...o, refOf: (bn, frameId, nm) => refOf(ctx, t, bn, frameId, nm) });
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
   });
