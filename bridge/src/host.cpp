@@ -1,5 +1,6 @@
 #include "host.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -251,8 +252,13 @@ struct Conn {
   Clock::time_point last_active;      // its last message (the longest idle gives its slot up first)
   Clock::time_point frame_started{};  // when the partial frame in `reader` began (valid while pending)
   bool said_hello = false;
-  std::string drop;           // why it is to be disconnected ("" = keep)
-  bool keep_session = false;  // let go to make room: its session stays open for its return
+  std::string drop;                   // why it is to be disconnected ("" = keep)
+  bool keep_session = false;          // let go to make room: its session stays open for its return
+  // Waiting for a slot (every one of limits::kMaxClients taken): what it sends is held, in order,
+  // and handed to the router when it is admitted; the router does not know it until then.
+  bool waiting = false;
+  std::vector<json> held;
+  std::size_t held_bytes = 0;
 };
 
 void log(const std::string& s) {
@@ -390,34 +396,73 @@ int run_native_host(const std::string& caller_origin) {
     }
   };
 
+  auto served = [&]() {
+    std::size_t n = 0;
+    for (const auto& [m, c] : clients) n += c.waiting ? 0 : 1;
+    return n;
+  };
+
+  // A newcomer is served at once while a slot is free, else it waits (make_room below) rather
+  // than being turned away: agents that keep a call in flight must not lock new ones out.
   auto accepted = [&](int fd) {
-    if (clients.size() >= limits::kMaxClients) {
-      // Every slot taken: the agent idle the longest (it said hello, has no call in flight) gives
-      // its slot up; an MCP server reconnects on its next call. Only when none is idle is the
-      // newcomer refused.
-      int idlest = 0;
-      for (const auto& [m, c] : clients)
-        if (c.said_hello && c.drop.empty() && router.calls_of(m) == 0 &&
-            (idlest == 0 || c.last_active < clients.at(idlest).last_active))
-          idlest = m;
-      if (idlest != 0) {
-        clients.at(idlest).drop = "idle the longest while a new agent needed its slot (at most " +
-                                  std::to_string(limits::kMaxClients) + " agents); it reconnects on its next call";
-        clients.at(idlest).keep_session = true;
-        reap();
-      }
-    }
-    if (clients.size() >= limits::kMaxClients) {
-      loop.close(fd,
-                 encode_frame(json{{"type", "error"},
-                                   {"code", "busy"},
-                                   {"message", "athena-bridge already serves " + std::to_string(limits::kMaxClients) +
-                                                   " agents, its limit: close another agent and retry"}}
-                                  .dump()));
+    if (served() < limits::kMaxClients) {
+      clients.emplace(fd, Conn());
+      send(router.client_connected(fd));
       return;
     }
-    clients.emplace(fd, Conn());
-    send(router.client_connected(fd));
+    if (clients.size() - served() >= limits::kMaxWaitingClients) {
+      loop.close(fd, encode_frame(json{{"type", "error"}, {"code", "busy"},
+                                       {"message", "athena-bridge serves " + std::to_string(limits::kMaxClients) + " agents and " +
+                                                       std::to_string(limits::kMaxWaitingClients) +
+                                                       " more wait for a slot, its limit: retry in a moment, or close an agent you no longer need"}}
+                                      .dump()));
+      return;
+    }
+    log("client " + std::to_string(fd) + " waits for a slot: all " + std::to_string(limits::kMaxClients) + " are taken");
+    Conn c;
+    c.waiting = true;
+    clients.emplace(fd, std::move(c));
+  };
+
+  // A waiting client gets its slot: the router learns of it and gets what it sent meanwhile. A
+  // call's deadline is what is left of it (the extension must answer before the MCP server's).
+  auto admit = [&](int n, Conn& c) {
+    c.waiting = false;
+    c.last_active = Clock::now();
+    send(router.client_connected(n));
+    const long long waited = ms_between(c.connected, Clock::now());
+    std::vector<json> held = std::move(c.held);
+    c.held.clear();
+    c.held_bytes = 0;
+    for (json& m : held) {
+      if (const json* d = field(m, "deadline_ms"); d && d->is_number_integer())
+        m["deadline_ms"] = std::max<long long>(0, d->get<long long>() - waited);
+      send(router.from_client(n, m));
+    }
+  };
+
+  // Waiting clients that said hello are admitted in the order they came: into a free slot, else
+  // into the slot of the agent idle the longest (it said hello, has no call in flight and nothing
+  // left to read), which is let go with its session kept; its MCP server reconnects on its next
+  // call. Among agents that each keep a call in flight, the first to finish makes room.
+  auto make_room = [&]() {
+    for (auto& [n, c] : clients) {
+      if (!c.waiting || !c.said_hello || !c.drop.empty()) continue;
+      if (served() >= limits::kMaxClients) {
+        int idlest = 0;
+        for (const auto& [m, o] : clients)
+          if (!o.waiting && o.said_hello && o.drop.empty() && router.calls_of(m) == 0 && loop.queued(m) == 0 &&
+              (idlest == 0 || o.last_active < clients.at(idlest).last_active))
+            idlest = m;
+        if (idlest == 0) return;  // every agent has a call in flight: the first to finish makes room
+        Conn& out = clients.at(idlest);
+        out.drop = "idle the longest while a new agent needed its slot (at most " + std::to_string(limits::kMaxClients) +
+                   " agents); it reconnects on its next call";
+        out.keep_session = true;
+        out.waiting = true;  // no longer counted as served; reap() forgets it
+      }
+      admit(n, c);
+    }
   };
 
   auto from_chrome = [&](const std::string& bytes) {
@@ -471,9 +516,35 @@ int run_native_host(const std::string& caller_origin) {
         send({{n, error_msg("bad_json", "message refused: " + why)}});
         continue;
       }
-      if (str_field(m, "type") == "hello") c.said_hello = true;
+      const std::string type = str_field(m, "type");
+      if (type == "hello") c.said_hello = true;
       c.last_active = Clock::now();
-      send(router.from_client(n, m));
+      if (!c.waiting) {
+        send(router.from_client(n, m));
+        continue;
+      }
+      if (type == "status") {  // a look without joining needs no slot
+        send({{n, router.status()}});
+        continue;
+      }
+      // Its MCP server learns at once that the extension is there: its calls come, and are held.
+      if (type == "hello") send({{n, router.status()}});
+      if (type == "cancel") {
+        const json* id = field(m, "id");
+        auto it = std::find_if(c.held.begin(), c.held.end(), [&](const json& h) { return id && str_field(h, "type") == "call" && h.contains("id") && h["id"] == *id; });
+        if (it != c.held.end()) {
+          c.held_bytes -= it->dump().size();
+          c.held.erase(it);
+          continue;
+        }
+      }
+      if (c.held.size() >= limits::kMaxCallsPerClient || c.held_bytes + payload->size() > limits::kMaxClientQueueBytes) {
+        c.drop = "it sent more than " + std::to_string(limits::kMaxCallsPerClient) + " messages or " + std::to_string(limits::kMaxClientQueueBytes) +
+                 " bytes while it waited for a slot";
+        return;
+      }
+      c.held_bytes += m.dump().size();
+      c.held.push_back(m);
     }
     if (c.reader.pending() > 0 && !was_pending) c.frame_started = Clock::now();
   };
@@ -514,10 +585,15 @@ int run_native_host(const std::string& caller_origin) {
       if (!c.drop.empty()) continue;
       if (!c.said_hello && ms_between(c.connected, now) > limits::kHelloTimeoutMs)
         c.drop = "no hello within " + std::to_string(limits::kHelloTimeoutMs) + " ms";
+      else if (c.waiting && ms_between(c.connected, now) > limits::kSlotWaitMs)
+        c.drop = "it waited " + std::to_string(limits::kSlotWaitMs) + " ms for a slot while all " + std::to_string(limits::kMaxClients) +
+                 " agents kept a call in flight: retry (it waits again), or close an agent you no longer need";
       else if (c.reader.pending() > 0 && ms_between(c.frame_started, now) > limits::kPartialFrameTimeoutMs)
         c.drop = "a message of which only " + std::to_string(c.reader.pending()) + " bytes arrived in " +
                  std::to_string(limits::kPartialFrameTimeoutMs) + " ms";
     }
+    reap();
+    make_room();
     reap();
   }
 }

@@ -43,13 +43,14 @@ class HostRouter {
   /// in the extension, so the MCP server reconnecting with its session id finds its tabs.
   std::vector<Outgoing> client_suspended(int client);
 
+  /// What a client's hello is answered with (protocol, versions, whether the extension is there).
+  json status() const;
   bool extension_ready() const { return ext_ready_; }
   std::size_t pending() const { return pending_.size(); }
   /// Calls of one client in flight (its share is limits::kMaxCallsPerClient).
   std::size_t calls_of(int client) const;
 
  private:
-  json status() const;
   struct Client {
     std::string session;
     std::string name;

@@ -17,6 +17,11 @@ inline constexpr std::size_t kMaxMcpLineBytes = 16u << 20;           // one JSON
 inline constexpr std::size_t kMaxJsonDepth = 64;                     // nesting of any JSON we read (tool args and FactPacks need < 12)
 inline constexpr std::size_t kMaxBatchItems = 32;                    // messages in one JSON-RPC batch (MCP 2025-06-18 dropped batches)
 inline constexpr std::size_t kMaxClients = 32;                       // MCP clients served at once by one native host
+// Past kMaxClients a newcomer waits for a slot instead of being turned away: the agent idle the
+// longest (no call in flight, nothing left to read) gives its slot up, so 32 agents that each keep
+// a call in flight cannot lock new ones out; the first that finishes its call makes room.
+inline constexpr std::size_t kMaxWaitingClients = kMaxClients;       // connections waiting for a slot
+inline constexpr int kSlotWaitMs = 20'000;                           // how long one waits before it is told why and let go
 inline constexpr std::size_t kMaxClientQueueBytes = 8u << 20;        // unread bytes for one client before it is disconnected
 inline constexpr std::size_t kMaxHostQueueBytes = 8u << 20;          // bytes an MCP server holds for a host that is not reading (a call past it waits, as for an absent extension)
 inline constexpr int kHelloTimeoutMs = 5'000;                        // a new socket client must say hello within this
@@ -53,6 +58,8 @@ static_assert(wire::kCallDeadlineGraceMs < kDeadlineMarginMs,
               "the extension's own deadline answer (callDeadlineGraceMs after the deadline) must reach us within our margin");
 static_assert(wire::kLongestToolWaitMs + kDeadlineMarginMs < wire::kCallDeadlineMaxMs,
               "the longest wait a tool's declaration allows (its deadline argument's maxMs), with the FactPack after it, must fit in a call's deadline");
+static_assert(kSlotWaitMs + kDeadlineMarginMs < kCallDeadlineMs,
+              "a call that waited for a slot still has time to run within its deadline");
 static_assert(wire::kWakeAlarmMs < kReconnectWaitMs && kReconnectWaitMs < kCallDeadlineMs,
               "a call waits for the stopped worker's wake alarm (limits.js wakeAlarmMinutes), within its own deadline");
 

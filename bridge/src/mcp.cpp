@@ -416,7 +416,9 @@ void McpServer::on_host_lost(const std::string& why) {
   ext_connected_ = false;
   auto pending = std::move(pending_);
   pending_.clear();
-  for (auto& [hid, p] : pending) tool_error(p.rpc_id, not_connected(why), p.modern);
+  // The host's own word on why it let us go (a slot it could not give in time, say) is the answer.
+  const std::string text = host_error_.empty() ? not_connected(why) : host_error_;
+  for (auto& [hid, p] : pending) tool_error(p.rpc_id, text, p.modern);
 }
 
 bool McpServer::to_host(const json& m) {

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { WAIT, within } from '../../tests/support/wait.mjs';
+import { WAIT, until, within } from '../../tests/support/wait.mjs';
 import { bridgeBinary, connect, FakeChrome, frame, mcpClient, reader, sandbox, text } from './helpers.mjs';
 
 const run = promisify(execFile);
 // The bounds of bridge/src/limits.h these tests wait on.
-const HELLO_TIMEOUT_MS = 5_000, PARTIAL_FRAME_TIMEOUT_MS = 10_000, CONNECT_TIMEOUT_MS = 2_000, MAX_CLIENTS = 32;
+const HELLO_TIMEOUT_MS = 5_000, PARTIAL_FRAME_TIMEOUT_MS = 10_000, CONNECT_TIMEOUT_MS = 2_000, MAX_CLIENTS = 32, SLOT_WAIT_MS = 20_000;
 
 const socketOf = (env) => path.join(env.ATHENA_RUNTIME_DIR, 'bridge.sock');
 // Resolves when the peer closed `sock` (it is read to EOF: a paused socket never sees 'close').
@@ -57,7 +57,7 @@ test('a client that stops reading is disconnected at its queue bound; another ag
   }
 });
 
-test(`${MAX_CLIENTS} silent connections: the next agent is told the host is busy, and the slots free after the hello timeout`, async () => {
+test(`${MAX_CLIENTS} silent connections: the next agent waits for a slot, and is served once the hello timeout frees them`, async () => {
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   const silent = [];
@@ -68,22 +68,100 @@ test(`${MAX_CLIENTS} silent connections: the next agent is told the host is busy
     for (let i = 0; i < MAX_CLIENTS; i++) silent.push(await connect(env));
     const agent = await mcpClient(env, 'late');
     try {
-      const r = await agent.callTool({ name: 'snapshot', arguments: {} });
-      assert.equal(r.isError, true);
-      assert.match(text(r), /athena-bridge refused the connection: athena-bridge already serves 32 agents, its limit/);
-      assert.doesNotMatch(text(r), /Chrome with the Athena Delta extension is not connected/);
-      // Silent connections are dropped after the hello timeout; then the agent gets in.
-      await Promise.all(silent.map(closed));
+      // It waits (its call held by the host) instead of being turned away; the silent
+      // connections are dropped after the hello timeout, and its call goes through.
       const p = agent.callTool({ name: 'snapshot', arguments: {} });
       const call = await chrome.next((m) => m.type === 'call', HELLO_TIMEOUT_MS * 2);
       chrome.send({ type: 'result', id: call.id, ok: true, text: 'served' });
       assert.equal(text(await p), 'served');
+      await Promise.all(silent.map(closed));
     } finally {
       await agent.close();
     }
     assert.match(chrome.stderr, /disconnected: no hello within 5000 ms/);
   } finally {
     for (const s of silent) s.destroy();
+    await chrome.close();
+  }
+});
+
+/** `n` MCP agents (athena-bridge mcp each), each with one snapshot in flight that the extension holds. */
+async function agentsInFlight(env, chrome, n) {
+  const agents = [];
+  for (let i = 0; i < n; i++) {
+    const client = await mcpClient(env, `busy${i}`);
+    const answer = client.callTool({ name: 'snapshot', arguments: {} });
+    answer.catch(() => {});  // a test that ends early closes the client under it; awaiting it still sees the outcome
+    const open = await chrome.next((m) => m.type === 'session_open' && m.client === `busy${i}`);
+    const call = await chrome.next((m) => m.type === 'call' && m.session === open.session);
+    agents.push({ client, answer, session: open.session, call });
+  }
+  return agents;
+}
+
+test(`${MAX_CLIENTS} agents that each keep a call in flight: a new agent waits, and the first to finish makes room; nothing is cancelled`, async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  let agents = [];
+  try {
+    await chrome.hello();
+    agents = await agentsInFlight(env, chrome, MAX_CLIENTS);
+    const late = await mcpClient(env, 'late');
+    try {
+      const lateAnswer = late.callTool({ name: 'snapshot', arguments: {} });
+      await until('the late agent waiting for a slot', () => /client \d+ waits for a slot: all 32 are taken/.test(chrome.stderr), { last: () => chrome.stderr });
+      // One of the 32 finishes its call: it is answered, then gives its slot to the waiting agent.
+      chrome.send({ type: 'result', id: agents[7].call.id, ok: true, text: 'busy7 done' });
+      assert.equal(text(await agents[7].answer), 'busy7 done');
+      const lateOpen = await chrome.next((m) => m.type === 'session_open' && m.client === 'late');
+      const lateCall = await chrome.next((m) => m.type === 'call' && m.session === lateOpen.session);
+      chrome.send({ type: 'result', id: lateCall.id, ok: true, text: 'late served' });
+      assert.equal(text(await lateAnswer), 'late served');
+      // The agent that made room is served on its next call, with its own session: now the
+      // late agent, idle, makes room for it.
+      const again = agents[7].client.callTool({ name: 'snapshot', arguments: {} });
+      const back = await chrome.next((m) => m.type === 'call' && m.session === agents[7].session, 10_000);
+      chrome.send({ type: 'result', id: back.id, ok: true, text: 'busy7 again' });
+      assert.equal(text(await again), 'busy7 again');
+      // The other 31 calls were never cancelled, and each is answered when the extension is done.
+      for (const [i, a] of agents.entries()) {
+        if (i === 7) continue;
+        chrome.send({ type: 'result', id: a.call.id, ok: true, text: `busy${i} done` });
+        assert.equal(text(await a.answer), `busy${i} done`);
+      }
+      assert.equal(chrome.messages.filter((m) => m.type === 'cancel').length, 0, JSON.stringify(chrome.messages.filter((m) => m.type === 'cancel')));
+    } finally {
+      await late.close();
+    }
+  } finally {
+    await Promise.all(agents.map((a) => a.client.close()));
+    await chrome.close();
+  }
+});
+
+test(`${MAX_CLIENTS} agents whose calls never finish: a new agent is told why after its wait for a slot, and the way on`, async () => {
+  const { env } = sandbox();
+  const chrome = new FakeChrome(env);
+  let agents = [];
+  try {
+    await chrome.hello();
+    agents = await agentsInFlight(env, chrome, MAX_CLIENTS);
+    const late = await mcpClient(env, 'late');
+    try {
+      const r = await late.callTool({ name: 'snapshot', arguments: {} });
+      assert.equal(r.isError, true);
+      assert.equal(text(r), `athena-bridge disconnected this client: it waited ${SLOT_WAIT_MS} ms for a slot while all 32 agents kept a call ` +
+        'in flight: retry (it waits again), or close an agent you no longer need');
+      // Its call never reached the extension, and the 32 in flight were left alone.
+      assert.equal(chrome.messages.filter((m) => m.type === 'cancel' || m.type === 'session_open').length, 0, JSON.stringify(chrome.messages));
+      chrome.send({ type: 'result', id: agents[0].call.id, ok: true, text: 'busy0 done' });
+      assert.equal(text(await agents[0].answer), 'busy0 done');
+    } finally {
+      await late.close();
+    }
+  } finally {
+    for (const a of agents) chrome.send({ type: 'result', id: a.call.id, ok: true, text: 'done' });
+    await Promise.all(agents.map((a) => a.client.close()));
     await chrome.close();
   }
 });

@@ -74,10 +74,15 @@ export function pointsIn(b) {
  *   none: nothing there (outside the viewport); withheld: the host of a frame the policy withholds that the point lies in
  */
 
+/** The layout viewport of Page.getLayoutMetrics (unbounded when the browser gives none). @param {any} m */
+const viewportOf = (m) => m?.cssLayoutViewport ?? { pageX: 0, pageY: 0, clientWidth: Infinity, clientHeight: Infinity };
+
 export class Actionability {
   /** @param {TabDriver} driver */
   constructor(driver) {
     this.driver = driver;
+    /** The main frame's layout viewport as last asked (hitAt's guess). @type {{pageX: number, pageY: number, clientWidth: number, clientHeight: number} | null} */
+    this.viewport = null;
   }
 
   /** @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sid] */
@@ -100,11 +105,13 @@ export class Actionability {
   /** @param {TabSession} t @param {any} target @param {CheckOptions} o */
   async #check(t, target, o) {
     const sid = this.driver.sessionOf(t, target.frameId);
-    if (o.visible !== false) await this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; });
+    // Sent without waiting for its answer: a session runs its commands in order, so the look
+    // below (resolveNode, then the state) runs on the scrolled page, one round trip sooner.
+    const scrolled = o.visible !== false ? this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; }) : null;
     for (let attempt = 1; ; attempt++) {
       /** @type {any} */
       let st;
-      try { st = await this.driver.callOn(t, target, ACTIONABLE_STATE_FN, [LIMITS.actionFrameWaitMs]); } catch (e) {
+      try { [st] = await Promise.all([this.driver.callOn(t, target, ACTIONABLE_STATE_FN, [LIMITS.actionFrameWaitMs]), attempt === 1 ? scrolled : null]); } catch (e) {
         if (e instanceof ToolError && e.code !== 'page_error') throw e;
         throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was done; take a snapshot`);
       }
@@ -130,7 +137,10 @@ export class Actionability {
     let tried = 0;
     for (const block of [null, ...LIMITS.actionScrollBlocks]) {
       if (block) await this.driver.callOn(t, target, SCROLL_TO_FN, [block]).catch((e) => { if (e instanceof ToolError && e.code !== 'page_error') throw e; });
-      const { box } = await this.driver.point(t, target, { scroll: false });
+      // The viewport is asked beside the box (nothing scrolls between): the hit test then takes
+      // one round trip (hitAt checks the viewport it assumed).
+      const [{ box }, metrics] = await Promise.all([this.driver.point(t, target, { scroll: false }), this.send(t, 'Page.getLayoutMetrics', {})]);
+      this.viewport = viewportOf(metrics);
       /** @param {Array<{x: number, y: number}>} points */
       const press = async (points) => {
         for (const p of points) {
@@ -204,18 +214,20 @@ export class Actionability {
     let sid;
     let lx = x, ly = y;
     for (let depth = 0; depth <= LIMITS.actionFrameDepth; depth++) {
-      const m = await this.send(t, 'Page.getLayoutMetrics', {}, sid);
-      const vp = m.cssLayoutViewport ?? { pageX: 0, pageY: 0, clientWidth: Infinity, clientHeight: Infinity };
+      /** @param {{pageX: number, pageY: number}} vp */
+      const locate = (vp) => this.send(t, 'DOM.getNodeForLocation', { x: Math.floor(lx + vp.pageX), y: Math.floor(ly + vp.pageY), includeUserAgentShadowDOM: false }, sid)
+        .catch((e) => { if (e instanceof ToolError) throw e; return null; });
+      // In the main frame, the viewport last seen (this.viewport) is assumed and asked again in
+      // the same breath: the session runs both in order, so when it is unchanged the hit was
+      // taken at the right scroll; when it changed, the hit is taken again with the new one.
+      const guess = depth === 0 ? this.viewport : null;
+      const [m, first] = await Promise.all([this.send(t, 'Page.getLayoutMetrics', {}, sid), guess ? locate(guess) : null]);
+      const vp = viewportOf(m);
+      if (depth === 0) this.viewport = vp;
       if (lx < 0 || ly < 0 || lx >= vp.clientWidth || ly >= vp.clientHeight) return { none: true };
-      /** @type {any} */
-      let r;
-      try {
-        // Document coordinates of the session's top frame: the viewport point plus its scroll.
-        r = await this.send(t, 'DOM.getNodeForLocation', { x: Math.floor(lx + vp.pageX), y: Math.floor(ly + vp.pageY), includeUserAgentShadowDOM: false }, sid);
-      } catch (e) {
-        if (e instanceof ToolError) throw e;
-        return { none: true };
-      }
+      // Document coordinates of the session's top frame: the viewport point plus its scroll.
+      const r = guess && guess.pageX === vp.pageX && guess.pageY === vp.pageY ? first : await locate(vp);
+      if (!r) return { none: true };
       if (target && r.backendNodeId === target.backendNodeId && r.frameId === target.frameId) return { backendNodeId: r.backendNodeId, frameId: r.frameId, sid, withheld: null };
       if (t.withheldFrames.has(r.frameId)) return { backendNodeId: r.backendNodeId, frameId: r.frameId, sid, withheld: this.#frameHost(t, r.frameId) };
       const child = await this.#oopifOwnedBy(t, r.backendNodeId, sid);

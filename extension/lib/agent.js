@@ -175,10 +175,13 @@ export class Agent {
         // Room first from sessions holding no tab (e.g. agents gone while the port was down), else
         // from the one whose last call is the oldest: athena-bridge lets an idle agent's slot go
         // and keeps its session, so every session ends up holding a tab, and room was never made.
-        // Its tabs are let go (they stay open for the user); its next call starts afresh.
+        // Its tabs are let go (they stay open for the user); its next call starts afresh. A
+        // session with a call running is let go last: athena-bridge lets an agent's slot go only
+        // between its calls, so an agent at work never loses its tabs under its call.
         const ids = [...this.sessions.keys()];
-        const idle = ids.find((id) => this.tabMap.ofSession(id).length === 0) ??
-          ids.reduce((a, b) => ((this.#lastCall.get(a) ?? 0) <= (this.#lastCall.get(b) ?? 0) ? a : b));
+        const between = ids.filter((id) => !this.#inFlight.get(id));
+        const oldest = (/** @type {string[]} */ of) => of.reduce((a, b) => ((this.#lastCall.get(a) ?? 0) <= (this.#lastCall.get(b) ?? 0) ? a : b));
+        const idle = ids.find((id) => this.tabMap.ofSession(id).length === 0) ?? oldest(between.length ? between : ids);
         this.sessions.delete(idle);
         this.#lastCall.delete(idle);
         this.closeSession(idle).catch((e) => this.log(`session ${idle} was not closed: ${msg(e)}`));
@@ -191,6 +194,8 @@ export class Agent {
 
   /** When each session's last call came (the one idle the longest makes room). @type {Map<string, number>} */
   #lastCall = new Map();
+  /** Calls of each session under way (dispatch). @type {Map<string, number>} */
+  #inFlight = new Map();
 
   /** The agent left: its tabs stay open, its state is dropped. @param {string} session */
   async closeSession(session) {
@@ -328,6 +333,8 @@ export class Agent {
   async dispatch(call) {
     /** @type {TabSession | null} */
     let callTab = null;
+    /** The session this call counts under while it runs. @type {string | null} */
+    let counted = null;
     try {
       await this.restored;
       if (!call || typeof call !== 'object') throw new ToolError('bad_call', 'a call is {session, tool, args}');
@@ -344,6 +351,8 @@ export class Agent {
       if (this.stopped) throw new ToolError('stopped_by_user', 'the user stopped the agent from the extension popup: nothing will be done until they resume it');
       if (!this.sessions.has(session)) this.openSession(session, 'agent');
       this.#lastCall.set(session, Date.now());
+      counted = session;
+      this.#inFlight.set(session, (this.#inFlight.get(session) ?? 0) + 1);
       const ctx = this.context(session);
       decl.precheck?.(args, ctx);
       const t = typeof decl.tab === 'function' ? await decl.tab(args, ctx) : await this.tabFor(session, args, { create: decl.tab === 'create' });
@@ -372,6 +381,11 @@ export class Agent {
       }));
     } catch (e) {
       return errorReply(e, callTab);
+    } finally {
+      if (counted !== null) {
+        const n = (this.#inFlight.get(counted) ?? 1) - 1;
+        if (n > 0) this.#inFlight.set(counted, n); else this.#inFlight.delete(counted);
+      }
     }
   }
 

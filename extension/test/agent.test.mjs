@@ -255,3 +255,32 @@ test('sessions: as many as the bridge serves agents; past it the one idle the lo
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(agent.tabMap.ofSession('s0').length, 0, 'its tab let go');
 });
+
+test('sessions: one with a call under way is let go last, whatever its last call\'s age', async () => {
+  const { agent } = make();
+  const { LIMITS } = await import('../lib/limits.js');
+  for (let i = 0; i < LIMITS.maxSessions; i++) {
+    agent.openSession(`s${i}`, 'agent');
+    agent.tabMap.add(2000 + i, 0, `s${i}`);
+  }
+  // s0's call (the oldest) is still finding its tab when a newcomer needs room.
+  let release = () => {};
+  const held = new Promise((resolve) => { release = resolve; });
+  const tabFor = agent.tabFor.bind(agent);
+  agent.tabFor = async (/** @type {any[]} */ ...a) => { await held; return tabFor(...a); };
+  const running = agent.dispatch({ session: 's0', tool: 'snapshot', args: {} });
+  await new Promise((resolve) => setImmediate(resolve));
+  // The others call (and finish) a second later: s0's last call is now the oldest.
+  const realNow = Date.now;
+  Date.now = () => realNow() + 1000;
+  try {
+    for (let i = 1; i < LIMITS.maxSessions; i++) agent.openSession(`s${i}`, 'agent');
+    agent.openSession('newcomer', 'agent');
+  } finally {
+    Date.now = realNow;
+  }
+  assert.ok(agent.sessions.has('s0'), 'the session at work keeps its place');
+  assert.ok(!agent.sessions.has('s1'), 'the oldest between its calls made room');
+  release();
+  await running;
+});

@@ -35,11 +35,12 @@ function describeNode(ctx, t, backendNodeId, frameId) {
  * ToolError that says what is in the way. `ctx.driver.actionability` is turned off only by
  * bench/actionability.mjs, to measure what the checks cost.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {import('../actionability.js').CheckOptions} o
+ * @param {Actionability} [look] the one that will also confirm the point (it keeps the viewport it saw)
  */
-export async function ready(ctx, t, target, o) {
+export async function ready(ctx, t, target, o, look = new Actionability(ctx.driver)) {
   // Off: what the tools did before looking (click and hover pressed at the box's centre).
   if (ctx.driver.actionability === false) return o.kind === 'click' || o.kind === 'hover' ? ctx.driver.point(t, target) : null;
-  return new Actionability(ctx.driver).check(t, target, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
+  return look.check(t, target, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
 }
 
 /**
@@ -74,11 +75,12 @@ function keysOf(args) {
  */
 async function pointerAt(ctx, t, target, kind, press) {
   const o = { kind, enabled: press };
-  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o));
+  const look = new Actionability(ctx.driver);
+  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o, look));
   await new InputGuard(ctx.driver, (t2, bn) => describeNode(ctx, t2, bn, '')).withWithheldHidden(t, async () => {
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
     if (!press) return;
-    if (ctx.driver.actionability !== false) await new Actionability(ctx.driver).confirm(t, target, p, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
+    if (ctx.driver.actionability !== false) await look.confirm(t, target, p, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
     await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
   });
