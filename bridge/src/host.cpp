@@ -252,8 +252,8 @@ struct Conn {
   Clock::time_point last_active;      // its last message (the longest idle gives its slot up first)
   Clock::time_point frame_started{};  // when the partial frame in `reader` began (valid while pending)
   bool said_hello = false;
-  std::string drop;                   // why it is to be disconnected ("" = keep)
-  bool keep_session = false;          // let go to make room: its session stays open for its return
+  std::string drop;           // why it is to be disconnected ("" = keep)
+  bool keep_session = false;  // let go to make room: its session stays open for its return
   // Waiting for a slot (every one of limits::kMaxClients taken): what it sends is held, in order,
   // and handed to the router when it is admitted; the router does not know it until then.
   bool waiting = false;
@@ -411,14 +411,19 @@ int run_native_host(const std::string& caller_origin) {
       return;
     }
     if (clients.size() - served() >= limits::kMaxWaitingClients) {
-      loop.close(fd, encode_frame(json{{"type", "error"}, {"code", "busy"},
-                                       {"message", "athena-bridge serves " + std::to_string(limits::kMaxClients) + " agents and " +
-                                                       std::to_string(limits::kMaxWaitingClients) +
-                                                       " more wait for a slot, its limit: retry in a moment, or close an agent you no longer need"}}
-                                      .dump()));
+      loop.close(fd,
+                 encode_frame(json{
+                     {"type", "error"},
+                     {"code", "busy"},
+                     {"message",
+                      "athena-bridge serves " + std::to_string(limits::kMaxClients) + " agents and " +
+                          std::to_string(limits::kMaxWaitingClients) +
+                          " more wait for a slot, its limit: retry in a moment, or close an agent you no longer need"}}
+                                  .dump()));
       return;
     }
-    log("client " + std::to_string(fd) + " waits for a slot: all " + std::to_string(limits::kMaxClients) + " are taken");
+    log("client " + std::to_string(fd) + " waits for a slot: all " + std::to_string(limits::kMaxClients) +
+        " are taken");
     Conn c;
     c.waiting = true;
     clients.emplace(fd, std::move(c));
@@ -456,8 +461,8 @@ int run_native_host(const std::string& caller_origin) {
             idlest = m;
         if (idlest == 0) return;  // every agent has a call in flight: the first to finish makes room
         Conn& out = clients.at(idlest);
-        out.drop = "idle the longest while a new agent needed its slot (at most " + std::to_string(limits::kMaxClients) +
-                   " agents); it reconnects on its next call";
+        out.drop = "idle the longest while a new agent needed its slot (at most " +
+                   std::to_string(limits::kMaxClients) + " agents); it reconnects on its next call";
         out.keep_session = true;
         out.waiting = true;  // no longer counted as served; reap() forgets it
       }
@@ -531,16 +536,19 @@ int run_native_host(const std::string& caller_origin) {
       if (type == "hello") send({{n, router.status()}});
       if (type == "cancel") {
         const json* id = field(m, "id");
-        auto it = std::find_if(c.held.begin(), c.held.end(), [&](const json& h) { return id && str_field(h, "type") == "call" && h.contains("id") && h["id"] == *id; });
+        auto it = std::find_if(c.held.begin(), c.held.end(), [&](const json& h) {
+          return id && str_field(h, "type") == "call" && h.contains("id") && h["id"] == *id;
+        });
         if (it != c.held.end()) {
           c.held_bytes -= it->dump().size();
           c.held.erase(it);
           continue;
         }
       }
-      if (c.held.size() >= limits::kMaxCallsPerClient || c.held_bytes + payload->size() > limits::kMaxClientQueueBytes) {
-        c.drop = "it sent more than " + std::to_string(limits::kMaxCallsPerClient) + " messages or " + std::to_string(limits::kMaxClientQueueBytes) +
-                 " bytes while it waited for a slot";
+      if (c.held.size() >= limits::kMaxCallsPerClient ||
+          c.held_bytes + payload->size() > limits::kMaxClientQueueBytes) {
+        c.drop = "it sent more than " + std::to_string(limits::kMaxCallsPerClient) + " messages or " +
+                 std::to_string(limits::kMaxClientQueueBytes) + " bytes while it waited for a slot";
         return;
       }
       c.held_bytes += m.dump().size();
@@ -586,7 +594,8 @@ int run_native_host(const std::string& caller_origin) {
       if (!c.said_hello && ms_between(c.connected, now) > limits::kHelloTimeoutMs)
         c.drop = "no hello within " + std::to_string(limits::kHelloTimeoutMs) + " ms";
       else if (c.waiting && ms_between(c.connected, now) > limits::kSlotWaitMs)
-        c.drop = "it waited " + std::to_string(limits::kSlotWaitMs) + " ms for a slot while all " + std::to_string(limits::kMaxClients) +
+        c.drop = "it waited " + std::to_string(limits::kSlotWaitMs) + " ms for a slot while all " +
+                 std::to_string(limits::kMaxClients) +
                  " agents kept a call in flight: retry (it waits again), or close an agent you no longer need";
       else if (c.reader.pending() > 0 && ms_between(c.frame_started, now) > limits::kPartialFrameTimeoutMs)
         c.drop = "a message of which only " + std::to_string(c.reader.pending()) + " bytes arrived in " +

@@ -259,7 +259,8 @@ std::string AgentView::apply_one(const FactPack& pack) {
           if (!err.empty()) return "moved: " + err;
         }
       }
-      if (pack.type == PackType::kDelta && pack.added.empty() && pack.modified.empty() && pack.invalidated.empty() && pack.regions.empty())
+      if (pack.type == PackType::kDelta && pack.added.empty() && pack.modified.empty() && pack.invalidated.empty() &&
+          pack.regions.empty())
         return "empty delta (should be no_change)";
       break;
     case PackType::kOverlayOpened:

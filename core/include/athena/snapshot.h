@@ -15,7 +15,8 @@ namespace athena {
 
 /// Landmark region an element lives in (innermost landmark wins; kPage = none).
 enum class Region : std::uint8_t { kPage = 0, kHeader, kNav, kMain, kAside, kFooter, kDialog, kSearch, kForm, kRegion };
-/// "page", "header", "nav", "main", "aside", "footer", "dialog", "search", "form", "region" (a named <section> or role=region).
+/// "page", "header", "nav", "main", "aside", "footer", "dialog", "search", "form", "region" (a named <section> or
+/// role=region).
 const char* region_name(Region region);
 
 /// What an element is for the agent. Interactive elements can be acted on; the others are

@@ -13,8 +13,12 @@ namespace {
 // A `content` value longer than this is not read: its generated text is used as it is.
 constexpr std::size_t kMaxContentValue = 4 * limits::kMaxTextChars;
 
-bool css_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-bool hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool css_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+bool hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 void append_code_point(std::string& out, std::uint32_t cp) {
   // CSS Syntax §4.3.7: zero, a surrogate or a value past U+10FFFF reads as U+FFFD.

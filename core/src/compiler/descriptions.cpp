@@ -43,13 +43,14 @@ int feedback_of(const Dom& dom, const Visibility& vis, int field, const std::vec
 // invalid field, the page's message beside a refused one) when they are short enough to be one:
 // they are not lines of their own. `feedback` gets, per refused field, the page's message beside
 // it that is its description (feedback_of), else -1.
-std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control, std::vector<int>& feedback) {
+std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control,
+                                      std::vector<int>& feedback) {
   std::vector<char> out(dom.nodes.size(), 0);
   feedback.assign(dom.nodes.size(), -1);
   for (const int i : dom.order) {
     // (A description of symbols alone, Bootstrap's "@" before a username, gives way to it.)
-    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused(dom, i) && !dom.has_attr(i, "aria-errormessage") &&
-        !has_words(described_by(dom, vis, i, true)))
+    if (dom.is_element(i) && control[static_cast<std::size_t>(i)] && refused(dom, i) &&
+        !dom.has_attr(i, "aria-errormessage") && !has_words(described_by(dom, vis, i, true)))
       if (const int f = feedback_of(dom, vis, i, control); f >= 0) {
         out[static_cast<std::size_t>(f)] = 1;
         feedback[static_cast<std::size_t>(i)] = f;
@@ -59,7 +60,8 @@ std::vector<char> description_targets(const Dom& dom, const Visibility& vis, con
     if (!control[static_cast<std::size_t>(i)]) continue;
     for (const std::string_view a : {"aria-errormessage", "aria-describedby"})
       for (const int ref : dom.idrefs(i, a))
-        if (ref != i && subtree_text(dom, vis, ref).size() <= limits::kMaxNameChars) out[static_cast<std::size_t>(ref)] = 1;
+        if (ref != i && subtree_text(dom, vis, ref).size() <= limits::kMaxNameChars)
+          out[static_cast<std::size_t>(ref)] = 1;
   }
   return out;
 }

@@ -17,7 +17,8 @@ std::vector<char> validation_targets(const Dom& dom);
 int feedback_of(const Dom& dom, const Visibility& vis, int field, const std::vector<char>& control);
 /// Per node: its words are a control's description (`feedback` gets, per refused field, its
 /// feedback_of message, else -1).
-std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control, std::vector<int>& feedback);
+std::vector<char> description_targets(const Dom& dom, const Visibility& vis, const std::vector<char>& control,
+                                      std::vector<int>& feedback);
 /// The accessible description from aria-errormessage (of an invalid field) and aria-describedby.
 std::string described_by(const Dom& dom, const Visibility& vis, int i, bool invalid);
 

@@ -11,7 +11,10 @@ namespace athena::compiler {
 
 bool is_live(const Dom& dom, int i, std::string_view role, Category& cat) {
   const std::string live = lower(collapse_ws(dom.attr(i, "aria-live")));
-  if (role == "alert" || live == "assertive") { cat = Category::kAlert; return true; }
+  if (role == "alert" || live == "assertive") {
+    cat = Category::kAlert;
+    return true;
+  }
   if (role == "status" || role == "log" || role == "marquee" || role == "timer" || live == "polite") {
     cat = Category::kStatus;
     return true;
@@ -42,7 +45,9 @@ bool is_outline_list(const Dom& dom, int i, std::string_view role) {
 // An article (a post of a feed, a card of results): what it holds sits under its first line, its
 // title, so a post's Like button is that post's (as a row's buttons are the row's). Not an outline
 // item otherwise: an article's words stay its lines, as a section's do.
-bool is_article(std::string_view role) { return role == "article"; }
+bool is_article(std::string_view role) {
+  return role == "article";
+}
 
 // Containers that are their own item: what is inside sits under their first line.
 bool is_outline_item(const Dom& dom, int i, std::string_view role) {
@@ -51,21 +56,28 @@ bool is_outline_item(const Dom& dom, int i, std::string_view role) {
 }
 
 // Lines that give a container its structure: the outline's items (rows, list items), headings.
-bool is_structure(const Dom& dom, int i, std::string_view role) { return role == "heading" || is_outline_item(dom, i, role); }
+bool is_structure(const Dom& dom, int i, std::string_view role) {
+  return role == "heading" || is_outline_item(dom, i, role);
+}
 
 // A table row is one text line: its cells in order, " | " between them.
-bool is_row(const Dom& dom, int i, std::string_view role) { return dom.tag(i) == "tr" || role == "row"; }
+bool is_row(const Dom& dom, int i, std::string_view role) {
+  return dom.tag(i) == "tr" || role == "row";
+}
 
 // Words of its own, in a text node of its own (not in a child element).
 bool own_words(const Dom& dom, int i) {
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next)
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next)
     if (dom.is_text(c) && !is_blank(dom.node_value(c))) return true;
   return false;
 }
 
 // An element that is a control only because the page listens on it or lets it take focus, with
 // a role that says nothing of its own (a <div>, a <span>, a list item, a paragraph).
-bool plain_role(std::string_view role) { return role == "generic" || role == "listitem" || role == "paragraph"; }
+bool plain_role(std::string_view role) {
+  return role == "generic" || role == "listitem" || role == "paragraph";
+}
 
 // Nothing names it: no label, no title (Chrome names a focusable one by its title).
 bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role) {
@@ -75,15 +87,15 @@ bool unnamed(const Dom& dom, const Visibility& vis, int i, std::string_view role
 // A composite widget's container (ARIA's tree, grid, tablist, menu, toolbar): its items are what
 // the agent aims at.
 bool composite_container(std::string_view role) {
-  return role == "tree" || role == "treegrid" || role == "grid" || role == "tablist" || role == "menu" || role == "menubar" ||
-         role == "toolbar";
+  return role == "tree" || role == "treegrid" || role == "grid" || role == "tablist" || role == "menu" ||
+         role == "menubar" || role == "toolbar";
 }
 
 // A line only because it takes focus: no control's role, no listener, not editable.
 bool focus_only(const Dom& dom, int i, std::string_view role) {
   long long ti = -1;
-  return parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0 && !is_interactive_role(role) && !(dom.flags(i) & kClickable) &&
-         !is_contenteditable(dom, i);
+  return parse_int(dom.attr(i, "tabindex"), ti) && ti >= 0 && !is_interactive_role(role) &&
+         !(dom.flags(i) & kClickable) && !is_contenteditable(dom, i);
 }
 
 // A box that takes focus only to be scrolled by the keyboard (tabindex=0 on a data grid's body, a
@@ -101,7 +113,8 @@ bool shows_value_of(const Dom& dom, int i, std::string_view role, const std::vec
   const std::string_view id = dom.attr(i, "id");
   if (is_blank(id)) return false;
   int a = dom.nodes[static_cast<std::size_t>(i)].parent;
-  for (int k = 0; k < limits::kMaxDisplayHops && a >= 0 && dom.is_element(a); ++k, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
+  for (int k = 0; k < limits::kMaxDisplayHops && a >= 0 && dom.is_element(a);
+       ++k, a = dom.nodes[static_cast<std::size_t>(a)].parent) {
     if (!control[static_cast<std::size_t>(a)]) continue;
     for (const int r : dom.idrefs(a, "aria-labelledby"))
       if (r == i) return true;
@@ -126,7 +139,8 @@ bool stand_in(const Dom& dom, const Visibility& vis, int i, std::string_view rol
 // Its one child is an image, a progress bar or a meter, and it has no words of its own.
 bool sole_figure(const Dom& dom, int i, const std::vector<std::string>& role) {
   int figures = 0;
-  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) {
+  for (int c = dom.nodes[static_cast<std::size_t>(i)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next) {
     if (dom.is_text(c)) {
       if (!is_blank(dom.node_value(c))) return false;
     } else if (dom.is_element(c)) {
@@ -176,7 +190,8 @@ int sole_control(const Dom& dom, int i, const std::vector<char>& control) {
 bool only_scrolls(const Dom& dom, int i, std::string_view role) {
   const std::string_view href = dom.attr(i, "href");
   if (role != "link" || href.size() < 2 || href[0] != '#' || href[1] == '/' || href[1] == '!') return false;
-  for (const std::string_view a : {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
+  for (const std::string_view a :
+       {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
     if (dom.has_attr(i, a)) return false;
   return true;
 }

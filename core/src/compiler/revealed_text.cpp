@@ -132,7 +132,9 @@ std::string block_text(const Dom& dom, const Visibility& vis, int i, const std::
 /// or, in a row that has none, its element children.
 std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string>& role) {
   std::vector<int> out, stack;
-  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0; c = dom.nodes[static_cast<std::size_t>(c)].next) stack.push_back(c);
+  for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0;
+       c = dom.nodes[static_cast<std::size_t>(c)].next)
+    stack.push_back(c);
   std::reverse(stack.begin(), stack.end());
   while (!stack.empty() && out.size() < limits::kMaxRowCells) {
     const int c = stack.back();
@@ -145,23 +147,29 @@ std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string
     }
     if (t == "tr" || t == "table" || r == "row" || r == "grid" || r == "table") continue;
     std::vector<int> kids;
-    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0; k = dom.nodes[static_cast<std::size_t>(k)].next) kids.push_back(k);
+    for (int k = dom.nodes[static_cast<std::size_t>(c)].first_child; k >= 0;
+         k = dom.nodes[static_cast<std::size_t>(k)].next)
+      kids.push_back(k);
     stack.insert(stack.end(), kids.rbegin(), kids.rend());
   }
   if (out.empty())
-    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells; c = dom.nodes[static_cast<std::size_t>(c)].next)
+    for (int c = dom.nodes[static_cast<std::size_t>(row)].first_child; c >= 0 && out.size() < limits::kMaxRowCells;
+         c = dom.nodes[static_cast<std::size_t>(c)].next)
       if (dom.is_element(c)) out.push_back(c);
   return out;
 }
 
 /// A row's cells in order, each without the words of its controls (they have their own lines).
-std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque) {
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role,
+                     const std::vector<char>& opaque) {
   std::string out;
   bool any = false;
   for (const int c : cells_of(dom, row, role)) {
     if (vis.aria_hidden(c) || vis.css_hidden(c)) continue;
     // A cell that is a control itself (a sortable header) is its own line: an empty cell here.
-    const std::string cell = opaque[static_cast<std::size_t>(c)] ? std::string() : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
+    const std::string cell = opaque[static_cast<std::size_t>(c)]
+                                 ? std::string()
+                                 : block_text(dom, vis, c, role, opaque, limits::kMaxRevealedTextChars);
     if (any) out += " | ";
     out += cell;
     any = any || !cell.empty();

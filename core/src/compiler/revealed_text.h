@@ -46,7 +46,8 @@ std::vector<int> cells_of(const Dom& dom, int row, const std::vector<std::string
 
 /// A row's cells in order, " | " between them, each without the words of its controls (they have
 /// their own lines).
-std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role, const std::vector<char>& opaque);
+std::string row_text(const Dom& dom, const Visibility& vis, int row, const std::vector<std::string>& role,
+                     const std::vector<char>& opaque);
 
 /// The page's title: the main document's <head><title>, else the capture's document title.
 std::string page_title(const Dom& dom);

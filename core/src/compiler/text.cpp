@@ -137,7 +137,8 @@ bool has_words(std::string_view t) {
     std::uint32_t cp = 0;
     std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
     cp = len == 1 ? c : c & (0xFF >> (len + 1));
-    for (std::size_t k = 1; k < len && i + k < t.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
+    for (std::size_t k = 1; k < len && i + k < t.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
     i += len;
     const bool symbol = (cp >= 0xA0 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x2BFF) ||
                         (cp >= 0xFE00 && cp <= 0xFE0F);

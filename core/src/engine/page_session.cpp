@@ -112,7 +112,9 @@ View PageSession::build_view(const Snapshot& s, const std::vector<RefId>& refs) 
 // names the same thing again, never another one.
 void PageSession::recall(const Snapshot& s, const std::vector<engine::MatchNode>& news, engine::MatchResult& m) {
   std::unordered_map<std::uint64_t, int> count;  // (ident, scope) -> nodes of the new capture
-  auto key = [](const engine::MatchNode& n) { return n.ident ^ (static_cast<std::uint64_t>(n.scope) * 0x9E3779B97F4A7C15ULL); };
+  auto key = [](const engine::MatchNode& n) {
+    return n.ident ^ (static_cast<std::uint64_t>(n.scope) * 0x9E3779B97F4A7C15ULL);
+  };
   bool any = false;
   for (std::size_t j = 0; j < news.size(); ++j) {
     ++count[key(news[j])];
@@ -124,7 +126,9 @@ void PageSession::recall(const Snapshot& s, const std::vector<engine::MatchNode>
     if (m.refs[j] != 0 || count[key(news[j])] != 1) continue;
     const ReadableNode& n = s.nodes[j];
     auto doc = index.find({n.frame_id, n.loader_id});
-    if (doc == index.end()) doc = index.emplace(std::make_pair(n.frame_id, n.loader_id), registry_.recall_index(n.frame_id, n.loader_id)).first;
+    if (doc == index.end())
+      doc =
+          index.emplace(std::make_pair(n.frame_id, n.loader_id), registry_.recall_index(n.frame_id, n.loader_id)).first;
     auto it = doc->second.find(news[j].ident);
     if (it == doc->second.end() || it->second == 0) continue;
     m.refs[j] = it->second;
@@ -521,7 +525,8 @@ NodeName PageSession::describe_node(std::int64_t backend_node_id, std::string_vi
   // Else as the latest capture compiled it (a line the renderer trimmed, or one never delivered).
   if (live_)
     for (const ReadableNode& n : live_->snapshot.nodes)
-      if (n.backend_node_id == backend_node_id && (frame_id.empty() || n.frame_id == frame_id)) return {true, "", n.role, n.name};
+      if (n.backend_node_id == backend_node_id && (frame_id.empty() || n.frame_id == frame_id))
+        return {true, "", n.role, n.name};
   return out;
 }
 

@@ -66,7 +66,8 @@ void RefRegistry::show(RefId ref, std::uint64_t ident, const std::string& role, 
   it->second.shown_name = name;
 }
 
-std::unordered_map<std::uint64_t, RefId> RefRegistry::recall_index(const std::string& frame_id, const std::string& loader_id) const {
+std::unordered_map<std::uint64_t, RefId> RefRegistry::recall_index(const std::string& frame_id,
+                                                                   const std::string& loader_id) const {
   // ident -> the one ref; 0 when several removed refs were shown as it (the "Delete" of each row
   // of a list): which one a new node is would be a guess, so none is recalled.
   std::unordered_map<std::uint64_t, RefId> out;

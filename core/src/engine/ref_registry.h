@@ -55,7 +55,8 @@ class RefRegistry {
   /// (cause "removed"), by the ident they were shown as: the same thing back in a single-page app
   /// (back to a list, forward to an item) is bound again to the ref the agent knew it by. An ident
   /// several removed refs were shown as maps to 0 (ambiguous: none is recalled).
-  std::unordered_map<std::uint64_t, RefId> recall_index(const std::string& frame_id, const std::string& loader_id) const;
+  std::unordered_map<std::uint64_t, RefId> recall_index(const std::string& frame_id,
+                                                        const std::string& loader_id) const;
   /// Forgets a ref that was never shown (dedup replaced it by the one the agent holds).
   void drop_unshown(RefId ref);
 

@@ -56,9 +56,10 @@ PageSession::Outcome PageSession::transition(const View& from, View& to, std::st
     if (!diff_context(from, to, c, out)) return full(&from, to, "unreliable_delta");
     keep(-1, c);
     take(c, c + 1);
-    out.pack.type = out.pack.added.empty() && out.pack.modified.empty() && out.pack.invalidated.empty() && out.pack.regions.empty()
-                        ? PackType::kNoChange
-                        : PackType::kDelta;
+    out.pack.type =
+        out.pack.added.empty() && out.pack.modified.empty() && out.pack.invalidated.empty() && out.pack.regions.empty()
+            ? PackType::kNoChange
+            : PackType::kDelta;
     return out;
   }
   if (p == s && p < t) {

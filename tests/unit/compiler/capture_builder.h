@@ -39,7 +39,8 @@ class CaptureBuilder {
   /// A ::before or ::after of `parent` ("before"/"after") with computed `content` (empty: not
   /// captured) and one layout object per item, each with its text ("" for an item without text),
   /// as DOMSnapshot lists them after the pseudo element's own box.
-  int pseudo(int doc, int parent, const std::string& type, const std::string& content, const std::vector<std::string>& pieces);
+  int pseudo(int doc, int parent, const std::string& type, const std::string& content,
+             const std::vector<std::string>& pieces);
   void no_box(int doc, int node);
   void flag(int doc, int node, const std::string& rare_boolean);  // "isClickable", "inputChecked", "optionSelected"
   void rare_string(int doc, int node, const std::string& key,

@@ -174,7 +174,8 @@ TEST_CASE("resolve_fresh: a ref against a fresh capture, outside any action, cha
 TEST_CASE("describe_node: the core's role and name of a node, with the ref the agent holds", "[engine][resolve]") {
   // The extension names what covers a target by this (extension/lib/actionability.js): one naming.
   Harness h;
-  auto s0 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(3, "button", "Pay", Region::kMain, "SUB").build();
+  auto s0 =
+      PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(3, "button", "Pay", Region::kMain, "SUB").build();
   FactPack full = h.snap(s0);
   auto d = h.engine.describe_node(h.key, 1, "MAIN");
   REQUIRE(d);
@@ -183,11 +184,16 @@ TEST_CASE("describe_node: the core's role and name of a node, with the ref the a
   CHECK(d->role == "button");
   CHECK(d->name == "Save");
   CHECK(h.engine.describe_node(h.key, 3, "SUB")->ref == ref_of(full, "button", "Pay"));
-  CHECK_FALSE(h.engine.describe_node(h.key, 3, "MAIN")->found);  // same node id, another frame
+  CHECK_FALSE(h.engine.describe_node(h.key, 3, "MAIN")->found);   // same node id, another frame
   CHECK(h.engine.describe_node(h.key, 3, "")->name == "Pay");     // frame not known: any frame
   CHECK_FALSE(h.engine.describe_node(h.key, 99, "MAIN")->found);  // no line of the compiler's
   // Compiled but never delivered (a capture that began an action): its role and name, no ref.
-  auto s1 = PageBuilder().frame("SUB", "S1").el(1, "button", "Save").el(3, "button", "Pay", Region::kMain, "SUB").el(4, "link", "New").build();
+  auto s1 = PageBuilder()
+                .frame("SUB", "S1")
+                .el(1, "button", "Save")
+                .el(3, "button", "Pay", Region::kMain, "SUB")
+                .el(4, "link", "New")
+                .build();
   h.begin(s1, std::nullopt);
   auto n = h.engine.describe_node(h.key, 4, "MAIN");
   REQUIRE(n);
