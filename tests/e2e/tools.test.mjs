@@ -220,3 +220,23 @@ test('network finds the failing API call behind a vague error, and shows it with
   assert.equal(none.isError, true);
   assert.match(none.text, /^error unknown_request: network: no request #999 since the last navigation of this tab/);
 });
+
+test('network lists a 50 MiB response and, asked for it, says it is too large to show; nothing is lost and the tab answers on', async () => {
+  const nav = await call('navigate', { url: sites.url('/sites/big-download.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const got = await call('click', { ref: refOf('button', 'Download the yearly report'), version: nav.fp.version });
+  assert.equal(got.isError, false, got.text);
+  // The page's own count: the whole body arrived (50 MiB and its two quotes).
+  const done = await call('wait_for', { text: `Downloaded ${50 * 1024 * 1024 + 2} characters`, ms: 20_000 });
+  assert.equal(done.isError, false, done.text);
+  const list = await chain.call('network', {});
+  const row = /\n#(\d+) GET 200 fetch 50\.0MB \d+ms "[^"\n]*\/api\/big\?mb=50"\n/.exec(list.text);
+  assert.ok(row, list.text);
+  const one = await chain.call('network', { id: Number(row[1]) });
+  assert.equal(one.isError, false, one.text);
+  assert.match(one.text, /\nresponse body: 50\.0MB, over the 976\.6kB shown; not fetched\n?/, one.text);
+  assert.ok(one.text.length < 4_000, `the answer stays small: ${one.text.length} characters`);
+  const after = await call('snapshot', {});
+  assert.equal(after.isError, false, after.text);
+  assert.ok(after.fp.elements.some((e) => e.name === `Downloaded ${50 * 1024 * 1024 + 2} characters`), after.text);
+});

@@ -34,6 +34,7 @@
 //                 record tests/cases-unseen, which the tests read without them: apt-get install them first)
 //   /debdoc/nodejs/  the Node.js API docs Debian's nodejs package ships (/usr/share/doc/nodejs/api)
 //   /api/fail     a 500 with a JSON error body (and a token and a cookie to redact)
+//   /api/big?mb=N a JSON body of N MiB (at most BIG_MAX_MB), streamed: a response too large to show
 //   /slow?ms=N    answers after N ms (bounded by SLOW_MAX_MS), for network-idle tests
 //   /many-frames?n=N&links=M  a page of N same-origin iframes and M links, written in its HTML
 import { createServer } from 'node:http';
@@ -73,6 +74,8 @@ export const MOUNTS = Object.freeze({
 
 /** Longest delay /slow may be asked for. */
 export const SLOW_MAX_MS = 30_000;
+/** The largest /api/big a test may ask for (MiB). */
+export const BIG_MAX_MB = 64;
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -158,6 +161,16 @@ function handler(req, res) {
   if (url.pathname === '/api/fail') {  // a failing API call (network tool): 500 with a JSON error that carries a token
     res.writeHead(500, { 'content-type': 'application/json', 'cache-control': 'no-store', 'set-cookie': 'sid=s3cr3t-session; HttpOnly' });
     res.end(JSON.stringify({ error: 'database unavailable', retry: true, access_token: 'tok-123-secret' }));
+    return;
+  }
+  if (url.pathname === '/api/big') {  // a huge response (network tool): N MiB of JSON, streamed in 1 MiB pieces
+    const mb = Math.min(BIG_MAX_MB, Math.max(1, Number(url.searchParams.get('mb')) || 1));
+    const piece = Buffer.alloc(1 << 20, 'a');
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(mb * (1 << 20) + 2) });
+    res.write('"');
+    let left = mb;
+    const more = () => { while (left > 0) { left--; if (!res.write(piece)) { res.once('drain', more); return; } } res.end('"'); };
+    more();
     return;
   }
   if (url.pathname === '/redirect') {  // /redirect?to=URL: a server-side redirect (302), anywhere
