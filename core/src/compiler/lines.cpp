@@ -1,7 +1,10 @@
 #include "compiler/lines.h"
 
+#include <algorithm>
+
 #include "athena/limits.h"
 #include "compiler/accname.h"
+#include "compiler/compile_state.h"
 #include "compiler/node_state.h"
 #include "compiler/revealed_text.h"
 #include "compiler/roles.h"
@@ -194,6 +197,124 @@ bool only_scrolls(const Dom& dom, int i, std::string_view role) {
        {"aria-expanded", "aria-controls", "aria-haspopup", "data-toggle", "data-bs-toggle", "role"})
     if (dom.has_attr(i, a)) return false;
   return true;
+}
+
+// The walk's first step for every node: what it inherits from its parent, and where it sits in
+// the page's outline (which line it goes under).
+void inherit_outline(CompileState& st, int i) {
+  const Dom& dom = st.dom;
+  const auto& role = st.role;
+  auto& anchor = st.anchor;
+  auto& item = st.item;
+  auto& last_term = st.last_term;
+  const auto u = static_cast<std::size_t>(i);
+  const Node& node = dom.nodes[u];
+  if (node.parent >= 0) {
+    const auto pu = static_cast<std::size_t>(node.parent);
+    st.region[u] = st.region[pu];
+    st.landmark[u] = st.landmark[pu];
+    st.z[u] = st.z[pu];
+    st.ov[u] = st.ov[pu];
+    st.in_live[u] = st.in_live[pu];
+    st.in_editable[u] = st.in_editable[pu] || st.editable[pu];
+    st.covered[u] = st.covered[pu];
+    st.in_heading[u] = st.in_heading[pu];
+    st.in_text[u] = st.in_text[pu];
+    anchor[u] = anchor[pu];
+    item[u] = item[pu];
+    if (dom.is_element(node.parent)) {
+      // A row or <details> holds its content under its own first line; a list, under the line
+      // of the item it is nested in (none for a top-level list). A row that is no line of its
+      // own (a header row of sortable column headers) puts its cells side by side, where it is.
+      if (dom.tag(node.parent) == "tr" || role[pu] == "row") {
+        if (st.own_line[pu]) anchor[u] = node.parent;
+      } else if (st.own_line[pu] && is_group_line(dom, node.parent, role[pu])) {
+        anchor[u] = node.parent;
+      } else if (dom.tag(node.parent) == "details" || is_article(role[pu])) {
+        anchor[u] = node.parent;
+      } else if (dom.tag(node.parent) == "dl" && dom.tag(i) == "dd" && last_term[pu] >= 0) {
+        // A description sits under its term: an API reference's signature (Sphinx writes each
+        // function as <dl><dt>abs(x)</dt><dd>…</dd></dl>) heads its docs, as a glossary's word
+        // does its meaning, and trimming collapses the docs first. A list in the description
+        // sits there too, as one in a <details> does.
+        anchor[u] = last_term[pu];
+        item[u] = last_term[pu];
+      } else if (is_outline_list(dom, node.parent, role[pu])) {
+        anchor[u] = st.list_anchor[pu] >= 0 ? st.list_anchor[pu] : item[pu];
+      }
+      if (dom.tag(node.parent) == "dl" && dom.tag(i) == "dt") last_term[pu] = i;
+    }
+  }
+  if (dom.is_element(i) && is_article(role[u])) item[u] = i;  // a list in it sits under its title
+  if (dom.is_element(i) && is_outline_item(dom, i, role[u])) {
+    item[u] = i;
+    if (node.parent >= 0 && is_outline_list(dom, node.parent, role[static_cast<std::size_t>(node.parent)])) {
+      st.prev_item[u] = st.last_item[static_cast<std::size_t>(node.parent)];
+      st.last_item[static_cast<std::size_t>(node.parent)] = i;
+    }
+  }
+  if (!dom.is_element(i)) return;
+  if (is_outline_list(dom, i, role[u])) {
+    // A nested list sits under the item that holds it; when that item has no line before the
+    // list, under the item before it: mdBook writes a chapter's sections as
+    // `<li><a>4. Ownership</a></li><li><ol class="section">…</ol></li>`, and they are its.
+    const auto& first_line = st.first_line;
+    const int it = item[u];
+    const int prev = it >= 0 ? st.prev_item[static_cast<std::size_t>(it)] : -1;
+    st.list_anchor[u] = it >= 0 && first_line[static_cast<std::size_t>(it)] < 0 && prev >= 0 &&
+                                first_line[static_cast<std::size_t>(prev)] >= 0
+                            ? prev
+                            : it;
+  }
+}
+
+// A dialog's title is its region's label (`<region name="dialog" label="Delete files?">`): its
+// heading would say it again. The lines after it are still under that heading.
+bool dialog_title(CompileState& st, int i, const LineKind& k, const ReadableNode& rn) {
+  if (k.cat == Category::kHeading && rn.region == Region::kDialog && !rn.region_label.empty() &&
+      rn.name == rn.region_label) {
+    st.heading = rn.name;
+    st.covered[static_cast<std::size_t>(i)] = 1;
+    return true;
+  }
+  return false;
+}
+
+// The line goes into the snapshot under the line its item or its context holds.
+void place_line(CompileState& st, int i, const LineKind& k, int under_line, ReadableNode&& rn) {
+  const Dom& dom = st.dom;
+  Snapshot& snap = st.snap;
+  const auto& anchor = st.anchor;
+  auto& first_line = st.first_line;
+  const auto u = static_cast<std::size_t>(i);
+  const Category cat = k.cat;
+  const bool group = k.group;
+  rn.heading = st.heading;
+  rn.shadow_path = dom.shadow_path(i);
+  // The first line of an item (a post's title, a disclosure's summary) sits where the item does.
+  int held_by = anchor[u];
+  while (held_by >= 0 && first_line[static_cast<std::size_t>(held_by)] < 0)
+    held_by = anchor[static_cast<std::size_t>(held_by)];
+  const int above = under_line >= 0 ? under_line : held_by >= 0 ? first_line[static_cast<std::size_t>(held_by)] : -1;
+  rn.depth = above >= 0 ? std::min(st.line_depth[static_cast<std::size_t>(above)] + 1, limits::kMaxOutlineDepth) : 0;
+  st.line_depth.push_back(rn.depth);
+  for (int a = i; a >= 0 && first_line[static_cast<std::size_t>(a)] < 0;
+       a = dom.nodes[static_cast<std::size_t>(a)].parent)
+    first_line[static_cast<std::size_t>(a)] = static_cast<int>(snap.nodes.size());
+  if (cat == Category::kText && !group) st.in_text[u] = 1;
+  // A box that is a line only because it takes focus (a named scrolling region around a table)
+  // is named by its label, not its words: what it holds is read, line by line.
+  else if (!group)
+    st.covered[u] =
+        !is_container_role(st.role[u]) && !(focus_only(dom, i, st.role[u]) && !name_from_content(st.role[u]));
+  st.own_line[u] = 1;
+  if (group) st.item[u] = i;  // a list inside a named group sits under the group's line too
+  snap.nodes.push_back(std::move(rn));
+  st.node_ov.push_back(st.ov[u]);
+  if (cat == Category::kHeading) {
+    st.heading = snap.nodes.back().name;
+    st.in_heading[u] = static_cast<int>(snap.nodes.size() - 1);
+  }
 }
 
 }  // namespace athena::compiler

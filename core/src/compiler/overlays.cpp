@@ -1,8 +1,13 @@
 #include "compiler/overlays.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "athena/limits.h"
+#include "compiler/accname.h"
+#include "compiler/compile_state.h"
+#include "compiler/roles.h"
 #include "compiler/text.h"
 
 namespace athena::compiler {
@@ -149,6 +154,80 @@ int popup_box(const Dom& dom, int list) {
     best = n;
   }
   return best;
+}
+
+// Visible menus and lists are classified here, once. A dropdown's list in a floating box with
+// its search field (Select2, Tom Select) hands its match to the box: the box is the overlay, so
+// the field the agent types into to filter the list opens with it.
+void match_lists(CompileState& st) {
+  const Dom& dom = st.dom;
+  const auto& role = st.role;
+  auto& match_of = st.match_of;
+  for (const int i : dom.order) {
+    const auto u = static_cast<std::size_t>(i);
+    if (!dom.is_element(i) || (role[u] != "menu" && role[u] != "listbox") || !st.vis.visible(i, is_focusable(dom, i)))
+      continue;
+    const OverlayMatch m = classify_overlay(dom, i, role[u]);
+    match_of.emplace(i, m);
+    const int box = m.rule == 5 ? popup_box(dom, i) : -1;
+    if (box < 0 || match_of.count(box)) continue;
+    const OverlayMatch own = classify_overlay(dom, box, role[static_cast<std::size_t>(box)]);
+    match_of[box] = own.rule ? own : m;
+    match_of[i] = OverlayMatch{};
+  }
+}
+
+// An element that matches a rule opens an overlay: what is below it is in that overlay.
+void add_overlay_candidate(CompileState& st, int i, bool visible) {
+  const auto u = static_cast<std::size_t>(i);
+  if (const auto found = st.match_of.find(i); visible || found != st.match_of.end()) {
+    const OverlayMatch m = found != st.match_of.end() ? found->second : classify_overlay(st.dom, i, st.role[u]);
+    if (m.rule) {
+      st.cands.push_back(Candidate{i, st.ov[u], m, st.z[u]});
+      st.ov[u] = static_cast<int>(st.cands.size()) - 1;
+    }
+  }
+}
+
+// Overlays in stacking order (z-index, then document order = candidate order).
+void place_overlays(CompileState& st) {
+  const Dom& dom = st.dom;
+  Snapshot& snap = st.snap;
+  const auto& cands = st.cands;
+  std::vector<int> sorted(cands.size());
+  for (std::size_t k = 0; k < sorted.size(); ++k) sorted[k] = static_cast<int>(k);
+  std::stable_sort(sorted.begin(), sorted.end(), [&](int a, int b) {
+    return cands[static_cast<std::size_t>(a)].z < cands[static_cast<std::size_t>(b)].z;
+  });
+  std::vector<int> new_index(cands.size(), -1);
+  for (const int k : sorted) {
+    const Candidate& c = cands[static_cast<std::size_t>(k)];
+    const Node& rootn = dom.nodes[static_cast<std::size_t>(c.node)];
+    if (rootn.frame < 0) {
+      snap.has_unknown_frames = true;
+      continue;
+    }
+    Overlay o;
+    o.backend_node_id = dom.backend(c.node);
+    o.frame_id = std::string(st.raw.frames[static_cast<std::size_t>(rootn.frame)].id);
+    o.loader_id = std::string(st.raw.frames[static_cast<std::size_t>(rootn.frame)].loader_id);
+    o.type = c.match.type;
+    o.rule = c.match.rule;
+    o.confidence = c.match.confidence;
+    o.z_index = c.z;
+    o.name =
+        cut(accessible_name(dom, st.vis, c.node, st.role[static_cast<std::size_t>(c.node)]), limits::kMaxNameChars);
+    new_index[static_cast<std::size_t>(k)] = static_cast<int>(snap.overlays.size());
+    snap.overlays.push_back(std::move(o));
+  }
+  // A dropped overlay (unknown frame) hands its contents to the one around it.
+  auto resolve = [&](int k) {
+    while (k >= 0 && new_index[static_cast<std::size_t>(k)] < 0) k = cands[static_cast<std::size_t>(k)].parent;
+    return k < 0 ? -1 : new_index[static_cast<std::size_t>(k)];
+  };
+  for (std::size_t k = 0; k < cands.size(); ++k)
+    if (new_index[k] >= 0) snap.overlays[static_cast<std::size_t>(new_index[k])].parent = resolve(cands[k].parent);
+  for (std::size_t k = 0; k < snap.nodes.size(); ++k) snap.nodes[k].overlay = resolve(st.node_ov[k]);
 }
 
 }  // namespace athena::compiler

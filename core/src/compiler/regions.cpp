@@ -1,7 +1,12 @@
 #include "compiler/regions.h"
 
 #include <algorithm>
+#include <string>
+#include <string_view>
 
+#include "athena/limits.h"
+#include "compiler/accname.h"
+#include "compiler/compile_state.h"
 #include "compiler/roles.h"
 #include "compiler/text.h"
 #include "landmarks.inc"  // generated from extension/lib/landmarks.js by core/gen-landmarks.mjs
@@ -69,6 +74,39 @@ bool part_of_dialog(Region r) {
   for (const auto& l : generated::kLandmarks)
     if (l.region == r) return l.part_of_dialog;
   return false;
+}
+
+// An element that is a landmark opens its region for what it holds.
+void enter_landmark(CompileState& st, int i) {
+  const auto u = static_cast<std::size_t>(i);
+  const Region lm = landmark_of(st.dom, i, st.role[u]);
+  // A dialog's own header and footer are part of the dialog, not page landmarks.
+  const bool in_dialog_part = st.region[u] == Region::kDialog && part_of_dialog(lm);
+  if (lm != Region::kPage && !in_dialog_part) {
+    st.region[u] = lm;
+    st.landmark[u] = i;
+  }
+}
+
+// A line's region and the label of its landmark, read once per landmark.
+void label_region(CompileState& st, int i, ReadableNode& rn) {
+  const auto u = static_cast<std::size_t>(i);
+  const auto& landmark = st.landmark;
+  rn.region = st.region[u];
+  if (landmark[u] >= 0) {
+    auto it = st.landmark_label.find(landmark[u]);
+    if (it == st.landmark_label.end()) {
+      std::string label;
+      // Only an author-given label names a landmark (its content would repeat the page). A region
+      // is one only through its name, and a title gives it one too: it labels the block.
+      for (const std::string_view a : {"aria-label", "aria-labelledby", "title"})
+        if (st.dom.has_attr(landmark[u], a) && (a != "title" || rn.region == Region::kRegion))
+          label = cut(accessible_name(st.dom, st.vis, landmark[u], st.role[static_cast<std::size_t>(landmark[u])]),
+                      limits::kMaxNameChars);
+      it = st.landmark_label.emplace(landmark[u], std::move(label)).first;
+    }
+    rn.region_label = it->second;
+  }
 }
 
 }  // namespace athena::compiler
