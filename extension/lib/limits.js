@@ -2,7 +2,7 @@
 // Waits are in milliseconds, sizes in bytes or characters as named.
 
 export const LIMITS = Object.freeze({
-  // --- refs (extension/lib/agent.js) ---
+  // --- refs (extension/lib/browser-engine.js) ---
   /** Refs are numbered by one engine; storage.session holds a number past every ref delivered, raised by this much when reached, and a restarted worker's engine starts there. */
   refBlock: 100_000,
   // --- bounded stabilization after an action (extension/lib/stabilize.js) ---
@@ -229,7 +229,7 @@ export const LIMITS = Object.freeze({
   maxSessions: 32,
   /** Tabs one session may control at once. */
   maxTabsPerSession: 32,
-  /** Tabs one action may open that become the agent's (agent.js onTabCreated); the rest stay open, counted, not controlled. */
+  /** Tabs one action may open that become the agent's (browser-events.js onTabCreated); the rest stay open, counted, not controlled. */
   popupsAdoptedMax: 5,
   /** Calls whose time breakdown the action flow keeps (extension/lib/action-flow.js timings; the benchmark reads them). */
   timingsKept: 64,

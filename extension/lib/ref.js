@@ -1,6 +1,6 @@
 // The ref grammar, e{element}, as the core parses it (core/src/engine/view.cpp parse_ref):
 // decimal digits with no leading zero, at most MAX_DIGITS of them. The number is unique among
-// every tab of the one engine (and across worker restarts: agent.js starts each engine past the
+// every tab of the one engine (and across worker restarts: browser-engine.js starts each engine past the
 // last), so a ref names no tab: the engine says which tab issued it (Engine.owner).
 // rules/ref.json is the one table of it; tests/node/ref-rule.test.mjs checks these constants and
 // every case there, as tests/unit/engine/ref_rule_test.cpp does for the core.

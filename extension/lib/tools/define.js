@@ -9,7 +9,7 @@ import { ToolError } from '../tab-state.js';
 /**
  * What a handler acts through besides its tab: the narrow context the dispatcher gives it
  * (extension/lib/agent.js `#context`), never the agent itself.
- * @typedef {import('../agent.js').ToolContext} ToolContext
+ * @typedef {import('../tool-context.js').ToolContext} ToolContext
  * @typedef {import('../agent.js').Reply} Reply
  * @typedef {import('../tab-session.js').TabSession} TabSession
  * @typedef {(t: TabSession, args: any, ctx: ToolContext) => Promise<Reply>} Handler
