@@ -11,20 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-const char* tri(Tri t) {
-  switch (t) {
-    case Tri::kTrue:
-      return "true";
-    case Tri::kFalse:
-      return "false";
-    case Tri::kMixed:
-      return "mixed";
-    case Tri::kUnset:
-      break;
-  }
-  return nullptr;
-}
-
 json state_json(const NodeState& s) {
   json j = json::object();
   if (s.disabled) j["disabled"] = true;
@@ -34,9 +20,9 @@ json state_json(const NodeState& s) {
   if (s.selected) j["selected"] = true;
   if (s.readonly) j["readonly"] = true;
   if (s.current) j["current"] = true;
-  if (const char* t = tri(s.checked)) j["checked"] = t;
-  if (const char* t = tri(s.expanded)) j["expanded"] = t;
-  if (const char* t = tri(s.pressed)) j["pressed"] = t;
+  if (const char* t = render::tri_name(s.checked)) j["checked"] = t;
+  if (const char* t = render::tri_name(s.expanded)) j["expanded"] = t;
+  if (const char* t = render::tri_name(s.pressed)) j["pressed"] = t;
   if (const char* w = render::sort_name(s.sort)) j["sort"] = w;
   if (s.value_redacted)
     j["value_redacted"] = true;

@@ -45,9 +45,7 @@ void attr(std::string& out, const char* key, std::string_view value) {
   quoted(out, value);
 }
 
-namespace {
-
-const char* tri_word(Tri t) {
+const char* tri_name(Tri t) {
   switch (t) {
     case Tri::kTrue:
       return "true";
@@ -58,10 +56,8 @@ const char* tri_word(Tri t) {
     case Tri::kUnset:
       break;
   }
-  return "";
+  return nullptr;
 }
-
-}  // namespace
 
 const char* sort_name(Sort s) {
   switch (s) {
@@ -82,8 +78,9 @@ std::vector<StateWord> state_word_list(const Element& e) {
   const NodeState& s = e.state;
   auto word = [&](const char* w) { out.push_back({w, w}); };
   auto tri = [&](const char* key, Tri t, bool false_matters) {
-    if (t == Tri::kUnset || (t == Tri::kFalse && !false_matters)) return;
-    out.push_back({key, t == Tri::kTrue ? std::string(key) : std::string(key) + "=" + tri_word(t)});
+    const char* w = tri_name(t);
+    if (w == nullptr || (t == Tri::kFalse && !false_matters)) return;
+    out.push_back({key, t == Tri::kTrue ? std::string(key) : std::string(key) + "=" + w});
   };
   if (e.category == Category::kHeading && e.level > 0) out.push_back({"level", "level=" + std::to_string(e.level)});
   if (s.disabled) word("disabled");

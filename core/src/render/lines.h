@@ -36,6 +36,9 @@ struct StateWord {
 std::vector<StateWord> state_word_list(const Element& e);
 /// "ascending", "descending", "other" (aria-sort's words); nullptr when unset.
 const char* sort_name(Sort s);
+/// "true", "false", "mixed" (the words of a tri-state: checked, expanded, pressed); nullptr when
+/// unset. The text and the JSON of a FactPack both spell a tri-state with it.
+const char* tri_name(Tri t);
 
 /// state_word_list joined, each word after a space; "" when nothing is set.
 std::string state_words(const Element& e);
