@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useChain } from './lib/use-chain.mjs';
 import { AgentView } from '../support/factpack-text.mjs';
+import { actFitting, refOf } from './lib/agent-steps.mjs';
 
 let sites;
 let chain;
@@ -21,19 +22,8 @@ function agentPage(urlPart) {
 
 /** What the agent holds, from every FactPack it got (a page seen before comes back as unchanged regions). */
 const view = new AgentView();
-/** Calls a tool as the agent; FactPacks go into `view`. */
-async function call(name, args) {
-  const r = await chain.call(name, args);
-  if (r.fp) assert.deepEqual(view.apply(r.fp), [], `${name}: the FactPack does not apply to what the agent holds:\n${r.text}`);
-  return r;
-}
-
-/** The ref of role+name among what the agent holds. */
-function refOf(role, name) {
-  const e = [...view.elements.values()].find((x) => x.role === role && x.name === name);
-  assert.ok(e, `no ${role} "${name}" held: ${JSON.stringify([...view.elements.values()].map((x) => `${x.role} ${x.name}`))}`);
-  return e.ref;
-}
+/** Calls a tool as the agent; FactPacks go into `view` (tests/e2e/lib/agent-steps.mjs). @param {string} name @param {object} args */
+const call = (name, args) => actFitting(chain, view, name, args);
 
 /** Navigates to the sign-up form: its FactPack and the refs of its fields. */
 async function openSignup() {
@@ -41,10 +31,10 @@ async function openSignup() {
   assert.equal(nav.isError, false, nav.text);
   return {
     nav, page: agentPage('/sites/signup.html'),
-    name: refOf('textbox', 'Full name'), email: refOf('textbox', 'Email'), age: refOf('spinbutton', 'Age'),
-    about: refOf('textbox', 'About you'), country: refOf('combobox', 'Country'), city: refOf('combobox', 'City'),
-    news: refOf('checkbox', 'Send me news'), pro: refOf('radio', 'Pro'), dark: refOf('switch', 'Dark mode'),
-    code: refOf('textbox', 'Referral code'), submit: refOf('button', 'Create account'),
+    name: refOf(view, 'textbox', 'Full name'), email: refOf(view, 'textbox', 'Email'), age: refOf(view, 'spinbutton', 'Age'),
+    about: refOf(view, 'textbox', 'About you'), country: refOf(view, 'combobox', 'Country'), city: refOf(view, 'combobox', 'City'),
+    news: refOf(view, 'checkbox', 'Send me news'), pro: refOf(view, 'radio', 'Pro'), dark: refOf(view, 'switch', 'Dark mode'),
+    code: refOf(view, 'textbox', 'Referral code'), submit: refOf(view, 'button', 'Create account'),
   };
 }
 
@@ -128,7 +118,7 @@ async function openBoard() {
 test('drag moves a card to another column of a SortableJS board (pointer-driven), answered with a FactPack', async () => {
   const b = await openBoard();
   assert.equal(await b.order(), 'spec,tests,docs | setup,ci');
-  const r = await call('drag', { ref: refOf('button', 'Write spec'), to: refOf('button', 'Configure CI'), version: b.nav.fp.version });
+  const r = await call('drag', { ref: refOf(view, 'button', 'Write spec'), to: refOf(view, 'button', 'Configure CI'), version: b.nav.fp.version });
   assert.equal(r.isError, false, r.text);
   assert.equal(await b.order(), 'tests,docs | setup,spec,ci');
   assert.match(r.text, /Moved\. todo: tests,docs; done: setup,spec,ci/);
@@ -136,7 +126,7 @@ test('drag moves a card to another column of a SortableJS board (pointer-driven)
 
 test('drag does a native HTML5 drag and drop (draggable onto a drop zone)', async () => {
   const b = await openBoard();
-  const r = await call('drag', { ref: refOf('button', 'report.pdf'), to: refOf('button', 'Trash'), version: b.nav.fp.version });
+  const r = await call('drag', { ref: refOf(view, 'button', 'report.pdf'), to: refOf(view, 'button', 'Trash'), version: b.nav.fp.version });
   assert.equal(r.isError, false, r.text);
   assert.equal(await b.page.locator('#log').textContent(), 'Deleted report.pdf');
   assert.match(r.text, /Deleted report\.pdf/);
@@ -145,13 +135,13 @@ test('drag does a native HTML5 drag and drop (draggable onto a drop zone)', asyn
 
 test('drag refuses a drop target in another frame, a stale target and a bad offset, and drags nothing', async () => {
   const b = await openBoard();
-  const report = refOf('button', 'report.pdf');
-  const archive = refOf('button', 'Archive bin');
+  const report = refOf(view, 'button', 'report.pdf');
+  const archive = refOf(view, 'button', 'Archive bin');
   const other = await call('drag', { ref: report, to: archive });
   assert.equal(other.isError, true, other.text);
   assert.equal(other.text, `error other_frame: drag: the drop target ${archive} button "Archive bin" is in another frame than ${report} button "report.pdf": a drag cannot carry an element from one frame's document to another's; nothing was dragged`);
   await b.page.evaluate(() => document.getElementById('trash')?.remove());
-  const stale = await call('drag', { ref: report, to: refOf('button', 'Trash') });
+  const stale = await call('drag', { ref: report, to: refOf(view, 'button', 'Trash') });
   assert.equal(stale.isError, true, stale.text);
   assert.match(stale.text, /^error ref_removed: drag: the drop target e\d+: .*nothing was dragged: take a snapshot and use its refs$/);
   const both = await call('drag', { ref: report, to: archive, dx: 10 });
@@ -164,7 +154,7 @@ test('drag refuses a drop target in another frame, a stale target and a bad offs
 test('drag by an offset moves a card down its column', async () => {
   const b = await openBoard();
   const box = await b.page.locator('[data-id=spec]').boundingBox();
-  const r = await call('drag', { ref: refOf('button', 'Write spec'), dy: Math.round(box.height * 2.5), version: b.nav.fp.version });
+  const r = await call('drag', { ref: refOf(view, 'button', 'Write spec'), dy: Math.round(box.height * 2.5), version: b.nav.fp.version });
   assert.equal(r.isError, false, r.text);
   assert.equal(await b.order(), 'tests,docs,spec | setup,ci');
 });
@@ -174,14 +164,14 @@ test('resize to a phone collapses a responsive menu, desktop brings it back; eac
   assert.equal(nav.isError, false, nav.text);
   const page = agentPage('/sites/responsive.html');
   const wide = await page.evaluate(() => `${innerWidth}x${innerHeight}`);
-  const deals = refOf('link', 'Deals');
+  const deals = refOf(view, 'link', 'Deals');
   const phone = await call('resize', { device: 'phone', version: nav.fp.version });
   assert.equal(phone.isError, false, phone.text);
   assert.equal(await page.evaluate(() => `${innerWidth}x${innerHeight}`), '390x844');
   assert.ok(phone.text.includes(`viewport 390x844 (phone), was ${wide}`), phone.text);
   assert.equal(phone.fp.type, 'delta', phone.text);
   assert.deepEqual(phone.fp.added.flatMap((a) => a.elements).map((e) => `${e.role} ${e.name}`), ['button Menu'], phone.text);
-  const menu = refOf('button', 'Menu');
+  const menu = refOf(view, 'button', 'Menu');
   assert.ok(phone.fp.removed.some((r) => r.ref === deals), phone.text);
   const desk = await call('resize', { device: 'desktop' });
   assert.equal(desk.isError, false, desk.text);
@@ -198,7 +188,7 @@ test('resize to a phone collapses a responsive menu, desktop brings it back; eac
 test('network finds the failing API call behind a vague error, and shows it with every credential redacted', async () => {
   const nav = await call('navigate', { url: sites.url('/sites/failing-api.html') });
   assert.equal(nav.isError, false, nav.text);
-  const clicked = await call('click', { ref: refOf('button', 'Load orders'), version: nav.fp.version });
+  const clicked = await call('click', { ref: refOf(view, 'button', 'Load orders'), version: nav.fp.version });
   assert.equal(clicked.isError, false, clicked.text);
   assert.match(clicked.text, /Something went wrong/);
   const failed = await chain.call('network', { failed: true });
@@ -224,7 +214,7 @@ test('network finds the failing API call behind a vague error, and shows it with
 test('network lists a 50 MiB response and, asked for it, says it is too large to show; nothing is lost and the tab answers on', async () => {
   const nav = await call('navigate', { url: sites.url('/sites/big-download.html') });
   assert.equal(nav.isError, false, nav.text);
-  const got = await call('click', { ref: refOf('button', 'Download the yearly report'), version: nav.fp.version });
+  const got = await call('click', { ref: refOf(view, 'button', 'Download the yearly report'), version: nav.fp.version });
   assert.equal(got.isError, false, got.text);
   // The page's own count: the whole body arrived (50 MiB and its two quotes).
   const done = await call('wait_for', { text: `Downloaded ${50 * 1024 * 1024 + 2} characters`, ms: 20_000 });

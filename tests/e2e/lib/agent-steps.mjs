@@ -14,12 +14,26 @@ export function refOf(view, role, name) {
 }
 
 /**
- * A tool call whose answer the view takes in; returns it.
+ * A tool call whose answer the view takes in; returns it. For a view begun partway through the
+ * agent's session (one per test on a shared chain), which may be shown regions as unchanged that
+ * it never held: actFitting checks what a view that saw every answer holds.
  * @param {any} chain @param {import('../../support/factpack-text.mjs').AgentView} view @param {string} tool @param {object} args
  */
 export async function act(chain, view, tool, args) {
   const r = await chain.call(tool, args);
   if (!r.isError) view.apply(r.text);
+  return r;
+}
+
+/**
+ * A tool call whose FactPack the view takes in, and which must fit what the view holds (a page
+ * seen before comes back as unchanged regions): for a view that saw every answer of the agent's
+ * session. Returns the answer.
+ * @param {any} chain @param {import('../../support/factpack-text.mjs').AgentView} view @param {string} tool @param {object} args
+ */
+export async function actFitting(chain, view, tool, args) {
+  const r = await chain.call(tool, args);
+  if (r.fp) assert.deepEqual(view.apply(r.fp), [], `${tool}: the FactPack does not apply to what the agent holds:\n${r.text}`);
   return r;
 }
 
