@@ -99,7 +99,12 @@ async function agentsInFlight(env, chrome, n) {
   return agents;
 }
 
-test(`${MAX_CLIENTS} agents that each keep a call in flight: a new agent waits, and the first to finish makes room; nothing is cancelled`, async () => {
+/**
+ * Runs `body` with a host whose every slot is taken by an agent with a call in flight
+ * (agentsInFlight) and one more agent, `late`, connected; closes them all after.
+ * @param {(o: {chrome: FakeChrome, agents: Awaited<ReturnType<typeof agentsInFlight>>, late: any}) => Promise<void>} body
+ */
+async function withEverySlotBusy(body) {
   const { env } = sandbox();
   const chrome = new FakeChrome(env);
   let agents = [];
@@ -108,28 +113,7 @@ test(`${MAX_CLIENTS} agents that each keep a call in flight: a new agent waits, 
     agents = await agentsInFlight(env, chrome, MAX_CLIENTS);
     const late = await mcpClient(env, 'late');
     try {
-      const lateAnswer = late.callTool({ name: 'snapshot', arguments: {} });
-      await until('the late agent waiting for a slot', () => /client \d+ waits for a slot: all 32 are taken/.test(chrome.stderr), { last: () => chrome.stderr });
-      // One of the 32 finishes its call: it is answered, then gives its slot to the waiting agent.
-      chrome.send({ type: 'result', id: agents[7].call.id, ok: true, text: 'busy7 done' });
-      assert.equal(text(await agents[7].answer), 'busy7 done');
-      const lateOpen = await chrome.next((m) => m.type === 'session_open' && m.client === 'late');
-      const lateCall = await chrome.next((m) => m.type === 'call' && m.session === lateOpen.session);
-      chrome.send({ type: 'result', id: lateCall.id, ok: true, text: 'late served' });
-      assert.equal(text(await lateAnswer), 'late served');
-      // The agent that made room is served on its next call, with its own session: now the
-      // late agent, idle, makes room for it.
-      const again = agents[7].client.callTool({ name: 'snapshot', arguments: {} });
-      const back = await chrome.next((m) => m.type === 'call' && m.session === agents[7].session, 10_000);
-      chrome.send({ type: 'result', id: back.id, ok: true, text: 'busy7 again' });
-      assert.equal(text(await again), 'busy7 again');
-      // The other 31 calls were never cancelled, and each is answered when the extension is done.
-      for (const [i, a] of agents.entries()) {
-        if (i === 7) continue;
-        chrome.send({ type: 'result', id: a.call.id, ok: true, text: `busy${i} done` });
-        assert.equal(text(await a.answer), `busy${i} done`);
-      }
-      assert.equal(chrome.messages.filter((m) => m.type === 'cancel').length, 0, JSON.stringify(chrome.messages.filter((m) => m.type === 'cancel')));
+      await body({ chrome, agents, late });
     } finally {
       await late.close();
     }
@@ -137,16 +121,36 @@ test(`${MAX_CLIENTS} agents that each keep a call in flight: a new agent waits, 
     await Promise.all(agents.map((a) => a.client.close()));
     await chrome.close();
   }
-});
+}
 
-test(`${MAX_CLIENTS} agents whose calls never finish: a new agent is told why after its wait for a slot, and the way on`, async () => {
-  const { env } = sandbox();
-  const chrome = new FakeChrome(env);
-  let agents = [];
-  try {
-    await chrome.hello();
-    agents = await agentsInFlight(env, chrome, MAX_CLIENTS);
-    const late = await mcpClient(env, 'late');
+test(`${MAX_CLIENTS} agents that each keep a call in flight: a new agent waits, and the first to finish makes room; nothing is cancelled`, () =>
+  withEverySlotBusy(async ({ chrome, agents, late }) => {
+    const lateAnswer = late.callTool({ name: 'snapshot', arguments: {} });
+    await until('the late agent waiting for a slot', () => /client \d+ waits for a slot: all 32 are taken/.test(chrome.stderr), { last: () => chrome.stderr });
+    // One of the 32 finishes its call: it is answered, then gives its slot to the waiting agent.
+    chrome.send({ type: 'result', id: agents[7].call.id, ok: true, text: 'busy7 done' });
+    assert.equal(text(await agents[7].answer), 'busy7 done');
+    const lateOpen = await chrome.next((m) => m.type === 'session_open' && m.client === 'late');
+    const lateCall = await chrome.next((m) => m.type === 'call' && m.session === lateOpen.session);
+    chrome.send({ type: 'result', id: lateCall.id, ok: true, text: 'late served' });
+    assert.equal(text(await lateAnswer), 'late served');
+    // The agent that made room is served on its next call, with its own session: now the
+    // late agent, idle, makes room for it.
+    const again = agents[7].client.callTool({ name: 'snapshot', arguments: {} });
+    const back = await chrome.next((m) => m.type === 'call' && m.session === agents[7].session, 10_000);
+    chrome.send({ type: 'result', id: back.id, ok: true, text: 'busy7 again' });
+    assert.equal(text(await again), 'busy7 again');
+    // The other 31 calls were never cancelled, and each is answered when the extension is done.
+    for (const [i, a] of agents.entries()) {
+      if (i === 7) continue;
+      chrome.send({ type: 'result', id: a.call.id, ok: true, text: `busy${i} done` });
+      assert.equal(text(await a.answer), `busy${i} done`);
+    }
+    assert.equal(chrome.messages.filter((m) => m.type === 'cancel').length, 0, JSON.stringify(chrome.messages.filter((m) => m.type === 'cancel')));
+  }));
+
+test(`${MAX_CLIENTS} agents whose calls never finish: a new agent is told why after its wait for a slot, and the way on`, () =>
+  withEverySlotBusy(async ({ chrome, agents, late }) => {
     try {
       const r = await late.callTool({ name: 'snapshot', arguments: {} });
       assert.equal(r.isError, true);
@@ -157,14 +161,9 @@ test(`${MAX_CLIENTS} agents whose calls never finish: a new agent is told why af
       chrome.send({ type: 'result', id: agents[0].call.id, ok: true, text: 'busy0 done' });
       assert.equal(text(await agents[0].answer), 'busy0 done');
     } finally {
-      await late.close();
+      for (const a of agents) chrome.send({ type: 'result', id: a.call.id, ok: true, text: 'done' });
     }
-  } finally {
-    for (const a of agents) chrome.send({ type: 'result', id: a.call.id, ok: true, text: 'done' });
-    await Promise.all(agents.map((a) => a.client.close()));
-    await chrome.close();
-  }
-});
+  }));
 
 test(`${MAX_CLIENTS} agents that said hello and stay idle: a new agent is served, and the one idle the longest gives its slot up`, async () => {
   const { env } = sandbox();
