@@ -1,7 +1,8 @@
-// Generates athena-bridge's tool list from the one tool contract (extension/lib/tool-contract.js),
-// and from extension/lib/limits.js the bounds of the chunk rule (rules/native-chunks.json) and
-// those of the extension's that the bridge's deadlines must agree with (static_asserts in
-// bridge/src/limits.h):
+// Generates athena-bridge's tool list from the tool contract (rules/tools.json, through
+// rules/tools.mjs), with the bounds of the chunk rule (rules/native-chunks.json `bounds`) and those
+// of a call's life the bridge's deadlines must agree with (rules/wire-bounds.json; static_asserts in
+// bridge/src/limits.h). It reads rules/ only: the extension holds copies of the same, checked by
+// tests/node/tool-rules.test.mjs and tests/node/wire-bounds.test.mjs.
 //   node bridge/gen-tools.mjs OUT.inc   a C++ header with the MCP tool list, the FactPack tools, the
 //                                       arguments naming local files, those bounds and the longest
 //                                       wait a tool declares (CMake runs this at build time;
@@ -10,35 +11,36 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { GROUPS, mcpTools, TOOLS, wireTable } from '../extension/lib/tool-contract.js';
-import { LIMITS } from '../extension/lib/limits.js';
+import { CONTRACT, GROUPS, mcpTools, wireTable } from '../rules/tools.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rules = (/** @type {string} */ name) => JSON.parse(readFileSync(path.join(root, 'rules', name), 'utf8'));
 
 /**
- * A bound of limits.js as a C++ literal (a positive integer, or the generator fails), times
- * `scale` (minutes to milliseconds).
- * @param {'nativeChunkBytes' | 'nativeMaxChunks' | 'nativeMaxMessageBytes' | 'callDeadlineMaxMs' | 'callDeadlineGraceMs' | 'wakeAlarmMinutes'} name
+ * A bound of rules/ as a C++ literal (a positive integer, or the generator fails), times `scale`
+ * (minutes to milliseconds).
+ * @param {string} file @param {Record<string, unknown>} bounds @param {string} name
  */
-function bound(name, scale = 1) {
-  const v = LIMITS[name] * scale;
-  if (!Number.isSafeInteger(v) || v < 1) throw new Error(`extension/lib/limits.js ${name} is not a positive integer: ${v}`);
+function bound(file, bounds, name, scale = 1) {
+  const v = Number(bounds[name]) * scale;
+  if (!Number.isSafeInteger(v) || v < 1) throw new Error(`rules/${file} ${name} is not a positive integer: ${bounds[name]}`);
   return `${v}u`;
 }
 
 /**
- * The longest wait a tool's arguments may ask for (ToolDecl.deadline's maxMs; 0 when no tool takes
+ * The longest wait a tool's arguments may ask for (its deadline's maxMs; 0 when no tool takes
  * one): every call's deadline must hold it with the FactPack after it (static_assert in
  * bridge/src/limits.h), whichever tool declares it.
  */
 function longestToolWait() {
-  return Math.max(0, ...TOOLS.map((t) => t.deadline?.maxMs ?? 0));
+  return Math.max(0, ...CONTRACT.map((t) => t.deadline?.maxMs ?? 0));
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DELIM = 'athena_tools';
 
-/** The docs file with its generated table replaced by `table`. */
+/** The docs file with its generated table replaced by `table`. @param {string} text @param {string} table */
 export function docsWithTable(text, table) {
-  const begin = '<!-- tools:begin (generated from extension/lib/tool-contract.js: node bridge/gen-tools.mjs --docs) -->';
+  const begin = '<!-- tools:begin (generated from rules/tools.json: node bridge/gen-tools.mjs --docs) -->';
   const end = '<!-- tools:end -->';
   const i = text.indexOf(begin), j = text.indexOf(end);
   if (i < 0 || j < i) throw new Error(`docs/wire-protocol.md has no ${begin} ... ${end} block`);
@@ -53,23 +55,25 @@ if (!isMain) {
   const file = path.join(root, 'docs/wire-protocol.md');
   writeFileSync(file, docsWithTable(readFileSync(file, 'utf8'), wireTable()));
 } else if (out) {
-  // localFiles: the argument of a tool that names files on the user's computer (ToolDecl.localFiles),
-  // which the native host resolves before the call goes on (bridge/src/host.cpp).
-  const json = JSON.stringify({ tools: mcpTools(), factpack: TOOLS.filter((t) => t.factpack).map((t) => t.name),
-    groups: GROUPS, group: Object.fromEntries(TOOLS.map((t) => [t.name, t.group])),
-    localFiles: Object.fromEntries(TOOLS.filter((t) => t.localFiles).map((t) => [t.name, t.localFiles])) });
+  const chunks = rules('native-chunks.json').bounds;
+  const wire = rules('wire-bounds.json');
+  // localFiles: the argument of a tool that names files on the user's computer, which the native
+  // host resolves before the call goes on (bridge/src/host.cpp).
+  const json = JSON.stringify({ tools: mcpTools(), factpack: CONTRACT.filter((t) => t.factpack).map((t) => t.name),
+    groups: GROUPS, group: Object.fromEntries(CONTRACT.map((t) => [t.name, t.group])),
+    localFiles: Object.fromEntries(CONTRACT.filter((t) => t.localFiles).map((t) => [t.name, t.localFiles])) });
   if (json.includes(`)${DELIM}"`)) throw new Error('the contract contains the raw-string delimiter');
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, `// Generated from extension/lib/tool-contract.js by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +
+  writeFileSync(out, `// Generated from rules/tools.json, rules/native-chunks.json and rules/wire-bounds.json by bridge/gen-tools.mjs: do not edit.\n#pragma once\n\n` +
     `#include <cstddef>\n\nnamespace athena::bridge {\ninline constexpr const char* kToolContractJson = R"${DELIM}(${json})${DELIM}";\n}  // namespace athena::bridge\n\n` +
     `namespace athena::bridge::wire {\n` +
-    `inline constexpr std::size_t kChunkBytes = ${bound('nativeChunkBytes')};\n` +
-    `inline constexpr std::size_t kMaxChunks = ${bound('nativeMaxChunks')};\n` +
-    `inline constexpr std::size_t kMaxMessageBytes = ${bound('nativeMaxMessageBytes')};\n` +
-    `inline constexpr unsigned kCallDeadlineMaxMs = ${bound('callDeadlineMaxMs')};\n` +
-    `inline constexpr unsigned kCallDeadlineGraceMs = ${bound('callDeadlineGraceMs')};\n` +
+    `inline constexpr std::size_t kChunkBytes = ${bound('native-chunks.json', chunks, 'chunkBytes')};\n` +
+    `inline constexpr std::size_t kMaxChunks = ${bound('native-chunks.json', chunks, 'maxChunks')};\n` +
+    `inline constexpr std::size_t kMaxMessageBytes = ${bound('native-chunks.json', chunks, 'maxMessageBytes')};\n` +
+    `inline constexpr unsigned kCallDeadlineMaxMs = ${bound('wire-bounds.json', wire, 'callDeadlineMaxMs')};\n` +
+    `inline constexpr unsigned kCallDeadlineGraceMs = ${bound('wire-bounds.json', wire, 'callDeadlineGraceMs')};\n` +
     `inline constexpr unsigned kLongestToolWaitMs = ${longestToolWait()}u;\n` +
-    `inline constexpr unsigned kWakeAlarmMs = ${bound('wakeAlarmMinutes', 60_000)};\n` +
+    `inline constexpr unsigned kWakeAlarmMs = ${bound('wire-bounds.json', wire, 'wakeAlarmMinutes', 60_000)};\n` +
     `}  // namespace athena::bridge::wire\n`);
 } else {
   console.error('usage: node bridge/gen-tools.mjs OUT.inc | --docs');

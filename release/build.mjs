@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpTools } from '../extension/lib/tool-contract.js';
+import { mcpTools } from '../rules/tools.mjs';
 import { PLATFORMS, binaryPlatform, platformPackage } from './platforms.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

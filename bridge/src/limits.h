@@ -1,5 +1,6 @@
-// Every bound of athena-bridge, in one place. The bounds of the chunk rule, which the extension
-// shares, are extension/lib/limits.js's, generated into tool_contract.inc (bridge/gen-tools.mjs).
+// Every bound of athena-bridge, in one place. The bounds both ends of the wire share (the chunk
+// rule's, a call's deadlines, the wake alarm) are rules/'s (native-chunks.json `bounds`,
+// wire-bounds.json), generated into tool_contract.inc (bridge/gen-tools.mjs).
 #pragma once
 
 #include <cstddef>
@@ -10,11 +11,11 @@ namespace athena::bridge::limits {
 
 inline constexpr int kProtocol = 1;  // wire protocol (docs/wire-protocol.md)
 inline constexpr std::size_t kMaxToChromeBytes =
-    wire::kChunkBytes;  // Chrome's limit for host -> browser messages (limits.js nativeChunkBytes)
+    wire::kChunkBytes;  // Chrome's limit for host -> browser messages (native-chunks.json chunkBytes)
 inline constexpr std::size_t kChunkDataBytes = 512u << 10;  // data per chunk (JSON escaping may double it)
 inline constexpr std::size_t kMaxFrameBytes =
-    wire::kMaxMessageBytes;  // any framed or reassembled message we accept (limits.js nativeMaxMessageBytes)
-inline constexpr std::size_t kMaxChunks = wire::kMaxChunks;  // chunks of one message (limits.js nativeMaxChunks)
+    wire::kMaxMessageBytes;  // any framed or reassembled message we accept (native-chunks.json maxMessageBytes)
+inline constexpr std::size_t kMaxChunks = wire::kMaxChunks;  // chunks of one message (native-chunks.json maxChunks)
 inline constexpr std::size_t kMaxMcpLineBytes = 16u << 20;   // one JSON-RPC message on stdio
 inline constexpr std::size_t kMaxJsonDepth = 64;   // nesting of any JSON we read (tool args and FactPacks need < 12)
 inline constexpr std::size_t kMaxBatchItems = 32;  // messages in one JSON-RPC batch (MCP 2025-06-18 dropped batches)
@@ -56,11 +57,11 @@ inline constexpr int kPollMs = 250;  // event-loop tick (deadline checks)
 inline constexpr int kReconnectWaitMs = 40'000;
 inline constexpr int kReconnectEveryMs = 500;
 
-// What the extension's bounds (extension/lib/limits.js, generated into tool_contract.inc) must
-// agree with: checked here, so changing one side alone does not build.
+// What the bounds of a call's life both ends share (rules/wire-bounds.json, generated into
+// tool_contract.inc) must agree with: checked here, so changing one side alone does not build.
 static_assert(
     wire::kCallDeadlineMaxMs == kCallDeadlineMs - kDeadlineMarginMs,
-    "limits.js callDeadlineMaxMs is the longest deadline_ms the bridge sends: kCallDeadlineMs less kDeadlineMarginMs");
+    "wire-bounds.json callDeadlineMaxMs is the longest deadline_ms the bridge sends: kCallDeadlineMs less kDeadlineMarginMs");
 static_assert(
     wire::kCallDeadlineGraceMs < kDeadlineMarginMs,
     "the extension's own deadline answer (callDeadlineGraceMs after the deadline) must reach us within our margin");
@@ -70,6 +71,6 @@ static_assert(wire::kLongestToolWaitMs + kDeadlineMarginMs < wire::kCallDeadline
 static_assert(kSlotWaitMs + kDeadlineMarginMs < kCallDeadlineMs,
               "a call that waited for a slot still has time to run within its deadline");
 static_assert(wire::kWakeAlarmMs < kReconnectWaitMs && kReconnectWaitMs < kCallDeadlineMs,
-              "a call waits for the stopped worker's wake alarm (limits.js wakeAlarmMinutes), within its own deadline");
+              "a call waits for the stopped worker's wake alarm (wire-bounds.json wakeAlarmMinutes), within its own deadline");
 
 }  // namespace athena::bridge::limits

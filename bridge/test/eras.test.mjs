@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { TOOLS } from '../../extension/lib/tool-contract.js';
+import { CONTRACT } from '../../rules/tools.mjs';
 import { until } from '../../tests/support/wait.mjs';
 import { FakeChrome, mcpClient, modernClient, sandbox, text } from './helpers.mjs';
 
@@ -20,11 +20,11 @@ function hintsRead(annotations = {}) {
 }
 
 /**
- * Every tool as a client sees it has the title and the hints of its one declaration
- * (extension/lib/tools/*.js). Hints that MCP ignores for a read-only tool are not compared.
+ * Every tool as a client sees it has the title and the hints of the tool contract
+ * (rules/tools.json, which each tool's declaration agrees with). Hints that MCP ignores for a read-only tool are not compared.
  */
 function assertToolsAsDeclared(tools) {
-  const served = TOOLS.filter((t) => t.group === 'core');  // athena-bridge mcp's default (--tools core)
+  const served = CONTRACT.filter((t) => t.group === 'core');  // athena-bridge mcp's default (--tools core)
   assert.deepEqual(tools.map((t) => t.name), served.map((t) => t.name));
   for (const [i, t] of tools.entries()) {
     const d = served[i].hints;

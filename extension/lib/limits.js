@@ -44,7 +44,7 @@ export const LIMITS = Object.freeze({
   longRequestMs: 5_000,
 
   // --- the service worker's life ---
-  /** Chrome stops an idle service worker and wakes it only for an event: an alarm this often (minutes; Chrome's shortest) wakes it, and it reconnects the native port. athena-bridge waits kReconnectWaitMs (bridge/src/limits.h) for it. */
+  /** Chrome stops an idle service worker and wakes it only for an event: an alarm this often (minutes; Chrome's shortest) wakes it, and it reconnects the native port. athena-bridge waits kReconnectWaitMs (bridge/src/limits.h) for it. A copy of rules/wire-bounds.json's (tests/node/wire-bounds.test.mjs). */
   wakeAlarmMinutes: 0.5,
 
   // --- CDP ---
@@ -196,8 +196,9 @@ export const LIMITS = Object.freeze({
   /** First reconnect delay after the port dropped; doubles up to nativeBackoffMaxMs. */
   nativeBackoffStartMs: 500,
   nativeBackoffMaxMs: 30_000,
-  // The chunk rule's bounds (rules/native-chunks.json), on both sides of the wire: athena-bridge
-  // gets these three generated (bridge/gen-tools.mjs -> bridge/src/limits.h).
+  // The chunk rule's bounds, on both sides of the wire: rules/native-chunks.json `bounds` is their
+  // one source (athena-bridge's are generated from it, bridge/gen-tools.mjs); the extension cannot
+  // read rules/ at run time, so they are copied here, held equal by tests/node/wire-bounds.test.mjs.
   /** Messages above this many UTF-8 bytes of JSON are sent as chunks (Chrome's 1 MiB host->browser cap). */
   nativeChunkBytes: 1024 * 1024,
   /** Pieces one chunked message may have. */
@@ -208,7 +209,8 @@ export const LIMITS = Object.freeze({
    * The longest a call may run: the deadline athena-bridge sends with each call (`deadline_ms`,
    * its own less a margin) is honoured up to this, and a call without one gets this. It is what
    * the bridge ever sends (bridge/src/limits.h kCallDeadlineMs less kDeadlineMarginMs: every call
-   * is answered before an MCP client's own 60 s timeout), checked there at compile time.
+   * is answered before an MCP client's own 60 s timeout), checked there at compile time. A copy of
+   * rules/wire-bounds.json's, as is callDeadlineGraceMs (tests/node/wire-bounds.test.mjs).
    */
   callDeadlineMaxMs: 53_000,
   /**

@@ -1,4 +1,4 @@
-// The one tool contract (extension/lib/tool-contract.js): the built athena-bridge serves exactly
+// The one tool contract (rules/tools.json, rules/tools.mjs): the built athena-bridge serves exactly
 // its tool list and alone checks arguments: every bad call is refused with the one message that
 // names what is wrong, every valid one passes; the
 // wire-protocol doc's table is the generated one; every declared tool has a handler in the
@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { findTool, GROUPS, inputSchema, mcpTools, TOOLS, wireTable } from '../../extension/lib/tool-contract.js';
+import { findTool, TOOLS } from '../../extension/lib/tool-contract.js';
+import { GROUPS, inputSchema, mcpTools, wireTable } from '../../rules/tools.mjs';
 import { docsWithTable } from '../../bridge/gen-tools.mjs';
 import { bridgeBinary, root, sandbox } from '../../bridge/test/helpers.mjs';
 import { Agent } from '../../extension/lib/agent.js';

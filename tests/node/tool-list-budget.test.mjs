@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { athenaTools, TOOL_LIST_BUDGET } from '../../bench/tool-list.mjs';
 import { countTokens } from '../../bench/lib/tokens.mjs';
 import { bridgeBinary } from '../../bridge/test/helpers.mjs';
-import { GROUPS, TOOLS } from '../../extension/lib/tool-contract.js';
+import { CONTRACT, GROUPS } from '../../rules/tools.mjs';
 
 // The bridge this test run built (the dev tree first, as the bridge's own tests take it), not a
 // release tree a benchmark left behind.
@@ -16,9 +16,9 @@ process.env.ATHENA_BRIDGE ??= bridgeBinary();
 
 test(`the default tools/list of athena-bridge mcp (the core group) is within ${TOOL_LIST_BUDGET} tokens`, async () => {
   const tools = await athenaTools();
-  assert.deepEqual(tools.map((t) => t.name), TOOLS.filter((t) => t.group === GROUPS[0]).map((t) => t.name),
+  assert.deepEqual(tools.map((t) => t.name), CONTRACT.filter((t) => t.group === GROUPS[0]).map((t) => t.name),
     'athena-bridge mcp serves the core group by default');
   const tokens = countTokens(JSON.stringify(tools));
   assert.ok(tokens <= TOOL_LIST_BUDGET, `${tools.length} tools in ${tokens} tokens, over the budget of ${TOOL_LIST_BUDGET}: ` +
-    'shorten descriptions, or serve the tool in a group the user adds (tool-contract.js GROUPS)');
+    'shorten descriptions, or serve the tool in a group the user adds (rules/tools.json)');
 });

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
-import { mcpTools } from '../../extension/lib/tool-contract.js';
+import { mcpTools } from '../../rules/tools.mjs';
 import { root, release, runAs, freshHome, handOver, run, asUser, tree } from './lib.mjs';
 
 const rel = release();

@@ -1,14 +1,17 @@
 // How a tool is declared: once, with everything about it in one place (name, title, description,
 // what it may do to the page (its hints), the JSON schema of its arguments, whether it takes the
-// agent's version and answers with a FactPack, and its handler). extension/lib/tool-contract.js gathers the declarations of the tools/*.js files;
-// athena-bridge's tool list and argument check are generated from them.
-// No chrome APIs at import time: Node tests and bridge/gen-tools.mjs import the declarations too.
+// agent's version and answers with a FactPack, and its handler). extension/lib/tool-contract.js gathers the declarations of the tools/*.js files.
+// What the agent sees of a tool (its name, title, group, description, hints, arguments, answer,
+// deadline argument, local files) is also the tool contract, rules/tools.json, from which
+// athena-bridge's tool list and argument check are generated: tests/node/tool-rules.test.mjs holds
+// each declaration equal to it.
+// No chrome APIs at import time: Node tests import the declarations too.
 import { ToolError } from '../tab-state.js';
 
 /** @typedef {{type: string, description?: string, enum?: string[], items?: {type: string}}} ArgSchema */
 /**
  * What a handler acts through besides its tab: the narrow context the dispatcher gives it
- * (extension/lib/agent.js `#context`), never the agent itself.
+ * (extension/lib/tool-context.js), never the agent itself.
  * @typedef {import('../tool-context.js').ToolContext} ToolContext
  * @typedef {import('../agent.js').Reply} Reply
  * @typedef {import('../tab-session.js').TabSession} TabSession
