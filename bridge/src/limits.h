@@ -59,9 +59,9 @@ inline constexpr int kReconnectEveryMs = 500;
 
 // What the bounds of a call's life both ends share (rules/wire-bounds.json, generated into
 // tool_contract.inc) must agree with: checked here, so changing one side alone does not build.
-static_assert(
-    wire::kCallDeadlineMaxMs == kCallDeadlineMs - kDeadlineMarginMs,
-    "wire-bounds.json callDeadlineMaxMs is the longest deadline_ms the bridge sends: kCallDeadlineMs less kDeadlineMarginMs");
+static_assert(wire::kCallDeadlineMaxMs == kCallDeadlineMs - kDeadlineMarginMs,
+              "wire-bounds.json callDeadlineMaxMs is the longest deadline_ms the bridge sends: kCallDeadlineMs less "
+              "kDeadlineMarginMs");
 static_assert(
     wire::kCallDeadlineGraceMs < kDeadlineMarginMs,
     "the extension's own deadline answer (callDeadlineGraceMs after the deadline) must reach us within our margin");
@@ -70,7 +70,8 @@ static_assert(wire::kLongestToolWaitMs + kDeadlineMarginMs < wire::kCallDeadline
               "it, must fit in a call's deadline");
 static_assert(kSlotWaitMs + kDeadlineMarginMs < kCallDeadlineMs,
               "a call that waited for a slot still has time to run within its deadline");
-static_assert(wire::kWakeAlarmMs < kReconnectWaitMs && kReconnectWaitMs < kCallDeadlineMs,
-              "a call waits for the stopped worker's wake alarm (wire-bounds.json wakeAlarmMinutes), within its own deadline");
+static_assert(
+    wire::kWakeAlarmMs < kReconnectWaitMs && kReconnectWaitMs < kCallDeadlineMs,
+    "a call waits for the stopped worker's wake alarm (wire-bounds.json wakeAlarmMinutes), within its own deadline");
 
 }  // namespace athena::bridge::limits
