@@ -332,13 +332,15 @@ export function pageWatcher(key, cfg, isSecret) {
    * An element whose box may collapse without losing a line: a few elements, each focusable (the
    * compiler shows a focusable element whatever its box, and names it from its text) or inside one,
    * or with no role and no words of its own (Swagger UI folds its copy button's wrapper to width 0).
-   * @param {Element} el
+   * With bare, nothing in it may be focusable either: it holds no line at all.
+   * @param {Element} el @param {boolean} [bare]
    */
-  const folds = (el) => {
+  const folds = (el, bare = false) => {
     const all = el.getElementsByTagName('*');
     if (all.length >= cfg.collapseElementsMax) return false;
     for (const e of [el, ...Array.from(all)]) {
       const h = /** @type {any} */ (e);
+      if (bare && h.tabIndex >= 0) return false;
       if (h.tabIndex >= 0 || (e !== el && e.parentElement && e.parentElement.closest && el.contains(e.parentElement.closest('a[href],button,input,select,textarea,[tabindex]')))) continue;
       if (apply(getAttr, e, ['role']) !== null || /^(img|svg|input|select|textarea|video|audio|canvas|iframe|object|embed|progress|meter)$/i.test(e.localName)) return false;
       for (const c of Array.from(e.childNodes)) if (c.nodeType === 3 && String(c.nodeValue).trim()) return false;
@@ -362,6 +364,13 @@ export function pageWatcher(key, cfg, isSecret) {
     for (const f of frames) for (const k of Object.keys(f)) if (!['offset', 'computedOffset', 'easing', 'composite'].includes(k)) props.add(k);
     const kinds = [...props].map((p) => [p, kebab(p)]);
     if (kinds.every(([, p]) => PAINT.test(p))) return true;
+    // A small bare element (an icon's stroke, a decoration: nothing focusable, no role, no words)
+    // is no line and holds none: wherever it moves or however it is sized, no line changes. Not
+    // a big one: an empty box over the viewport is a dialog's backdrop to the compiler.
+    if (kinds.every(([, p]) => PAINT.test(p) || MOVE.test(p) || SIZE.test(p)) && !fx.pseudoElement && folds(el, true)) {
+      const r = el.getBoundingClientRect();
+      if (r.width < g.innerWidth / 2 && r.height < g.innerHeight / 2) return true;
+    }
     // Beyond paint, the value it ends at must be known: a transition's is its last keyframe; an
     // animation's is its last one in the play direction only if it fills forwards (else the
     // element's own style, which the animation hides).
