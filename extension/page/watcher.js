@@ -285,8 +285,10 @@ export function pageWatcher(key, cfg, isSecret) {
   const END_EVENTS = ['transitionend', 'animationend', 'webkittransitionend', 'webkitanimationend', 'finish'];
   const listened = (/** @type {any} */ self, /** @type {any} */ args, /** @type {number} */ by) => {
     if (!self || (typeof self !== 'object' && typeof self !== 'function') || typeof args[1] !== 'function' && !(args[1] && typeof args[1] === 'object')) return;
-    if (!END_EVENTS.includes(String(args[0]).toLowerCase())) return;
-    awaited.set(self, Math.max(0, (awaited.get(self) ?? 0) + by));
+    // A type whose conversion throws is the browser's to refuse, as it would without us.
+    let type = '';
+    try { type = String(args[0]).toLowerCase(); } catch { return; }
+    if (END_EVENTS.includes(type)) awaited.set(self, Math.max(0, (awaited.get(self) ?? 0) + by));
   };
   const ETP = g.EventTarget && g.EventTarget.prototype;
   if (ETP && ETP.addEventListener && ETP.removeEventListener) {
