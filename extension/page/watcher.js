@@ -280,6 +280,11 @@ export function pageWatcher(key, cfg, isSecret) {
   // every event (React listens for transitionend and animationend at its root in every app), not a
   // script waiting for this element; the element's own listeners are what Bootstrap, Vue and
   // Shoelace use.
+  // Listeners are counted from the watcher's start: installed before the page's scripts (a new
+  // document has no root element yet) it sees them all; put into a document already there (a tab
+  // adopted as it was), listeners its scripts added before are unknown, and every animation is
+  // waited for, as before.
+  const seesAll = !document.documentElement || document.scripts.length === 0;
   /** Elements and Animations -> listeners for their end, added and not removed. @type {WeakMap<object, number>} */
   const awaited = new WeakMap();
   const END_EVENTS = ['transitionend', 'animationend', 'webkittransitionend', 'webkitanimationend', 'finish'];
@@ -358,7 +363,7 @@ export function pageWatcher(key, cfg, isSecret) {
   const inert = (a) => {
     const fx = a.effect;
     const el = fx && fx.target;
-    if (!el || !(el instanceof Elem) || awaited.get(a) || awaited.get(el)) return false;
+    if (!seesAll || !el || !(el instanceof Elem) || awaited.get(a) || awaited.get(el)) return false;
     /** @type {any[]} */
     const frames = fx.getKeyframes ? fx.getKeyframes() : [];
     if (frames.length === 0) return false;
