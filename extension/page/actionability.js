@@ -5,12 +5,13 @@ import { whyHiddenInPage } from './visible.js';
 
 /**
  * The element's state, in its own frame: attached, visible (by visibility.js whyHidden, and a box
- * of at least one pixel: `why` says what hides it), disabled, read-only, and whether its
- * box stayed the same over two animation frames (a hidden tab runs no frames: then over
- * `maxMs`, whichever comes first).
- * @this {any} @param {number} maxMs
+ * of at least one pixel: `why` says what hides it), disabled, read-only, whether its box stayed
+ * the same over `frames` animation frames (a hidden tab runs no frames: then over `maxMs`,
+ * whichever comes first), and whether the pointer is over it (`hovered`: lib/actionability.js
+ * confirm tells a box the pointer's arrival changed, a :hover style, from one that moves).
+ * @this {any} @param {number} maxMs @param {number} frames
  */
-export function actionableState(maxMs) {
+export function actionableState(maxMs, frames) {
     if (!this.isConnected) return { state: 'detached' };
     const el = this.nodeType === 1 ? this : this.parentElement;
     if (!el) return { state: 'detached' };
@@ -29,11 +30,19 @@ export function actionableState(maxMs) {
         clearTimeout(timer);  // the stabilization watcher would wait for it as the action's timer
         const r2 = el.getBoundingClientRect();
         const stable = r1.x === r2.x && r1.y === r2.y && r1.width === r2.width && r1.height === r2.height;
-        resolve({ state: 'ok', disabled, readonly, stable });
+        resolve({ state: 'ok', disabled, readonly, stable, hovered: el.matches(':hover') });
       };
-      requestAnimationFrame(() => requestAnimationFrame(finish));
+      let left = frames > 0 ? frames : 1;
+      const tick = () => { if (--left <= 0) finish(); else requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
       timer = setTimeout(finish, maxMs);
     });
+}
+
+/** Is the pointer over the element (or a node inside it)? @this {any} */
+export function hovered() {
+    const el = this.nodeType === 1 ? this : this.parentElement;
+    return !!el && el.matches(':hover');
 }
 
 /**
