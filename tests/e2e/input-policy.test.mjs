@@ -63,11 +63,16 @@ test('the page put the focus in the blocked frame on load: press Enter with no r
   assert.equal(await received(bank), '', 'the blocked frame received nothing');
 });
 
-test('the field\'s focus handler moves the focus into the blocked frame: type is refused before a character, the frame gets nothing', async () => {
+test('the field\'s focus handler moves the focus into the blocked frame: type, and press on the field, are refused before a key, the frame gets nothing', async () => {
   const { view, bank } = await openJacked('/sites/ext/focus-jack.html?mode=focus');
-  const r = await chain.call('type', { ref: refOf(view, 'searchbox', 'Search products'), text: 'shoes', submit: true, version: view.version });
+  const field = refOf(view, 'searchbox', 'Search products');
+  const r = await chain.call('type', { ref: field, text: 'shoes', submit: true, version: view.version });
   assert.equal(r.isError, true, r.text);
   assert.ok(r.text.startsWith(`error blocked_origin: the focus is in iframe "Partner offers" from ${other().host}`), r.text);
+  // press on a ref focuses it first: the same handler takes the focus before the first key.
+  const p = await chain.call('press', { ref: field, keys: 'Enter', version: view.version });
+  assert.equal(p.isError, true, p.text);
+  assert.ok(p.text.startsWith(`error blocked_origin: the focus is in iframe "Partner offers" from ${other().host}, a frame the user's policy withholds (the page put it there): press stopped, nothing was sent there`), p.text);
   assert.equal(await received(bank), '', 'the blocked frame received nothing');
 });
 
