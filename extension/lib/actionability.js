@@ -15,7 +15,7 @@ import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
 import { pageFunction } from './page-code.js';
 import { whyHidden } from './visibility.js';
-import { actionableState, coverOf, hovered, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
+import { actionableState, coverOf, guardDone, guardPress, hovered, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
 import { whyHiddenInPage } from '../page/visible.js';
 import { ToolError } from './tab-state.js';
 
@@ -45,6 +45,8 @@ const now = () => (globalThis.performance ? globalThis.performance.now() : Date.
 export const ACTIONABLE_STATE_FN = pageFunction(actionableState, { whyHidden, whyHiddenInPage });
 export const RECEIVES_FN = pageFunction(receivesPress);
 export const HOVERED_FN = pageFunction(hovered);
+export const GUARD_FN = pageFunction(guardPress, { receivesPress });
+export const GUARD_DONE_FN = pageFunction(guardDone);
 export const COVER_FN = pageFunction(coverOf);
 export const LABELS_FN = pageFunction(labelBoxes);
 export const SCROLL_TO_FN = pageFunction(scrollToPlace);
@@ -223,6 +225,55 @@ export class Actionability {
       throw new ToolError('covered', `${c?.text ?? 'something'} came over ${who(target)} as the pointer reached it (the page moved it there): nothing was pressed; take a snapshot and look again`);
     }
     if (moved) throw new ToolError('not_stable', `${who(target)} moved as the pointer reached it (its box changed in the animation frame the pointer arrived in): nothing was pressed; wait_for it to settle, then retry`);
+  }
+
+  /**
+   * Sets the page's guard over the press about to be made (extension/page/actionability.js
+   * guardPress): a press whose pointerdown lands on anything but the target (the page put it under
+   * the pointer after the last look) is cancelled in the page. Answers the function that takes the
+   * guard away after the press, which throws `covered`, naming what was refused the press, when it
+   * cancelled one. Its time is part of the `actionable` phase.
+   * @param {TabSession} t @param {any} target @param {CheckOptions} o
+   * @returns {Promise<() => Promise<void>>}
+   */
+  async guardPress(t, target, o) {
+    const t0 = now();
+    const sid = this.driver.sessionOf(t, target.frameId);
+    /** @type {string | undefined} */
+    let handle;
+    try {
+      handle = await this.#withObjects(t, sid, [target.backendNodeId], async ([self]) => {
+        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: self, functionDeclaration: GUARD_FN, arguments: [{ value: LIMITS.actionContentNodes }], returnByValue: false }, sid);
+        return r.exceptionDetails ? undefined : r.result?.objectId;
+      });
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+    } finally {
+      t.addPhase('actionable', now() - t0);
+    }
+    // Unguarded, the press is not made: the element went between the look and now.
+    if (!handle) throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was pressed; take a snapshot`);
+    const guard = handle;
+    return async () => {
+      const t1 = now();
+      try {
+        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: guard, functionDeclaration: GUARD_DONE_FN, returnByValue: false }, sid);
+        const wrong = r.result?.objectId;
+        if (!wrong) return;
+        /** @type {number} */
+        let backendNodeId = 0;
+        try { ({ node: { backendNodeId } } = await this.send(t, 'DOM.describeNode', { objectId: wrong }, sid)); } catch (e) {
+          if (e instanceof ToolError) throw e;
+        } finally {
+          this.send(t, 'Runtime.releaseObject', { objectId: wrong }, sid).catch(() => {});
+        }
+        const c = backendNodeId ? await this.#cover(t, { backendNodeId, frameId: target.frameId, sid, withheld: null }, o) : null;
+        throw new ToolError('covered', `${c?.text ?? 'something'} was under the pointer at the moment of the press on ${who(target)} (the page put it there after the last look): the press was cancelled in the page, nothing was pressed; take a snapshot and look again`);
+      } finally {
+        this.send(t, 'Runtime.releaseObject', { objectId: guard }, sid).catch(() => {});
+        t.addPhase('actionable', now() - t1);
+      }
+    };
   }
 
   /**

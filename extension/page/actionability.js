@@ -96,6 +96,49 @@ export function receivesPress(hit, maxNodes) {
 }
 
 /**
+ * Guards the press about to be made on this element, from the moment it is set until `done()`:
+ * a trusted pointerdown or mousedown whose target does not receive a press for this element (by
+ * receivesPress, as the hit test judged the point) is cancelled, with every pointerup, mouseup
+ * and click of that press, at the window before the capture phase reaches the page's elements. So
+ * an element the page puts under the pointer between the last look and the press (a timer, a busy
+ * task that delays the press) does not take it. `done()` takes the listeners away and answers the
+ * element that was refused the press, or null. Limit: a listener the page set on the window before
+ * this one runs first (it could stop the event before we see it); such a page acts as it likes
+ * with its own script anyway.
+ * @this {any} @param {number} maxNodes
+ */
+export function guardPress(maxNodes) {
+    const self = this;
+    /** @type {any} */
+    let wrong = null;
+    const stop = (/** @type {Event} */ e) => { e.preventDefault(); e.stopImmediatePropagation(); };
+    const down = (/** @type {Event} */ e) => {
+      if (!e.isTrusted) return;
+      const hit = e.composedPath()[0] || e.target;
+      if (wrong === null && receivesPress.call(self, hit, maxNodes)) return;
+      if (wrong === null) wrong = hit;
+      stop(e);
+    };
+    const rest = (/** @type {Event} */ e) => { if (e.isTrusted && wrong !== null) stop(e); };
+    const downs = ['pointerdown', 'mousedown'];
+    const rests = ['pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+    for (const t of downs) window.addEventListener(t, down, true);
+    for (const t of rests) window.addEventListener(t, rest, true);
+    return {
+      done() {
+        for (const t of downs) window.removeEventListener(t, down, true);
+        for (const t of rests) window.removeEventListener(t, rest, true);
+        return wrong && wrong.nodeType === 1 ? wrong : wrong && wrong.parentElement ? wrong.parentElement : wrong;
+      },
+    };
+}
+
+/** The end of guardPress: its listeners taken away, the element refused the press (or null). @this {any} */
+export function guardDone() {
+    return this.done();
+}
+
+/**
  * What covers a point, as an agent would name it: the nearest element from the hit up (across
  * shadow roots, and from a ::before or ::after to its element) that has a role, a name of its own
  * or is a control; else the hit element.

@@ -87,10 +87,22 @@ async function pointerAt(ctx, t, target, kind, press) {
     try {
       await guard.withWithheldHidden(t, async () => {
         await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
-        if (ctx.driver.actionability !== false) await look.confirm(t, target, p, { ...o, hit: press, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
+        const on = ctx.driver.actionability !== false;
+        const named = { ...o, hit: press, refOf: (/** @type {number} */ bn, /** @type {string} */ frameId) => describeNode(ctx, t, bn, frameId) };
+        if (on) await look.confirm(t, target, p, named);
         if (!press) return;
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
-        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+        // From here to the release, a press the page gives to another element is cancelled in the
+        // page (Actionability.guardPress): the look above is a moment before the press.
+        const unguard = on ? await look.guardPress(t, target, named) : null;
+        let sent = false;
+        try {
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+          sent = true;
+        } finally {
+          // Said when the press was cancelled; when sending failed, that error is the one told.
+          if (unguard) await (sent ? unguard() : unguard().catch(() => {}));
+        }
       });
       return;
     } catch (e) {
