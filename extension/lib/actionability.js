@@ -257,7 +257,14 @@ export class Actionability {
     return async () => {
       const t1 = now();
       try {
-        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: guard, functionDeclaration: GUARD_DONE_FN, returnByValue: false }, sid);
+        /** @type {any} */
+        let r;
+        try { r = await this.send(t, 'Runtime.callFunctionOn', { objectId: guard, functionDeclaration: GUARD_DONE_FN, returnByValue: false }, sid); } catch (e) {
+          // The guard's document is gone (the press navigated): a cancelled press navigates
+          // nowhere, so the press was the target's; its listeners went with the document.
+          if (e instanceof ToolError) throw e;
+          return;
+        }
         const wrong = r.result?.objectId;
         if (!wrong) return;
         /** @type {number} */

@@ -101,8 +101,11 @@ export function receivesPress(hit, maxNodes) {
  * receivesPress, as the hit test judged the point) is cancelled, with every pointerup, mouseup
  * and click of that press, at the window before the capture phase reaches the page's elements. So
  * an element the page puts under the pointer between the last look and the press (a timer, a busy
- * task that delays the press) does not take it. `done()` takes the listeners away and answers the
- * element that was refused the press, or null. Limit: a listener the page set on the window before
+ * task that delays the press) does not take it. The listeners go by themselves once the press is
+ * over (the task after its trusted pointerup, which is the task its click is dispatched in), so a
+ * guard whose `done()` never came (the page was busy, the call gave up) leaves none behind to
+ * cancel later presses; `done()` takes them away too and answers the element that was refused the
+ * press, or null. Limit: a listener the page set on the window before
  * this one runs first (it could stop the event before we see it); such a page acts as it likes
  * with its own script anyway.
  * @this {any} @param {number} maxNodes
@@ -119,16 +122,24 @@ export function guardPress(maxNodes) {
       if (wrong === null) wrong = hit;
       stop(e);
     };
-    const rest = (/** @type {Event} */ e) => { if (e.isTrusted && wrong !== null) stop(e); };
     const downs = ['pointerdown', 'mousedown'];
     const rests = ['pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+    const remove = () => {
+      for (const t of downs) window.removeEventListener(t, down, true);
+      for (const t of rests) window.removeEventListener(t, rest, true);
+    };
+    const rest = (/** @type {Event} */ e) => {
+      if (!e.isTrusted) return;
+      if (wrong !== null) stop(e);
+      // pointerup is sent even when a cancelled pointerdown suppressed mouseup; the click follows in the same task.
+      if (e.type === 'pointerup') setTimeout(remove, 0);
+    };
     for (const t of downs) window.addEventListener(t, down, true);
     for (const t of rests) window.addEventListener(t, rest, true);
     return {
       done() {
-        for (const t of downs) window.removeEventListener(t, down, true);
-        for (const t of rests) window.removeEventListener(t, rest, true);
-        return wrong && wrong.nodeType === 1 ? wrong : wrong && wrong.parentElement ? wrong.parentElement : wrong;
+        remove();
+        return wrong;
       },
     };
 }
