@@ -95,8 +95,9 @@ async function main() {
     'two frames waited for before the move took 2.5-19 ms and the `mouseMoved` after them 15-16 ms (1.3 ms with the checks',
     'off); so click and hover now wait one frame before the move and take the move\'s own frame as the second, looked at',
     'once the pointer is there (extension/lib/actionability.js confirm); before that change click cost +26.1 ms and hover',
-    '+30.9 ms in the client\'s round trip. Type, select and press on a ref move no pointer: they still wait both frames,',
-    'which is most of their cost.');
+    '+30.9 ms in the client\'s round trip. A click\'s checks also hold a guard over the press, from the last look to the',
+    'release (guardPress in extension/page/actionability.js: one call before the press, one after). Type, select and press',
+    'on a ref move no pointer: they still wait both frames, which is most of their cost.');
   if (process.env.BENCH_CDP) for (const [label, r] of Object.entries(rows)) {
     const methods = [...new Set([...r.on, ...r.off].flatMap((x) => Object.keys(x.cdp)))];
     console.error(label, Object.fromEntries(methods.map((k) => [k, [median(r.off.map((x) => x.cdp[k] ?? 0)), median(r.on.map((x) => x.cdp[k] ?? 0))].map((v) => +v.toFixed(1))])));

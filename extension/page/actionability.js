@@ -102,9 +102,9 @@ export function receivesPress(hit, maxNodes) {
  * and click of that press, at the window before the capture phase reaches the page's elements. So
  * an element the page puts under the pointer between the last look and the press (a timer, a busy
  * task that delays the press) does not take it. The listeners go by themselves once the press is
- * over (the task after its trusted pointerup, which is the task its click is dispatched in), so a
- * guard whose `done()` never came (the page was busy, the call gave up) leaves none behind to
- * cancel later presses; `done()` takes them away too and answers the element that was refused the
+ * over: at its click, or, when no click came, at the next press's pointerdown, which they leave
+ * alone (no timer: the action's settle would wait for it). So a guard whose `done()` never came
+ * (the page was busy, the call gave up) leaves nothing behind that cancels later presses; `done()` takes them away too and answers the element that was refused the
  * press, or null. Limit: a listener the page set on the window before
  * this one runs first (it could stop the event before we see it); such a page acts as it likes
  * with its own script anyway.
@@ -115,8 +115,11 @@ export function guardPress(maxNodes) {
     /** @type {any} */
     let wrong = null;
     const stop = (/** @type {Event} */ e) => { e.preventDefault(); e.stopImmediatePropagation(); };
+    /** The press's pointerup was seen: a pointerdown after it is another press. */
+    let over = false;
     const down = (/** @type {Event} */ e) => {
       if (!e.isTrusted) return;
+      if (over) { remove(); return; }
       const hit = e.composedPath()[0] || e.target;
       if (wrong === null && receivesPress.call(self, hit, maxNodes)) return;
       if (wrong === null) wrong = hit;
@@ -131,8 +134,9 @@ export function guardPress(maxNodes) {
     const rest = (/** @type {Event} */ e) => {
       if (!e.isTrusted) return;
       if (wrong !== null) stop(e);
-      // pointerup is sent even when a cancelled pointerdown suppressed mouseup; the click follows in the same task.
-      if (e.type === 'pointerup') setTimeout(remove, 0);
+      // pointerup comes even when a cancelled pointerdown suppressed the mouse events; the click last.
+      if (e.type === 'pointerup') over = true;
+      if (e.type === 'click') remove();
     };
     for (const t of downs) window.addEventListener(t, down, true);
     for (const t of rests) window.addEventListener(t, rest, true);
