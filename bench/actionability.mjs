@@ -71,7 +71,8 @@ async function main() {
     'run through the whole chain (headless Chromium, 2 shared cores). Off is what the tools did before: click and hover',
     'pressed at the box centre with no hit test, type/select/press acted at once. Medians in ms: the round trip the MCP',
     'client sees, the time the extension\'s action flow spent (capture, engine, act, settle), and the checks\' own time',
-    '(attached/visible/enabled, box unchanged over two animation frames, hit test at the point pressed).',
+    '(attached/visible/enabled, box unchanged over two animation frames, hit test at the point pressed; for click and',
+    'hover the second frame is the one the pointer\'s move arrives in, and the look once the pointer is there counts too).',
     '',
     '| action | client, off | client, on | extension, off | extension, on | the checks (on) |',
     '|---|---|---|---|---|---|',
@@ -89,10 +90,14 @@ async function main() {
     const m = (side, k) => median(r[side].map((x) => x.phases[k] ?? 0));
     lines.push(`| ${label} | ${phaseNames.map((k) => `${fmt(m('off', k))} / ${fmt(m('on', k))}`).join(' | ')} | ${median(r.off.map(count))} / ${median(r.on.map(count))} |`);
   }
-  lines.push('', 'The checks themselves take 13-20 ms (they took 20-26 before the scroll was sent beside the look and the hit test',
-    'beside the viewport read: one round trip each). Most of what is left of click and hover is not a check: after the box',
-    'was seen unchanged over two animation frames, the page is producing frames, and Chromium delivers the pointer\'s move',
-    'at the next one: the `mouseMoved` took 15.1 ms on and 1.3 ms off (one instrumented run of 4 pairs, 2026-11-29).');
+  lines.push('', 'Where the rest goes: once the page produces frames (an animation frame was waited for), Chromium delivers the',
+    'pointer\'s move at the next frame, not at once. Timed command by command (one instrumented run of 6 pairs, 2026-11-29):',
+    'two frames waited for before the move took 2.5-19 ms and the `mouseMoved` after them 15-16 ms (1.3 ms with the checks',
+    'off); so click and hover now wait one frame before the move and take the move\'s own frame as the second, looked at',
+    'once the pointer is there (extension/lib/actionability.js confirm); before that change click cost +26.1 ms and hover',
+    '+30.9 ms in the client\'s round trip. A click\'s checks also hold a guard over the press, from the last look to the',
+    'release (guardPress in extension/page/actionability.js: one call before the press, one after). Type, select and press',
+    'on a ref move no pointer: they still wait both frames, which is most of their cost.');
   if (process.env.BENCH_CDP) for (const [label, r] of Object.entries(rows)) {
     const methods = [...new Set([...r.on, ...r.off].flatMap((x) => Object.keys(x.cdp)))];
     console.error(label, Object.fromEntries(methods.map((k) => [k, [median(r.off.map((x) => x.cdp[k] ?? 0)), median(r.on.map((x) => x.cdp[k] ?? 0))].map((v) => +v.toFixed(1))])));

@@ -1,6 +1,7 @@
 // Actionability (docs/design.md, "Before pressing"): before a pointer or keyboard action on a
 // ref, look as a careful person would. The element must be attached, visible, enabled (editable
-// for type), keep the same box over two animation frames, and be what receives the pointer at
+// for type), keep the same box over two animation frames (for click and hover the second is the
+// frame the pointer's move arrives in: see confirm), and be what receives the pointer at
 // the point we press: a hit test in main-viewport coordinates (DOM.getNodeForLocation, which
 // walks into in-process frames and shadow roots; out-of-process frames are followed through
 // their own sessions). When something else is on top, other points inside the element are
@@ -14,7 +15,7 @@ import { LIMITS } from './limits.js';
 import { quoteValue } from './quote.js';
 import { pageFunction } from './page-code.js';
 import { whyHidden } from './visibility.js';
-import { actionableState, coverOf, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
+import { actionableState, coverOf, guardDone, guardPress, hovered, labelBoxes, receivesPress, scrollToPlace } from '../page/actionability.js';
 import { whyHiddenInPage } from '../page/visible.js';
 import { ToolError } from './tab-state.js';
 
@@ -31,8 +32,10 @@ import { ToolError } from './tab-state.js';
  * What a check needs besides the driver: which checks apply, and how to name a ref'd node.
  *   enabled: refuse a disabled element; editable: refuse a read-only one; visible false: only
  *   attached and enabled (upload sets files without a pointer, and file inputs are usually hidden
- *   behind a styled label); hit false: no hit test.
- * @typedef {{kind: string, enabled?: boolean, editable?: boolean, visible?: boolean, hit?: boolean, refOf?: RefOf}} CheckOptions
+ *   behind a styled label); hit false: no hit test; moves: the pointer's move to the point follows
+ *   and `confirm` looks again once it arrived, so the move's own animation frame is the last of
+ *   the LIMITS.actionStableFrames (the check waits one frame fewer).
+ * @typedef {{kind: string, enabled?: boolean, editable?: boolean, visible?: boolean, hit?: boolean, moves?: boolean, refOf?: RefOf}} CheckOptions
  */
 
 /** Milliseconds since an arbitrary origin. */
@@ -41,6 +44,9 @@ const now = () => (globalThis.performance ? globalThis.performance.now() : Date.
 /** Page code (extension/page/actionability.js), as the text CDP runs. */
 export const ACTIONABLE_STATE_FN = pageFunction(actionableState, { whyHidden, whyHiddenInPage });
 export const RECEIVES_FN = pageFunction(receivesPress);
+export const HOVERED_FN = pageFunction(hovered);
+export const GUARD_FN = pageFunction(guardPress, { receivesPress });
+export const GUARD_DONE_FN = pageFunction(guardDone);
 export const COVER_FN = pageFunction(coverOf);
 export const LABELS_FN = pageFunction(labelBoxes);
 export const SCROLL_TO_FN = pageFunction(scrollToPlace);
@@ -74,6 +80,9 @@ export function pointsIn(b) {
  *   none: nothing there (outside the viewport); withheld: the host of a frame the policy withholds that the point lies in
  */
 
+/** @param {{x: number, y: number, width: number, height: number}} a @param {{x: number, y: number, width: number, height: number}} b */
+const sameBox = (a, b) => a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+
 /** The layout viewport of Page.getLayoutMetrics (unbounded when the browser gives none). @param {any} m */
 const viewportOf = (m) => m?.cssLayoutViewport ?? { pageX: 0, pageY: 0, clientWidth: Infinity, clientHeight: Infinity };
 
@@ -83,6 +92,12 @@ export class Actionability {
     this.driver = driver;
     /** The main frame's layout viewport as last asked (hitAt's guess). @type {{pageX: number, pageY: number, clientWidth: number, clientHeight: number} | null} */
     this.viewport = null;
+    /**
+     * The box (main-viewport CSS px, from the box model) the point was found in, and whether the
+     * pointer was over the element then: what confirm compares with once the pointer arrived.
+     * @type {{box: {x: number, y: number, width: number, height: number}, hovered: boolean} | null}
+     */
+    this.seen = null;
   }
 
   /** @param {TabSession} t @param {string} method @param {any} [params] @param {string} [sid] */
@@ -105,13 +120,18 @@ export class Actionability {
   /** @param {TabSession} t @param {any} target @param {CheckOptions} o */
   async #check(t, target, o) {
     const sid = this.driver.sessionOf(t, target.frameId);
+    this.seen = null;
+    // With the pointer's move to follow, its frame is the last one the box is watched over (confirm).
+    const frames = o.moves ? LIMITS.actionStableFrames - 1 : LIMITS.actionStableFrames;
     // Sent without waiting for its answer: a session runs its commands in order, so the look
     // below (resolveNode, then the state) runs on the scrolled page, one round trip sooner.
     const scrolled = o.visible !== false ? this.send(t, 'DOM.scrollIntoViewIfNeeded', { backendNodeId: target.backendNodeId }, sid).catch((e) => { if (e instanceof ToolError) throw e; }) : null;
+    /** Whether the pointer was over it when it was last seen standing still. */
+    let wasHovered = false;
     for (let attempt = 1; ; attempt++) {
       /** @type {any} */
       let st;
-      try { [st] = await Promise.all([this.driver.callOn(t, target, ACTIONABLE_STATE_FN, [LIMITS.actionFrameWaitMs]), attempt === 1 ? scrolled : null]); } catch (e) {
+      try { [st] = await Promise.all([this.driver.callOn(t, target, ACTIONABLE_STATE_FN, [LIMITS.actionFrameWaitMs, frames]), attempt === 1 ? scrolled : null]); } catch (e) {
         if (e instanceof ToolError && e.code !== 'page_error') throw e;
         throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was done; take a snapshot`);
       }
@@ -123,9 +143,10 @@ export class Actionability {
       if (st.state === 'hidden') throw new ToolError('not_visible', `${who(target)} is not visible (${HIDDEN_WHY[st.why] ?? 'hidden'}): ${o.kind} refused, nothing was done`);
       if (o.enabled && st.disabled) throw new ToolError('element_disabled', `${who(target)} is disabled: ${o.kind} refused, nothing was done`);
       if (o.editable && st.readonly) throw new ToolError('not_editable', `${who(target)} is read-only: ${o.kind} refused, nothing was done`);
+      wasHovered = st.hovered === true;
       if (st.stable) break;
       if (attempt >= LIMITS.actionStableAttempts) {
-        throw new ToolError('not_stable', `${who(target)} kept moving (its box changed over ${LIMITS.actionStableAttempts} checks of two animation frames): ${o.kind} refused, nothing was done; wait_for it to settle, then retry`);
+        throw new ToolError('not_stable', `${who(target)} kept moving (its box changed over ${LIMITS.actionStableAttempts} checks of ${frames === 1 ? 'an animation frame' : `${frames} animation frames`}): ${o.kind} refused, nothing was done; wait_for it to settle, then retry`);
       }
     }
     if (o.hit === false) {
@@ -153,13 +174,14 @@ export class Actionability {
         }
         return null;
       };
+      const found = (/** @type {{x: number, y: number}} */ p) => { this.seen = { box, hovered: wasHovered }; return p; };
       const p = await press(pointsIn(box));
-      if (p) return p;
+      if (p) return found(p);
       // The control itself cannot be hit (hidden the screen-reader way, drawn by its label): its
       // labels, as a person would press them.
       for (const label of await this.#labelBoxes(t, target, box)) {
         const q = await press(pointsIn(label));
-        if (q) return q;
+        if (q) return found(q);
       }
     }
     const cover = seen.cover;
@@ -172,17 +194,115 @@ export class Actionability {
   }
 
   /**
-   * Looks again at the point about to be pressed, after the pointer came over it (a page can
-   * answer pointerover by putting another element there): throws, pressing nothing, when the
-   * target no longer receives it.
+   * Looks again once the pointer came over the point (`p`, from check with `moves`), before
+   * anything is pressed. Two things, asked at once:
+   * - The box, against the one check found the point in: the frame the move was delivered in is
+   *   the last of the LIMITS.actionStableFrames the box must hold still over. A change the
+   *   pointer's own arrival made (the element came under the pointer with this move, and a :hover
+   *   style lifts or grows it) is the page answering the pointer, as it would for a person's hand,
+   *   and is left to the hit test; any other change is motion: not_stable (pointerAt looks again
+   *   from the start).
+   * - Unless `o.hit` is false (hover presses nothing): the point itself, since a page can answer
+   *   pointerover by putting another element there (or a frame the policy withholds).
+   * Throws, pressing nothing, when either fails (what is at the point named first). Its time is part of the `actionable` phase.
    * @param {TabSession} t @param {any} target @param {{x: number, y: number}} p @param {CheckOptions} o
    */
   async confirm(t, target, p, o) {
-    const hit = await this.hitAt(t, p.x, p.y, target);
-    if (!hit.none && !hit.withheld && await this.#receives(t, target, hit)) return;
-    const c = await this.#cover(t, hit, o);
-    if (c?.blocked) throw new ToolError('blocked_origin', `${c.text} came over ${who(target)} as the pointer reached it: a press there would land in a frame the user's policy withholds, so nothing was pressed`);
-    throw new ToolError('covered', `${c?.text ?? 'something'} came over ${who(target)} as the pointer reached it (the page moved it there): nothing was pressed; take a snapshot and look again`);
+    const t0 = now();
+    try { await this.#confirm(t, target, p, o); } finally {
+      t.addPhase('actionable', now() - t0);
+    }
+  }
+
+  /** @param {TabSession} t @param {any} target @param {{x: number, y: number}} p @param {CheckOptions} o */
+  async #confirm(t, target, p, o) {
+    const [moved, hit] = await Promise.all([this.#moved(t, target), o.hit === false ? null : this.hitAt(t, p.x, p.y, target)]);
+    // What is at the point is said first: what would have taken the press (a frame the policy
+    // withholds, a button swapped in) is the more useful refusal than that the target moved.
+    if (hit && !(!hit.none && !hit.withheld && await this.#receives(t, target, hit))) {
+      const c = await this.#cover(t, hit, o);
+      if (c?.blocked) throw new ToolError('blocked_origin', `${c.text} came over ${who(target)} as the pointer reached it: a press there would land in a frame the user's policy withholds, so nothing was pressed`);
+      throw new ToolError('covered', `${c?.text ?? 'something'} came over ${who(target)} as the pointer reached it (the page moved it there): nothing was pressed; take a snapshot and look again`);
+    }
+    if (moved) throw new ToolError('not_stable', `${who(target)} moved as the pointer reached it (its box changed in the animation frame the pointer arrived in): nothing was pressed; wait_for it to settle, then retry`);
+  }
+
+  /**
+   * Sets the page's guard over the press about to be made (extension/page/actionability.js
+   * guardPress): a press whose pointerdown lands on anything but the target (the page put it under
+   * the pointer after the last look) is cancelled in the page. Answers the function that takes the
+   * guard away after the press, which throws `covered`, naming what was refused the press, when it
+   * cancelled one. Its time is part of the `actionable` phase.
+   * @param {TabSession} t @param {any} target @param {CheckOptions} o
+   * @returns {Promise<() => Promise<void>>}
+   */
+  async guardPress(t, target, o) {
+    const t0 = now();
+    const sid = this.driver.sessionOf(t, target.frameId);
+    /** @type {string | undefined} */
+    let handle;
+    try {
+      handle = await this.#withObjects(t, sid, [target.backendNodeId], async ([self]) => {
+        const r = await this.send(t, 'Runtime.callFunctionOn', { objectId: self, functionDeclaration: GUARD_FN, arguments: [{ value: LIMITS.actionContentNodes }], returnByValue: false }, sid);
+        return r.exceptionDetails ? undefined : r.result?.objectId;
+      });
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+    } finally {
+      t.addPhase('actionable', now() - t0);
+    }
+    // Unguarded, the press is not made: the element went between the look and now.
+    if (!handle) throw new ToolError('not_attached', `${who(target)} is no longer in the page: nothing was pressed; take a snapshot`);
+    const guard = handle;
+    return async () => {
+      const t1 = now();
+      try {
+        /** @type {any} */
+        let r;
+        try { r = await this.send(t, 'Runtime.callFunctionOn', { objectId: guard, functionDeclaration: GUARD_DONE_FN, returnByValue: false }, sid); } catch (e) {
+          // The guard's document is gone (the press navigated): a cancelled press navigates
+          // nowhere, so the press was the target's; its listeners went with the document.
+          if (e instanceof ToolError) throw e;
+          return;
+        }
+        const wrong = r.result?.objectId;
+        if (!wrong) return;
+        /** @type {number} */
+        let backendNodeId = 0;
+        try { ({ node: { backendNodeId } } = await this.send(t, 'DOM.describeNode', { objectId: wrong }, sid)); } catch (e) {
+          if (e instanceof ToolError) throw e;
+        } finally {
+          this.send(t, 'Runtime.releaseObject', { objectId: wrong }, sid).catch(() => {});
+        }
+        const c = backendNodeId ? await this.#cover(t, { backendNodeId, frameId: target.frameId, sid, withheld: null }, o) : null;
+        throw new ToolError('covered', `${c?.text ?? 'something'} was under the pointer at the moment of the press on ${who(target)} (the page put it there after the last look): the press was cancelled in the page, nothing was pressed; take a snapshot and look again`);
+      } finally {
+        this.send(t, 'Runtime.releaseObject', { objectId: guard }, sid).catch(() => {});
+        t.addPhase('actionable', now() - t1);
+      }
+    };
+  }
+
+  /**
+   * Did the target's box change since check found its point, other than by the pointer's arrival?
+   * False when check saw no box (it was not asked for one with a hit test).
+   * @param {TabSession} t @param {any} target
+   */
+  async #moved(t, target) {
+    const seen = this.seen;
+    if (!seen) return false;
+    /** @type {{x: number, y: number, width: number, height: number} | null} */
+    let box = null;
+    try { ({ box } = await this.driver.point(t, target, { scroll: false })); } catch (e) {
+      // Without a box now (gone, hidden, its frame gone) it is not where the pointer went.
+      if (!(e instanceof ToolError) || !['not_visible', 'frame_gone'].includes(e.code)) throw e;
+    }
+    if (box && sameBox(box, seen.box)) return false;
+    if (!box || seen.hovered) return true;
+    try { return (await this.driver.callOn(t, target, HOVERED_FN)) !== true; } catch (e) {
+      if (e instanceof ToolError && e.code !== 'page_error') throw e;
+      return true;
+    }
   }
 
   /**

@@ -81,9 +81,17 @@ export const LIMITS = Object.freeze({
   framesCapturedMax: 100,
 
   // --- actionability before a press (extension/lib/actionability.js) ---
-  /** Longest wait for two animation frames when checking that an element's box holds still (a hidden tab runs no frames). */
+  /** Longest wait for the animation frames of one check that an element's box holds still (a hidden tab runs no frames). */
   actionFrameWaitMs: 100,
-  /** Checks of two frames each before an element that keeps moving is refused (not_stable). */
+  /**
+   * Animation frames over which an element's box must stay the same before it is pressed. For
+   * click and hover the last of them is the frame the pointer's move is delivered in (Chromium
+   * holds a move for the next frame once the page is producing frames, so a frame waited for
+   * before the move would be a second wait): the check waits one frame fewer and looks again
+   * once the pointer is there (actionability.js confirm).
+   */
+  actionStableFrames: 2,
+  /** Checks (of the frames above each) before an element that keeps moving is refused (not_stable). */
   actionStableAttempts: 3,
   /** Points tried inside the element: its centre, then the centres of its quarters. */
   actionHitPoints: 5,

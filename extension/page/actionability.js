@@ -5,12 +5,13 @@ import { whyHiddenInPage } from './visible.js';
 
 /**
  * The element's state, in its own frame: attached, visible (by visibility.js whyHidden, and a box
- * of at least one pixel: `why` says what hides it), disabled, read-only, and whether its
- * box stayed the same over two animation frames (a hidden tab runs no frames: then over
- * `maxMs`, whichever comes first).
- * @this {any} @param {number} maxMs
+ * of at least one pixel: `why` says what hides it), disabled, read-only, whether its box stayed
+ * the same over `frames` animation frames (a hidden tab runs no frames: then over `maxMs`,
+ * whichever comes first), and whether the pointer is over it (`hovered`: lib/actionability.js
+ * confirm tells a box the pointer's arrival changed, a :hover style, from one that moves).
+ * @this {any} @param {number} maxMs @param {number} frames
  */
-export function actionableState(maxMs) {
+export function actionableState(maxMs, frames) {
     if (!this.isConnected) return { state: 'detached' };
     const el = this.nodeType === 1 ? this : this.parentElement;
     if (!el) return { state: 'detached' };
@@ -29,11 +30,19 @@ export function actionableState(maxMs) {
         clearTimeout(timer);  // the stabilization watcher would wait for it as the action's timer
         const r2 = el.getBoundingClientRect();
         const stable = r1.x === r2.x && r1.y === r2.y && r1.width === r2.width && r1.height === r2.height;
-        resolve({ state: 'ok', disabled, readonly, stable });
+        resolve({ state: 'ok', disabled, readonly, stable, hovered: el.matches(':hover') });
       };
-      requestAnimationFrame(() => requestAnimationFrame(finish));
+      let left = frames > 0 ? frames : 1;
+      const tick = () => { if (--left <= 0) finish(); else requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
       timer = setTimeout(finish, maxMs);
     });
+}
+
+/** Is the pointer over the element (or a node inside it)? @this {any} */
+export function hovered() {
+    const el = this.nodeType === 1 ? this : this.parentElement;
+    return !!el && el.matches(':hover');
 }
 
 /**
@@ -84,6 +93,64 @@ export function receivesPress(hit, maxNodes) {
     if (mine && mine === closest(hit, unit)) return true;
     const label = closest(hit, 'label');
     return !!(label && label.control === this);
+}
+
+/**
+ * Guards the press about to be made on this element, from the moment it is set until `done()`:
+ * a trusted pointerdown or mousedown whose target does not receive a press for this element (by
+ * receivesPress, as the hit test judged the point) is cancelled, with every pointerup, mouseup
+ * and click of that press, at the window before the capture phase reaches the page's elements. So
+ * an element the page puts under the pointer between the last look and the press (a timer, a busy
+ * task that delays the press) does not take it. The listeners go by themselves once the press is
+ * over: at its click, or, when no click came, at the next press's pointerdown, which they leave
+ * alone (no timer: the action's settle would wait for it). So a guard whose `done()` never came
+ * (the page was busy, the call gave up) leaves nothing behind that cancels later presses; `done()` takes them away too and answers the element that was refused the
+ * press, or null. Limit: a listener the page set on the window before
+ * this one runs first (it could stop the event before we see it); such a page acts as it likes
+ * with its own script anyway.
+ * @this {any} @param {number} maxNodes
+ */
+export function guardPress(maxNodes) {
+    const self = this;
+    /** @type {any} */
+    let wrong = null;
+    const stop = (/** @type {Event} */ e) => { e.preventDefault(); e.stopImmediatePropagation(); };
+    /** The press's pointerup was seen: a pointerdown after it is another press. */
+    let over = false;
+    const down = (/** @type {Event} */ e) => {
+      if (!e.isTrusted) return;
+      if (over) { remove(); return; }
+      const hit = e.composedPath()[0] || e.target;
+      if (wrong === null && receivesPress.call(self, hit, maxNodes)) return;
+      if (wrong === null) wrong = hit;
+      stop(e);
+    };
+    const downs = ['pointerdown', 'mousedown'];
+    const rests = ['pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+    const remove = () => {
+      for (const t of downs) window.removeEventListener(t, down, true);
+      for (const t of rests) window.removeEventListener(t, rest, true);
+    };
+    const rest = (/** @type {Event} */ e) => {
+      if (!e.isTrusted) return;
+      if (wrong !== null) stop(e);
+      // pointerup comes even when a cancelled pointerdown suppressed the mouse events; the click last.
+      if (e.type === 'pointerup') over = true;
+      if (e.type === 'click') remove();
+    };
+    for (const t of downs) window.addEventListener(t, down, true);
+    for (const t of rests) window.addEventListener(t, rest, true);
+    return {
+      done() {
+        remove();
+        return wrong;
+      },
+    };
+}
+
+/** The end of guardPress: its listeners taken away, the element refused the press (or null). @this {any} */
+export function guardDone() {
+    return this.done();
 }
 
 /**

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import vm from 'node:vm';
-import { Actionability, COVER_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, ACTIONABLE_STATE_FN, pointsIn } from '../lib/actionability.js';
+import { Actionability, COVER_FN, HOVERED_FN, LABELS_FN, RECEIVES_FN, SCROLL_TO_FN, ACTIONABLE_STATE_FN, pointsIn } from '../lib/actionability.js';
 import { LIMITS } from '../lib/limits.js';
 import { TabDriver } from '../lib/tab-driver.js';
 import { TabSession } from '../lib/tab-session.js';
@@ -35,7 +35,7 @@ function page(o = {}) {
       case 'DOM.scrollIntoViewIfNeeded': case 'Runtime.releaseObject': return {};
       case 'DOM.resolveNode': return { object: { objectId: `node${params.backendNodeId}@${sid ?? 'main'}` } };
       case 'DOM.getBoxModel': {
-        const b = o.boxOf?.(params.backendNodeId, sid) ?? BOX;
+        const b = o.boxOf?.(params.backendNodeId, sid, state) ?? BOX;
         return { model: { border: quad(b.x, b.y, b.width, b.height), content: quad(b.x, b.y, b.width, b.height) } };
       }
       case 'Page.getFrameTree': {
@@ -61,6 +61,7 @@ function page(o = {}) {
         if (fn === SCROLL_TO_FN) { state.scrolled.push(params.arguments[0].value); return { result: {} }; }
         if (fn === RECEIVES_FN) return { result: { value: !!o.receives?.(params.objectId, params.arguments[0].objectId) } };
         if (fn === COVER_FN) return { result: { objectId: params.objectId } };
+        if (fn === HOVERED_FN) return { result: { value: !!o.hovered?.(state) } };
         if (fn === LABELS_FN) return { result: { value: o.labels ?? { x: BOX.x, y: BOX.y, labels: [] } } };
         throw new Error(`unexpected function ${fn.slice(0, 40)}`);
       }
@@ -74,7 +75,11 @@ function page(o = {}) {
     return o.known ? o.known(bn) : o.refs !== false && bn === 9 ? { ref: 'e9', role: 'button', name: 'Accept all cookies' } : null;
   };
   const check = (target = PLACE_ORDER, opts = {}) => new Actionability(driver).check(t, target, { kind: 'click', enabled: true, refOf, ...opts });
-  return { t, calls, state, check };
+  // A click as pointerAt makes it: one look that checks, then confirms once the pointer is there.
+  const look = new Actionability(driver);
+  const opts = { kind: 'click', enabled: true, moves: true, refOf };
+  const pointer = { check: () => look.check(t, PLACE_ORDER, opts), confirm: (/** @type {{x: number, y: number}} */ p, extra = {}) => look.confirm(t, PLACE_ORDER, p, { ...opts, ...extra }) };
+  return { t, calls, state, check, pointer };
 }
 
 const banner = { backendNodeId: 9, frameId: 'MAIN' };
@@ -450,4 +455,51 @@ test('press on a ref: looked at and focused first, then the keys', async () => {
   assert.equal(r.ok, true, JSON.stringify(r));
   const order = chrome.sent.map((c) => c.method).filter((m) => ['DOM.getNodeForLocation', 'DOM.focus', 'Input.dispatchKeyEvent'].includes(m));
   assert.deepEqual(order, ['DOM.getNodeForLocation', 'DOM.focus', 'Input.dispatchKeyEvent', 'Input.dispatchKeyEvent']);
+});
+
+test('a click waits one frame before the pointer moves, the move\'s frame being the second; keys wait both', async () => {
+  const frames = (calls) => calls.filter((c) => c.params.functionDeclaration === ACTIONABLE_STATE_FN).map((c) => c.params.arguments[1].value);
+  const a = page({ hit: () => self });
+  await a.pointer.check();
+  assert.deepEqual(frames(a.calls), [LIMITS.actionStableFrames - 1]);
+  const b = page({ hit: () => self });
+  await b.check(PLACE_ORDER, { kind: 'type', enabled: true, editable: true });
+  assert.deepEqual(frames(b.calls), [LIMITS.actionStableFrames]);
+});
+
+test('once the pointer is there: the same box is pressed; a box that moved is refused unless the pointer\'s arrival moved it (a :hover style)', async () => {
+  const moved = { ...BOX, y: BOX.y - 3 };
+  // Still: confirmed.
+  const still = page({ hit: () => self });
+  await still.pointer.confirm(await still.pointer.check());
+  // It moved in the pointer's frame and the pointer is not over it: refused, named.
+  const away = page({ hit: () => self, boxOf: (_bn, _sid, st) => (st.arrived ? moved : BOX), hovered: () => false });
+  const p = await away.pointer.check();
+  away.state.arrived = true;
+  await assert.rejects(away.pointer.confirm(p), { code: 'not_stable', message: 'e4 button "Place order" moved as the pointer reached it (its box changed in the animation frame the pointer arrived in): nothing was pressed; wait_for it to settle, then retry' });
+  // It came under the pointer with this move and lifted on :hover: the hit test decides, and it holds.
+  const lift = page({ hit: () => self, boxOf: (_bn, _sid, st) => (st.arrived ? moved : BOX), hovered: (st) => !!st.arrived });
+  const q = await lift.pointer.check();
+  lift.state.arrived = true;
+  await lift.pointer.confirm(q);
+  // The pointer was over it already: a change is its own motion, not the pointer's doing.
+  const over = page({ hit: () => self, boxOf: (_bn, _sid, st) => (st.arrived ? moved : BOX), hovered: () => true,
+    stateOf: () => ({ state: 'ok', stable: true, disabled: false, readonly: false, hovered: true }) });
+  const r = await over.pointer.check();
+  over.state.arrived = true;
+  await assert.rejects(over.pointer.confirm(r), { code: 'not_stable' });
+  // Hover presses nothing: only the box is looked at again, no hit test.
+  const hover = page({ hit: () => banner });
+  const h = await hover.pointer.check().catch(() => ({ x: 140, y: 210 }));
+  const before = hover.calls.length;
+  await hover.pointer.confirm(h, { hit: false });
+  assert.ok(!hover.calls.slice(before).some((c) => c.method === 'DOM.getNodeForLocation'), 'no hit test for hover');
+});
+
+test('once the pointer is there, what took the point is named before that the target moved', async () => {
+  const moved = { ...BOX, x: BOX.x + 200 };
+  const swap = page({ hit: (_x, _y, _sid, st) => (st.arrived ? banner : self), boxOf: (bn, _sid, st) => (bn === 7 && st.arrived ? moved : BOX) });
+  const p = await swap.pointer.check();
+  swap.state.arrived = true;
+  await assert.rejects(swap.pointer.confirm(p), (e) => e.code === 'covered' && e.message.startsWith('button "Accept all cookies" (e9) came over e4 button "Place order" as the pointer reached it'));
 });

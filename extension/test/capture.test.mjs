@@ -59,3 +59,20 @@ test('a capture sends its small calls before the snapshot, and asks only for the
   assert.deepEqual(r.capture.viewport, { x: 0, y: 40, width: 800, height: 600 });
   assert.equal(r.capture.frameTree.frame.id, 'F0');
 });
+
+test('a frame session that does not answer is reported lost, with one warning, and its frame left out (#53.5: said once, then let go)', async () => {
+  const answers = {
+    'Page.getFrameTree': { frameTree: { frame: { id: 'F0', url: 'https://shop.test/' } } },
+    'Page.getLayoutMetrics': { cssVisualViewport: { pageX: 0, pageY: 0, clientWidth: 800, clientHeight: 600 } },
+    'DOMSnapshot.captureSnapshot': { strings: [], documents: [] },
+  };
+  // The session of DEAD went with its frame: every command to it fails, as Chrome answers one.
+  const send = async (method, _params, sid) => {
+    if (sid === 'DEAD') throw new Error('No session with given id');
+    return answers[method];
+  };
+  const r = await capture(send, { oopifs: [{ frameId: 'F9', sessionId: 'DEAD' }] });
+  assert.deepEqual(r.lost, ['DEAD']);
+  assert.deepEqual(r.warnings, ['out-of-process frame F9 could not be captured: No session with given id']);
+  assert.deepEqual(r.capture.oopifs, []);
+});

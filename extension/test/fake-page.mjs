@@ -2,7 +2,7 @@
 // ask (extension/test/fake-chrome.mjs underneath) and a fake engine that keeps the core's
 // call-order rules, so a test drives Agent.dispatch as the bridge does.
 import assert from 'node:assert/strict';
-import { ACTIONABLE_STATE_FN } from '../lib/actionability.js';
+import { ACTIONABLE_STATE_FN, GUARD_DONE_FN, GUARD_FN } from '../lib/actionability.js';
 import { Agent } from '../lib/agent.js';
 import { FILL_FN } from '../lib/tools/input.js';
 import { fakeChrome } from './fake-chrome.mjs';
@@ -102,6 +102,9 @@ export function pageChrome(o = {}) {
         // Actionability (extension/lib/actionability.js): attached, visible, still, enabled.
         if (params.functionDeclaration === ACTIONABLE_STATE_FN) return { result: { value: { state: 'ok', stable: true, disabled: false, readonly: false } } };
         if (params.functionDeclaration === FILL_FN) return { result: { value: { done: false } } };
+        // The guard over a press (guardPress): set, and at its end nothing was refused the press.
+        if (params.functionDeclaration === GUARD_FN) return { result: { type: 'object', objectId: 'guard1' } };
+        if (params.functionDeclaration === GUARD_DONE_FN) return { result: { type: 'object', subtype: 'null', value: null } };
         return { result: { value: { text: 'Hello', length: 5 } } };
       // The pointer lands on the element the engine resolves every ref to (backendNodeId 7).
       case 'DOM.getNodeForLocation': return { backendNodeId: 7, frameId: 'MAIN' };

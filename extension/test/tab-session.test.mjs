@@ -207,3 +207,17 @@ test('the frames a capture left out, and frames attached inside them, are known:
   t.captured({ frameTree: { frame: { id: 'M' } } });
   assert.equal(t.aboutLeftOutFrame('Page.frameDetached', { frameId: 'F2' }), false, 'the next capture decides again');
 });
+
+test('a frame session that goes takes every session attached through it: shop -> cdn -> bank leaves none behind (#53.5)', () => {
+  const t = new TabSession(5, { context: 0, page: 1 }, 'a');
+  t.frameAttached('CDN', 'F1');
+  t.frameAttached('BANK', 'F2', 'CDN');
+  t.frameAttached('INNER', 'F3', 'BANK');
+  t.frameAttached('ADS', 'F4');
+  // Chrome says the cdn frame's session ended, and nothing of the sessions attached through it.
+  t.onEvent('Target.detachedFromTarget', { sessionId: 'CDN' });
+  assert.deepEqual(t.frameSessions().map((s) => s.sessionId), ['ADS']);
+  // A capture that found a session dead lets it go the same way.
+  t.frameGone('ADS');
+  assert.deepEqual(t.frameSessions(), []);
+});

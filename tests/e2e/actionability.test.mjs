@@ -150,3 +150,32 @@ test('a press lands on what the agent aimed at, not on a control at its centre: 
   assert.equal(edit.isError, false, edit.text);
   assert.equal(await page.locator('#log').textContent(), 'Editing order 1002');
 });
+
+test('a button that never stops moving is not pressed; one that lifts on :hover as the pointer arrives is pressed and hovered', async () => {
+  // tests/sites/moving.html. A click waits one animation frame before the pointer moves and takes
+  // the move's own frame as the second (extension/lib/actionability.js confirm): "Sliding" moves
+  // in every frame, so it is refused before the pointer goes; "Lift" changes its box in the frame
+  // the pointer arrives in, by its :hover style, which is the page answering the pointer.
+  await setPolicy({});
+  const view = new AgentView();
+  const nav = await act(view, 'navigate', { url: sites.url('/sites/moving.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const page = await pageShowing('/sites/moving.html');
+  const slide = refOf(view, 'button', 'Sliding');
+  const moving = await chain.call('click', { ref: slide, version: view.version });
+  assert.equal(moving.isError, true, moving.text);
+  assert.ok(moving.text.startsWith(`error not_stable: ${slide} button "Sliding" kept moving`), moving.text);
+  assert.equal(await page.locator('#log').textContent(), 'Nothing yet', 'the sliding button was not pressed');
+
+  const lift = refOf(view, 'button', 'Lift');
+  const hovered = await act(view, 'hover', { ref: lift, version: view.version });
+  assert.equal(hovered.isError, false, hovered.text);
+  assert.equal(await page.evaluate(() => document.body.dataset.hovered ?? ''), 'lift', 'the pointer is over Lift');
+  // Away and back, so that the click's own move is the one that brings the pointer over it.
+  const away = await act(view, 'hover', { ref: refOf(view, 'heading', 'Moving buttons'), version: view.version });
+  assert.equal(away.isError, false, away.text);
+  const pressed = await act(view, 'click', { ref: lift, version: view.version });
+  assert.equal(pressed.isError, false, pressed.text);
+  assert.equal(await page.locator('#log').textContent(), 'Lift pressed');
+  assert.ok(view.sees('Lift pressed'), pressed.text);
+});

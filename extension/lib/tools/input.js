@@ -67,23 +67,49 @@ function keysOf(args) {
 
 /**
  * The pointer as a user's hand moves it, after looking (ready): to the element's visible point,
- * and for a press, down and up there. Frames the policy withholds are not drawn while the pointer
+ * and for a press, down and up there. Frames the policy withheld are not drawn while the pointer
  * moves and presses: a frame that turns its pointer-events on between the look and the press
- * cannot take it; and the point is looked at again once the pointer is there (the page may answer
- * its arrival by putting something else there: pointerover).
+ * cannot take it. Once the pointer is there it is looked at again (Actionability.confirm): the
+ * frame the move arrived in is the last one the box must have held still over (the look before
+ * the move waited one frame fewer: Chromium delivers a move at the next frame once the page
+ * produces frames, so a frame waited for before it would be paid twice), and for a press the
+ * point itself again (the page may answer the pointer's arrival by putting something else there:
+ * pointerover). An element that moved in that frame is looked at again from the start, within
+ * LIMITS.actionStableAttempts.
  * @param {ToolContext} ctx @param {TabSession} t @param {any} target @param {string} kind @param {boolean} press
  */
 async function pointerAt(ctx, t, target, kind, press) {
-  const o = { kind, enabled: press };
+  const o = { kind, enabled: press, moves: true };
   const look = new Actionability(ctx.driver);
-  const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o, look));
-  await new InputGuard(ctx.driver, (t2, bn) => describeNode(ctx, t2, bn, '')).withWithheldHidden(t, async () => {
-    await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
-    if (!press) return;
-    if (ctx.driver.actionability !== false) await look.confirm(t, target, p, { ...o, refOf: (bn, frameId) => describeNode(ctx, t, bn, frameId) });
-    await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
-    await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
-  });
+  const guard = new InputGuard(ctx.driver, (t2, bn) => describeNode(ctx, t2, bn, ''));
+  for (let attempt = 1; ; attempt++) {
+    const p = /** @type {{x: number, y: number}} */ (await ready(ctx, t, target, o, look));
+    try {
+      await guard.withWithheldHidden(t, async () => {
+        await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y });
+        const on = ctx.driver.actionability !== false;
+        const named = { ...o, hit: press, refOf: (/** @type {number} */ bn, /** @type {string} */ frameId) => describeNode(ctx, t, bn, frameId) };
+        if (on) await look.confirm(t, target, p, named);
+        if (!press) return;
+        // From here to the release, a press the page gives to another element is cancelled in the
+        // page (Actionability.guardPress): the look above is a moment before the press.
+        const unguard = on ? await look.guardPress(t, target, named) : null;
+        let sent = false;
+        try {
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: p.x, y: p.y, button: 'left', buttons: 1, clickCount: 1 });
+          await ctx.send(t, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 });
+          sent = true;
+        } finally {
+          // Said when the press was cancelled; when sending failed, that error is the one told.
+          if (unguard) await (sent ? unguard() : unguard().catch(() => {}));
+        }
+      });
+      return;
+    } catch (e) {
+      if (e instanceof ToolError && e.code === 'not_stable' && attempt < LIMITS.actionStableAttempts) continue;
+      throw e;
+    }
+  }
 }
 
 /**
