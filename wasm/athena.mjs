@@ -1,3 +1,5 @@
+// One file past 400 lines: the whole typed face of the wasm module (argument checks, heap writes, errors), one module the extension, the web demo and Node import alike.
+//
 // The typed face of the wasm core: what the extension, the web demo and Node import.
 //
 //   import { loadAthena, AthenaError } from './athena.mjs';

@@ -1,3 +1,5 @@
+// One file past 400 lines: one thin bound function per engine call, a flat list with nothing to split by.
+//
 // Embind facade over athena_core: one bound call per CDP result, event or action, strings in,
 // one Reply (text + JSON) out; never a handle per node (docs/design.md, "The WASM boundary").
 // No logic of its own beyond turning results into JSON; the JS wrapper athena.mjs validates

@@ -1,3 +1,5 @@
+// One file past 400 lines: HostRouter (which agent's call goes where, and back) and run_native_host, the event loop
+// that is its only caller and feeds it.
 #include "host.h"
 
 #include <algorithm>

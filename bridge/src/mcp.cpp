@@ -1,3 +1,5 @@
+// One file past 400 lines: McpServer serves both protocol eras (sessions, and the stateless 2026-07-28), which share
+// one call path, its deadlines, progress and the host's link.
 #include "mcp.h"
 
 #include <algorithm>

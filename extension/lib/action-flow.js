@@ -1,3 +1,5 @@
+// One file past 400 lines: the order of an action (pre-validate, resolve, act, settle, capture, FactPack) is the invariant, and it is kept in one place.
+//
 // The action flow (docs/design.md): the one module that calls the engine's beginAction,
 // finishAction and abortAction. Per tab, one call at a time: pre-validate with the agent's
 // version, resolve the ref, act, stabilize, capture, FactPack; JS dialogs hold an action until

@@ -1,3 +1,5 @@
+// One file past 400 lines: the look before a press; its checks share the walk through frames and sessions to the point pressed, each check its own function.
+//
 // Actionability (docs/design.md, "Before pressing"): before a pointer or keyboard action on a
 // ref, look as a careful person would. The element must be attached, visible, enabled (editable
 // for type), keep the same box over two animation frames (for click and hover the second is the

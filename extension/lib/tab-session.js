@@ -1,3 +1,5 @@
+// Past 400 lines: what is left here is the tab's public face (the members tools and the agent call) and the routing of Chrome's events to the parts below.
+//
 // One controlled tab (docs/design.md, "The extension's shape"). The agent (extension/lib/agent.js)
 // creates one per tab and routes Chrome's events for the tab to `onEvent`; the dispatcher runs
 // every tool call on a tab through `run`, so calls on one tab run one at a time, in order, by

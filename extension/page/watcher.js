@@ -1,3 +1,5 @@
+// One file past 400 lines: it is page code installed as one self-contained function (Page.addScriptToEvaluateOnNewDocument takes a source, not modules), so it cannot import its parts.
+//
 // Page code of stabilization (lib/stabilize.js, lib/page-scripts.js WATCHER_JS): the watcher
 // installed in the page's main world, and the two calls the extension makes of it.
 

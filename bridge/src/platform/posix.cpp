@@ -1,3 +1,6 @@
+// One file past 400 lines: Linux and macOS share all but the three calls marked below, and the event loop, sockets and
+// processes share its private state; platform.h is its only face.
+//
 // The platform layer on Linux and macOS (platform.h says what each call promises).
 //
 // macOS differs from Linux in three places, each marked __APPLE__: the executable's path

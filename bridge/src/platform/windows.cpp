@@ -1,3 +1,6 @@
+// One file past 400 lines: its threads, handles and the queue they share are private to it, and platform.h is its only
+// face; splitting it would expose them.
+//
 // The platform layer on Windows (platform.h says what each call promises).
 //
 // Windows has no poll() on pipes, so the event loop is threads around one queue: stdin is read by

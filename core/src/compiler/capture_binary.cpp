@@ -1,3 +1,6 @@
+// One file past 400 lines: the reader of one binary format, whose column readers share one cursor and its bounds
+// checks.
+//
 // The binary form of a capture (docs/capture-format.md "Binary form"): typed columns the wasm
 // wrapper packs from the CDP result objects, read here without a JSON parse. This file checks
 // only the form itself (bounds, offsets, UTF-8); every rule of the capture's content is in

@@ -1,3 +1,5 @@
+// One file past 400 lines: Dom is the capture's tree and every lookup the rules make of it (children, frames and shadow
+// roots placed, row order, ids, labels), built over one index.
 #include "compiler/dom_view.h"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// One file past 400 lines: PageSession is the engine's one face per page; ingest, actions, resolve and find share its
+// view and ref table. What they call (matching, trimming, rendering) lives in its own files.
 #include "engine/page_session.h"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// One file past 400 lines: the grammar below is written by one renderer whose block writers share the line writer and
+// the escaping (the JSON form is json.cpp).
+//
 // The agent text of a FactPack (docs/design.md: "What a FactPack contains", "Trimming and dedup across baselines").
 //
 // One line per element: `<ref> <role> "<name>"` then only the state that is set

@@ -1,3 +1,6 @@
+// One file past 400 lines: the steps below share one line index and the budget's arithmetic; each step is its own
+// function.
+//
 // Trimming a baseline to its token budget, outline first (limits.h "Rendering"):
 //   0. a run of lines that repeats earlier lines of the pack is one line;
 //   1. the deepest outline levels collapse first (a manual's sub-entries, a row's buttons), each
