@@ -92,7 +92,9 @@ TEST_CASE("a route change that replaces most of main is a delta with main replac
   CHECK(p.invalidated.empty());
   CHECK(p.added.empty());
   const std::string text = render_text(p);
-  CHECK(text.find("<replaced region=\"main\">\ne") != std::string::npos);
+  // One region replaced, nothing else said first: the pack's tag names it, its lines follow.
+  CHECK(text.rfind("<delta v=\"" + std::to_string(p.version) + "\" replaced=\"main\">\ne", 0) == 0);
+  CHECK(text.find("<replaced") == std::string::npos);
   CHECK(text.find("<removed>") == std::string::npos);
   CHECK(text.find("Shop") == std::string::npos);
   // Applied, the agent holds exactly the page: the fidelity property.
