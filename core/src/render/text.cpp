@@ -282,8 +282,10 @@ void open_tag(std::string& out, const FactPack& p) {
   // A full with a new url and title is a navigation: only another reason is said.
   if (!p.reason.empty() && !(p.type == PackType::kFull && p.reason == "navigation")) attr(out, "reason", p.reason);
   if (p.type == PackType::kFull) {
-    attr(out, "url", p.url);
-    attr(out, "title", p.title);
+    if (!p.address_held) {  // else the agent holds them from the last pack (FactPack::address_held)
+      attr(out, "url", p.url);
+      attr(out, "title", p.title);
+    }
     // Taken while overlays are open: the innermost one's type and how many (its regions, and
     // those of the ones below, say `overlay=` too); one may have nothing to show.
     render::overlay_attrs(out, p.overlay.type, p.overlay.depth);
