@@ -48,7 +48,8 @@ TEST_CASE("checked, mixed, selected, expanded, pressed, required, invalid, reado
   b.el(0, body, "div", {{"role", "tab"}, {"aria-selected", "true"}, {"aria-label", "Tab"}});
   // jQuery UI marks every tab expanded exactly when it is selected: `selected` says it. A selected
   // tab folded shut (its collapsible tabs) still says so.
-  b.el(0, body, "div", {{"role", "tab"}, {"aria-selected", "true"}, {"aria-expanded", "true"}, {"aria-label", "Open tab"}});
+  b.el(0, body, "div",
+       {{"role", "tab"}, {"aria-selected", "true"}, {"aria-expanded", "true"}, {"aria-label", "Open tab"}});
   b.el(0, body, "div",
        {{"role", "tab"}, {"aria-selected", "false"}, {"aria-expanded", "false"}, {"aria-label", "Other tab"}});
   b.el(0, body, "div",

@@ -514,9 +514,10 @@ TEST_CASE("a delta that is one region replaced names it in its tag, else the reg
         "<modified>\ne3 link \"All fruit\": - current\n</modified>\n</delta>\n");
   // Refs that went come after the lines (the lines end at the first tag).
   p.invalidated.push_back({"e7", "removed", "button", "Undo"});
-  CHECK(render_text(p).rfind("<delta v=\"3\" replaced=\"main\">\ne20 heading \"Apricot\"\ne23 button \"Add to basket\"\n"
-                             "<removed>\ne7 button \"Undo\"\n</removed>\n",
-                             0) == 0);
+  CHECK(
+      render_text(p).rfind("<delta v=\"3\" replaced=\"main\">\ne20 heading \"Apricot\"\ne23 button \"Add to basket\"\n"
+                           "<removed>\ne7 button \"Undo\"\n</removed>\n",
+                           0) == 0);
   p.invalidated.clear();
   // The page's own lines (no landmark): named "page".
   p.regions[0].region = Region::kPage;
