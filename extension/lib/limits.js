@@ -29,6 +29,14 @@ export const LIMITS = Object.freeze({
   /** CSS animations and transitions ending within this long are waited for (longer or infinite ones are not). */
   settleAnimationMaxMs: 1_000,
   /**
+   * Running animations the page's watcher looks at per check for whether they can change a line at
+   * all (page/watcher.js `inert`: a colour, a move inside the viewport); past this many, each one is
+   * waited for unjudged. Each look reads its keyframes, computed style and box.
+   */
+  settleAnimationsJudgedMax: 200,
+  /** An element collapsing to no width or height (page/watcher.js `folds`) is looked into only if it holds fewer elements than this; a bigger one is waited for. */
+  settleCollapseElementsMax: 16,
+  /**
    * Ancestors the page's watcher looks through for aria-hidden per DOM change (page/watcher.js):
    * a change deeper under an aria-hidden element than this counts as visible. A script building a
    * 20,000-level document made the walk quadratic: seconds of the page's own main thread.

@@ -21,7 +21,8 @@ import { beginWatch, pageWatcher, settleWatch } from '../page/watcher.js';
  */
 export const WATCHER_JS = (key) => `(${pageWatcher})(${JSON.stringify(key)}, ${JSON.stringify({
   trackMaxMs: LIMITS.settleTimerMaxMs, windowMs: LIMITS.settleTrackWindowMs, repeats: LIMITS.settleTimerRepeats,
-  animationMaxMs: LIMITS.settleAnimationMaxMs, laterMaxMs: LIMITS.settleLaterMaxMs, wasPassword: WAS_PASSWORD_ATTR,
+  animationMaxMs: LIMITS.settleAnimationMaxMs, animationsJudgedMax: LIMITS.settleAnimationsJudgedMax,
+  collapseElementsMax: LIMITS.settleCollapseElementsMax, laterMaxMs: LIMITS.settleLaterMaxMs, wasPassword: WAS_PASSWORD_ATTR,
   secretMark: SECRET_MARK_ATTR, secretLabelMax: LIMITS.secretLabelMaxChars, otpBoxesMin: LIMITS.otpGroupBoxesMin,
   invalidMark: INVALID_MARK_ATTR, invalidMessageMax: LIMITS.invalidMessageMaxChars, framesMax: LIMITS.framesCapturedMax,
   ancestorsMax: LIMITS.watcherAncestorsMax,

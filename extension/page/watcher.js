@@ -15,13 +15,18 @@
  *     cfg.ancestorsMax ancestors up);
  *   - animations and transitions that end within cfg.animationMaxMs (infinite ones never do), in
  *     the document and in the shadow roots attached since the watcher began (Chrome's
- *     document.getAnimations() leaves those out: a web component's closing animation is there);
+ *     document.getAnimations() leaves those out: a web component's closing animation is there),
+ *     unless they cannot change a line (`inert`: a colour, a move that keeps its box on the same
+ *     side of the viewport's edge, a fade that neither starts nor ends at 0) and no script waits
+ *     for their end; the first cfg.animationsJudgedMax of them are judged so, the rest waited for;
  *   - the same for every same-origin iframe (each has its own watcher), the first cfg.framesMax
  *     of them (the frames a capture keeps): touching a frame's window makes Chrome build its
  *     script context, about 7 ms each, so a walk into 1,000 frames held an action 7 s.
  * Longer timers the action set (up to cfg.laterMaxMs) are reported, not waited for. The watcher
  * is a property of the page's global object under a random non-enumerable name, and setTimeout,
- * clearTimeout and clearInterval become proxies of the originals: a page that looks for them can
+ * clearTimeout and clearInterval become proxies of the originals (and so do EventTarget's
+ * addEventListener and Animation's finished and onfinish, to know which animations' ends a script
+ * waits for): a page that looks for them can
  * find them, and at worst make stabilization wait until its cap or end early, which it could do
  * anyway by delaying its own work. It holds counts and times only, never page content.
  * It also marks a password field the page switches to another type (a show-password button):
@@ -44,7 +49,7 @@
  * reuses that capture instead of taking a new one before it acts.
  * And it marks a field the browser's own validation refused (secrets.js INVALID_MARK_ATTR, with
  * the browser's message, cut at cfg.invalidMessageMax), until the field is valid again.
- * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, laterMaxMs: number, wasPassword: string, secretMark: string, secretLabelMax: number, otpBoxesMin: number, invalidMark: string, invalidMessageMax: number, framesMax: number, ancestorsMax: number}} cfg
+ * @param {string} key @param {{trackMaxMs: number, windowMs: number, repeats: number, animationMaxMs: number, animationsJudgedMax: number, collapseElementsMax: number, laterMaxMs: number, wasPassword: string, secretMark: string, secretLabelMax: number, otpBoxesMin: number, invalidMark: string, invalidMessageMax: number, framesMax: number, ancestorsMax: number}} cfg
  * @param {typeof import('../lib/secrets.js').isSecretField} isSecret the secret rule (lib/secrets.js)
  */
 export function pageWatcher(key, cfg, isSecret) {
@@ -261,16 +266,178 @@ export function pageWatcher(key, cfg, isSecret) {
     walk(g);
     return out;
   };
-  /** Running animations of this document and its shadow roots that end within cfg.animationMaxMs. */
+  // Which running animations can change what a capture reads. The compiler reads, per element, its
+  // display, visibility, opacity (0 or not), z-index, position, overflow and content, and its box:
+  // empty or at most a pixel (not visible), in the viewport or not, over the whole viewport (a
+  // backdrop). Order is the DOM's (and aria-rowindex), never the drawn position. So a transition of
+  // colours or shadows never changes a line; an element sliding or growing changes one only if its
+  // box crosses the viewport's edge or collapses; a fade only if it starts or ends at opacity 0.
+  // AG Grid moves sorted rows with `transition: transform 0.4s` inside the viewport, Swagger UI
+  // widens a button's box and colours it: their lines are final at once. A script that waits for
+  // an animation's end (a transitionend / animationend listener on its element, an Animation's
+  // finished promise, onfinish or `finish` listener) can change anything then: such an animation is
+  // always waited for. A listener on an ancestor is not counted: that is how frameworks delegate
+  // every event (React listens for transitionend and animationend at its root in every app), not a
+  // script waiting for this element; the element's own listeners are what Bootstrap, Vue and
+  // Shoelace use.
+  // Listeners are counted from the watcher's start: installed before the page's scripts (a new
+  // document has no root element yet) it sees them all; put into a document already there (a tab
+  // adopted as it was), listeners its scripts added before are unknown, and every animation is
+  // waited for, as before.
+  const seesAll = !document.documentElement || document.scripts.length === 0;
+  /** Elements and Animations -> listeners for their end, added and not removed. @type {WeakMap<object, number>} */
+  const awaited = new WeakMap();
+  const END_EVENTS = ['transitionend', 'animationend', 'webkittransitionend', 'webkitanimationend', 'finish'];
+  const listened = (/** @type {any} */ self, /** @type {any} */ args, /** @type {number} */ by) => {
+    if (!self || (typeof self !== 'object' && typeof self !== 'function') || typeof args[1] !== 'function' && !(args[1] && typeof args[1] === 'object')) return;
+    // A type whose conversion throws is the browser's to refuse, as it would without us.
+    let type = '';
+    try { type = String(args[0]).toLowerCase(); } catch { return; }
+    if (END_EVENTS.includes(type)) awaited.set(self, Math.max(0, (awaited.get(self) ?? 0) + by));
+  };
+  const ETP = g.EventTarget && g.EventTarget.prototype;
+  if (ETP && ETP.addEventListener && ETP.removeEventListener) {
+    ETP.addEventListener = new Proxy(ETP.addEventListener, {
+      apply(target, self, args) { listened(self, args, 1); return apply(target, self, args); },
+    });
+    ETP.removeEventListener = new Proxy(ETP.removeEventListener, {
+      apply(target, self, args) { listened(self, args, -1); return apply(target, self, args); },
+    });
+  }
+  const AP = g.Animation && g.Animation.prototype;
+  for (const [name, kind] of /** @type {const} */ ([['finished', 'get'], ['onfinish', 'set']])) {
+    const d = AP && Object.getOwnPropertyDescriptor(AP, name);
+    const fn = d && d[kind];
+    if (!fn) continue;
+    Object.defineProperty(AP, name, { ...d, [kind]: new Proxy(fn, { apply(target, self, args) { if (self && typeof self === 'object') awaited.set(self, 1); return apply(target, self, args); } }) });
+  }
+  const kebab = (/** @type {string} */ p) => p.replace(/^css(?=[A-Z])/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  /** Properties that only paint: no line depends on them. */
+  const PAINT = /^(color|background(-.+)?|border(-(top|right|bottom|left|block|inline)(-(start|end))?)?-color|border(-(top|bottom)-(left|right)|-(start|end)-(start|end))?-radius|outline(-.+)?|box-shadow|text-shadow|text-decoration(-.+)?|text-underline-offset|text-emphasis-color|fill(-opacity)?|stroke(-.+)?|stop-(color|opacity)|flood-(color|opacity)|lighting-color|filter|backdrop-filter|caret-color|accent-color|column-rule-color|scrollbar-color|clip-path|mask(-.+)?|-webkit-mask(-.+)?|shape-outside|will-change)$/;
+  /** Properties that move a box without resizing anything: the offsets and transforms. */
+  const MOVE = /^(transform|translate|rotate|scale|top|left|right|bottom|inset(-.+)?|margin(-.+)?)$/;
+  /** Properties that resize a box; the ones whose 0 collapses it are checked for that. */
+  const SIZE = /^((min-|max-)?(width|height|block-size|inline-size)|padding(-.+)?|border(-(top|right|bottom|left))?-width|font-size|line-height|letter-spacing|word-spacing|flex-(basis|grow|shrink)|(row-|column-)?gap)$/;
+  const COLLAPSES = /^((min-|max-)?(width|height|block-size|inline-size)|font-size|flex-basis)$/;
+  const px = (/** @type {any} */ v) => { const m = /^\s*(-?[\d.]+(?:e-?\d+)?)(px)?\s*$/i.exec(String(v)); return m ? Number(m[1]) : NaN; };
+  /** The box crosses the viewport's edge if moved or resized by up to d px on any side (the compiler's in_viewport test). */
+  const crosses = (/** @type {DOMRect} */ r, /** @type {number} */ d) => {
+    const vw = g.innerWidth, vh = g.innerHeight;
+    const inside = r.left + d < vw && r.right - d > 0 && r.top + d < vh && r.bottom - d > 0;
+    const outside = !(r.left - d < vw && r.right + d > 0 && r.top - d < vh && r.bottom + d > 0);
+    return !inside && !outside;
+  };
+  /** A 2D transform property's value as a matrix; null when it is not one (3D, relative lengths). @param {string} p @param {any} v */
+  const transformOf = (p, v) => {
+    const s = String(v ?? 'none').trim() || 'none';
+    const parts = s.split(/\s+/);
+    if (s !== 'none' && p !== 'transform' && parts.length > (p === 'rotate' ? 1 : 2)) return null;
+    const css = s === 'none' ? 'none' : p === 'transform' ? s : `${p}(${parts.join(',')})`;
+    try { const m = new g.DOMMatrix(css); return m.is2D ? m : null; } catch { return null; }
+  };
+  /**
+   * An element whose box may collapse without losing a line: a few elements, each focusable (the
+   * compiler shows a focusable element whatever its box, and names it from its text) or inside one,
+   * or with no role and no words of its own (Swagger UI folds its copy button's wrapper to width 0).
+   * With bare, nothing in it may be focusable either: it holds no line at all.
+   * @param {Element} el @param {boolean} [bare]
+   */
+  const folds = (el, bare = false) => {
+    const all = el.getElementsByTagName('*');
+    if (all.length >= cfg.collapseElementsMax) return false;
+    for (const e of [el, ...Array.from(all)]) {
+      const h = /** @type {any} */ (e);
+      if (bare && h.tabIndex >= 0) return false;
+      if (h.tabIndex >= 0 || (e !== el && e.parentElement && e.parentElement.closest && el.contains(e.parentElement.closest('a[href],button,input,select,textarea,[tabindex]')))) continue;
+      if (apply(getAttr, e, ['role']) !== null || /^(img|svg|input|select|textarea|video|audio|canvas|iframe|object|embed|progress|meter)$/i.test(e.localName)) return false;
+      for (const c of Array.from(e.childNodes)) if (c.nodeType === 3 && String(c.nodeValue).trim()) return false;
+    }
+    return true;
+  };
+  /**
+   * Whether animation a cannot change any line: every property it animates is paint, or a move or
+   * resize that leaves its target's box on the same side of the viewport's edge and not collapsed,
+   * or an opacity that is not 0 now nor at the end; and no script waits for its end.
+   * @param {any} a
+   */
+  const inert = (a) => {
+    const fx = a.effect;
+    const el = fx && fx.target;
+    if (!seesAll || !el || !(el instanceof Elem) || awaited.get(a) || awaited.get(el)) return false;
+    /** @type {any[]} */
+    const frames = fx.getKeyframes ? fx.getKeyframes() : [];
+    if (frames.length === 0) return false;
+    const props = new Set();
+    for (const f of frames) for (const k of Object.keys(f)) if (!['offset', 'computedOffset', 'easing', 'composite'].includes(k)) props.add(k);
+    const kinds = [...props].map((p) => [p, kebab(p)]);
+    if (kinds.every(([, p]) => PAINT.test(p))) return true;
+    // A small bare element (an icon's stroke, a decoration: nothing focusable, no role, no words)
+    // is no line and holds none: wherever it moves or however it is sized, no line changes. Not
+    // a big one: an empty box over the viewport is a dialog's backdrop to the compiler.
+    if (kinds.every(([, p]) => PAINT.test(p) || MOVE.test(p) || SIZE.test(p)) && !fx.pseudoElement && folds(el, true)) {
+      const r = el.getBoundingClientRect();
+      if (r.width < g.innerWidth / 2 && r.height < g.innerHeight / 2) return true;
+    }
+    // Beyond paint, the value it ends at must be known: a transition's is its last keyframe; an
+    // animation's is its last one in the play direction only if it fills forwards (else the
+    // element's own style, which the animation hides).
+    let last = frames[frames.length - 1];
+    if (typeof a.transitionProperty !== 'string') {
+      const t = fx.getTiming ? fx.getTiming() : {};
+      if (t.fill !== 'forwards' && t.fill !== 'both') return false;
+      if (t.direction === 'reverse') last = frames[0];
+      else if (t.direction && t.direction !== 'normal') return false;
+    }
+    // A pseudo-element's box is not one the capture reads apart from its content: only paint is sure.
+    if (fx.pseudoElement) return false;
+    // In a frame, the viewport that decides is the top page's: only paint and opacity are sure.
+    const framed = g !== g.top;
+    const cs = g.getComputedStyle(el);
+    let box = null, move = 0;
+    for (const [key, p] of kinds) {
+      if (PAINT.test(p)) continue;
+      const end = last[key];
+      if (p === 'opacity') {
+        if (!(Number(cs.opacity) > 0) || !(Number(end) > 0)) return false;
+        continue;
+      }
+      if (framed || !(MOVE.test(p) || SIZE.test(p))) return false;
+      box ??= el.getBoundingClientRect();
+      if (p === 'transform' || p === 'translate' || p === 'scale' || p === 'rotate') {
+        const now = transformOf(p, cs.getPropertyValue(p)), to = transformOf(p, end);
+        if (!now || !to) return false;
+        const det = (/** @type {DOMMatrix} */ m) => Math.abs(m.a * m.d - m.b * m.c);
+        // Scaled to nothing: the box collapses.
+        if (det(to) < 1e-6) return false;
+        // How far the end transform takes the box from where it is now: the shift of the
+        // translation, the change of scale (a rotation: its whole size, to be safe).
+        const sNow = Math.sqrt(det(now)) || 1, sTo = Math.sqrt(det(to));
+        const turned = [now, to].some((m) => Math.abs(m.b) > 1e-6 || Math.abs(m.c) > 1e-6);
+        move += Math.abs(to.m41 - now.m41) + Math.abs(to.m42 - now.m42) + Math.max(box.width, box.height) * (Math.abs(sTo / sNow - 1) + (turned ? 1 : 0));
+        continue;
+      }
+      const v = px(end), cur = px(cs.getPropertyValue(p));
+      if (COLLAPSES.test(p) && !(v > 1) && !folds(el)) return false;
+      if (!Number.isFinite(v)) return false;
+      move += Number.isFinite(cur) ? Math.abs(v - cur) : Math.abs(v) + Math.max(box.width, box.height);
+      if (SIZE.test(p) && !(box.width > 1 && box.height > 1)) return false;
+    }
+    return !box || !crosses(box, move);
+  };
+  /** Running animations of this document and its shadow roots that end within cfg.animationMaxMs and can change a line (inert above). */
   const ending = () => {
-    let n = 0;
+    let n = 0, judged = 0;
     /** @param {Animation[]} list */
     const count = (list) => {
       for (const a of list) {
         if (a.playState !== 'running' || !a.effect) continue;
         const end = Number(a.effect.getComputedTiming().endTime);
         const at = Number(a.currentTime ?? 0);
-        if (Number.isFinite(end) && end - at > 0 && (end - at) / Math.abs(a.playbackRate || 1) <= cfg.animationMaxMs) n++;
+        if (!(Number.isFinite(end) && end - at > 0 && (end - at) / Math.abs(a.playbackRate || 1) <= cfg.animationMaxMs)) continue;
+        // Past cfg.animationsJudgedMax, each one is waited for without being looked at.
+        let still = false;
+        if (judged++ < cfg.animationsJudgedMax) { try { still = inert(a); } catch { still = false; } }
+        if (!still) n++;
       }
     };
     if (document.getAnimations) count(document.getAnimations());

@@ -59,6 +59,30 @@ for (const [button, shows] of [
   });
 }
 
+// A transition that ends at opacity 0 takes its text off the page: the click's FactPack is taken
+// once it has ended (page/watcher.js `inert`), so the text is gone from it, not shown faded.
+test('Fade out: the faded text is gone from the click\'s FactPack', async (t) => {
+  const nav = await chain.call('navigate', { url: sites.url('/sites/delayed.html') });
+  assert.equal(nav.isError, false, nav.text);
+  const text = await refOf(nav.fp, 'About to fade away');
+  const t0 = Date.now();
+  const r = await chain.call('click', { ref: await refOf(nav.fp, 'Fade out'), version: nav.fp.version });
+  assert.equal(r.isError, false, r.text);
+  assert.match(r.text, /status "Fading out"/);
+  assert.match(r.text, new RegExp(`<removed>[^<]*\\b${text}\\b`), r.text);
+  t.diagnostic(`Fade out: ${Date.now() - t0} ms`);
+});
+
+// A transition that only moves a box inside the viewport and paints it changes no line: the
+// FactPack shows the banner as it is, and the page's status.
+test('Slide the banner: a move and a colour change leave the banner\'s line as it was', async (t) => {
+  const [r, ms] = await clickOnFreshPage('Slide the banner');
+  assert.match(r.text, /status "Slid"/);
+  assert.doesNotMatch(r.text, /A banner that slides/, 'the banner\'s line did not change: a delta does not repeat it');
+  assert.doesNotMatch(r.text, /did not settle/);
+  t.diagnostic(`Slide the banner: ${ms} ms`);
+});
+
 test('a click that changes nothing answers "no change" without waiting for anything', async (t) => {
   const [r, ms] = await clickOnFreshPage('Do nothing');
   assert.equal(r.fp.type, 'no_change', r.text);
