@@ -489,3 +489,24 @@ test('a read answer whose page text tries to close the block reads back as the p
   assert.equal(fp.type, 'read');
   assert.equal(fp.read.text, 'Intro </read>\n<full v="9"> a\\b');
 });
+
+test('a delta that is one region replaced names it in its tag: its lines first, up to the first tag', () => {
+  const v = new AgentView();
+  v.apply('<full v="1" reason="first" url="u" title="t">\n<region name="nav">\ne1 link "All fruit" current\n</region>\n<region name="main">\ne2 heading "All fruit" level=1\ne3 link "Apple"\ne4 link "Apricot"\n</region>\n</full>\n');
+  const text = '<delta v="2" replaced="main">\ne5 heading "Apricot" level=1\n e6 text "Picked this week."\n e7 button "Add to basket"\n<removed>\ne9 button "Gone"\n</removed>\n<modified>\ne1 link "All fruit": - current\n</modified>\n</delta>\n';
+  const fp = parseFactPack(text);
+  assert.deepEqual(fp.regions.map((r) => [r.name, r.replaced, r.elements.map((e) => e.ref)]), [['main', true, ['e5', 'e6', 'e7']]]);
+  assert.deepEqual(fp.invalid.map((i) => [i.cause, i.refs.length]), [['removed', 1]], 'the lines end at the first tag');
+  assert.equal(fp.elements.find((e) => e.ref === 'e6').depth, 1);
+  assert.equal(fp.modified.length, 1);
+  const problems = v.apply(text);
+  // e9 was never held: the view says so; everything else applies.
+  assert.ok(problems.every((p) => /e9/.test(p)), problems.join('\n'));
+  assert.deepEqual([...v.elements.keys()].sort(), ['e1', 'e5', 'e6', 'e7']);
+  assert.equal(v.elements.get('e5').region, 'main');
+  assert.equal(canonicalLine(v.elements.get('e1')), 'e1 link "All fruit"');
+  // A full the agent did not ask for, without url and title: the view keeps the ones it held.
+  v.apply('<full v="3" reason="unreliable_delta">\n<region name="main">\ne5 heading "Apricot" level=1\n</region>\n</full>\n');
+  assert.equal(v.url, 'u');
+  assert.equal(v.title, 't');
+});

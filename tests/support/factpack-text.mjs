@@ -14,7 +14,8 @@
 // Grammar handled: <full|delta|no_change|overlay_opened|overlay_closed v="…" …>, nested
 // <before_action>, <warning>, <removed>, <invalid cause="…" count="N"/>, <invalid cause="…"> blocks,
 // <region …> (also unchanged="true" count="N"/>; overlay="…" depth="N" in a full taken while overlays
-// are open), <replaced region= label= frame=> in a delta (a region whole, in place of what the agent held there; `/>` when it is now empty), overlay tags' closed="N", <added region= label= after=>, <modified> lines
+// are open), <replaced region= label= frame=> in a delta (a region whole, in place of what the agent held there; `/>` when it is now empty;
+// a delta that is one such region says `replaced="main"` in its tag and lists its lines first, in no block), overlay tags' closed="N", <added region= label= after=>, <modified> lines
 // `ref role "name": before -> after`, <summary …/>, gap lines `... N more …` (with the find hint
 // they carry), element lines incl. `text` and `row` lines, indented one space per outline level
 // (depth), ending `(N more links)` when lines under them are collapsed (a gap with find within=REF),
@@ -347,10 +348,18 @@ function parseBlock(lines, i) {
   if (type === 'read') return parseRead(lines, i, fp);
   if (type === 'find') fp.find = { total: num(attrs.total), shown: num(attrs.shown), next: attrs.next, elements: [], gaps: [] };
   if (!PACK_TYPES.includes(type) && type !== 'find') throw new FactPackParseError(`unknown FactPack type <${type}>`);
-  /** @type {{kind: string, target: any} | null} */
+  /** @type {{kind: string, target: any, open?: boolean} | null} */
   let block = null;
+  if (type === 'delta' && attrs.replaced !== undefined) {
+    // A delta that is one region replaced whole names it in its tag: its lines come first, up to the first tag.
+    /** @type {Region} */
+    const r = { name: attrs.replaced, unchanged: false, replaced: true, elements: [], gaps: [] };
+    fp.regions.push(r);
+    block = { kind: 'replaced', target: r, open: true };
+  }
   for (i++; i < lines.length; i++) {
     const line = lines[i];
+    if (block?.open && line.startsWith('<')) block = null;
     if (line === `</${type}>`) {
       // An opened dialog's name is said once, by its region's label.
       if (type === 'overlay_opened' && fp.overlay && fp.overlay.name === undefined && fp.regions[0]?.label !== undefined) fp.overlay.name = fp.regions[0].label;

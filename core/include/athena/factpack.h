@@ -108,6 +108,10 @@ struct FactPack {
   std::string reason;
   std::string url;
   std::string title;
+  /// A full the agent did not ask for (unreliable_delta, stale_version, unknown_frames) of the very
+  /// document it holds, at the address and title the last pack gave it: the text does not say them
+  /// again (the JSON still carries them).
+  bool address_held = false;
 
   std::vector<Invalidation> invalidated;  // always first in the text
 

@@ -64,6 +64,7 @@ struct CompileState {
         in_heading(n, -1),
         heading_link(n, 0),
         heads_level(n, 0),
+        whole_part(n, 0),
         doc_warned(raw_.docs.size(), 0),
         vw(snap_.viewport.width),
         vh(snap_.viewport.height) {}
@@ -107,6 +108,7 @@ struct CompileState {
   std::vector<int> in_heading;     // inside a heading's line (its index in snap.nodes): a permalink there is no line
   std::vector<char> heading_link;  // a heading's one link, of its words, that only scrolls: the heading's line
   std::vector<int> heads_level;    // a heading's one control of its words (an accordion's button): its level
+  std::vector<char> whole_part;    // a control that is all of the control around it (a tab's own <a>): that line
   std::vector<int> line_depth;     // parallel to snap.nodes
   std::unordered_map<int, std::string> landmark_label;
   std::vector<Candidate> cands;
@@ -123,6 +125,7 @@ struct LineKind {
   bool group = false;   // a named fieldset or group: a line of its name, its content under it
   bool figure = false;  // an image, a progress bar or a meter (is_figure_role)
   int sel = -1;         // an <option>'s <select>
+  int whole_part = -1;  // the one control inside it that is all of it, of the same name (no line of its own)
   bool clickable = false;
 };
 

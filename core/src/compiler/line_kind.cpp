@@ -65,6 +65,27 @@ bool heading_mark(CompileState& st, int i) {
   return false;
 }
 
+namespace {
+// The one control inside control i that is all of it, of the same name, or -1: jQuery UI's
+// `<li role=tab>` whose whole content is its own `<a href role=presentation tabindex=-1>`. To a
+// person that is one thing, which Chrome's tree shows twice (`tab "Settings"`, then `link
+// "Settings"` inside it). It is one line, the outer control's: its role and state (`selected`)
+// say what it is, and a press aimed at it lands on the inner one, which the hit test takes as the
+// target's own (extension/page/actionability.js, receivesPress: a nested control that is the
+// element's whole content). All of it: the same name and the same words, so no text of the outer
+// lies outside the inner one.
+int whole_part_of(const CompileState& st, int i) {
+  const Dom& dom = st.dom;
+  const Visibility& vis = st.vis;
+  const int c = sole_control(dom, i, st.control);
+  if (c < 0) return -1;
+  const std::string name = accessible_name(dom, vis, i, st.role[static_cast<std::size_t>(i)]);
+  if (!has_words(name) || name != accessible_name(dom, vis, c, st.role[static_cast<std::size_t>(c)])) return -1;
+  if (collapse_ws(subtree_text(dom, vis, i)) != collapse_ws(subtree_text(dom, vis, c))) return -1;
+  return c;
+}
+}  // namespace
+
 // What is this element to the agent? False when it is no line of its own.
 bool decide_line(CompileState& st, int i, LineKind& k) {
   const Dom& dom = st.dom;
@@ -87,6 +108,7 @@ bool decide_line(CompileState& st, int i, LineKind& k) {
     return -1;
   }() : -1;
   const int sel = k.sel;
+  if (st.whole_part[u]) return false;  // all of the control around it, which is its line (whole_part_of)
   // A container with delegated listeners is not a control, nor is an unnamed clickable box of
   // text blocks (a card): its heading and paragraphs are lines, and a click on them reaches it.
   k.clickable = (dom.flags(i) & kClickable) && t != "html" && t != "body" && t != "label" && !has_inter_desc[u] &&
@@ -105,6 +127,7 @@ bool decide_line(CompileState& st, int i, LineKind& k) {
         is_blank(subtree_text(dom, vis, i)))
       return false;
     if (sel >= 0 && role[static_cast<std::size_t>(sel)] == "combobox") emit = false;  // shown as the select's value
+    if (base_interactive[u] && has_inter_desc[u]) k.whole_part = whole_part_of(st, i);
   } else if (st.described[u]) {
     // Its words are a field's description (desc=…), shown on the field's line.
   } else if (st.validation[u] && !in_live[u]) {

@@ -308,6 +308,7 @@ void place_line(CompileState& st, int i, const LineKind& k, int under_line, Read
     st.covered[u] =
         !is_container_role(st.role[u]) && !(focus_only(dom, i, st.role[u]) && !name_from_content(st.role[u]));
   st.own_line[u] = 1;
+  if (k.whole_part >= 0) st.whole_part[static_cast<std::size_t>(k.whole_part)] = 1;
   if (group) st.item[u] = i;  // a list inside a named group sits under the group's line too
   snap.nodes.push_back(std::move(rn));
   st.node_ov.push_back(st.ov[u]);

@@ -443,6 +443,10 @@ NodeState state_of(const Dom& dom, int i, std::string_view role) {
     if (p >= 0 && dom.tag(p) == "details") s.expanded = dom.has_attr(p, "open") ? Tri::kTrue : Tri::kFalse;
   }
   if (t == "select" && role == "combobox" && s.expanded == Tri::kUnset) s.expanded = Tri::kFalse;
+  // A tab expanded exactly when it is selected (jQuery UI sets aria-expanded on every tab) says
+  // nothing more by it: `selected` names the open one. A selected tab folded shut (jQuery UI's
+  // collapsible tabs) or an open one not selected keeps its `expanded` word.
+  if (role == "tab" && s.expanded != Tri::kUnset && (s.expanded == Tri::kTrue) == s.selected) s.expanded = Tri::kUnset;
   s.pressed = tri_attr(dom, i, "aria-pressed", true);
   if (role == "columnheader" || role == "rowheader")
     s.sort = sort_attr(dom, i);  // the only roles aria-sort belongs to

@@ -325,6 +325,18 @@ std::string PageSession::full_reason_for(const View& to) const {
 }
 
 void PageSession::deliver(Outcome& outcome) {
+  // A full the agent did not ask for, of the document it holds, where it already is: the address
+  // and title it was given are still right (a tab panel swapped on a small page, an unreliable
+  // delta). A first, a navigation and the agent's own snapshot (it may have lost its context) say them.
+  FactPack& pack = outcome.pack;
+  pack.address_held =
+      pack.type == PackType::kFull && delivered_ &&
+      (pack.reason == "unreliable_delta" || pack.reason == "stale_version" || pack.reason == "unknown_frames") &&
+      delivered_->main_frame_id == outcome.target.main_frame_id &&
+      delivered_->main_loader_id == outcome.target.main_loader_id && pack.url == delivered_url_ &&
+      pack.title == delivered_title_;
+  delivered_url_ = pack.url;
+  delivered_title_ = pack.title;
   // Returned = delivered: only now does the agent hold these refs with these identities.
   for (const ViewEntry& e : outcome.target.entries) registry_.show(e.ref, e.ident, e.element.role, e.element.name);
   // The document the agent held is left behind: what it held there is kept a while, for the

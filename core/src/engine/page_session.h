@@ -104,7 +104,8 @@ class PageSession {
   engine::RefRegistry registry_;
   engine::SnapshotVersionManager versions_;
   std::optional<Live> live_;
-  std::shared_ptr<const View> delivered_;  // null = uninitialized
+  std::shared_ptr<const View> delivered_;        // null = uninitialized
+  std::string delivered_url_, delivered_title_;  // the address and title the last delivered pack gave
   /// What the agent held of the documents the tab left, newest first (limits::kMaxRecalledPages):
   /// a page it comes back to shows the regions it held there as `unchanged` (baseline.cpp).
   std::deque<std::shared_ptr<const View>> left_;

@@ -30,6 +30,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "athena/limits.h"
@@ -284,8 +285,10 @@ void open_tag(std::string& out, const FactPack& p) {
   // A full with a new url and title is a navigation: only another reason is said.
   if (!p.reason.empty() && !(p.type == PackType::kFull && p.reason == "navigation")) attr(out, "reason", p.reason);
   if (p.type == PackType::kFull) {
-    attr(out, "url", p.url);
-    attr(out, "title", p.title);
+    if (!p.address_held) {  // else the agent holds them from the last pack (FactPack::address_held)
+      attr(out, "url", p.url);
+      attr(out, "title", p.title);
+    }
     // Taken while overlays are open: the innermost one's type and how many (its regions, and
     // those of the ones below, say `overlay=` too); one may have nothing to show.
     render::overlay_attrs(out, p.overlay.type, p.overlay.depth);
@@ -325,8 +328,32 @@ bool said_by_tag(const FactPack& p, const std::string& cause) {
   return (p.type == PackType::kOverlayClosed || p.type == PackType::kOverlayOpened) && cause == "overlay_closed";
 }
 
+/// A delta that is one region replaced whole, with nothing said before it (a client-side route, a
+/// filter that re-rendered its list): its tag names the region and the region's lines come first,
+/// in no block of their own: `<delta v="3" replaced="main">` then the lines, up to the next tag.
+/// A `<replaced region="main">` block's two tags are 37 bytes, a third of what a five-line route
+/// change sends beside its own lines, and they say nothing the pack's tag cannot. (A region with
+/// a label or in a frame, or now empty, keeps its block.) True when `whole` went there.
+bool lead_region(std::string& out, const FactPack& p, const std::string& whole, std::size_t tag_end) {
+  if (p.type != PackType::kDelta || p.regions.size() != 1 || !p.regions.front().replaced || !p.warnings.empty() ||
+      !p.before_action.empty())
+    return false;
+  const RegionBlock& b = p.regions.front();
+  const std::string name = region_name(b.region);
+  const std::string head = b.region == Region::kPage ? "<replaced>\n" : "<replaced region=\"" + name + "\">\n";
+  static constexpr std::string_view kTail = "</replaced>\n";
+  if (whole.size() < head.size() + kTail.size() || whole.compare(0, head.size(), head) != 0 ||
+      whole.compare(whole.size() - kTail.size(), kTail.size(), kTail) != 0)
+    return false;
+  std::string lines = " replaced=\"" + name + "\">\n";
+  lines.append(whole, head.size(), whole.size() - head.size() - kTail.size());
+  out.replace(tag_end, 2, lines);  // `>\n` of the open tag
+  return true;
+}
+
 void render_into(std::string& out, const FactPack& p, const RenderOptions& o, const Caps& caps) {
   open_tag(out, p);
+  const std::size_t tag_end = out.size();  // where the open tag's `>` goes (a delta may name its one region there)
   // A menu closed with nothing else changed is one line.
   const bool no_lines = std::all_of(p.invalidated.begin(), p.invalidated.end(),
                                     [&](const Invalidation& inv) { return said_by_tag(p, inv.cause); });
@@ -477,7 +504,7 @@ void render_into(std::string& out, const FactPack& p, const RenderOptions& o, co
       whole.clear();
       fit(plain, whole);
     }
-    out += whole;
+    if (!lead_region(out, p, whole, tag_end)) out += whole;
   }
 
   // Added: grouped by region in order of first appearance, capped per category.

@@ -286,3 +286,42 @@ TEST_CASE("a nameless control inside a text line is under that line, whatever el
     CHECK(lines == want);
   }
 }
+
+TEST_CASE("a control whose whole content is one control of the same name is one line, the outer one's",
+          "[compiler][roles][lines]") {
+  // jQuery UI's tabs: each <li role=tab> holds only its own <a href role=presentation tabindex=-1>.
+  // Chrome's tree has both (tab "Settings", link "Settings" in it); a person sees one tab.
+  CaptureBuilder b;
+  const int body = b.el(0, 0, "body");
+  const int list = b.el(0, body, "ul", {{"role", "tablist"}});
+  const int general = b.el(0, list, "li", {{"role", "tab"}, {"aria-selected", "true"}, {"tabindex", "0"}});
+  b.text(0, b.el(0, general, "a", {{"href", "#g"}, {"role", "presentation"}, {"tabindex", "-1"}}), "General");
+  const int settings = b.el(0, list, "li", {{"role", "tab"}, {"aria-selected", "false"}, {"tabindex", "-1"}});
+  const int settings_link =
+      b.el(0, settings, "a", {{"href", "#s"}, {"role", "presentation"}, {"tabindex", "-1"}}, {0, 0, 80, 20});
+  b.text(0, settings_link, "Settings");
+  // Not all of it: words beside the link (a count) are the tab's too, so the link is a part of it.
+  const int inbox = b.el(0, list, "li", {{"role", "tab"}, {"aria-selected", "false"}, {"tabindex", "-1"}});
+  b.text(0, b.el(0, inbox, "a", {{"href", "#i"}, {"tabindex", "-1"}}), "Inbox");
+  b.text(0, b.el(0, inbox, "span"), "3 new");
+  // Two controls in it (a closable tab named by its link's words): each is a line.
+  const int drafts = b.el(0, list, "li", {{"role", "tab"}, {"aria-label", "Drafts"}, {"tabindex", "-1"}});
+  b.text(0, b.el(0, drafts, "a", {{"href", "#d"}, {"tabindex", "-1"}}), "Drafts");
+  b.text(0, b.el(0, drafts, "button"), "Close");
+  const Snapshot s = compile_ok(b);
+  const auto* tab = by_role_name(s, "tab", "Settings");
+  REQUIRE(tab);
+  CHECK(tab->backend_node_id == b.backend(0, settings));
+  CHECK(by_role_name(s, "link", "Settings") == nullptr);
+  CHECK(by_backend(s, b.backend(0, settings_link)) == nullptr);
+  REQUIRE(by_role_name(s, "tab", "General"));
+  CHECK(by_role_name(s, "tab", "General")->state.selected);
+  CHECK(by_role_name(s, "link", "General") == nullptr);
+  CHECK(by_role_name(s, "tab", "Inbox 3 new"));
+  CHECK(by_role_name(s, "link", "Inbox"));
+  CHECK(by_role_name(s, "tab", "Drafts"));
+  CHECK(by_role_name(s, "link", "Drafts"));
+  CHECK(by_role_name(s, "button", "Close"));
+  // Only these lines: the four tabs, the link inside the one with more words, the two controls of the last.
+  CHECK(s.nodes.size() == 7);
+}

@@ -46,7 +46,19 @@ TEST_CASE("checked, mixed, selected, expanded, pressed, required, invalid, reado
   const int ta = b.el(0, body, "textarea", {{"aria-label", "Area"}});
   b.rare_string(0, ta, "textValue", "multi line");
   b.el(0, body, "div", {{"role", "tab"}, {"aria-selected", "true"}, {"aria-label", "Tab"}});
+  // jQuery UI marks every tab expanded exactly when it is selected: `selected` says it. A selected
+  // tab folded shut (its collapsible tabs) still says so.
+  b.el(0, body, "div",
+       {{"role", "tab"}, {"aria-selected", "true"}, {"aria-expanded", "true"}, {"aria-label", "Open tab"}});
+  b.el(0, body, "div",
+       {{"role", "tab"}, {"aria-selected", "false"}, {"aria-expanded", "false"}, {"aria-label", "Other tab"}});
+  b.el(0, body, "div",
+       {{"role", "tab"}, {"aria-selected", "true"}, {"aria-expanded", "false"}, {"aria-label", "Folded tab"}});
   const Snapshot s = compile_ok(b);
+  CHECK(by_name(s, "Open tab")->state.selected);
+  CHECK(by_name(s, "Open tab")->state.expanded == Tri::kUnset);
+  CHECK(by_name(s, "Other tab")->state.expanded == Tri::kUnset);
+  CHECK(by_name(s, "Folded tab")->state.expanded == Tri::kFalse);
   CHECK(by_name(s, "On")->state.checked == Tri::kTrue);
   CHECK(by_name(s, "Off")->state.checked == Tri::kFalse);
   CHECK(by_name(s, "Mixed")->state.checked == Tri::kMixed);

@@ -92,7 +92,9 @@ TEST_CASE("a route change that replaces most of main is a delta with main replac
   CHECK(p.invalidated.empty());
   CHECK(p.added.empty());
   const std::string text = render_text(p);
-  CHECK(text.find("<replaced region=\"main\">\ne") != std::string::npos);
+  // One region replaced, nothing else said first: the pack's tag names it, its lines follow.
+  CHECK(text.rfind("<delta v=\"" + std::to_string(p.version) + "\" replaced=\"main\">\ne", 0) == 0);
+  CHECK(text.find("<replaced") == std::string::npos);
   CHECK(text.find("<removed>") == std::string::npos);
   CHECK(text.find("Shop") == std::string::npos);
   // Applied, the agent holds exactly the page: the fidelity property.
@@ -217,6 +219,29 @@ TEST_CASE("a same-document change where every region changed is a full, with no 
   const std::string text = render_text(p);
   CHECK(text.find("<removed>") == std::string::npos);
   CHECK(text.find("A3") == std::string::npos);
+  // The agent is where the last pack said it was: the tag does not say the address and title again
+  // (the JSON keeps them); the first full said them.
+  CHECK(render_text(full).find("url=\"https://a.test/\" title=\"A\"") != std::string::npos);
+  CHECK(p.address_held);
+  CHECK(text.rfind("<full v=\"" + std::to_string(p.version) + "\" reason=\"unreliable_delta\">\n", 0) == 0);
+  CHECK(p.url == "https://a.test/");
+  CHECK(render_json(p).find("\"url\":\"https://a.test/\"") != std::string::npos);
+  // A pushState that changed the address, then a full: the tag says the new one.
+  PageBuilder b2;
+  for (int i = 0; i < 12; ++i) b2.el(500 + i, "link", "C" + std::to_string(i));
+  Snapshot s2 = b2.build();
+  s2.url = "https://a.test/c";
+  PageBuilder b1again;
+  for (int i = 0; i < 12; ++i) b1again.el(300 + i, "link", "B" + std::to_string(i));
+  const Snapshot s1 = b1again.build();
+  const FactPack moved = h.act(p.version, s2, &s1);
+  REQUIRE(moved.type == PackType::kFull);
+  CHECK_FALSE(moved.address_held);
+  CHECK(render_text(moved).find("url=\"https://a.test/c\" title=\"A\"") != std::string::npos);
+  // The agent's own snapshot says them: it may have lost what it held.
+  const FactPack asked = h.snap(s2);
+  CHECK_FALSE(asked.address_held);
+  CHECK(render_text(asked).find("url=\"https://a.test/c\"") != std::string::npos);
   // The refs that went still answer for themselves.
   CHECK(h.resolve(ref_of(full, "link", "A3")).error().code == ErrorCode::kRefRemoved);
 }

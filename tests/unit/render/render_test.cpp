@@ -490,3 +490,57 @@ TEST_CASE("lines that only moved: refs alone, a run after the one before it one 
                                   " more moved (snapshot shows the page now)\n</modified>\n</delta>\n");
   }
 }
+
+TEST_CASE("a delta that is one region replaced names it in its tag, else the region keeps its block", "[render]") {
+  FactPack p;
+  p.type = PackType::kDelta;
+  p.version = 3;
+  RegionBlock b;
+  b.region = Region::kMain;
+  b.frame_ref = "f0";
+  b.replaced = true;
+  b.elements.push_back(el(20, "heading", "Apricot"));
+  b.elements.push_back(el(23, "button", "Add to basket"));
+  p.regions.push_back(b);
+  Modified m;
+  m.ref = "e3";
+  m.before = el(3, "link", "All fruit");
+  m.before.state.current = true;
+  m.after = el(3, "link", "All fruit");
+  p.modified.push_back(m);
+  // A route change: the region's lines first, up to the next tag; no block of their own.
+  CHECK(render_text(p) ==
+        "<delta v=\"3\" replaced=\"main\">\ne20 heading \"Apricot\"\ne23 button \"Add to basket\"\n"
+        "<modified>\ne3 link \"All fruit\": - current\n</modified>\n</delta>\n");
+  // Refs that went come after the lines (the lines end at the first tag).
+  p.invalidated.push_back({"e7", "removed", "button", "Undo"});
+  CHECK(
+      render_text(p).rfind("<delta v=\"3\" replaced=\"main\">\ne20 heading \"Apricot\"\ne23 button \"Add to basket\"\n"
+                           "<removed>\ne7 button \"Undo\"\n</removed>\n",
+                           0) == 0);
+  p.invalidated.clear();
+  // The page's own lines (no landmark): named "page".
+  p.regions[0].region = Region::kPage;
+  CHECK(render_text(p).rfind("<delta v=\"3\" replaced=\"page\">\ne20", 0) == 0);
+  // A labelled region keeps its block (its label is the region's, not the pack's).
+  p.regions[0].region = Region::kRegion;
+  p.regions[0].label = "Widget index";
+  CHECK(render_text(p).rfind("<delta v=\"3\">\n<replaced region=\"region\" label=\"Widget index\">\ne20", 0) == 0);
+  // Two regions replaced: each its block.
+  p.regions[0].label.clear();
+  p.regions[0].region = Region::kMain;
+  RegionBlock aside = b;
+  aside.region = Region::kAside;
+  aside.elements = {el(30, "link", "Related")};
+  p.regions.push_back(aside);
+  CHECK(render_text(p).rfind("<delta v=\"3\">\n<replaced region=\"main\">\ne20", 0) == 0);
+  CHECK(render_text(p).find("</replaced>\n<replaced region=\"aside\">\ne30") != std::string::npos);
+  // A region now empty keeps its one-line block.
+  p.regions.pop_back();
+  p.regions[0].elements.clear();
+  CHECK(render_text(p).rfind("<delta v=\"3\">\n<replaced region=\"main\"/>\n", 0) == 0);
+  // A warning is said before anything: the region keeps its block.
+  p.regions[0].elements = b.elements;
+  p.warnings.push_back("page still changing after 2000 ms");
+  CHECK(render_text(p).find("<replaced region=\"main\">\ne20") != std::string::npos);
+}
