@@ -20,6 +20,9 @@ export const FOCUS_FN = pageFunction(focusChain);
 export const HIDE_FN = pageFunction(hideFrame);
 export const UNHIDE_FN = pageFunction(unhideFrame);
 
+/** withheldFocus's answer when the focus is nested past the bound: not known to be allowed. */
+export const TOO_DEEP = 'too deep';
+
 /** The host of a URL, for messages. @param {string} url */
 const hostOf = (url) => { try { return new URL(url).host || ''; } catch { return ''; } };
 
@@ -39,8 +42,8 @@ export class InputGuard {
   send(t, method, params, sid) { return this.driver.send(t, method, params, sid); }
 
   /**
-   * Where the next key goes: null when it stays in frames the policy allows, else the words that
-   * name what took the focus (`iframe "Bank" from bank.test`).
+   * Where the next key goes: null when it stays in frames the policy allows, TOO_DEEP when it is
+   * nested past the bound, else the words that name what took the focus (`iframe "Bank" from bank.test`).
    * @param {TabSession} t @returns {Promise<string | null>}
    */
   async withheldFocus(t) {
@@ -48,8 +51,16 @@ export class InputGuard {
     if (t.withheldFrames.size === 0 && t.withheldOwners.size === 0) return null;
     /** @type {string | undefined} */
     let sid;
+    /** A closed shadow root (its object) to go on from, in session `sid`. @type {string | undefined} */
+    let root;
+    // Each step crosses an out-of-process frame or a closed shadow root. A focus nested deeper
+    // than the bound is refused, not let through: where the keys would go is not known.
     for (let depth = 0; depth <= LIMITS.actionFrameDepth; depth++) {
-      const r = await this.send(t, 'Runtime.evaluate', { expression: `(${FOCUS_FN})(${LIMITS.actionFrameDepth})`, returnByValue: false }, sid);
+      const r = root
+        ? await this.send(t, 'Runtime.callFunctionOn', { objectId: root, functionDeclaration: FOCUS_FN, arguments: [{ value: LIMITS.actionFrameDepth }], returnByValue: false }, sid)
+        : await this.send(t, 'Runtime.evaluate', { expression: `(${FOCUS_FN})(${LIMITS.actionFrameDepth})`, returnByValue: false }, sid);
+      if (root) this.send(t, 'Runtime.releaseObject', { objectId: root }, sid).catch(() => {});
+      root = undefined;
       const arr = r?.result?.objectId;
       if (!arr) return null;
       /** @type {string | undefined} */
@@ -61,7 +72,13 @@ export class InputGuard {
         for (let i = 0; i < els.length; i++) {
           const { node } = await this.send(t, 'DOM.describeNode', { objectId: els[i] }, sid);
           const frameId = typeof node?.frameId === 'string' ? node.frameId : '';
-          if (!frameId) continue;  // not a frame owner
+          if (!frameId) {
+            // The focus stopped at the host of a closed shadow root (document.activeElement is
+            // the host, and the page cannot open it): CDP names the root, the chain goes on in it.
+            const closed = i === els.length - 1 ? (node?.shadowRoots ?? []).find((/** @type {any} */ s) => s.shadowRootType === 'closed') : null;
+            if (closed) root = (await this.send(t, 'DOM.resolveNode', { backendNodeId: closed.backendNodeId }, sid))?.object?.objectId;
+            continue;  // not a frame owner
+          }
           if (t.withheldFrames.has(frameId) || t.withheldOwners.has(node.backendNodeId)) return await this.#name(t, node, frameId);
           // The last of the chain is an out-of-process frame's owner: what is focused is in its session.
           if (i === els.length - 1) next = t.frameSessions().find((o) => o.frameId === frameId)?.sessionId;
@@ -69,10 +86,12 @@ export class InputGuard {
       } finally {
         this.send(t, 'Runtime.releaseObject', { objectId: arr }, sid).catch(() => {});
       }
+      if (root) continue;
       if (!next) return null;
       sid = next;
     }
-    return null;
+    if (root) this.send(t, 'Runtime.releaseObject', { objectId: root }, sid).catch(() => {});
+    return TOO_DEEP;
   }
 
   /**
@@ -81,6 +100,7 @@ export class InputGuard {
    */
   async checkFocus(t, kind, done) {
     const owner = await this.withheldFocus(t);
+    if (owner === TOO_DEEP) throw new ToolError('blocked_origin', `the focus is nested deeper than ${LIMITS.actionFrameDepth} frames or closed shadow roots, past where it is checked against the user's policy: ${kind} stopped, nothing was sent${done ? `; ${done}` : ''}`);
     if (owner) throw new ToolError('blocked_origin', `the focus is in ${owner}, a frame the user's policy withholds (the page put it there): ${kind} stopped, nothing was sent there${done ? `; ${done}` : ''}`);
   }
 

@@ -99,7 +99,7 @@ export const LIMITS = Object.freeze({
   actionLabelsTried: 3,
   /** Other places the element is scrolled to, in turn, when every point is covered (scrollIntoView block values). */
   actionScrollBlocks: Object.freeze(['center', 'start', 'end']),
-  /** Out-of-process frames a hit test follows down. */
+  /** Out-of-process frames a hit test follows down; for the focus, frames and closed shadow roots. */
   actionFrameDepth: 8,
   /**
    * Nodes of the target looked at to tell whether a control nested in it is its whole content

@@ -5,12 +5,14 @@
  * The focused element of this document and, through its frames, of theirs: the chain of
  * elements from the top down (each <iframe> crossed, then what is focused inside), each through
  * open shadow roots. An <iframe> whose document is out of process ends the chain: its own
- * session says what is focused inside.
- * @param {number} maxDepth
+ * session says what is focused inside. A closed shadow root ends it at its host too (the page's
+ * script cannot see into it): the guard resolves that root through CDP and calls this again
+ * with it as `this`, to go on from what is focused inside it.
+ * @this {any} @param {number} maxDepth
  */
 export function focusChain(maxDepth) {
     const chain = [];
-    let doc = document;
+    let doc = this && this.nodeType === 11 ? this : document;
     for (let depth = 0; doc && depth <= maxDepth; depth++) {
       let el = /** @type {any} */ (doc.activeElement);
       if (!el) break;

@@ -1,6 +1,7 @@
 // The input guard (extension/lib/input-guard.js) with a fake CDP page: where the next key goes is
 // followed from the top document through frames into an out-of-process frame's session, and a
-// withheld frame on the way refuses, naming it; a page with nothing withheld costs no call; the
+// withheld frame on the way refuses, naming it, also inside a closed shadow root (resolved through
+// CDP) and when nested past the bound; a page with nothing withheld costs no call; the
 // iframes of withheld frames are hidden for a press, in the session that holds them, and given
 // back what they had even when the press fails. The real chain is tests/e2e/input-policy.test.mjs.
 import { test } from 'node:test';
@@ -9,6 +10,7 @@ import { FOCUS_FN, HIDE_FN, InputGuard, UNHIDE_FN } from '../lib/input-guard.js'
 import { TabDriver } from '../lib/tab-driver.js';
 import { TabSession } from '../lib/tab-session.js';
 import { ToolError } from '../lib/tab-state.js';
+import { LIMITS } from '../lib/limits.js';
 
 /**
  * A tab whose top document focuses `focus.main` (a list of {backendNodeId, frameId?, name}: the
@@ -36,7 +38,8 @@ function tab({ focus = {}, withheld = [], owners = {} } = {}) {
       case 'DOM.describeNode': {
         const bn = Number(/el(\d+)/.exec(params.objectId)[1]);
         const e = Object.values(focus).flat().find((x) => x.backendNodeId === bn);
-        return { node: { backendNodeId: bn, ...(e.frameId ? { frameId: e.frameId } : {}) } };
+        // A host of a closed shadow root ({closedRoot: its backendNodeId}): CDP lists the root.
+        return { node: { backendNodeId: bn, ...(e.frameId ? { frameId: e.frameId } : {}), ...(e.closedRoot ? { shadowRoots: [{ backendNodeId: e.closedRoot, shadowRootType: 'closed' }] } : {}) } };
       }
       case 'DOM.getFrameOwner': {
         const o = owners[params.frameId];
@@ -49,6 +52,12 @@ function tab({ focus = {}, withheld = [], owners = {} } = {}) {
       case 'Runtime.callFunctionOn': {
         if (params.functionDeclaration === HIDE_FN) return { result: { value: { value: 'visible', priority: '' } } };
         if (params.functionDeclaration === UNHIDE_FN) return { result: {} };
+        if (params.functionDeclaration === FOCUS_FN) {
+          // The chain again from a closed shadow root (focus[`root<backendNodeId>`]).
+          const key = `root${/el(\d+)/.exec(params.objectId)[1]}`;
+          objects.set(`chain@${key}`, focus[key] ?? []);
+          return { result: { objectId: `chain@${key}` } };
+        }
         throw new Error('unexpected function');
       }
       default: throw new Error(`unexpected ${method}`);
@@ -86,6 +95,28 @@ test('the focus through an allowed out-of-process frame into a withheld one: fol
   assert.ok(calls.some((c) => c.method === 'Runtime.evaluate' && c.sid === 'S1'), 'asked the frame\'s own session');
   const allowed = tab({ withheld: ['BANK'], focus: { main: [{ backendNodeId: 4, frameId: 'OOP' }], S1: [{ backendNodeId: 10 }] } });
   assert.equal(await allowed.guard.withheldFocus(allowed.t), null);
+});
+
+test('the focus at the host of a closed shadow root: followed into the root through CDP, refused when a withheld frame in it has it', async () => {
+  const { t, calls, guard } = tab({ withheld: ['BANK'], focus: { main: [{ backendNodeId: 5, closedRoot: 50 }], root50: [{ backendNodeId: 8, frameId: 'BANK' }] } });
+  await assert.rejects(guard.checkFocus(t, 'press', ''), (e) => {
+    assert.equal(e.message, 'the focus is in iframe "Partner offers" from bank.test, a frame the user\'s policy withholds (the page put it there): press stopped, nothing was sent there');
+    return true;
+  });
+  assert.ok(calls.some((c) => c.method === 'DOM.resolveNode' && c.params.backendNodeId === 50), 'resolved the closed root');
+  const allowed = tab({ withheld: ['BANK'], focus: { main: [{ backendNodeId: 5, closedRoot: 50 }], root50: [{ backendNodeId: 6 }] } });
+  assert.equal(await allowed.guard.withheldFocus(allowed.t), null);
+});
+
+test('closed shadow roots nested past the bound: refused, where the keys would go is not known', async () => {
+  const focus = { main: [{ backendNodeId: 100, closedRoot: 1000 }] };
+  for (let i = 0; i <= LIMITS.actionFrameDepth + 1; i++) focus[`root${1000 + i}`] = [{ backendNodeId: 101 + i, closedRoot: 1001 + i }];
+  const { t, guard } = tab({ withheld: ['BANK'], focus });
+  await assert.rejects(guard.checkFocus(t, 'type', ''), (e) => {
+    assert.equal(e.code, 'blocked_origin');
+    assert.equal(e.message, `the focus is nested deeper than ${LIMITS.actionFrameDepth} frames or closed shadow roots, past where it is checked against the user's policy: type stopped, nothing was sent`);
+    return true;
+  });
 });
 
 test('for a press, the iframe of each withheld frame is hidden in the session that holds it, and given back after, also when the press fails', async () => {

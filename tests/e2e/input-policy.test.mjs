@@ -2,7 +2,8 @@
 // SDK client -> athena-bridge mcp -> native host -> extension -> Chromium), against an allowed page
 // that frames a blocked site's transfer form (tests/sites/ext/bank-form.html, which records every
 // key, press and submit it receives): the page moves the keyboard focus into the blocked frame on
-// load, in the focus handler of the field the agent types into, or in its keydown handler; or it
+// load, in the focus handler of the field the agent types into, or in its keydown handler (the
+// frame also inside an open or a closed shadow root of the page); or it
 // lays the blocked frame over "Continue" and switches its pointer-events every animation frame.
 // Each time the call is refused naming the frame that took the focus or the pointer, and the
 // blocked frame receives nothing.
@@ -88,6 +89,33 @@ test('the field\'s keydown handler moves the focus into the blocked frame: the r
   assert.equal(p.isError, true, p.text);
   assert.equal(await received(bank), '', 'the blocked frame received nothing');
 });
+
+// The frame inside a shadow root of the allowed page: document.activeElement stops at the shadow
+// host, so the guard must follow the focus into the root (an open one from the page, a closed one
+// through CDP, which reaches closed roots the page's own script cannot).
+for (const mode of ['open', 'closed']) {
+  test(`the blocked frame in the ${mode} shadow root of a custom element takes the focus on load: press Enter with no ref is refused naming it, the frame gets no key`, async () => {
+    const { page, bank } = await openJacked(`/sites/ext/focus-jack.html?mode=load&shadow=${mode}`);
+    // The page's own record: only its script can read a closed root's activeElement.
+    await until('the focus in the blocked frame', async () => (await page.evaluate(() => document.body.dataset.focus)) === 'bank');
+    const r = await chain.call('press', { keys: 'Enter' });
+    assert.equal(r.isError, true, r.text);
+    assert.ok(r.text.startsWith(`error blocked_origin: the focus is in iframe "Partner offers" from ${other().host}, a frame the user's policy withholds (the page put it there): press stopped, nothing was sent there`), r.text);
+    assert.equal(await received(bank), '', 'the blocked frame received nothing');
+  });
+
+  test(`the field's focus handler moves the focus into the blocked frame in the ${mode} shadow root of a custom element: type, and press on the field, are refused naming it, the frame gets nothing`, async () => {
+    const { view, bank } = await openJacked(`/sites/ext/focus-jack.html?mode=focus&shadow=${mode}`);
+    const field = refOf(view, 'searchbox', 'Search products');
+    const r = await chain.call('type', { ref: field, text: 'shoes', submit: true, version: view.version });
+    assert.equal(r.isError, true, r.text);
+    assert.ok(r.text.startsWith(`error blocked_origin: the focus is in iframe "Partner offers" from ${other().host}, a frame the user's policy withholds (the page put it there): type stopped, nothing was sent there`), r.text);
+    const p = await chain.call('press', { ref: field, keys: 'Enter', version: view.version });
+    assert.equal(p.isError, true, p.text);
+    assert.ok(p.text.startsWith(`error blocked_origin: the focus is in iframe "Partner offers" from ${other().host}, a frame the user's policy withholds (the page put it there): press stopped, nothing was sent there`), p.text);
+    assert.equal(await received(bank), '', 'the blocked frame received nothing');
+  });
+}
 
 test(`a blocked frame over "Continue" that switches its pointer-events every frame: ${RACE_RUNS} clicks, none reaches it`, async () => {
   const { view, page, bank } = await openJacked('/sites/ext/pointer-jack.html');
